@@ -1,0 +1,8 @@
+/**
+ * Every shared schema, registered once with app.addSchema and added to both request validators.
+ * A new shared schema: export it from its module with an $id and list it here.
+ */
+import { ErrorBody } from './common.js';
+import { partnerSchemas } from './partner.js';
+
+export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas];

@@ -1,0 +1,63 @@
+/**
+ * The obsim command line. `obsim serve` starts the simulator; other subcommands are added in
+ * src/cli/*. Wrong usage prints the usage and exits 2.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
+import { closeOnSignals, startServer } from './server.js';
+
+export function buildCli(): Command {
+  const program = new Command('obsim')
+    .description('Offline sandbox simulator and contract mock server for the open-banking provider API')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const serve = program.command('serve').description('Run the simulator (flags override environment variables)');
+  for (const setting of SETTINGS as readonly Setting[]) {
+    const option = setting.boolean
+      ? new Option(`${setting.flag}`, `${setting.help} [env ${setting.env}]`)
+      : new Option(`${setting.flag} <value>`, `${setting.help} [env ${setting.env}]`);
+    serve.addOption(option);
+  }
+  serve.action(async (opts: Record<string, string | boolean>) => {
+    const flags: Partial<Record<keyof Config, string | boolean>> = {};
+    for (const setting of SETTINGS as readonly Setting[]) {
+      const value = opts[setting.key];
+      if (value !== undefined) flags[setting.key] = value;
+    }
+    const config = loadConfig(flags);
+    const server = await startServer(config);
+    closeOnSignals(server);
+  });
+
+  program
+    .command('openapi')
+    .description('Print the OpenAPI document (or write it to a file)')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (opts: { out?: string }) => {
+      const { buildApp } = await import('./app.js');
+      const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
+      await app.ready();
+      const doc = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+      await app.close();
+      if (opts.out) writeFileSync(opts.out, doc);
+      else process.stdout.write(doc);
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildCli();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+    if (err instanceof ConfigError) {
+      console.error(`obsim: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Configuration: CLI flags + environment variables -> one typed, validated Config.
+ *
+ * Every setting is declared once in SETTINGS (flag, env var, default, parser, help text). The CLI
+ * builds its options from this table and the README configuration table is checked against it
+ * in test/config.test.ts, so the three never drift apart.
+ */
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export type Environment = 'sandbox' | 'production';
+
+export interface PartnerCredential {
+  clientId: string;
+  clientSecret: string;
+  name?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** SQLite file path, or ':memory:'. */
+  db: string;
+  environment: Environment;
+  partnerClientId: string | undefined;
+  partnerClientSecret: string | undefined;
+  /** JSON file with extra partners: [{ "clientId": "...", "clientSecret": "...", "name": "..." }]. */
+  partnersFile: string | undefined;
+  /** Base URL used in onboardingUrl / paymentUrl / authorizationUrl. Defaults to http://host:port. */
+  publicUrl: string | undefined;
+  /** HS256 signing secret for AIS tokens; random and persisted in the database when unset. */
+  jwtSecret: string | undefined;
+  tokenTtlMs: number;
+  /** Sandbox: delay after which an untouched payment settles to paid by itself. */
+  settleDelayMs: number;
+  /** Delay after which a merchant awaiting approval is approved by itself (sandbox). */
+  approvalDelayMs: number;
+  /** How long a payment link stays open before it expires (payment.failed, reason expired). */
+  paymentExpiryMs: number;
+  /** Reject unknown request body properties with 400 instead of ignoring them. */
+  strict: boolean;
+  /** Validate every response against its documented schema; a violation is a loud 500. */
+  validateResponses: boolean;
+  logLevel: string;
+  /** Log one line per request (off by default: it costs throughput and CI rarely wants it). */
+  requestLog: boolean;
+  /** Per-partner request limit per minute; 0 = off. */
+  rateLimit: number;
+  /** Start the virtual clock at this instant (ISO 8601) instead of the wall clock. */
+  clockStart: string | undefined;
+  /** Freeze the virtual clock: it moves only when advanced through the control API. */
+  clockFrozen: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`invalid configuration: ${setting}: ${message}`);
+  }
+}
+
+type Parser<T> = (raw: string, setting: string) => T;
+
+export interface Setting<K extends keyof Config = keyof Config> {
+  key: K;
+  flag: string;
+  env: string;
+  /** Default value; `undefined` means "unset" (documented in `defaultText`). */
+  default: Config[K];
+  defaultText?: string;
+  parse: Parser<Config[K]>;
+  help: string;
+  /** Flags that take no value (booleans). */
+  boolean?: boolean;
+}
+
+const str: Parser<string> = (raw) => raw;
+const optStr: Parser<string | undefined> = (raw) => (raw === '' ? undefined : raw);
+
+function bool(raw: string, setting: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(setting, `expected true or false, got "${raw}"`);
+}
+
+function port(raw: string, setting: string): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `"${raw}" is not a port number`);
+  const n = Number(raw);
+  if (n < 0 || n > 65535) throw new ConfigError(setting, `${n} is outside 0-65535`);
+  return n;
+}
+
+function nonNegativeInt(raw: string, setting: string): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `"${raw}" is not a whole number`);
+  return Number(raw);
+}
+
+/** "250ms", "5s", "2m", "1h", "7d" or a bare number of milliseconds. */
+export function parseDuration(raw: string, setting = 'duration'): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(raw);
+  if (!m) throw new ConfigError(setting, `"${raw}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 'ms') as 'ms'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+function environment(raw: string, setting: string): Environment {
+  if (raw === 'sandbox' || raw === 'production') return raw;
+  throw new ConfigError(setting, `"${raw}" is not one of sandbox, production`);
+}
+
+function instant(raw: string, setting: string): string | undefined {
+  if (raw === '') return undefined;
+  if (Number.isNaN(Date.parse(raw))) throw new ConfigError(setting, `"${raw}" is not an ISO 8601 instant`);
+  return new Date(raw).toISOString();
+}
+
+function logLevel(raw: string, setting: string): string {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(raw)) throw new ConfigError(setting, `"${raw}" is not one of ${levels.join(', ')}`);
+  return raw;
+}
+
+function s<K extends keyof Config>(setting: Setting<K>): Setting<K> {
+  return setting;
+}
+
+export const SETTINGS = [
+  s({ key: 'port', flag: '--port', env: 'PORT', default: 4010, parse: port, help: 'TCP port to listen on' }),
+  s({ key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', parse: str, help: 'Interface to bind (the container uses 0.0.0.0)' }),
+  s({ key: 'db', flag: '--db', env: 'OBSIM_DB', default: './data/obsim.sqlite', parse: str, help: 'SQLite database file, created on first start; `:memory:` for a throw-away database' }),
+  s({ key: 'environment', flag: '--environment', env: 'OBSIM_ENVIRONMENT', default: 'sandbox', parse: environment, help: '`sandbox` or `production` (see "Environments")' }),
+  s({ key: 'partnerClientId', flag: '--partner-client-id', env: 'OBSIM_PARTNER_CLIENT_ID', default: undefined, defaultText: '`sandbox-partner` (sandbox); generated (production)', parse: optStr, help: 'Client id of the default partner' }),
+  s({ key: 'partnerClientSecret', flag: '--partner-client-secret', env: 'OBSIM_PARTNER_CLIENT_SECRET', default: undefined, defaultText: '`sandbox-secret` (sandbox); generated (production)', parse: optStr, help: 'Client secret of the default partner' }),
+  s({ key: 'partnersFile', flag: '--partners-file', env: 'OBSIM_PARTNERS_FILE', default: undefined, defaultText: 'none', parse: optStr, help: 'JSON file listing more partners: `[{"clientId":"…","clientSecret":"…","name":"…"}]`' }),
+  s({ key: 'publicUrl', flag: '--public-url', env: 'OBSIM_PUBLIC_URL', default: undefined, defaultText: '`http://HOST:PORT`', parse: optStr, help: 'Base URL put into onboardingUrl, paymentUrl and authorizationUrl' }),
+  s({ key: 'jwtSecret', flag: '--jwt-secret', env: 'OBSIM_JWT_SECRET', default: undefined, defaultText: 'random, persisted in the database', parse: optStr, help: 'HS256 secret that signs AIS bearer tokens' }),
+  s({ key: 'tokenTtlMs', flag: '--token-ttl', env: 'OBSIM_TOKEN_TTL', default: 3_600_000, defaultText: '`1h`', parse: parseDuration, help: 'Lifetime of generated tokens' }),
+  s({ key: 'settleDelayMs', flag: '--settle-delay', env: 'OBSIM_SETTLE_DELAY', default: 5_000, defaultText: '`5s`', parse: parseDuration, help: 'Sandbox: an untouched payment settles to paid after this delay' }),
+  s({ key: 'approvalDelayMs', flag: '--approval-delay', env: 'OBSIM_APPROVAL_DELAY', default: 30_000, defaultText: '`30s`', parse: parseDuration, help: 'Sandbox: a merchant awaiting approval is approved after this delay' }),
+  s({ key: 'paymentExpiryMs', flag: '--payment-expiry', env: 'OBSIM_PAYMENT_EXPIRY', default: 1_800_000, defaultText: '`30m`', parse: parseDuration, help: 'A payment the payer never finishes fails with reason `expired` after this' }),
+  s({ key: 'strict', flag: '--strict', env: 'OBSIM_STRICT', default: false, parse: bool, boolean: true, help: 'Reject unknown request body properties with 400 (default: ignore them)' }),
+  s({ key: 'validateResponses', flag: '--validate-responses', env: 'OBSIM_VALIDATE_RESPONSES', default: false, parse: bool, boolean: true, help: 'Validate every response against its schema; a violation answers 500 naming it' }),
+  s({ key: 'logLevel', flag: '--log-level', env: 'OBSIM_LOG_LEVEL', default: 'info', parse: logLevel, help: 'pino log level' }),
+  s({ key: 'requestLog', flag: '--request-log', env: 'OBSIM_REQUEST_LOG', default: false, parse: bool, boolean: true, help: 'Log one line per request' }),
+  s({ key: 'rateLimit', flag: '--rate-limit', env: 'OBSIM_RATE_LIMIT', default: 0, defaultText: '`0` (off)', parse: nonNegativeInt, help: 'Requests per minute per partner; over it: 429 with Retry-After' }),
+  s({ key: 'clockStart', flag: '--clock-start', env: 'OBSIM_CLOCK_START', default: undefined, defaultText: 'wall clock', parse: instant, help: 'Start the virtual clock at this ISO 8601 instant' }),
+  s({ key: 'clockFrozen', flag: '--clock-frozen', env: 'OBSIM_CLOCK_FROZEN', default: false, parse: bool, boolean: true, help: 'Freeze the virtual clock; it moves only when advanced' }),
+] as const satisfies readonly Setting[];
+
+export function defaultConfig(): Config {
+  const c = {} as Record<string, unknown>;
+  for (const setting of SETTINGS) c[setting.key] = setting.default;
+  return c as unknown as Config;
+}
+
+/**
+ * Merge, lowest precedence first: defaults, environment variables, CLI flags (already parsed to
+ * strings or booleans by the CLI). Validates the result; throws ConfigError naming the setting.
+ */
+export function loadConfig(
+  flags: Partial<Record<keyof Config, string | boolean>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Config {
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  for (const setting of SETTINGS as readonly Setting[]) {
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined) config[setting.key] = setting.parse(fromEnv, setting.env);
+    const fromFlag = flags[setting.key];
+    if (fromFlag !== undefined) {
+      config[setting.key] =
+        typeof fromFlag === 'boolean' ? fromFlag : setting.parse(fromFlag, setting.flag);
+    }
+  }
+  const result = config as unknown as Config;
+  checkDatabasePath(result.db);
+  return result;
+}
+
+/** Fail at start, with one line, when the database file cannot be created or written. */
+export function checkDatabasePath(db: string): void {
+  if (db === ':memory:') return;
+  const file = resolve(db);
+  const dir = dirname(file);
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
+  } catch (err) {
+    throw new ConfigError('OBSIM_DB', `cannot write "${db}" (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+/** Read the extra partners file; every entry needs a clientId and a clientSecret. */
+export function readPartnersFile(path: string): PartnerCredential[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError('OBSIM_PARTNERS_FILE', `cannot read "${path}": ${(err as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('OBSIM_PARTNERS_FILE', 'expected a JSON array');
+  return parsed.map((entry, i) => {
+    const e = entry as Partial<PartnerCredential>;
+    if (typeof e?.clientId !== 'string' || e.clientId === '' || typeof e.clientSecret !== 'string' || e.clientSecret === '') {
+      throw new ConfigError('OBSIM_PARTNERS_FILE', `entry ${i} needs non-empty "clientId" and "clientSecret" strings`);
+    }
+    return { clientId: e.clientId, clientSecret: e.clientSecret, name: typeof e.name === 'string' ? e.name : undefined };
+  });
+}

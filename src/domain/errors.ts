@@ -1,0 +1,97 @@
+/**
+ * The one catalogue of error codes. Every 4xx/5xx obsim sends is created here, in one way, and
+ * rendered in the one documented error body (schemas/common.ts `ErrorBody`):
+ *
+ *   { "status": 404, "code": "merchant_not_found", "message": "…", "field"?: "…",
+ *     "details"?: [{ "field": "…", "message": "…" }], "requestId": "…" }
+ *
+ * Add a code here (and nowhere else); the README error table is checked against this list.
+ */
+export const ERROR_CATALOGUE = {
+  // 400: the request itself is wrong
+  validation_failed: { status: 400, message: 'The request is not valid' },
+  malformed_json: { status: 400, message: 'The request body is not valid JSON' },
+  unknown_field: { status: 400, message: 'The request has a property that is not part of the API (strict mode)' },
+  // 401 / 403: who is calling, and what they may do
+  partner_credentials_missing: { status: 401, message: 'X-Partner-Client-Id and X-Partner-Client-Secret headers are required' },
+  partner_credentials_invalid: { status: 401, message: 'The partner credentials are not valid for this environment' },
+  token_missing: { status: 401, message: 'An Authorization: Bearer <token> header is required' },
+  token_malformed: { status: 401, message: 'The bearer token is not a well-formed JWT' },
+  token_invalid: { status: 401, message: 'The bearer token signature or algorithm is not valid' },
+  token_expired: { status: 401, message: 'The bearer token has expired' },
+  token_not_yet_valid: { status: 401, message: 'The bearer token is not valid yet' },
+  token_claims_invalid: { status: 401, message: 'The bearer token issuer, audience or claims are not valid' },
+  token_permission_missing: { status: 403, message: 'The bearer token lacks the permission this endpoint needs' },
+  token_subject_mismatch: { status: 403, message: 'The bearer token was issued for another user or merchant' },
+  consent_missing: { status: 403, message: 'No authorized, unexpired consent covers this user and merchant' },
+  consent_permission_missing: { status: 403, message: 'The consent does not grant the permission this endpoint needs' },
+  // 404: not found, or not yours (never tell the two apart)
+  route_not_found: { status: 404, message: 'No such endpoint' },
+  merchant_not_found: { status: 404, message: 'Merchant not found' },
+  payment_not_found: { status: 404, message: 'Payment not found' },
+  webhook_not_found: { status: 404, message: 'Webhook not found' },
+  delivery_not_found: { status: 404, message: 'Webhook delivery not found' },
+  consent_not_found: { status: 404, message: 'Consent not found' },
+  account_not_found: { status: 404, message: 'Account not found' },
+  scenario_not_found: { status: 404, message: 'Scenario not found' },
+  not_available_in_production: { status: 404, message: 'This endpoint is only available in the sandbox environment' },
+  // 405 / 409 / 413 / 415 / 422 / 429
+  method_not_allowed: { status: 405, message: 'Method not allowed' },
+  illegal_transition: { status: 409, message: 'This action is not allowed in the current state' },
+  merchant_not_activated: { status: 409, message: 'The merchant is not activated' },
+  onboarding_link_expired: { status: 409, message: 'The onboarding link has expired; ask the partner to resend it' },
+  payload_too_large: { status: 413, message: 'The request body is too large' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  unprocessable: { status: 422, message: 'The request is well formed but cannot be processed' },
+  rate_limited: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After' },
+  // 5xx
+  internal_error: { status: 500, message: 'Internal server error' },
+  response_validation_failed: { status: 500, message: 'The simulator produced a response that violates its own schema' },
+  forced_status: { status: 500, message: 'Status forced by the Prefer header' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly field: string | undefined;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    options: { message?: string; field?: string; details?: ErrorDetail[]; status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(options.message ?? ERROR_CATALOGUE[code].message);
+    this.status = options.status ?? ERROR_CATALOGUE[code].status;
+    this.field = options.field;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+/** Shorthand used by routes and domain code: `throw apiError('merchant_not_found')`. */
+export function apiError(code: ErrorCode, message?: string, field?: string): ApiError {
+  return new ApiError(code, { message, field });
+}
+
+export interface ErrorBody {
+  status: number;
+  code: string;
+  message: string;
+  field?: string;
+  details?: ErrorDetail[];
+  requestId: string;
+}
+
+export function errorBody(err: ApiError, requestId: string): ErrorBody {
+  const body: ErrorBody = { status: err.status, code: err.code, message: err.message, requestId };
+  if (err.field !== undefined) body.field = err.field;
+  if (err.details !== undefined && err.details.length > 0) body.details = err.details;
+  return body;
+}

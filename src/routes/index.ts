@@ -1,0 +1,12 @@
+/**
+ * Route areas, each an encapsulated plugin with its own prefix and hooks. A new area: a folder
+ * under src/routes with an index.ts, registered here.
+ */
+import type { FastifyInstance } from 'fastify';
+import { partnerRoutes } from './partner/index.js';
+import { systemRoutes } from './system/index.js';
+
+export async function routes(app: FastifyInstance): Promise<void> {
+  await app.register(systemRoutes);
+  await app.register(partnerRoutes, { prefix: '/v1/partner' });
+}

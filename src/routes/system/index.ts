@@ -1,0 +1,31 @@
+/** GET /healthz and GET /openapi.json (the browsable reference at /docs comes from swagger-ui). */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+
+const Health = {
+  type: 'object',
+  required: ['status', 'environment', 'time'],
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['ok'] },
+    environment: { type: 'string', enum: ['sandbox', 'production'] },
+    time: { type: 'string', format: 'date-time', description: 'Now on the virtual clock' },
+  },
+} as const;
+
+export async function systemRoutes(app: FastifyInstance): Promise<void> {
+  const ping = app.db.prepare('SELECT 1').pluck();
+  app.get(
+    '/healthz',
+    { schema: { tags: ['system'], summary: 'Health: 200 when the database answers', response: { 200: Health, 503: { $ref: 'ErrorBody#' } } } },
+    async () => {
+      try {
+        ping.get();
+      } catch {
+        throw new ApiError('internal_error', { status: 503, message: 'The database does not answer' });
+      }
+      return { status: 'ok' as const, environment: app.config.environment, time: app.clock.iso() };
+    },
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

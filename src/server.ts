@@ -1,0 +1,49 @@
+/**
+ * Start a listening simulator: build the app from a Config, listen, print where and how to use
+ * it, and shut down gracefully on SIGTERM/SIGINT (in-flight requests finish, then the
+ * database closes).
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, out: (line: string) => void = console.log): Promise<RunningServer> {
+  const app = await buildApp({ config });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('[::1]', 'localhost');
+  const partners = app.partners.list();
+  out(`obsim ${config.environment} simulator listening on ${url}`);
+  out(`  database:   ${config.db === ':memory:' ? ':memory: (data is lost on exit)' : config.db}`);
+  out(`  clock:      ${app.clock.iso()}${app.clock.frozen ? ' (frozen)' : ''}`);
+  for (const line of app.startupNotes) out(`  ${line}`);
+  out(`  partners:   ${partners.map((p) => p.clientId).join(', ')}`);
+  out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= app.close());
+  return { app, url, close };
+}
+
+/** Close on the first SIGTERM/SIGINT; a second one exits at once. */
+export function closeOnSignals(server: RunningServer): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

@@ -1,0 +1,59 @@
+/**
+ * Opening the SQLite database: pragmas chosen for durability, then migrations.
+ *
+ * Durability (see README "Reliability"): WAL journal + synchronous=NORMAL. A transaction that
+ * returned is in the WAL file before the HTTP answer is sent, so killing the process (SIGKILL,
+ * OOM, container stop) never loses an acknowledged write; only an operating-system crash or
+ * power cut can lose the last transactions, which is acceptable for a simulator and keeps
+ * commits off fsync. Set OBSIM_SQLITE_SYNCHRONOUS=FULL to fsync every commit as well.
+ */
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  if (path !== ':memory:') db.pragma('journal_mode = WAL');
+  const synchronous = process.env.OBSIM_SQLITE_SYNCHRONOUS === 'FULL' ? 'FULL' : 'NORMAL';
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Apply every migration not yet recorded, in order, each in its own transaction. */
+export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]).map((r) => r.name),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)');
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.name)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.name, new Date().toISOString());
+    })();
+  }
+}
+
+/** Small key/value table for persisted settings (JWT secret, clock state, generated credentials). */
+export function metaStore(db: Db) {
+  const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+  const set = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  return {
+    get: (key: string): string | undefined => get.get(key) as string | undefined,
+    set: (key: string, value: string): void => void set.run(key, value),
+    /** The stored value, or `create()` stored and returned. */
+    getOrCreate(key: string, create: () => string): string {
+      const existing = get.get(key) as string | undefined;
+      if (existing !== undefined) return existing;
+      const value = create();
+      set.run(key, value);
+      return value;
+    },
+  };
+}
+export type MetaStore = ReturnType<typeof metaStore>;

@@ -1,0 +1,28 @@
+/**
+ * The repositories, created once per database with their statements prepared, plus `tx()`:
+ * run a function in one SQLite transaction (synchronous: never await inside), then tell the
+ * after-commit listeners (the webhook worker) that there may be work.
+ */
+import type { VirtualClock } from '../clock.js';
+import type { Db } from './db.js';
+import { merchantStore } from './merchants.js';
+import { outboxStore } from './outbox.js';
+
+export function createStore(db: Db, clock: VirtualClock) {
+  const afterCommit = new Set<() => void>();
+  return {
+    clock,
+    merchants: merchantStore(db),
+    outbox: outboxStore(db),
+    tx<T>(fn: () => T): T {
+      const result = db.transaction(fn)();
+      for (const listener of afterCommit) listener();
+      return result;
+    },
+    onCommit(listener: () => void): () => void {
+      afterCommit.add(listener);
+      return () => afterCommit.delete(listener);
+    },
+  };
+}
+export type Store = ReturnType<typeof createStore>;

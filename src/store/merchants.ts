@@ -1,0 +1,64 @@
+/**
+ * Merchants table. Statements are prepared once; every read filters on partner_id so another
+ * partner's merchant is indistinguishable from a missing one.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { MerchantStatus } from '../domain/merchant.js';
+import type { Db } from './db.js';
+
+export interface MerchantRow {
+  id: number;
+  partner_id: string;
+  client_id: string;
+  kind: 'standard' | 'fast_track' | 'test';
+  status: MerchantStatus;
+  company_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  partner_ref_id: string | null;
+  /** JSON: fast-track fields and onboarding form data. */
+  details: string;
+  sub_tpp_id: string | null;
+  sub_tpp_status: string | null;
+  sub_tpp_message: string | null;
+  onboarding_token: string | null;
+  onboarding_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewMerchant = Omit<MerchantRow, 'id' | 'client_id' | 'created_at' | 'updated_at'>;
+
+export const ONBOARDING_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function newOnboardingToken(): string {
+  return `onb_${randomBytes(18).toString('base64url')}`;
+}
+
+export function merchantStore(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO merchants (partner_id, client_id, kind, status, company_name, contact_email, contact_phone, partner_ref_id,
+       details, sub_tpp_id, sub_tpp_status, sub_tpp_message, onboarding_token, onboarding_expires_at, created_at, updated_at)
+     VALUES (@partner_id, @client_id, @kind, @status, @company_name, @contact_email, @contact_phone, @partner_ref_id,
+       @details, @sub_tpp_id, @sub_tpp_status, @sub_tpp_message, @onboarding_token, @onboarding_expires_at, @created_at, @updated_at)
+     RETURNING *`,
+  );
+  const byIdForPartner = db.prepare('SELECT * FROM merchants WHERE id = ? AND partner_id = ?');
+  const byId = db.prepare('SELECT * FROM merchants WHERE id = ?');
+  const byClientIdForPartner = db.prepare('SELECT * FROM merchants WHERE client_id = ? AND partner_id = ?');
+  const byOnboardingToken = db.prepare('SELECT * FROM merchants WHERE onboarding_token = ?');
+  const updateStatus = db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ? RETURNING *');
+
+  return {
+    insert(m: NewMerchant, nowIso: string): MerchantRow {
+      return insert.get({ ...m, client_id: randomUUID(), created_at: nowIso, updated_at: nowIso }) as MerchantRow;
+    },
+    get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as MerchantRow | undefined,
+    /** Unscoped read, for the engine and hosted pages (which hold a token, not a partner). */
+    getAny: (id: number) => byId.get(id) as MerchantRow | undefined,
+    getByClientId: (clientId: string, partnerId: string) => byClientIdForPartner.get(clientId, partnerId) as MerchantRow | undefined,
+    getByOnboardingToken: (token: string) => byOnboardingToken.get(token) as MerchantRow | undefined,
+    setStatus: (id: number, status: MerchantStatus, nowIso: string) => updateStatus.get(status, nowIso, id) as MerchantRow,
+  };
+}
+export type MerchantStore = ReturnType<typeof merchantStore>;

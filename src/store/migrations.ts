@@ -1,0 +1,126 @@
+/**
+ * Schema migrations, applied in array order, each once (tracked by name in schema_migrations).
+ * Append new migrations; never edit one that has shipped in a release.
+ *
+ * Conventions: ids of partner-visible numeric resources are INTEGER PRIMARY KEY AUTOINCREMENT
+ * (never reused, so a deleted id never points at someone else's row); timestamps are ISO 8601
+ * TEXT with milliseconds from the virtual clock; times the scheduler compares are INTEGER ms.
+ * Every partner-owned row carries partner_id and every query filters on it.
+ */
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    name: '001_core',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+      CREATE TABLE merchants (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        client_id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('standard', 'fast_track', 'test')),
+        status TEXT NOT NULL,
+        company_name TEXT NOT NULL,
+        contact_email TEXT,
+        contact_phone TEXT,
+        partner_ref_id TEXT,
+        details TEXT NOT NULL DEFAULT '{}',
+        sub_tpp_id TEXT,
+        sub_tpp_status TEXT,
+        sub_tpp_message TEXT,
+        onboarding_token TEXT UNIQUE,
+        onboarding_expires_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX merchants_partner ON merchants (partner_id, id);
+      -- merchant ids start at 100001 so they never look like list positions
+      INSERT INTO sqlite_sequence (name, seq) VALUES ('merchants', 100000);
+
+      CREATE TABLE stores (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        merchant_id INTEGER NOT NULL REFERENCES merchants (id),
+        name TEXT NOT NULL,
+        details TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX stores_merchant ON stores (merchant_id, id);
+
+      CREATE TABLE payments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        merchant_id INTEGER NOT NULL REFERENCES merchants (id),
+        merchant_client_id TEXT NOT NULL,
+        amount_minor INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        reference_number TEXT NOT NULL,
+        status TEXT NOT NULL,
+        bank_payment_status TEXT,
+        failure_reason TEXT,
+        bank_id TEXT,
+        payment_token TEXT NOT NULL UNIQUE,
+        expires_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX payments_partner ON payments (partner_id, id);
+      INSERT INTO sqlite_sequence (name, seq) VALUES ('payments', 5000000);
+
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        partner_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhooks_partner ON webhooks (partner_id);
+
+      -- The outbox. An event row is written in the same transaction as the state change that
+      -- caused it, with one delivery row per subscribed webhook; the worker sends after commit.
+      CREATE TABLE events (
+        id TEXT PRIMARY KEY,
+        partner_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX events_partner ON events (partner_id, created_at);
+
+      CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL REFERENCES events (id),
+        webhook_id TEXT NOT NULL,
+        partner_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivering', 'delivered', 'failed')),
+        status_code INTEGER,
+        outcome TEXT,
+        error TEXT,
+        duration_ms INTEGER,
+        attempted_at TEXT,
+        redelivery_of INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX deliveries_partner ON deliveries (partner_id, id);
+      CREATE INDEX deliveries_open ON deliveries (state) WHERE state IN ('pending', 'delivering');
+
+      -- Due transitions (settlement, expiry, approval). due_at is virtual-clock ms.
+      CREATE TABLE timers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        due_at INTEGER NOT NULL,
+        aggregate TEXT NOT NULL,
+        aggregate_id TEXT NOT NULL,
+        trigger TEXT NOT NULL
+      );
+      CREATE INDEX timers_due ON timers (due_at, id);
+      CREATE INDEX timers_aggregate ON timers (aggregate, aggregate_id);
+    `,
+  },
+];
