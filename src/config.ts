@@ -5,7 +5,7 @@
  * builds its options from this table and the README configuration table is checked against it
  * in test/config.test.ts, so the three never drift apart.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export type Environment = 'sandbox' | 'production';
@@ -186,6 +186,7 @@ export function checkDatabasePath(db: string): void {
   const dir = dirname(file);
   try {
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
     accessSync(dir, constants.W_OK);
     if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
   } catch (err) {

@@ -1,0 +1,64 @@
+import t from 'tap';
+import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, parseDuration, readPartnersFile } from '../../src/config.js';
+
+t.test('defaults', async (t) => {
+  const c = loadConfig({}, {});
+  t.equal(c.port, 4010);
+  t.equal(c.host, '127.0.0.1');
+  t.equal(c.db, './data/obsim.sqlite');
+  t.equal(c.environment, 'sandbox');
+  t.equal(c.strict, false);
+});
+
+t.test('environment variables, then flags, win over defaults', async (t) => {
+  const c = loadConfig({ port: '5000' }, { PORT: '4500', HOST: '0.0.0.0', OBSIM_DB: ':memory:', OBSIM_STRICT: 'true', OBSIM_SETTLE_DELAY: '250ms' });
+  t.equal(c.port, 5000, 'flag beats env');
+  t.equal(c.host, '0.0.0.0');
+  t.equal(c.strict, true);
+  t.equal(c.settleDelayMs, 250);
+});
+
+t.test('invalid settings name the setting', async (t) => {
+  t.throws(() => loadConfig({}, { PORT: 'abc' }), new ConfigError('PORT', '"abc" is not a port number'));
+  t.throws(() => loadConfig({ port: '70000' }, {}), { setting: '--port' });
+  t.throws(() => loadConfig({}, { OBSIM_ENVIRONMENT: 'staging' }), { setting: 'OBSIM_ENVIRONMENT' });
+  t.throws(() => loadConfig({}, { OBSIM_STRICT: 'maybe' }), { setting: 'OBSIM_STRICT' });
+  t.throws(() => loadConfig({}, { OBSIM_CLOCK_START: 'yesterday' }), { setting: 'OBSIM_CLOCK_START' });
+});
+
+t.test('an unwritable database path is refused at start', { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-ro-'));
+  chmodSync(dir, 0o500);
+  t.throws(() => loadConfig({ db: join(dir, 'x.sqlite') }, {}), { setting: 'OBSIM_DB' });
+});
+
+t.test('a database path under a file is refused at start (also as root)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-cfg-'));
+  const file = join(dir, 'not-a-dir');
+  writeFileSync(file, 'x');
+  t.throws(() => loadConfig({ db: join(file, 'obsim.sqlite') }, {}), { setting: 'OBSIM_DB' });
+});
+
+t.test('durations', async (t) => {
+  t.equal(parseDuration('500ms'), 500);
+  t.equal(parseDuration('5s'), 5000);
+  t.equal(parseDuration('2m'), 120_000);
+  t.equal(parseDuration('1h'), 3_600_000);
+  t.equal(parseDuration('7d'), 604_800_000);
+  t.equal(parseDuration('1500'), 1500);
+  t.throws(() => parseDuration('soon', 'X'), { setting: 'X' });
+});
+
+t.test('partners file', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-partners-'));
+  const good = join(dir, 'good.json');
+  writeFileSync(good, JSON.stringify([{ clientId: 'p2', clientSecret: 's2', name: 'Second' }]));
+  t.same(readPartnersFile(good), [{ clientId: 'p2', clientSecret: 's2', name: 'Second' }]);
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify([{ clientId: 'p2' }]));
+  t.throws(() => readPartnersFile(bad), { setting: 'OBSIM_PARTNERS_FILE' });
+  t.throws(() => readPartnersFile(join(dir, 'missing.json')), { setting: 'OBSIM_PARTNERS_FILE' });
+});
