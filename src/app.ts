@@ -35,7 +35,15 @@ declare module 'fastify' {
     startupNotes: string[];
     /** Absolute base URL for links obsim hands out (onboardingUrl, paymentUrl, authorizationUrl). */
     publicUrl: string;
+    /** Every route as registered (the reliability fuzzer and isolation tests walk this table). */
+    routeTable: RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: Record<string, unknown> | undefined;
 }
 
 export interface AppOptions {
@@ -74,6 +82,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   app.decorate('config', config);
   app.decorate('startupNotes', []);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeTable.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+    }
+  });
   app.decorate('clock', clock);
   app.decorate('db', db);
   app.decorate('meta', meta);
