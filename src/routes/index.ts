@@ -3,10 +3,12 @@
  * under src/routes with an index.ts, registered here.
  */
 import type { FastifyInstance } from 'fastify';
+import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
 import { systemRoutes } from './system/index.js';
 
 export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes);
   await app.register(partnerRoutes, { prefix: '/v1/partner' });
+  await app.register(hostedRoutes);
 }
