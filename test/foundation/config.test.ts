@@ -4,6 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseDuration, readPartnersFile } from '../../src/config.js';
 
+/** The setting a ConfigError names, or 'no error'. */
+function settingOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.setting;
+    throw err;
+  }
+  return 'no error';
+}
+
 t.test('defaults', async (t) => {
   const c = loadConfig({}, {});
   t.equal(c.port, 4010);
@@ -23,23 +34,23 @@ t.test('environment variables, then flags, win over defaults', async (t) => {
 
 t.test('invalid settings name the setting', async (t) => {
   t.throws(() => loadConfig({}, { PORT: 'abc' }), new ConfigError('PORT', '"abc" is not a port number'));
-  t.throws(() => loadConfig({ port: '70000' }, {}), { setting: '--port' });
-  t.throws(() => loadConfig({}, { OBSIM_ENVIRONMENT: 'staging' }), { setting: 'OBSIM_ENVIRONMENT' });
-  t.throws(() => loadConfig({}, { OBSIM_STRICT: 'maybe' }), { setting: 'OBSIM_STRICT' });
-  t.throws(() => loadConfig({}, { OBSIM_CLOCK_START: 'yesterday' }), { setting: 'OBSIM_CLOCK_START' });
+  t.equal(settingOf(() => loadConfig({ port: '70000' }, {})), '--port');
+  t.equal(settingOf(() => loadConfig({}, { OBSIM_ENVIRONMENT: 'staging' })), 'OBSIM_ENVIRONMENT');
+  t.equal(settingOf(() => loadConfig({}, { OBSIM_STRICT: 'maybe' })), 'OBSIM_STRICT');
+  t.equal(settingOf(() => loadConfig({}, { OBSIM_CLOCK_START: 'yesterday' })), 'OBSIM_CLOCK_START');
 });
 
 t.test('an unwritable database path is refused at start', { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-ro-'));
   chmodSync(dir, 0o500);
-  t.throws(() => loadConfig({ db: join(dir, 'x.sqlite') }, {}), { setting: 'OBSIM_DB' });
+  t.equal(settingOf(() => loadConfig({ db: join(dir, 'x.sqlite') }, {})), 'OBSIM_DB');
 });
 
 t.test('a database path under a file is refused at start (also as root)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-cfg-'));
   const file = join(dir, 'not-a-dir');
   writeFileSync(file, 'x');
-  t.throws(() => loadConfig({ db: join(file, 'obsim.sqlite') }, {}), { setting: 'OBSIM_DB' });
+  t.equal(settingOf(() => loadConfig({ db: join(file, 'obsim.sqlite') }, {})), 'OBSIM_DB');
 });
 
 t.test('durations', async (t) => {
@@ -49,7 +60,7 @@ t.test('durations', async (t) => {
   t.equal(parseDuration('1h'), 3_600_000);
   t.equal(parseDuration('7d'), 604_800_000);
   t.equal(parseDuration('1500'), 1500);
-  t.throws(() => parseDuration('soon', 'X'), { setting: 'X' });
+  t.equal(settingOf(() => parseDuration('soon', 'X')), 'X');
 });
 
 t.test('partners file', async (t) => {
@@ -59,6 +70,6 @@ t.test('partners file', async (t) => {
   t.same(readPartnersFile(good), [{ clientId: 'p2', clientSecret: 's2', name: 'Second' }]);
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify([{ clientId: 'p2' }]));
-  t.throws(() => readPartnersFile(bad), { setting: 'OBSIM_PARTNERS_FILE' });
-  t.throws(() => readPartnersFile(join(dir, 'missing.json')), { setting: 'OBSIM_PARTNERS_FILE' });
+  t.equal(settingOf(() => readPartnersFile(bad)), 'OBSIM_PARTNERS_FILE');
+  t.equal(settingOf(() => readPartnersFile(join(dir, 'missing.json'))), 'OBSIM_PARTNERS_FILE');
 });
