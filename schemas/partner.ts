@@ -6,6 +6,24 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { Timestamp } from './common.js';
 
+const EVENT_NAME_ENUM = [
+  'payment.completed',
+  'payment.failed',
+  'merchant.activated',
+  'merchant.deactivated',
+  'merchant.onboarding.completed',
+] as const;
+
+export const PRIMARY_USE_CASES = [
+  'PIS: In store merchant payment',
+  'PIS: eCommerce merchant payment',
+  'PIS: Funding an account',
+  'PIS: Paying a bill',
+  'PIS: Paying off debt',
+] as const;
+
+// ---------------------------------------------------------------- merchants
+
 export const CreateMerchantRequest = {
   $id: 'CreateMerchantRequest',
   title: 'CreateMerchantRequest',
@@ -41,6 +59,219 @@ export const StandardMerchantResponse = {
   },
 } as const;
 
+export const Person = {
+  $id: 'Person',
+  title: 'Person',
+  description: 'A person (sole trader, beneficial owner, director, signatory).',
+  type: 'object',
+  required: ['fullName'],
+  additionalProperties: false,
+  properties: {
+    fullName: { type: 'string', minLength: 1, maxLength: 200 },
+    address: { type: 'string', maxLength: 500, description: 'Free-text postal address' },
+    dateOfBirth: {
+      type: 'string',
+      format: 'date',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description: 'YYYY-MM-DD, a real calendar date',
+    },
+  },
+} as const;
+
+export const Address = {
+  $id: 'Address',
+  title: 'Address',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    street: { type: 'string', maxLength: 200 },
+    city: { type: 'string', maxLength: 100 },
+    postalCode: { type: 'string', maxLength: 20 },
+    countryCode: { type: 'string', pattern: '^[A-Z]{2}$', default: 'DK', description: 'ISO 3166-1 alpha-2, upper case; defaults to DK' },
+  },
+} as const;
+
+const PersonRef = { $ref: 'Person#' } as const;
+const PersonList = { type: 'array', maxItems: 25, items: PersonRef } as const;
+
+export const FastTrackMerchantRequest = {
+  $id: 'FastTrackMerchantRequest',
+  title: 'FastTrackMerchantRequest',
+  description:
+    'Fast-track creation with full company data. Besides the schema, obsim checks the IBAN checksum (mod-97) and that soleTrader is given when isSoleTrader is true. Sandbox magic: registrationNumber 00000000 or 99999999 makes the sub-TPP creation fail (status pending_onboarding, subTppStatus failed).',
+  type: 'object',
+  required: ['companyName', 'contactEmail', 'registrationNumber', 'website', 'iban'],
+  additionalProperties: false,
+  properties: {
+    companyName: { type: 'string', minLength: 1, maxLength: 200 },
+    contactEmail: { type: 'string', format: 'email', maxLength: 254 },
+    registrationNumber: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$', description: 'Company registration number (DK: 8-digit CVR)' },
+    website: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Absolute http(s) URL' },
+    iban: { type: 'string', minLength: 15, maxLength: 42, description: 'Payout IBAN; spaces between groups allowed; checksum verified. Stored without spaces, upper case.' },
+    contactPhone: { type: 'string', maxLength: 40, pattern: '^\\+?[0-9][0-9 ()-]*$' },
+    partnerRefId: { type: 'string', maxLength: 200 },
+    bic: { type: 'string', pattern: '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$', description: 'BIC/SWIFT, 8 or 11 characters, upper case' },
+    primaryUseCase: { type: 'string', enum: PRIMARY_USE_CASES, default: 'PIS: In store merchant payment' },
+    mccCode: { type: 'string', pattern: '^[0-9]{4}$', description: '4-digit merchant category code' },
+    isSoleTrader: { type: 'boolean' },
+    soleTrader: PersonRef,
+    ubos: PersonList,
+    directors: PersonList,
+    signatories: PersonList,
+    address: { $ref: 'Address#' },
+  },
+} as const;
+export type FastTrackMerchantBody = FromSchema<typeof FastTrackMerchantRequest, { references: [typeof Person, typeof Address] }>;
+
+export const FastTrackMerchantResponse = {
+  $id: 'FastTrackMerchantResponse',
+  title: 'FastTrackMerchantResponse',
+  description:
+    'status pending_partner_ais when the sub-TPP was created (subTppStatus created, subTppMessage null); pending_onboarding when it failed (subTppStatus failed, subTppMessage says why, subTppId null) — the merchant then uses the standard onboarding form at onboardingUrl.',
+  type: 'object',
+  required: ['merchantId', 'clientId', 'companyName', 'contactEmail', 'subTppId', 'subTppStatus', 'subTppMessage', 'onboardingUrl', 'onboardingToken', 'status', 'expiresAt'],
+  additionalProperties: false,
+  properties: {
+    merchantId: { type: 'integer' },
+    clientId: { type: 'string', format: 'uuid' },
+    companyName: { type: 'string' },
+    contactEmail: { type: 'string' },
+    subTppId: { type: ['string', 'null'] },
+    subTppStatus: { type: 'string', enum: ['created', 'failed'] },
+    subTppMessage: { type: ['string', 'null'] },
+    onboardingUrl: { type: 'string' },
+    onboardingToken: { type: 'string' },
+    status: { type: 'string', enum: ['pending_partner_ais', 'pending_onboarding'] },
+    expiresAt: { ...Timestamp, description: 'When onboardingUrl stops working: creation + 7 days' },
+  },
+} as const;
+
+export const TestMerchantRequest = {
+  $id: 'TestMerchantRequest',
+  title: 'TestMerchantRequest',
+  type: 'object',
+  required: ['companyName'],
+  additionalProperties: false,
+  properties: { companyName: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+export type TestMerchantBody = FromSchema<typeof TestMerchantRequest>;
+
+export const TestMerchantResponse = {
+  $id: 'TestMerchantResponse',
+  title: 'TestMerchantResponse',
+  description: 'Sandbox only (404 not_available_in_production on production). The merchant is activated at once and can take payments.',
+  type: 'object',
+  required: ['merchantId', 'clientId', 'companyName', 'status', 'message'],
+  additionalProperties: false,
+  properties: {
+    merchantId: { type: 'integer' },
+    clientId: { type: 'string', format: 'uuid' },
+    companyName: { type: 'string' },
+    status: { type: 'string', enum: ['activated'] },
+    message: { type: 'string' },
+  },
+} as const;
+
+const StoredMerchantStatus = {
+  type: 'string',
+  enum: ['pending_onboarding', 'pending_completion', 'awaiting_approval', 'activated', 'rejected', 'inactive'],
+} as const;
+
+export const OnboardingStatusResponse = {
+  $id: 'OnboardingStatusResponse',
+  title: 'OnboardingStatusResponse',
+  description:
+    'A fast-tracked merchant reads pending_completion here (its create response said pending_partner_ais). subTppId is null while no sub-TPP exists (standard merchant before the onboarding form is submitted, or failed fast-track).',
+  type: 'object',
+  required: ['merchantId', 'onboardingStatus', 'subTppId', 'subTppDetails'],
+  additionalProperties: false,
+  properties: {
+    merchantId: { type: 'integer' },
+    onboardingStatus: StoredMerchantStatus,
+    subTppId: { type: ['string', 'null'] },
+    subTppDetails: {
+      type: 'object',
+      required: ['status', 'isActivated'],
+      additionalProperties: false,
+      properties: {
+        status: {
+          type: 'string',
+          enum: ['not_created', 'failed', 'created', 'active', 'inactive', 'rejected'],
+          description:
+            'not_created: onboarding form not submitted yet; failed: fast-track sub-TPP creation failed; created: sub-TPP exists, merchant not active yet; active / inactive / rejected follow the merchant',
+        },
+        isActivated: { type: 'boolean', description: 'true exactly when the merchant is activated (can take payments)' },
+      },
+    },
+  },
+} as const;
+
+export const MerchantSummary = {
+  $id: 'MerchantSummary',
+  title: 'MerchantSummary',
+  description: 'Item of GET /v1/partner/merchants.',
+  type: 'object',
+  required: ['merchantId', 'clientId', 'companyName', 'contactEmail', 'partnerRefId', 'type', 'status', 'subTppId', 'subTppStatus', 'createdAt', 'updatedAt'],
+  additionalProperties: false,
+  properties: {
+    merchantId: { type: 'integer' },
+    clientId: { type: 'string', format: 'uuid' },
+    companyName: { type: 'string' },
+    contactEmail: { type: ['string', 'null'] },
+    partnerRefId: { type: ['string', 'null'] },
+    type: { type: 'string', enum: ['standard', 'fast_track', 'test'], description: 'How the merchant was created' },
+    status: StoredMerchantStatus,
+    subTppId: { type: ['string', 'null'] },
+    subTppStatus: { type: 'string', enum: ['not_created', 'failed', 'created', 'active', 'inactive', 'rejected'] },
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+} as const;
+
+export const MERCHANT_PAGE_DEFAULT = 20;
+export const MERCHANT_PAGE_MAX = 100;
+
+export const MerchantListQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, starting at 1' },
+    limit: { type: 'integer', minimum: 1, maximum: MERCHANT_PAGE_MAX, default: MERCHANT_PAGE_DEFAULT, description: `Page size, default ${MERCHANT_PAGE_DEFAULT}, at most ${MERCHANT_PAGE_MAX}` },
+  },
+} as const;
+export type MerchantListQueryT = FromSchema<typeof MerchantListQuery>;
+
+export const MerchantList = {
+  $id: 'MerchantList',
+  title: 'MerchantList',
+  description: `Merchants of the calling partner, oldest first (ordered by merchantId). Default page size ${MERCHANT_PAGE_DEFAULT}, maximum ${MERCHANT_PAGE_MAX}; a page past the end has no items.`,
+  type: 'object',
+  required: ['items', 'page', 'limit', 'total'],
+  additionalProperties: false,
+  properties: {
+    items: { type: 'array', items: { $ref: 'MerchantSummary#' } },
+    page: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0, description: 'Number of merchants of the partner over all pages' },
+  },
+} as const;
+
+export const ResendOnboardingResponse = {
+  $id: 'ResendOnboardingResponse',
+  title: 'ResendOnboardingResponse',
+  description: 'A new onboardingToken and onboardingUrl valid 7 days from now; the previous link stops working at once.',
+  type: 'object',
+  required: ['merchantId', 'onboardingUrl', 'onboardingToken', 'expiresAt', 'status'],
+  additionalProperties: false,
+  properties: {
+    merchantId: { type: 'integer' },
+    onboardingUrl: { type: 'string' },
+    onboardingToken: { type: 'string' },
+    expiresAt: Timestamp,
+    status: { type: 'string', enum: ['pending_onboarding', 'pending_completion'] },
+  },
+} as const;
+
 export const MerchantIdParams = {
   type: 'object',
   required: ['merchantId'],
@@ -48,4 +279,164 @@ export const MerchantIdParams = {
 } as const;
 export type MerchantIdParamsT = FromSchema<typeof MerchantIdParams>;
 
-export const partnerSchemas = [CreateMerchantRequest, StandardMerchantResponse] as const;
+// ---------------------------------------------------------------- stores
+
+export const CreateStoreRequest = {
+  $id: 'CreateStoreRequest',
+  title: 'CreateStoreRequest',
+  description: 'Not shown in the contract: obsim\'s store resource (a physical or online point of sale of an activated merchant).',
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    address: { $ref: 'Address#' },
+    mccCode: { type: 'string', pattern: '^[0-9]{4}$', description: '4-digit merchant category code of this store' },
+    partnerRefId: { type: 'string', maxLength: 200 },
+  },
+} as const;
+export type CreateStoreBody = FromSchema<typeof CreateStoreRequest, { references: [typeof Address] }>;
+
+export const StoreResponse = {
+  $id: 'StoreResponse',
+  title: 'StoreResponse',
+  type: 'object',
+  required: ['storeId', 'merchantId', 'name', 'address', 'mccCode', 'partnerRefId', 'createdAt'],
+  additionalProperties: false,
+  properties: {
+    storeId: { type: 'integer' },
+    merchantId: { type: 'integer' },
+    name: { type: 'string' },
+    address: { anyOf: [{ $ref: 'Address#' }, { type: 'null' }] },
+    mccCode: { type: ['string', 'null'] },
+    partnerRefId: { type: ['string', 'null'] },
+    createdAt: Timestamp,
+  },
+} as const;
+
+// ---------------------------------------------------------------- payments
+
+export const CreatePaymentRequest = {
+  $id: 'CreatePaymentRequest',
+  title: 'CreatePaymentRequest',
+  description:
+    'amount in DKK: > 0, at most 2 decimals, at most 1000000. The merchant (by its clientId) must belong to the calling partner (else 404 merchant_not_found) and be activated (else 409 merchant_not_activated). Sandbox magic amounts force outcomes (GET /_sandbox/magic-values).',
+  type: 'object',
+  required: ['merchantClientId', 'amount', 'referenceNumber'],
+  additionalProperties: false,
+  properties: {
+    merchantClientId: { type: 'string', format: 'uuid', description: "The merchant's clientId" },
+    amount: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'DKK, at most 2 decimals' },
+    referenceNumber: { type: 'string', minLength: 1, maxLength: 140, pattern: '\\S', description: 'Partner reference shown to the payer; 1–140 characters, not blank' },
+  },
+} as const;
+export type CreatePaymentBody = FromSchema<typeof CreatePaymentRequest>;
+
+export const Payment = {
+  $id: 'Payment',
+  title: 'Payment',
+  description:
+    'Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK.',
+  type: 'object',
+  required: ['paymentId', 'status', 'bankPaymentStatus', 'failureReason', 'amount', 'currency', 'referenceNumber', 'merchantClientId', 'merchantName', 'paymentUrl', 'createdAt', 'updatedAt', 'expiresAt'],
+  additionalProperties: false,
+  properties: {
+    paymentId: { type: 'integer' },
+    status: { type: 'string', enum: ['pending', 'processing', 'paid', 'failed'] },
+    bankPaymentStatus: { type: 'string', description: 'Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled' },
+    failureReason: { type: ['string', 'null'], enum: ['bank_rejected', 'payer_abandoned', 'expired', null] },
+    amount: { type: 'number' },
+    currency: { type: 'string', enum: ['DKK'] },
+    referenceNumber: { type: 'string' },
+    merchantClientId: { type: 'string' },
+    merchantName: { type: 'string' },
+    paymentUrl: { type: 'string', description: 'Hosted payment page to open in the payer\'s browser' },
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    expiresAt: { ...Timestamp, description: 'A payment still pending at this instant fails with failureReason expired' },
+  },
+} as const;
+
+export const PaymentIdParams = {
+  type: 'object',
+  required: ['paymentId'],
+  properties: { paymentId: { type: 'integer', minimum: 1 } },
+} as const;
+export type PaymentIdParamsT = FromSchema<typeof PaymentIdParams>;
+
+// ---------------------------------------------------------------- webhooks
+
+export const CreateWebhookRequest = {
+  $id: 'CreateWebhookRequest',
+  title: 'CreateWebhookRequest',
+  description: 'url: absolute http(s) URL (https only in production). events: one or more of the five event names, no duplicates.',
+  type: 'object',
+  required: ['url', 'events'],
+  additionalProperties: false,
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    events: { type: 'array', minItems: 1, maxItems: 5, uniqueItems: true, items: { type: 'string', enum: EVENT_NAME_ENUM } },
+  },
+} as const;
+export type CreateWebhookBody = FromSchema<typeof CreateWebhookRequest>;
+
+export const WebhookResponse = {
+  $id: 'WebhookResponse',
+  title: 'WebhookResponse',
+  description: 'secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). It is shown only in this response.',
+  type: 'object',
+  required: ['id', 'url', 'events', 'secret', 'createdAt'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', pattern: '^wh_[0-9a-f]+$' },
+    url: { type: 'string' },
+    events: { type: 'array', items: { type: 'string', enum: EVENT_NAME_ENUM } },
+    secret: { type: 'string', pattern: '^whsec_[0-9a-f]+$' },
+    createdAt: Timestamp,
+  },
+} as const;
+
+export const WebhookIdParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+export type WebhookIdParamsT = FromSchema<typeof WebhookIdParams>;
+
+export const WebhookTestResponse = {
+  $id: 'WebhookTestResponse',
+  title: 'WebhookTestResponse',
+  description:
+    "A `webhook.test` event queued for this webhook only (whatever events it subscribes to); body { event: 'webhook.test', timestamp, data: { webhookId, message, timestamp } }, signed like every delivery. Follow it with GET /_sandbox/deliveries/{deliveryId}.",
+  type: 'object',
+  required: ['webhookId', 'eventId', 'deliveryId', 'status'],
+  additionalProperties: false,
+  properties: {
+    webhookId: { type: 'string' },
+    eventId: { type: 'string', description: 'Sent as X-Webhook-Id' },
+    deliveryId: { type: 'integer' },
+    status: { type: 'string', enum: ['queued'] },
+  },
+} as const;
+
+export const partnerSchemas = [
+  Person,
+  Address,
+  CreateMerchantRequest,
+  StandardMerchantResponse,
+  FastTrackMerchantRequest,
+  FastTrackMerchantResponse,
+  TestMerchantRequest,
+  TestMerchantResponse,
+  OnboardingStatusResponse,
+  MerchantSummary,
+  MerchantList,
+  ResendOnboardingResponse,
+  CreateStoreRequest,
+  StoreResponse,
+  CreatePaymentRequest,
+  Payment,
+  CreateWebhookRequest,
+  WebhookResponse,
+  WebhookTestResponse,
+] as const;

@@ -40,6 +40,7 @@ export const ERROR_CATALOGUE = {
   illegal_transition: { status: 409, message: 'This action is not allowed in the current state' },
   merchant_not_activated: { status: 409, message: 'The merchant is not activated' },
   onboarding_link_expired: { status: 409, message: 'The onboarding link has expired; ask the partner to resend it' },
+  onboarding_closed: { status: 409, message: 'The merchant has finished onboarding; there is no onboarding link to resend' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
   unprocessable: { status: 422, message: 'The request is well formed but cannot be processed' },

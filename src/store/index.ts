@@ -7,6 +7,9 @@ import type { VirtualClock } from '../clock.js';
 import type { Db } from './db.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
+import { paymentStore } from './payments.js';
+import { storeStore } from './stores.js';
+import { webhookStore } from './webhooks.js';
 
 export function createStore(db: Db, clock: VirtualClock) {
   const afterCommit = new Set<() => void>();
@@ -14,6 +17,9 @@ export function createStore(db: Db, clock: VirtualClock) {
     clock,
     merchants: merchantStore(db),
     outbox: outboxStore(db),
+    payments: paymentStore(db),
+    stores: storeStore(db),
+    webhooks: webhookStore(db),
     tx<T>(fn: () => T): T {
       const result = db.transaction(fn)();
       for (const listener of afterCommit) listener();

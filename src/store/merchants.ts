@@ -35,6 +35,11 @@ export function newOnboardingToken(): string {
   return `onb_${randomBytes(18).toString('base64url')}`;
 }
 
+/** Sub-TPP ids are allocated at creation and reported once the sub-TPP exists (see views). */
+export function newSubTppId(): string {
+  return `stpp_${randomBytes(10).toString('hex')}`;
+}
+
 export function merchantStore(db: Db) {
   const insert = db.prepare(
     `INSERT INTO merchants (partner_id, client_id, kind, status, company_name, contact_email, contact_phone, partner_ref_id,
@@ -48,6 +53,12 @@ export function merchantStore(db: Db) {
   const byClientIdForPartner = db.prepare('SELECT * FROM merchants WHERE client_id = ? AND partner_id = ?');
   const byOnboardingToken = db.prepare('SELECT * FROM merchants WHERE onboarding_token = ?');
   const updateStatus = db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ? RETURNING *');
+  const updateOnboarding = db.prepare(
+    'UPDATE merchants SET onboarding_token = ?, onboarding_expires_at = ?, updated_at = ? WHERE id = ? RETURNING *',
+  );
+  const pageForPartner = db.prepare('SELECT * FROM merchants WHERE partner_id = ? ORDER BY id LIMIT ? OFFSET ?');
+  const countForPartner = db.prepare('SELECT count(*) FROM merchants WHERE partner_id = ?').pluck();
+  const firstByRef = db.prepare('SELECT * FROM merchants WHERE partner_id = ? AND partner_ref_id = ? ORDER BY id LIMIT 1');
 
   return {
     insert(m: NewMerchant, nowIso: string): MerchantRow {
@@ -59,6 +70,15 @@ export function merchantStore(db: Db) {
     getByClientId: (clientId: string, partnerId: string) => byClientIdForPartner.get(clientId, partnerId) as MerchantRow | undefined,
     getByOnboardingToken: (token: string) => byOnboardingToken.get(token) as MerchantRow | undefined,
     setStatus: (id: number, status: MerchantStatus, nowIso: string) => updateStatus.get(status, nowIso, id) as MerchantRow,
+    /** Replace the onboarding link: the previous token no longer finds the merchant. */
+    setOnboardingToken: (id: number, token: string, expiresAtIso: string, nowIso: string) =>
+      updateOnboarding.get(token, expiresAtIso, nowIso, id) as MerchantRow,
+    /** One page of a partner's merchants in id order (stable), plus the partner's total. */
+    page(partnerId: string, page: number, limit: number): { rows: MerchantRow[]; total: number } {
+      const rows = pageForPartner.all(partnerId, limit, (page - 1) * limit) as MerchantRow[];
+      return { rows, total: countForPartner.get(partnerId) as number };
+    },
+    getByPartnerRef: (partnerId: string, partnerRefId: string) => firstByRef.get(partnerId, partnerRefId) as MerchantRow | undefined,
   };
 }
 export type MerchantStore = ReturnType<typeof merchantStore>;

@@ -45,6 +45,18 @@ export function outboxStore(db: Db) {
       }
       return id;
     },
+
+    /**
+     * Record a `webhook.test` event for ONE webhook (POST /v1/partner/webhooks/{id}/test),
+     * whatever events it subscribes to. Call inside a transaction. Returns event and delivery ids.
+     */
+    emitTest(partnerId: string, hook: { id: string; url: string }, data: Record<string, unknown>, nowIso: string): { eventId: string; deliveryId: number } {
+      const id = newEventId();
+      const envelope: WebhookEnvelope = { event: 'webhook.test', timestamp: nowIso, data };
+      insertEvent.run(id, partnerId, 'webhook.test', JSON.stringify(envelope), nowIso);
+      const delivery = insertDelivery.run(id, hook.id, partnerId, hook.url, nowIso);
+      return { eventId: id, deliveryId: Number(delivery.lastInsertRowid) };
+    },
   };
 }
 export type OutboxStore = ReturnType<typeof outboxStore>;

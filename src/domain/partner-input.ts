@@ -1,0 +1,59 @@
+/**
+ * Partner API input rules that JSON Schema cannot state (or states badly): money with at most
+ * two decimals, webhook URLs, IBAN checksums, cross-field rules. Each throws the one 400
+ * (validation_failed) naming the field, before anything is written.
+ */
+import type { Environment } from '../config.js';
+import { ApiError } from './errors.js';
+import { ibanProblem } from './iban.js';
+
+/** Largest payment amount obsim accepts (DKK). */
+export const MAX_PAYMENT_AMOUNT = 1_000_000;
+
+/** Amount in DKK (number, > 0, ≤ MAX_PAYMENT_AMOUNT, at most 2 decimals) -> integer øre. */
+export function toMinorUnits(amount: number, field = 'amount'): number {
+  const minor = Math.round(amount * 100);
+  if (!Number.isFinite(amount) || Math.abs(minor - amount * 100) > 1e-6 * Math.max(1, Math.abs(amount))) {
+    throw new ApiError('validation_failed', { field, message: `${field} must have at most 2 decimal places` });
+  }
+  if (minor <= 0) throw new ApiError('validation_failed', { field, message: `${field} must be greater than 0` });
+  return minor;
+}
+
+export function fromMinorUnits(minor: number): number {
+  return minor / 100;
+}
+
+/** Webhook target: absolute http(s) URL with a host; https only in production. */
+export function checkWebhookUrl(raw: string, environment: Environment, field = 'url'): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError('validation_failed', { field, message: `${field} must be an absolute http(s) URL` });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError('validation_failed', { field, message: `${field} must use http or https (got ${url.protocol.replace(':', '')})` });
+  }
+  if (url.hostname === '') throw new ApiError('validation_failed', { field, message: `${field} must name a host` });
+  if (url.username !== '' || url.password !== '') {
+    throw new ApiError('validation_failed', { field, message: `${field} must not carry credentials` });
+  }
+  if (environment === 'production' && url.protocol !== 'https:') {
+    throw new ApiError('validation_failed', { field, message: `${field} must use https in production` });
+  }
+  return raw;
+}
+
+/** IBAN shape, country length and mod-97 checksum. */
+export function checkIban(iban: string, field = 'iban'): void {
+  const problem = ibanProblem(iban);
+  if (problem) throw new ApiError('validation_failed', { field, message: `${field} ${problem}` });
+}
+
+/** A sole trader needs the soleTrader person. */
+export function checkSoleTrader(body: { isSoleTrader?: boolean; soleTrader?: unknown }): void {
+  if (body.isSoleTrader === true && body.soleTrader === undefined) {
+    throw new ApiError('validation_failed', { field: 'soleTrader', message: 'soleTrader is required when isSoleTrader is true' });
+  }
+}

@@ -1,0 +1,41 @@
+/** Webhooks table: a partner's registered URLs, their event lists (JSON array) and secrets. */
+import { randomBytes } from 'node:crypto';
+import type { Db } from './db.js';
+
+export interface WebhookRow {
+  id: string;
+  partner_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  secret: string;
+  created_at: string;
+}
+
+export function newWebhookId(): string {
+  return `wh_${randomBytes(12).toString('hex')}`;
+}
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('hex')}`;
+}
+
+export function webhookStore(db: Db) {
+  const insert = db.prepare(
+    'INSERT INTO webhooks (id, partner_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+  );
+  const byIdForPartner = db.prepare('SELECT * FROM webhooks WHERE id = ? AND partner_id = ?');
+  const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
+  const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = ? ORDER BY created_at, id');
+
+  return {
+    insert(partnerId: string, url: string, events: readonly string[], nowIso: string): WebhookRow {
+      return insert.get(newWebhookId(), partnerId, url, JSON.stringify(events), newWebhookSecret(), nowIso) as WebhookRow;
+    },
+    get: (id: string, partnerId: string) => byIdForPartner.get(id, partnerId) as WebhookRow | undefined,
+    /** Unscoped read, for the delivery worker (it needs the secret). */
+    getAny: (id: string) => byId.get(id) as WebhookRow | undefined,
+    list: (partnerId: string) => forPartner.all(partnerId) as WebhookRow[],
+  };
+}
+export type WebhookStore = ReturnType<typeof webhookStore>;
