@@ -78,6 +78,18 @@ a { color: var(--brand); }
 .notice.bad { border-color: var(--bad); color: var(--bad); }
 ul.plain { padding-left: 1.2rem; }
 footer { text-align: center; color: var(--muted); font-size: .85rem; margin: 1rem; }
+.hint { color: var(--muted); font-size: .9rem; margin: .1rem 0 .25rem; }
+.error { color: var(--bad); font-weight: 600; margin: .25rem 0; }
+input[aria-invalid=true], select[aria-invalid=true] { border: 2px solid var(--bad); }
+.error-summary { border: 3px solid var(--bad); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1.25rem; }
+.error-summary h2 { margin-top: 0; color: var(--bad); }
+.error-summary a { color: var(--bad); }
+.choice { display: flex; align-items: flex-start; gap: .4rem; }
+.choice label { padding: .1rem 0; }
+.status { display: inline-block; padding: .1rem .5rem; border-radius: 4px; font-weight: 700; border: 1px solid currentColor; }
+.status.ok { color: var(--ok); } .status.bad { color: var(--bad); } .status.wait { color: #8a6100; }
+button.link { border: 0; background: none; color: var(--brand); text-decoration: underline; padding: .25rem 0; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 `;
 
 export interface PageOptions {
