@@ -123,4 +123,12 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX timers_aggregate ON timers (aggregate, aggregate_id);
     `,
   },
+  {
+    // webhook worker: the signature sent with each attempt (hex HMAC-SHA256 of the event body)
+    name: '040_delivery_signature',
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN signature TEXT;
+      CREATE INDEX deliveries_event ON deliveries (event_id);
+    `,
+  },
 ];
