@@ -8,6 +8,8 @@
  *   app.meta      persisted key/value settings
  *   app.partners  partner credentials
  *   app.store     repositories (src/store), one per table group, statements prepared once
+ *   app.engine    lifecycle engine: triggers, timers, scheduler (src/engine)
+ *   app.webhooks  webhook delivery worker (src/webhooks), started on ready, stopped on close
  */
 import formbody from '@fastify/formbody';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -15,13 +17,19 @@ import { randomBytes } from 'node:crypto';
 import { sharedSchemas } from '../schemas/index.js';
 import { VirtualClock } from './clock.js';
 import { defaultConfig, readPartnersFile, type Config, type PartnerCredential } from './config.js';
+import { persistClock, restoreClock } from './engine/clock-state.js';
+import { createEngine, type Engine } from './engine/index.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { preferPlugin } from './plugins/prefer.js';
+import { responseValidationPlugin } from './plugins/response-validation.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
 import { PartnerRegistry } from './partners.js';
 import { routes } from './routes/index.js';
 import { metaStore, openDatabase, type Db, type MetaStore } from './store/db.js';
 import { createStore, type Store } from './store/index.js';
+import { seedOnStart } from './store/seed.js';
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +39,10 @@ declare module 'fastify' {
     meta: MetaStore;
     partners: PartnerRegistry;
     store: Store;
+    /** Lifecycle engine (src/engine): apply triggers, schedule and fire timers. */
+    engine: Engine;
+    /** Webhook delivery worker (src/webhooks/worker.ts). */
+    webhooks: WebhookWorker;
     /** Lines the CLI prints at start (default merchant id, generated credentials, …). */
     startupNotes: string[];
     /** Absolute base URL for links obsim hands out (onboardingUrl, paymentUrl, authorizationUrl). */
@@ -55,6 +67,8 @@ export interface AppOptions {
   db?: Db;
   /** Fastify logger option. Default: pino at config.logLevel. */
   logger?: FastifyServerOptions['logger'];
+  /** Webhook delivery time limit (tests shorten it; default DELIVERY_TIMEOUT_MS = 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -77,8 +91,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   const db = options.db ?? openDatabase(config.db);
-  const clock = options.clock ?? VirtualClock.create({ start: config.clockStart, frozen: config.clockFrozen });
   const meta = metaStore(db);
+  // the simulated time survives a restart (meta clock.state) unless --clock-start is given
+  const clock = options.clock ?? restoreClock(config, meta);
 
   app.decorate('config', config);
   app.decorate('startupNotes', []);
@@ -93,13 +108,25 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.decorate('db', db);
   app.decorate('meta', meta);
   app.decorate('publicUrl', (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, ''));
-  app.decorate('partners', new PartnerRegistry(partnerCredentials(config, meta)));
+  app.decorate('partners', new PartnerRegistry(partnerCredentials(config, meta, app.startupNotes)));
   app.decorate('store', createStore(db, clock));
+  seedOnStart(app);
+  app.decorate('engine', createEngine({ store: app.store, clock, config, db }));
+  app.decorate('webhooks', createWebhookWorker({ db, store: app.store, clock, log: app.log, timeoutMs: options.webhookTimeoutMs }));
+  const offClockPersist = clock.onAdvance(() => persistClock(clock, meta));
+  app.addHook('onReady', async () => {
+    app.engine.start(); // fire what fell due while obsim was down
+    app.webhooks.start(); // resume pending and interrupted deliveries
+  });
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onClose', async () => {
+    app.engine.close();
+    offClockPersist();
+    await app.webhooks.stop();
+    if (db.open) persistClock(clock, meta);
     if (!options.db) db.close();
   });
 
@@ -107,19 +134,40 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas, config.strict));
 
   await app.register(errorsPlugin);
+  await app.register(preferPlugin);
+  if (config.validateResponses) await app.register(responseValidationPlugin);
   await app.register(swaggerPlugin);
   await app.register(formbody);
   await app.register(routes);
   return app;
 }
 
-/** The default partner (from config, or the sandbox defaults) plus the partners file. */
-function partnerCredentials(config: Config, _meta: MetaStore): PartnerCredential[] {
+/**
+ * The default partner plus the partners file.
+ * - sandbox: the well-known `sandbox-partner` / `sandbox-secret` unless configured;
+ * - production: no well-known credentials. Unless configured, they are generated at first start,
+ *   persisted in the database (meta `production.partnerClientId` / `production.partnerClientSecret`)
+ *   so they survive restarts on a file database, and printed once per start via startupNotes.
+ */
+function partnerCredentials(config: Config, meta: MetaStore, notes: string[]): PartnerCredential[] {
+  let clientId = config.partnerClientId;
+  let clientSecret = config.partnerClientSecret;
+  if (config.environment === 'production') {
+    const generatedId = clientId === undefined;
+    const generatedSecret = clientSecret === undefined;
+    clientId ??= meta.getOrCreate('production.partnerClientId', () => `live_${randomBytes(8).toString('hex')}`);
+    clientSecret ??= meta.getOrCreate('production.partnerClientSecret', () => `live_secret_${randomBytes(24).toString('base64url')}`);
+    if (generatedId || generatedSecret) {
+      notes.push(
+        `production credentials (generated, stored in the database): X-Partner-Client-Id: ${clientId}  X-Partner-Client-Secret: ${clientSecret}`,
+      );
+    }
+  }
   const list: PartnerCredential[] = [
     {
-      clientId: config.partnerClientId ?? 'sandbox-partner',
-      clientSecret: config.partnerClientSecret ?? 'sandbox-secret',
-      name: 'Default sandbox partner',
+      clientId: clientId ?? 'sandbox-partner',
+      clientSecret: clientSecret ?? 'sandbox-secret',
+      name: config.environment === 'production' ? 'Default production partner' : 'Default sandbox partner',
     },
   ];
   if (config.partnersFile) list.push(...readPartnersFile(config.partnersFile));
