@@ -1,0 +1,378 @@
+/**
+ * The lifecycle engine: applies a trigger to one aggregate (merchant, payment, consent) in ONE
+ * store transaction:
+ *
+ *   read row -> domain machine transition (409 illegal_transition) -> update row
+ *            -> outbox events (payload per contract) -> cancel / schedule timers
+ *
+ * and runs the scheduler (`runDue`): due timers fire in due_at order, one transaction each. A
+ * timer whose transition is no longer legal (the payer acted first, a control call moved the
+ * aggregate on) is simply dropped.
+ *
+ * Timed transitions use the timer's due instant as "now" (updated_at, event timestamps), so a
+ * big clock advance produces the same history as waiting would have.
+ */
+import { randomUUID } from 'node:crypto';
+import type { VirtualClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { consentMachine, type ConsentStatus, type ConsentTrigger } from '../domain/consent.js';
+import { ApiError } from '../domain/errors.js';
+import type { EventName } from '../domain/machine.js';
+import { merchantMachine, webhookStatusName, type MerchantStatus, type MerchantTrigger } from '../domain/merchant.js';
+import {
+  bankPaymentStatus,
+  FAILURE_REASON_BY_TRIGGER,
+  magicOutcome,
+  paymentMachine,
+  type FailureReason,
+  type PaymentStatus,
+  type PaymentTrigger,
+} from '../domain/payment.js';
+import type { Db } from '../store/db.js';
+import type { Store } from '../store/index.js';
+import type { MerchantRow } from '../store/merchants.js';
+import { createScheduler, type Scheduler, type TimerAggregate } from './scheduler.js';
+
+/** Row of the payments table (001_core). */
+export interface PaymentRow {
+  id: number;
+  partner_id: string;
+  merchant_id: number;
+  merchant_client_id: string;
+  amount_minor: number;
+  currency: string;
+  reference_number: string;
+  status: PaymentStatus;
+  bank_payment_status: string | null;
+  failure_reason: string | null;
+  bank_id: string | null;
+  payment_token: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The columns of the consents table the engine reads and writes (the AIS area owns the table). */
+export interface ConsentRowLike {
+  request_id: string;
+  status: ConsentStatus;
+  expiration_date_time: string;
+  [column: string]: unknown;
+}
+
+export interface EngineDeps {
+  store: Store;
+  clock: VirtualClock;
+  config: Config;
+  db: Db;
+}
+
+export interface MerchantOpts {
+  partnerId?: string;
+  /** Merged into merchants.details (onboarding form data). */
+  data?: Record<string, unknown>;
+}
+export interface PaymentOpts {
+  partnerId?: string;
+  bankId?: string;
+}
+export interface ConsentOpts {
+  partnerId?: string;
+  errorMessage?: string;
+  bankId?: string;
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+export function createEngine({ store, clock, config, db }: EngineDeps) {
+  const scheduler: Scheduler = createScheduler(db, clock);
+  const sandbox = config.environment !== 'production';
+
+  // ---- statements (prepared once; consent ones lazily: the AIS migration owns that table) ----
+  const merchantById = db.prepare('SELECT * FROM merchants WHERE id = ?');
+  const updateMerchant = db.prepare('UPDATE merchants SET status = ?, details = ?, updated_at = ? WHERE id = ? RETURNING *');
+  const paymentById = db.prepare('SELECT * FROM payments WHERE id = ?');
+  const updatePayment = db.prepare(
+    `UPDATE payments SET status = @status, bank_payment_status = @bank_payment_status, failure_reason = @failure_reason,
+       bank_id = COALESCE(@bank_id, bank_id), updated_at = @updated_at WHERE id = @id RETURNING *`,
+  );
+  let consentStmts: ReturnType<typeof prepareConsent> | undefined;
+  const consentSql = () => (consentStmts ??= prepareConsent(db));
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  // ---------------------------------------------------------------- merchants
+  function merchantEventData(row: MerchantRow, previous: MerchantStatus, atIso: string) {
+    return {
+      merchantId: row.id,
+      clientId: row.client_id,
+      companyName: row.company_name,
+      status: webhookStatusName(row.status),
+      previousStatus: webhookStatusName(previous),
+      timestamp: atIso,
+    };
+  }
+
+  function emitAll(partnerId: string, events: readonly EventName[], data: Record<string, unknown>, atIso: string) {
+    for (const name of events) store.outbox.emit(partnerId, name, data, atIso);
+  }
+
+  function scheduleMerchant(row: MerchantRow, atMs: number) {
+    scheduler.cancel('merchant', row.id);
+    if (row.status === 'awaiting_approval' && sandbox) {
+      scheduler.schedule(row.partner_id, 'merchant', row.id, 'approve', atMs + config.approvalDelayMs);
+    }
+  }
+
+  function applyMerchant(id: number, trigger: MerchantTrigger, opts: MerchantOpts, atMs: number): MerchantRow {
+    const row = merchantById.get(id) as MerchantRow | undefined;
+    if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('merchant_not_found');
+    const { to, events } = merchantMachine.transition(row.status, trigger);
+    const details = opts.data ? JSON.stringify({ ...safeJson(row.details), ...opts.data }) : row.details;
+    const atIso = iso(atMs);
+    const updated = updateMerchant.get(to, details, atIso, id) as MerchantRow;
+    emitAll(row.partner_id, events, merchantEventData(updated, row.status, atIso), atIso);
+    scheduleMerchant(updated, atMs);
+    return updated;
+  }
+
+  // ---------------------------------------------------------------- payments
+  function paymentEventData(row: PaymentRow, atIso: string) {
+    const merchant = merchantById.get(row.merchant_id) as MerchantRow | undefined;
+    const data: Record<string, unknown> = {
+      paymentId: row.id,
+      referenceNumber: row.reference_number,
+      status: row.status,
+      amount: row.amount_minor / 100,
+      currency: row.currency,
+      merchantClientId: row.merchant_client_id,
+      merchantName: merchant?.company_name ?? '',
+      bankPaymentStatus: row.bank_payment_status ?? bankPaymentStatus(row.status, row.failure_reason as FailureReason | null),
+      timestamp: atIso,
+    };
+    if (row.status === 'failed') data.failureReason = row.failure_reason;
+    return data;
+  }
+
+  /** Timers a payment needs in its current state (after cancelling the old ones). */
+  function schedulePayment(row: PaymentRow, atMs: number) {
+    scheduler.cancel('payment', row.id);
+    const magic = sandbox ? magicOutcome(row.amount_minor / 100) : undefined;
+    if (row.status === 'pending') {
+      if (magic !== 'stay_pending') {
+        scheduler.schedule(row.partner_id, 'payment', row.id, 'expire', Date.parse(row.expires_at));
+      }
+      if (sandbox) {
+        const outcome: PaymentTrigger | undefined =
+          magic === undefined ? 'settle' : magic === 'bank_rejected' ? 'reject' : magic === 'payer_abandoned' ? 'abandon' : undefined;
+        if (outcome) scheduler.schedule(row.partner_id, 'payment', row.id, outcome, Date.parse(row.created_at) + config.settleDelayMs);
+      }
+    } else if (row.status === 'processing') {
+      // the payer approved at the bank: the bank settles (or, magic 666.66, rejects) after the delay
+      scheduler.schedule(row.partner_id, 'payment', row.id, magic === 'bank_rejected' ? 'reject' : 'settle', atMs + config.settleDelayMs);
+    }
+  }
+
+  function applyPayment(id: number, trigger: PaymentTrigger, opts: PaymentOpts, atMs: number): PaymentRow {
+    const row = paymentById.get(id) as PaymentRow | undefined;
+    if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('payment_not_found');
+    const { to, events } = paymentMachine.transition(row.status, trigger);
+    const reason = to === 'failed' ? (FAILURE_REASON_BY_TRIGGER[trigger] ?? null) : null;
+    const atIso = iso(atMs);
+    const updated = updatePayment.get({
+      id,
+      status: to,
+      bank_payment_status: bankPaymentStatus(to, reason),
+      failure_reason: reason,
+      bank_id: opts.bankId ?? null,
+      updated_at: atIso,
+    }) as PaymentRow;
+    emitAll(row.partner_id, events, paymentEventData(updated, atIso), atIso);
+    schedulePayment(updated, atMs);
+    return updated;
+  }
+
+  // ---------------------------------------------------------------- consents
+  function scheduleConsent(row: ConsentRowLike, partnerId: string) {
+    scheduler.cancel('consent', row.request_id);
+    if (row.status === 'pending' || row.status === 'authorized') {
+      const due = Date.parse(row.expiration_date_time);
+      if (Number.isFinite(due)) scheduler.schedule(partnerId, 'consent', row.request_id, 'expire', due);
+    }
+  }
+
+  function applyConsent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts, atMs: number): ConsentRowLike {
+    const sql = consentSql();
+    const found = sql.get(requestId);
+    if (!found || (opts.partnerId !== undefined && found.partnerId !== opts.partnerId)) throw new ApiError('consent_not_found');
+    const row = found.row;
+    const { to } = consentMachine.transition(row.status, trigger);
+    const updated = sql.update(row, to, trigger, opts, iso(atMs));
+    scheduleConsent(updated, found.partnerId);
+    return updated;
+  }
+
+  // ---------------------------------------------------------------- timers
+  function fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number): void {
+    switch (aggregate) {
+      case 'merchant':
+        return void applyMerchant(Number(aggregateId), trigger as MerchantTrigger, {}, atMs);
+      case 'payment':
+        return void applyPayment(Number(aggregateId), trigger as PaymentTrigger, {}, atMs);
+      case 'consent':
+        return void applyConsent(aggregateId, trigger as ConsentTrigger, {}, atMs);
+    }
+  }
+
+  let firedTotal = 0;
+  let running = false;
+
+  /**
+   * Fire every timer due at or before `nowMs`, earliest first, one transaction each. Timers
+   * scheduled by a firing that also fall due fire in the same call. Returns how many fired
+   * (a dropped, no-longer-legal timer does not count).
+   */
+  function runDue(nowMs: number = clock.nowMs()): number {
+    if (running) return 0; // re-entrant call (a listener advancing the clock): the outer loop picks them up
+    running = true;
+    let fired = 0;
+    try {
+      for (;;) {
+        const ok = store.tx(() => {
+          const timer = scheduler.takeNextDue(nowMs);
+          if (!timer) return undefined;
+          try {
+            fire(timer.aggregate, timer.aggregate_id, timer.trigger, timer.due_at);
+            return true;
+          } catch (err) {
+            if (err instanceof ApiError) return false; // illegal now, or the row is gone: drop the timer
+            throw err;
+          }
+        });
+        if (ok === undefined) break;
+        if (ok) fired++;
+      }
+    } finally {
+      running = false;
+    }
+    firedTotal += fired;
+    return fired;
+  }
+
+  // real-time arming (running clock only)
+  let handle: NodeJS.Timeout | undefined;
+  let closed = false;
+  function arm(): void {
+    if (handle) clearTimeout(handle);
+    handle = undefined;
+    if (closed || clock.frozen) return;
+    const next = scheduler.nextDueAt();
+    if (next === undefined) return;
+    const delay = Math.min(Math.max(0, next - clock.nowMs()), 2_147_483_647);
+    handle = setTimeout(() => {
+      handle = undefined;
+      if (closed) return;
+      runDue(clock.nowMs());
+      arm();
+    }, delay);
+    handle.unref();
+  }
+
+  const offAdvance = clock.onAdvance((now) => {
+    runDue(now);
+    arm();
+  });
+  const offCommit = store.onCommit(() => {
+    if (!running) arm();
+  });
+
+  return {
+    /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
+    merchant(merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow {
+      return store.tx(() => applyMerchant(merchantId, trigger, opts, clock.nowMs()));
+    },
+    /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
+    payment(paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow {
+      return store.tx(() => applyPayment(paymentId, trigger, opts, clock.nowMs()));
+    },
+    /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
+    consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRowLike {
+      return store.tx(() => applyConsent(requestId, trigger, opts, clock.nowMs()));
+    },
+    /** Call INSIDE the transaction that inserted the payment: schedules settlement and expiry. */
+    onPaymentCreated(row: PaymentRow): void {
+      schedulePayment(row, Date.parse(row.created_at));
+    },
+    /**
+     * Call INSIDE the transaction that inserted the merchant: a test merchant (created
+     * activated) emits merchant.activated; a merchant created awaiting approval gets its timer.
+     */
+    onMerchantCreated(row: MerchantRow): void {
+      const atIso = row.created_at;
+      if (row.status === 'activated') {
+        emitAll(row.partner_id, ['merchant.activated'], merchantEventData(row, 'pending_onboarding', atIso), atIso);
+      }
+      scheduleMerchant(row, Date.parse(row.created_at));
+    },
+    /** Call INSIDE the transaction that inserted the consent: schedules the expiry timer. */
+    onConsentCreated(row: ConsentRowLike & { partner_id?: string }, partnerId?: string): void {
+      const owner = partnerId ?? row.partner_id ?? consentSql().get(row.request_id)?.partnerId;
+      if (owner) scheduleConsent(row, owner);
+    },
+    runDue,
+    /** Timers fired since start (the clock route reports the difference around an advance). */
+    get firedTotal(): number {
+      return firedTotal;
+    },
+    /** Pending timers of one aggregate (tests, control API). */
+    timersOf: scheduler.timersOf,
+    /** Start: fire whatever fell due while obsim was down, then arm the real-time timer. */
+    start(): void {
+      runDue(clock.nowMs());
+      arm();
+    },
+    close(): void {
+      closed = true;
+      if (handle) clearTimeout(handle);
+      offAdvance();
+      offCommit();
+    },
+  };
+}
+
+function safeJson(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Consent statements. The consents table belongs to the AIS area; the engine needs only the
+ * status columns and the owning partner (through the merchant).
+ */
+function prepareConsent(db: Db) {
+  const byRequestId = db.prepare(
+    `SELECT c.*, m.partner_id AS __partner_id FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE c.request_id = ?`,
+  );
+  const columns = new Set((db.prepare('PRAGMA table_info(consents)').all() as { name: string }[]).map((c) => c.name));
+  return {
+    get(requestId: string): { row: ConsentRowLike; partnerId: string } | undefined {
+      const r = byRequestId.get(requestId) as (ConsentRowLike & { __partner_id: string }) | undefined;
+      if (!r) return undefined;
+      const { __partner_id, ...row } = r;
+      return { row: row as ConsentRowLike, partnerId: __partner_id };
+    },
+    update(row: ConsentRowLike, to: ConsentStatus, trigger: ConsentTrigger, opts: ConsentOpts, atIso: string): ConsentRowLike {
+      const set: Record<string, unknown> = { status: to, updated_at: atIso };
+      if (trigger === 'deny' && columns.has('error_message')) set.error_message = opts.errorMessage ?? 'The user denied the consent at the bank';
+      if (trigger === 'authorize' && columns.has('consent_id') && !row.consent_id) set.consent_id = `cns_${randomUUID().replace(/-/g, '')}`;
+      if (opts.bankId && columns.has('bank_id')) set.bank_id = opts.bankId;
+      const keys = Object.keys(set).filter((k) => columns.has(k));
+      const stmt = db.prepare(`UPDATE consents SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE request_id = @__id RETURNING *`);
+      return stmt.get({ ...Object.fromEntries(keys.map((k) => [k, set[k]])), __id: row.request_id }) as ConsentRowLike;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Timers: due transitions (settlement, expiry, approval, consent expiry) in the `timers` table
+ * (001_core). due_at is virtual-clock milliseconds. The engine takes them in (due_at, id) order.
+ */
+import type { VirtualClock } from '../clock.js';
+import type { Db } from '../store/db.js';
+
+export type TimerAggregate = 'merchant' | 'payment' | 'consent';
+
+export interface TimerRow {
+  id: number;
+  partner_id: string;
+  due_at: number;
+  aggregate: TimerAggregate;
+  aggregate_id: string;
+  trigger: string;
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;
+
+export function createScheduler(db: Db, _clock: VirtualClock) {
+  const insert = db.prepare('INSERT INTO timers (partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?)');
+  const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
+  const nextDue = db.prepare('SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT 1');
+  const remove = db.prepare('DELETE FROM timers WHERE id = ?');
+  const nextAt = db.prepare('SELECT min(due_at) FROM timers').pluck();
+  const ofAggregate = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? ORDER BY due_at, id');
+
+  return {
+    schedule(partnerId: string, aggregate: TimerAggregate, aggregateId: string | number, trigger: string, dueAtMs: number): void {
+      insert.run(partnerId, Math.round(dueAtMs), aggregate, String(aggregateId), trigger);
+    },
+    cancel(aggregate: TimerAggregate, aggregateId: string | number): void {
+      cancel.run(aggregate, String(aggregateId));
+    },
+    /** Remove and return the earliest timer due at or before `nowMs` (call inside a transaction). */
+    takeNextDue(nowMs: number): TimerRow | undefined {
+      const timer = nextDue.get(nowMs) as TimerRow | undefined;
+      if (timer) remove.run(timer.id);
+      return timer;
+    },
+    nextDueAt(): number | undefined {
+      return (nextAt.get() as number | null) ?? undefined;
+    },
+    timersOf(aggregate: TimerAggregate, aggregateId: string | number): TimerRow[] {
+      return ofAggregate.all(aggregate, String(aggregateId)) as TimerRow[];
+    },
+  };
+}
