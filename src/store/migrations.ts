@@ -131,4 +131,68 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX deliveries_event ON deliveries (event_id);
     `,
   },
+  {
+    // AIS (account information): consents, and the sandbox bank data materialized per user on
+    // first access (fixtures/generate.ts). Consents belong to a merchant; the partner is the
+    // merchant's (join on merchants). Transactions are read by (account, booking date) ranges.
+    name: '010_ais',
+    sql: `
+      CREATE TABLE consents (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id TEXT NOT NULL UNIQUE,
+        merchant_id INTEGER NOT NULL REFERENCES merchants (id),
+        user_id TEXT NOT NULL,
+        permissions TEXT NOT NULL,
+        expiration_date_time TEXT NOT NULL,
+        transaction_from_date_time TEXT NOT NULL,
+        callback_url TEXT,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'authorized', 'expired', 'revoked', 'failed')),
+        consent_id TEXT UNIQUE,
+        error_message TEXT,
+        bank_id TEXT,
+        auth_token TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX consents_user ON consents (user_id, merchant_id, id);
+      CREATE INDEX consents_merchant ON consents (merchant_id);
+
+      CREATE TABLE ais_users (
+        user_id TEXT PRIMARY KEY,
+        anchor_at TEXT NOT NULL,
+        materialized_at TEXT NOT NULL
+      );
+
+      CREATE TABLE ais_accounts (
+        account_id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES ais_users (user_id),
+        position INTEGER NOT NULL,
+        bank_id TEXT NOT NULL,
+        account_holder_name TEXT NOT NULL,
+        iban TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        balance TEXT NOT NULL,
+        account_type TEXT NOT NULL,
+        details TEXT NOT NULL,
+        last_updated TEXT NOT NULL
+      );
+      CREATE INDEX ais_accounts_user ON ais_accounts (user_id, position);
+
+      CREATE TABLE ais_transactions (
+        account_id TEXT NOT NULL,
+        transaction_id TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        description TEXT NOT NULL,
+        booking_date TEXT NOT NULL,
+        value_date TEXT NOT NULL,
+        counterparty_name TEXT NOT NULL,
+        counterparty_iban TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('debit', 'credit')),
+        status TEXT NOT NULL CHECK (status IN ('booked', 'pending'))
+      );
+      CREATE INDEX ais_transactions_by_date ON ais_transactions (account_id, booking_date DESC, transaction_id);
+    `,
+  },
 ];
