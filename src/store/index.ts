@@ -4,6 +4,8 @@
  * after-commit listeners (the webhook worker) that there may be work.
  */
 import type { VirtualClock } from '../clock.js';
+import { accountStore } from './accounts.js';
+import { consentStore } from './consents.js';
 import type { Db } from './db.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
@@ -15,6 +17,8 @@ export function createStore(db: Db, clock: VirtualClock) {
   const afterCommit = new Set<() => void>();
   return {
     clock,
+    accounts: accountStore(db),
+    consents: consentStore(db),
     merchants: merchantStore(db),
     outbox: outboxStore(db),
     payments: paymentStore(db),
