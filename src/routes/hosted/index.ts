@@ -5,7 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { consentPages } from './consent.js';
+import { onboardingPages } from './onboarding.js';
+import { paymentPages } from './payment.js';
 
 export async function hostedRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consentPages);
+  await app.register(paymentPages);
+  await app.register(onboardingPages);
 }
