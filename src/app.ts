@@ -12,13 +12,14 @@
  *   app.webhooks  webhook delivery worker (src/webhooks), started on ready, stopped on close
  */
 import formbody from '@fastify/formbody';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { sharedSchemas } from '../schemas/index.js';
 import { VirtualClock } from './clock.js';
 import { defaultConfig, readPartnersFile, type Config, type PartnerCredential } from './config.js';
 import { persistClock, restoreClock } from './engine/clock-state.js';
 import { createEngine, type Engine } from './engine/index.js';
+import { ApiError, errorBody } from './domain/errors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { preferPlugin } from './plugins/prefer.js';
 import { responseValidationPlugin } from './plugins/response-validation.js';
@@ -83,6 +84,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 200 },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // router-level rejections (a path parameter over maxParamLength, a malformed %-escape) leave
+    // in the one error shape too; without this Fastify answers its own body (found by the fuzzer)
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 200 characters' : 'The URL is not valid (bad percent-encoding?)';
+      void (reply as unknown as FastifyReply).code(400).type('application/json').send(errorBody(new ApiError('validation_failed', { message, field: 'url' }), request.id));
+    },
     // echo a well-formed x-request-id, otherwise mint one
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
