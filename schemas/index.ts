@@ -4,5 +4,6 @@
  */
 import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
+import { sandboxSchemas } from './sandbox.js';
 
-export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas];
+export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas];

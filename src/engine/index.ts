@@ -326,6 +326,8 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     },
     /** Pending timers of one aggregate (tests, control API). */
     timersOf: scheduler.timersOf,
+    /** Re-arm the real-time timer (after the clock is frozen or resumed). */
+    rearm: arm,
     /** Start: fire whatever fell due while obsim was down, then arm the real-time timer. */
     start(): void {
       runDue(clock.nowMs());

@@ -55,7 +55,7 @@ export const preferPlugin = fp(
       const header = request.headers.prefer;
       if (header === undefined) return;
       const pref = parsePrefer(header);
-      if (pref.delayMs) await sleep(pref.delayMs, undefined, { ref: false });
+      if (pref.delayMs) await sleep(pref.delayMs);
       if (pref.code !== undefined && pref.code >= 400) {
         throw new ApiError('forced_status', {
           status: pref.code,

@@ -5,10 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
+import { sandboxRoutes } from './sandbox/index.js';
 import { systemRoutes } from './system/index.js';
 
 export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(systemRoutes);
   await app.register(partnerRoutes, { prefix: '/v1/partner' });
   await app.register(hostedRoutes);
+  await app.register(sandboxRoutes, { prefix: '/_sandbox' });
 }

@@ -1,0 +1,129 @@
+/**
+ * Control actions on merchants, payments and consents. Each is one engine call: one transaction
+ * applying one row of the aggregate's transition table (409 illegal_transition otherwise), with
+ * the same events and timers as the real flow.
+ */
+import type { FastifyInstance } from 'fastify';
+import { responses } from '../../../schemas/common.js';
+import {
+  ConsentActionParams,
+  MerchantActionParams,
+  PaymentActionParams,
+  type ConsentAction,
+  type ConsentActionBody,
+  type ConsentActionParamsT,
+  type MerchantAction,
+  type MerchantActionParamsT,
+  type PaymentAction,
+  type PaymentActionBody,
+  type PaymentActionParamsT,
+} from '../../../schemas/sandbox.js';
+import type { ConsentTrigger } from '../../domain/consent.js';
+import { ApiError } from '../../domain/errors.js';
+import type { MerchantTrigger } from '../../domain/merchant.js';
+import type { PaymentTrigger } from '../../domain/payment.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { paymentView } from '../partner/views.js';
+
+const MERCHANT_TRIGGER: Record<MerchantAction, MerchantTrigger> = {
+  'submit-onboarding': 'submit_onboarding',
+  'complete-fast-track': 'complete_fast_track',
+  approve: 'approve',
+  reject: 'reject',
+  activate: 'activate',
+  deactivate: 'deactivate',
+  reactivate: 'reactivate',
+};
+
+const FAIL_TRIGGER: Record<'bank_rejected' | 'payer_abandoned' | 'expired', PaymentTrigger> = {
+  bank_rejected: 'reject',
+  payer_abandoned: 'abandon',
+  expired: 'expire',
+};
+
+const CONSENT_TRIGGER: Record<ConsentAction, ConsentTrigger> = {
+  authorize: 'authorize',
+  deny: 'deny',
+  revoke: 'revoke',
+  expire: 'expire',
+};
+
+/** Consent response: the AIS area's Consent object when it is available. */
+export type ConsentViewFn = (row: Record<string, unknown>) => unknown;
+
+export async function actionRoutes(app: FastifyInstance, opts: { consentView?: ConsentViewFn; consentSchema?: string } = {}): Promise<void> {
+  const { engine } = app;
+  const common = { tags: ['sandbox'], security: partnerSecurity };
+
+  app.post<{ Params: MerchantActionParamsT }>(
+    '/merchants/:merchantId/:action',
+    {
+      schema: {
+        ...common,
+        summary: 'Drive a merchant through onboarding',
+        description:
+          'submit-onboarding (pending_onboarding -> awaiting_approval, merchant.onboarding.completed), complete-fast-track (pending_completion -> awaiting_approval, merchant.onboarding.completed), approve (awaiting_approval -> activated, merchant.activated), reject (any onboarding state -> rejected), activate (any onboarding state -> activated, merchant.activated), deactivate (activated -> inactive, merchant.deactivated), reactivate (inactive -> activated, merchant.activated). Any other combination: 409 illegal_transition.',
+        params: MerchantActionParams,
+        response: responses({ $ref: 'SandboxMerchantActionResponse#' }),
+      },
+    },
+    async (request) => {
+      const { merchantId, action } = request.params;
+      const partnerId = request.partner.clientId;
+      const before = app.store.merchants.get(merchantId, partnerId);
+      if (!before) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found` });
+      const row = engine.merchant(merchantId, MERCHANT_TRIGGER[action as MerchantAction], { partnerId });
+      return { merchantId: row.id, status: row.status, previousStatus: before.status };
+    },
+  );
+
+  app.post<{ Params: PaymentActionParamsT; Body: PaymentActionBody }>(
+    '/payments/:paymentId/:action',
+    {
+      schema: {
+        ...common,
+        summary: 'Complete, fail or move on a payment',
+        description:
+          'approve (pending -> processing: the payer approved at the bank; settles after OBSIM_SETTLE_DELAY), complete (pending/processing -> paid, payment.completed), fail (pending/processing -> failed, payment.failed; body reason bank_rejected (default), payer_abandoned or expired), abandon (pending -> failed, payer_abandoned), expire (pending -> failed, expired). Answers the Payment object of GET /v1/partner/payments/{paymentId}/status.',
+        params: PaymentActionParams,
+        body: { $ref: 'SandboxPaymentActionRequest#' },
+        response: responses({ $ref: 'Payment#' }),
+      },
+    },
+    async (request) => {
+      const { paymentId, action } = request.params;
+      const reason = request.body?.reason;
+      if (reason !== undefined && action !== 'fail') {
+        throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
+      }
+      const trigger: PaymentTrigger =
+        action === 'fail' ? FAIL_TRIGGER[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : (action as Exclude<PaymentAction, 'fail' | 'complete'>);
+      const row = engine.payment(paymentId, trigger, { partnerId: request.partner.clientId });
+      return paymentView(app, row as Parameters<typeof paymentView>[1]);
+    },
+  );
+
+  app.post<{ Params: ConsentActionParamsT; Body: ConsentActionBody }>(
+    '/consents/:requestId/:action',
+    {
+      schema: {
+        ...common,
+        summary: 'Authorize, deny, revoke or expire a consent',
+        description:
+          'authorize (pending -> authorized), deny (pending -> failed, errorMessage from the body or a default), revoke (authorized -> revoked), expire (pending/authorized -> expired). Consents are scoped through their merchant. Answers the Consent object.',
+        params: ConsentActionParams,
+        body: { $ref: 'SandboxConsentActionRequest#' },
+        response: responses(opts.consentSchema ? { $ref: `${opts.consentSchema}#` } : { type: 'object', additionalProperties: true }),
+      },
+    },
+    async (request) => {
+      const { requestId, action } = request.params;
+      const errorMessage = request.body?.errorMessage;
+      if (errorMessage !== undefined && action !== 'deny') {
+        throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
+      }
+      const row = engine.consent(requestId, CONSENT_TRIGGER[action as ConsentAction], { partnerId: request.partner.clientId, errorMessage });
+      return opts.consentView ? opts.consentView(row) : row;
+    },
+  );
+}

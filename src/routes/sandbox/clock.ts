@@ -1,0 +1,65 @@
+/** GET /_sandbox/clock, POST /_sandbox/clock/advance (+ freeze / resume). */
+import type { FastifyInstance } from 'fastify';
+import { responses } from '../../../schemas/common.js';
+import type { ClockAdvanceBody } from '../../../schemas/sandbox.js';
+import { parseDuration } from '../../config.js';
+import { ApiError } from '../../domain/errors.js';
+import { persistClock } from '../../engine/clock-state.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+
+export async function clockRoutes(app: FastifyInstance): Promise<void> {
+  const { clock, engine } = app;
+  const view = () => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
+  const common = { tags: ['sandbox'], security: partnerSecurity };
+
+  app.get('/clock', { schema: { ...common, summary: 'Read the virtual clock', response: responses({ $ref: 'SandboxClock#' }) } }, async () => view());
+
+  app.post<{ Body: ClockAdvanceBody }>(
+    '/clock/advance',
+    {
+      schema: {
+        ...common,
+        summary: 'Move the virtual clock forward; due transitions fire in time order',
+        description:
+          'Give exactly one of ms, duration or to. The clock never moves backwards (a `to` in the past is a 400). Every settlement, expiry, approval and consent expiry that falls due fires, earliest first, and its webhooks are queued. The clock is shared by all partners.',
+        body: { $ref: 'SandboxClockAdvanceRequest#' },
+        response: responses({ $ref: 'SandboxClockAdvanceResponse#' }),
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const given = (['ms', 'duration', 'to'] as const).filter((k) => body[k] !== undefined);
+      if (given.length !== 1) {
+        throw new ApiError('validation_failed', {
+          field: given[1] ?? 'ms',
+          message: 'Give exactly one of ms, duration ("5s", "2m", "1h", "7d") or to (ISO 8601 instant)',
+        });
+      }
+      let ms: number;
+      if (body.ms !== undefined) ms = body.ms;
+      else if (body.duration !== undefined) ms = parseDuration(body.duration);
+      else {
+        const target = Date.parse(body.to!);
+        ms = target - clock.nowMs();
+        if (ms < 0) throw new ApiError('validation_failed', { field: 'to', message: `to (${body.to}) is before the current simulated time ${clock.iso()}; the clock only moves forward` });
+      }
+      const before = engine.firedTotal;
+      clock.advance(ms);
+      return { now: clock.iso(), fired: engine.firedTotal - before };
+    },
+  );
+
+  app.post('/clock/freeze', { schema: { ...common, summary: 'Freeze the virtual clock at the current instant', response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
+    clock.freeze();
+    persistClock(clock, app.meta);
+    engine.rearm();
+    return view();
+  });
+
+  app.post('/clock/resume', { schema: { ...common, summary: 'Let the virtual clock run again (from the current simulated instant)', response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
+    clock.resume();
+    persistClock(clock, app.meta);
+    engine.rearm();
+    return view();
+  });
+}

@@ -1,0 +1,57 @@
+/** The webhook delivery log: list, read, redeliver. Scoped to the calling partner. */
+import type { FastifyInstance } from 'fastify';
+import { responses } from '../../../schemas/common.js';
+import { DeliveryIdParams, DeliveryListQuery, type DeliveryIdParamsT, type DeliveryListQueryT } from '../../../schemas/sandbox.js';
+import { ApiError } from '../../domain/errors.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { deliveryLog } from '../../webhooks/log.js';
+
+export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
+  const log = deliveryLog(app.db);
+  const common = { tags: ['sandbox'], security: partnerSecurity };
+
+  app.get<{ Querystring: DeliveryListQueryT }>(
+    '/deliveries',
+    {
+      schema: {
+        ...common,
+        summary: 'List webhook deliveries (newest first)',
+        description: 'Filters: event (name), webhookId, state (pending, delivering, delivered, failed); limit 1-500, default 50.',
+        querystring: DeliveryListQuery,
+        response: responses({ $ref: 'SandboxDeliveryList#' }),
+      },
+    },
+    async (request) => log.list(request.partner.clientId, request.query),
+  );
+
+  app.get<{ Params: DeliveryIdParamsT }>(
+    '/deliveries/:deliveryId',
+    {
+      schema: { ...common, summary: 'Read one webhook delivery', params: DeliveryIdParams, response: responses({ $ref: 'SandboxDelivery#' }) },
+    },
+    async (request) => {
+      const d = log.get(request.params.deliveryId, request.partner.clientId);
+      if (!d) throw new ApiError('delivery_not_found', { message: `Delivery ${request.params.deliveryId} not found` });
+      return d;
+    },
+  );
+
+  app.post<{ Params: DeliveryIdParamsT }>(
+    '/deliveries/:deliveryId/redeliver',
+    {
+      schema: {
+        ...common,
+        summary: 'Send a delivery again (same body, same X-Webhook-Id)',
+        description:
+          'Creates a new delivery (redeliveryOf = this id) of the same event to the same webhook, with the same body bytes and X-Webhook-Id, and returns it (state pending; poll GET /_sandbox/deliveries/{id} for the outcome). The webhook must still exist.',
+        params: DeliveryIdParams,
+        response: responses({ $ref: 'SandboxDelivery#' }),
+      },
+    },
+    async (request) => {
+      const partnerId = request.partner.clientId;
+      const id = app.store.tx(() => log.redeliver(request.params.deliveryId, partnerId, app.clock.iso()));
+      return log.get(id, partnerId)!;
+    },
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * /_sandbox/*: obsim's control API (not the provider's). Partner credential headers, scoped to
+ * that partner's data, OpenAPI tag `sandbox`. Available in both environments: in production
+ * nothing settles or gets approved by itself, so these calls are how a test drives outcomes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { requirePartner } from '../../plugins/partner-auth.js';
+import { actionRoutes } from './actions.js';
+import { clockRoutes } from './clock.js';
+import { deliveryRoutes } from './deliveries.js';
+import { resetRoutes } from './reset.js';
+
+export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
+  requirePartner(app);
+  await app.register(clockRoutes);
+  await app.register(actionRoutes);
+  await app.register(deliveryRoutes);
+  await app.register(resetRoutes);
+}
