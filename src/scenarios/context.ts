@@ -1,0 +1,147 @@
+/**
+ * The state of one scenario run, shared by the step handlers: variables, the transport, the
+ * partner credentials, the registered webhooks, the deliveries already matched, the tracked
+ * virtual clock, and where webhook deliveries are read from.
+ */
+import { randomBytes } from 'node:crypto';
+import { render, type TemplateContext, type Vars } from './template.js';
+import { partialMatch, formatMismatches, type Mismatch } from './match.js';
+import type { Receiver } from './receiver.js';
+import type { Transport, TransportResponse } from './transport.js';
+import type { Expectation } from './types.js';
+
+export class StepFailure extends Error {}
+
+export interface PartnerCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface WatchedWebhook {
+  id: string;
+  secret: string;
+  url: string;
+  events: string[];
+}
+
+/** One delivery as the runner sees it, from the delivery log or from the local receiver. */
+export interface SeenDelivery {
+  /** Unique per delivery attempt (`log:12`, `rx:3`). */
+  key: string;
+  eventId: string | undefined;
+  event: string | undefined;
+  body: string;
+  envelope: { event?: string; timestamp?: string; data?: unknown } | undefined;
+  signature: string | undefined;
+}
+
+export const UNREACHABLE_BASE = 'http://127.0.0.1:9/obsim-scenario';
+
+export class RunContext {
+  readonly vars: Vars;
+  readonly runId: string;
+  readonly webhooks = new Map<string, WatchedWebhook>();
+  currentWebhook: string | undefined;
+  /** Deliveries already used by an expectWebhook (each satisfies one expectation). */
+  readonly consumed = new Set<string>();
+  private webhookCounter = 0;
+  private clock = { baseMs: Date.now(), atWallMs: Date.now(), frozen: false };
+  readonly tpl: TemplateContext;
+
+  constructor(
+    readonly transport: Transport,
+    readonly partner: PartnerCredentials,
+    readonly receiver: Receiver | undefined,
+    initialVars: Vars = {},
+  ) {
+    this.runId = randomBytes(4).toString('hex');
+    this.vars = { ...initialVars };
+    this.tpl = { vars: this.vars, runId: this.runId, nowMs: () => this.nowMs(), counter: { n: 0 } };
+    this.vars['run.id'] = this.runId;
+    this.vars['partner.clientId'] = partner.clientId;
+  }
+
+  render<T>(value: T): T {
+    return render(value, this.tpl);
+  }
+
+  nowMs(): number {
+    return this.clock.frozen ? this.clock.baseMs : this.clock.baseMs + (Date.now() - this.clock.atWallMs);
+  }
+
+  setNow(iso: string, frozen?: boolean): void {
+    const ms = Date.parse(iso);
+    if (Number.isNaN(ms)) return;
+    this.clock = { baseMs: ms, atWallMs: Date.now(), frozen: frozen ?? this.clock.frozen };
+  }
+
+  /** Read the simulator clock (GET /_sandbox/clock); falls back to the wall clock when unavailable. */
+  async syncClock(): Promise<void> {
+    try {
+      const res = await this.call('GET', '/_sandbox/clock');
+      const body = res.json as { now?: string; frozen?: boolean } | undefined;
+      if (res.status === 200 && typeof body?.now === 'string') this.setNow(body.now, body.frozen === true);
+    } catch {
+      /* keep the wall clock */
+    }
+  }
+
+  /** URL to register the next webhook with: the local receiver, or an address never reached. */
+  nextWebhookUrl(): string {
+    const n = ++this.webhookCounter;
+    return this.receiver ? `${this.receiver.url}/hooks/${this.runId}/${n}` : `${UNREACHABLE_BASE}/${this.runId}/${n}`;
+  }
+
+  partnerHeaders(): Record<string, string> {
+    return { 'x-partner-client-id': this.partner.clientId, 'x-partner-client-secret': this.partner.clientSecret };
+  }
+
+  /** A partner-authenticated call (control API, delivery log). */
+  async call(method: string, path: string, body?: unknown): Promise<TransportResponse> {
+    const headers = this.partnerHeaders();
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    return this.transport.request({ method, path, headers, body: payload });
+  }
+
+  /** Check a response against an expectation; throws StepFailure with a readable diff. */
+  checkResponse(what: string, res: TransportResponse, expect: Expectation | undefined): void {
+    const expected = expect?.status;
+    const okStatus =
+      expected === undefined
+        ? res.status >= 200 && res.status < 300
+        : Array.isArray(expected)
+          ? expected.includes(res.status)
+          : res.status === expected;
+    if (!okStatus) {
+      const want = expected === undefined ? '2xx' : Array.isArray(expected) ? expected.join(' or ') : String(expected);
+      throw new StepFailure(
+        `${what}: expected status ${want}, got ${res.status}\n  response body:\n${indent(res.json !== undefined ? JSON.stringify(res.json, null, 2) : res.text)}`,
+      );
+    }
+    if (expect?.headers) {
+      const mismatches = partialMatch(lowerKeys(this.render(expect.headers)), res.headers);
+      if (mismatches.length > 0) throw new StepFailure(`${what}: ${formatMismatches('response headers', mismatches, res.headers)}`);
+    }
+    if (expect?.body !== undefined) {
+      const wanted = this.render(expect.body);
+      const actual = res.json !== undefined ? res.json : res.text;
+      const mismatches: Mismatch[] = partialMatch(wanted, actual);
+      if (mismatches.length > 0) throw new StepFailure(`${what}: ${formatMismatches('response body', mismatches, actual)}`);
+    }
+  }
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+export function indent(text: string, maxLines = 30): string {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, maxLines).map((l) => `    ${l}`);
+  if (lines.length > maxLines) shown.push(`    … (${lines.length - maxLines} more lines)`);
+  return shown.join('\n');
+}

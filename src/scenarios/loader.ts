@@ -1,0 +1,186 @@
+/**
+ * Scenario loader: read a YAML or JSON file, validate it against the scenario schema
+ * (schemas/scenario.ts) and answer a typed Scenario, or throw ScenarioLoadError naming the
+ * file, the step number (1-based) and the reason.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
+import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
+import type { Scenario, Step } from './types.js';
+
+export class ScenarioLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly step?: number,
+  ) {
+    super(`${file}${step !== undefined ? `: step ${step}` : ''}: ${reason}`);
+  }
+}
+
+export const KINDS = Object.keys(STEP_KINDS) as StepKind[];
+
+const ajv = new Ajv({ strict: false, allErrors: false, allowUnionTypes: true });
+const { definitions: _unused, ...topSchema } = ScenarioSchema;
+const topValidator = ajv.compile(topSchema);
+const stepValidators = new Map<StepKind, ValidateFunction>(KINDS.map((k) => [k, ajv.compile(STEP_KINDS[k] as object)]));
+
+function describeError(e: ErrorObject, prefix: string): string {
+  const at = e.instancePath
+    .split('/')
+    .slice(1)
+    .reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`), '');
+  const where = [prefix, at].filter(Boolean).join('.');
+  switch (e.keyword) {
+    case 'required':
+      return `missing required field "${[where, String(e.params.missingProperty)].filter(Boolean).join('.')}"`;
+    case 'additionalProperties':
+      return `unknown field "${[where, String(e.params.additionalProperty)].filter(Boolean).join('.')}"`;
+    case 'enum':
+      return `"${where}" must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    case 'type':
+      return `"${where}" must be of type ${String(e.params.type)}`;
+    case 'oneOf':
+    case 'anyOf':
+      return `"${where}" has the wrong shape`;
+    default:
+      return `"${where || 'value'}" ${e.message ?? 'is not valid'}`;
+  }
+}
+
+/** Pick the most useful error of an Ajv run (oneOf errors hide the real one). */
+function bestError(errors: ErrorObject[] | null | undefined, prefix: string): string {
+  const list = errors ?? [];
+  const specific = list.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if') ?? list[0];
+  return specific ? describeError(specific, prefix) : 'is not valid';
+}
+
+/** Validate an already-parsed scenario document. `file` is used in error messages. */
+export function validateScenario(doc: unknown, file: string): Scenario {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new ScenarioLoadError(file, 'a scenario must be an object with "name" and "steps"');
+  const raw = doc as Record<string, unknown>;
+  // steps first, so that a wrong step names its number rather than a generic top-level error
+  if (Array.isArray(raw.steps)) {
+    raw.steps.forEach((step, i) => validateStep(step, i + 1, file));
+  }
+  if (!topValidator(raw)) throw new ScenarioLoadError(file, bestError(topValidator.errors, ''));
+  return raw as unknown as Scenario;
+}
+
+function validateStep(step: unknown, n: number, file: string): void {
+  if (step === null || typeof step !== 'object' || Array.isArray(step)) {
+    throw new ScenarioLoadError(file, `a step must be an object with one of: ${KINDS.join(', ')}`, n);
+  }
+  const keys = Object.keys(step).filter((k) => k !== 'name');
+  const kinds = keys.filter((k): k is StepKind => (KINDS as string[]).includes(k));
+  const unknown = keys.filter((k) => !(KINDS as string[]).includes(k));
+  if (unknown.length > 0) {
+    throw new ScenarioLoadError(file, `unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})`, n);
+  }
+  if (kinds.length === 0) throw new ScenarioLoadError(file, `the step has no kind (expected one of: ${KINDS.join(', ')})`, n);
+  if (kinds.length > 1) throw new ScenarioLoadError(file, `a step has exactly one kind, this one has ${kinds.join(' and ')}`, n);
+  const s = step as Record<string, unknown>;
+  if (s.name !== undefined && typeof s.name !== 'string') throw new ScenarioLoadError(file, '"name" must be a string', n);
+  const kind = kinds[0];
+  const validate = stepValidators.get(kind)!;
+  if (!validate(s[kind])) throw new ScenarioLoadError(file, `${kind}: ${bestError(validate.errors, '')}`, n);
+  if (kind === 'control') checkControl(s.control as Record<string, unknown>, n, file);
+  if (kind === 'request') {
+    const r = s.request as Record<string, unknown>;
+    if (r.body !== undefined && r.rawBody !== undefined) throw new ScenarioLoadError(file, 'request: give "body" or "rawBody", not both', n);
+  }
+}
+
+function checkControl(c: Record<string, unknown>, n: number, file: string): void {
+  const targets = (['merchant', 'payment', 'consent', 'delivery', 'reset'] as const).filter((t) => c[t] !== undefined);
+  if (targets.length !== 1) {
+    throw new ScenarioLoadError(file, 'control: give exactly one of "merchant", "payment", "consent", "delivery" or "reset"', n);
+  }
+  const target = targets[0];
+  if (target === 'reset') {
+    if (c.action !== undefined) throw new ScenarioLoadError(file, 'control: "reset" takes no action', n);
+    return;
+  }
+  const allowed = CONTROL_TARGETS[target] as readonly string[];
+  if (c.action === undefined) throw new ScenarioLoadError(file, `control: missing required field "action" (for ${target}: ${allowed.join(', ')})`, n);
+  if (!allowed.includes(c.action as string)) {
+    throw new ScenarioLoadError(file, `control: "${String(c.action)}" is not an action on a ${target} (expected one of: ${allowed.join(', ')})`, n);
+  }
+}
+
+/** Parse text as YAML (JSON is valid YAML too, but .json files go through JSON.parse for exact errors). */
+export function parseScenarioText(text: string, file: string): unknown {
+  if (extname(file).toLowerCase() === '.json') {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new ScenarioLoadError(file, `not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const line = e.linePos?.[0];
+    throw new ScenarioLoadError(file, `not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${e.message.split('\n')[0]}`);
+  }
+  return doc.toJS();
+}
+
+export function loadScenarioFile(file: string): Scenario & { file: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ScenarioLoadError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return { ...validateScenario(parseScenarioText(text, file), file), file };
+}
+
+const SCENARIO_EXT = new Set(['.yaml', '.yml', '.json']);
+
+/** Files for the arguments: a file as is, a folder -> its scenario files (sorted, not recursive). */
+export function expandPaths(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new ScenarioLoadError(p, 'no such file or folder');
+    }
+    if (st.isDirectory()) {
+      const files = readdirSync(p)
+        .filter((f) => SCENARIO_EXT.has(extname(f).toLowerCase()) && !f.endsWith('.schema.json'))
+        .sort()
+        .map((f) => join(p, f));
+      if (files.length === 0) throw new ScenarioLoadError(p, 'the folder has no .yaml, .yml or .json scenario files');
+      out.push(...files);
+    } else out.push(p);
+  }
+  return out;
+}
+
+/** The scenarios/ folder shipped with the package (works from src/ via tsx and from dist/). */
+export function shippedScenariosDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'scenarios');
+    if (existsSync(join(candidate, 'scenario.schema.json')) && existsSync(join(dir, 'package.json'))) return candidate;
+    dir = resolve(dir, '..');
+  }
+  throw new Error('cannot find the shipped scenarios/ folder');
+}
+
+/** Shipped scenario names (file names without extension). */
+export function shippedScenarioNames(): string[] {
+  return expandPaths([shippedScenariosDir()]).map((f) => basename(f, extname(f)));
+}
+
+/** A shipped scenario by name, or undefined. */
+export function findShippedScenario(name: string): string | undefined {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) return undefined;
+  return expandPaths([shippedScenariosDir()]).find((f) => basename(f, extname(f)) === name);
+}

@@ -1,0 +1,177 @@
+/**
+ * The scenario runner: runs the steps of a scenario in order against a Transport, stops at the
+ * first failed expectation, and reports each step to a Reporter as it goes.
+ *
+ *   const result = await runScenario(scenario, { transport: injectTransport(app) });
+ *   const results = await runFiles(['scenarios/'], { transport: httpTransport(url) }, reporter);
+ */
+import type { StepKind } from '../../schemas/scenario.js';
+import { RunContext, StepFailure, type PartnerCredentials } from './context.js';
+import { expandPaths, KINDS, loadScenarioFile, ScenarioLoadError } from './loader.js';
+import type { Receiver } from './receiver.js';
+import { STEP_HANDLERS } from './steps/index.js';
+import type { StepHandler } from './steps/types.js';
+import { TemplateError } from './template.js';
+import type { Transport } from './transport.js';
+import type { Scenario, Step } from './types.js';
+
+export const DEFAULT_PARTNER: PartnerCredentials = { clientId: 'sandbox-partner', clientSecret: 'sandbox-secret' };
+
+export type StepStatus = 'passed' | 'failed' | 'skipped';
+
+export interface StepResult {
+  /** 1-based step number. */
+  index: number;
+  kind: StepKind;
+  label: string;
+  status: StepStatus;
+  durationMs: number;
+  detail?: string;
+  /** Why the step failed (with a diff where there is one). */
+  message?: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  file?: string;
+  description?: string;
+  runId: string;
+  passed: boolean;
+  durationMs: number;
+  startedAt: string;
+  steps: StepResult[];
+  /** Set when the scenario could not be loaded or set up (no step ran). */
+  error?: string;
+}
+
+export interface Reporter {
+  runStart?(info: { total: number; target: string }): void;
+  scenarioStart?(scenario: Scenario, index: number, total: number): void;
+  stepEnd?(step: StepResult, scenario: Scenario): void;
+  scenarioEnd?(result: ScenarioResult, index: number, total: number): void;
+  runEnd?(results: ScenarioResult[], durationMs: number): void;
+}
+
+export interface RunOptions {
+  transport: Transport;
+  partner?: PartnerCredentials;
+  /** A local receiver: webhooks are registered with its URL and deliveries read from it. */
+  receiver?: Receiver;
+  /** POST /_sandbox/reset before the scenario (deletes ALL of the partner's data). */
+  reset?: boolean;
+  /** Extra variables (override the scenario's `variables`). */
+  vars?: Record<string, unknown>;
+  reporter?: Reporter;
+}
+
+function kindOf(step: Step): StepKind {
+  return KINDS.find((k) => step[k] !== undefined)!;
+}
+
+function labelOf(step: Step, kind: StepKind): string {
+  if (step.name) return step.name;
+  const handler = STEP_HANDLERS[kind] as StepHandler<unknown>;
+  try {
+    return `${kind} ${handler.label(step[kind])}`;
+  } catch {
+    return kind;
+  }
+}
+
+export async function runScenario(scenario: Scenario, options: RunOptions, position = { index: 1, total: 1 }): Promise<ScenarioResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const ctx = new RunContext(options.transport, options.partner ?? DEFAULT_PARTNER, options.receiver);
+  const result: ScenarioResult = {
+    name: scenario.name,
+    file: scenario.file,
+    description: scenario.description,
+    runId: ctx.runId,
+    passed: true,
+    durationMs: 0,
+    startedAt,
+    steps: [],
+  };
+  options.reporter?.scenarioStart?.(scenario, position.index, position.total);
+  let failed = false;
+  try {
+    await ctx.syncClock();
+    if (options.reset) {
+      const res = await ctx.call('POST', '/_sandbox/reset');
+      ctx.checkResponse('POST /_sandbox/reset', res, { status: 200 });
+    }
+    for (const [k, v] of Object.entries(scenario.variables ?? {})) ctx.vars[k] = ctx.render(v);
+    Object.assign(ctx.vars, options.vars ?? {});
+  } catch (err) {
+    failed = true;
+    result.error = `setup failed: ${(err as Error).message}`;
+  }
+  for (const [i, step] of scenario.steps.entries()) {
+    const kind = kindOf(step);
+    const label = labelOf(step, kind);
+    const sr: StepResult = { index: i + 1, kind, label, status: 'skipped', durationMs: 0 };
+    if (!failed) {
+      const t0 = Date.now();
+      try {
+        const handler = STEP_HANDLERS[kind] as StepHandler<unknown>;
+        const outcome = await handler.run(step[kind], ctx);
+        sr.status = 'passed';
+        if (outcome.detail) sr.detail = outcome.detail;
+      } catch (err) {
+        failed = true;
+        sr.status = 'failed';
+        sr.message =
+          err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+      }
+      sr.durationMs = Date.now() - t0;
+    }
+    result.steps.push(sr);
+    options.reporter?.stepEnd?.(sr, scenario);
+  }
+  result.passed = !failed;
+  result.durationMs = Date.now() - started;
+  options.reporter?.scenarioEnd?.(result, position.index, position.total);
+  return result;
+}
+
+/** A result for a file that did not load (reported like a failed scenario). */
+export function loadFailure(err: ScenarioLoadError): ScenarioResult {
+  return {
+    name: err.file,
+    file: err.file,
+    runId: '',
+    passed: false,
+    durationMs: 0,
+    startedAt: new Date().toISOString(),
+    steps: [],
+    error: err.message,
+  };
+}
+
+/**
+ * Load every file first (a bad file fails the run before anything is sent), then run them in
+ * order. Never throws for a failing scenario: look at `passed`.
+ */
+export async function runFiles(paths: readonly string[], options: RunOptions): Promise<ScenarioResult[]> {
+  const started = Date.now();
+  const files = expandPaths(paths);
+  const scenarios: Scenario[] = [];
+  const loadErrors: ScenarioResult[] = [];
+  for (const f of files) {
+    try {
+      scenarios.push(loadScenarioFile(f));
+    } catch (err) {
+      if (err instanceof ScenarioLoadError) loadErrors.push(loadFailure(err));
+      else throw err;
+    }
+  }
+  if (loadErrors.length > 0) {
+    options.reporter?.runEnd?.(loadErrors, Date.now() - started);
+    return loadErrors;
+  }
+  options.reporter?.runStart?.({ total: scenarios.length, target: options.transport.description });
+  const results: ScenarioResult[] = [];
+  for (const [i, s] of scenarios.entries()) results.push(await runScenario(s, options, { index: i + 1, total: scenarios.length }));
+  options.reporter?.runEnd?.(results, Date.now() - started);
+  return results;
+}

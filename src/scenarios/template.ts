@@ -1,0 +1,153 @@
+/**
+ * Variables and templating for scenarios.
+ *
+ *   ${merchant.clientId}     a variable (set by `variables`, `set`, or `capture`)
+ *   ${accounts[0].iban}      paths into captured objects
+ *   ${uuid}                  a fresh UUID (new at every use)
+ *   ${unique}                a fresh run-unique token, e.g. `k3f9a2-7` (new at every use)
+ *   ${run.id}                the run id (the same for the whole run)
+ *   ${random.int}            a random integer 1..999999999
+ *   ${random.amount}         a random amount 1.00..999.00 that is not a magic amount
+ *   ${random.digits(8)}      8 random digits (a string)
+ *   ${now} ${now+90d} ${now-30d}   the simulator's virtual now (ISO), optionally shifted
+ *   ${receiver.url}          the URL webhooks are registered with
+ *
+ * A string that is exactly one `${…}` keeps the value's type (so `merchantId: ${merchant.id}`
+ * stays an integer). Inside a longer string values are stringified. `$${` escapes a literal `${`.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { parseDuration } from '../config.js';
+
+export class TemplateError extends Error {}
+
+export type Vars = Record<string, unknown>;
+
+export interface TemplateContext {
+  vars: Vars;
+  runId: string;
+  /** Virtual now in ms (the simulator's clock), tracked by the runner. */
+  nowMs: () => number;
+  counter: { n: number };
+}
+
+const WHOLE = /^\$\{([^{}]+)\}$/;
+const ANY = /\$\$\{|\$\{([^{}]+)\}/g;
+
+export function render<T = unknown>(value: T, ctx: TemplateContext): T {
+  if (typeof value === 'string') return renderString(value, ctx) as T;
+  if (Array.isArray(value)) return value.map((v) => render(v, ctx)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[renderString(k, ctx) as string] = render(v, ctx);
+    return out as T;
+  }
+  return value;
+}
+
+export function renderString(s: string, ctx: TemplateContext): unknown {
+  const whole = WHOLE.exec(s);
+  if (whole) return evaluate(whole[1].trim(), ctx);
+  return s.replace(ANY, (m, expr: string | undefined) => {
+    if (m === '$${') return '${';
+    const v = evaluate(expr!.trim(), ctx);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/** Magic amounts force outcomes; random amounts must avoid them. */
+const MAGIC = new Set([666.66, 777.77, 888.88, 999.99]);
+
+function evaluate(expr: string, ctx: TemplateContext): unknown {
+  switch (expr) {
+    case 'uuid':
+      return randomUUID();
+    case 'unique':
+      return `${ctx.runId}-${++ctx.counter.n}`;
+    case 'run.id':
+      return ctx.runId;
+    case 'random.int':
+      return randomInt(1, 1_000_000_000);
+    case 'random.amount': {
+      let a: number;
+      do a = randomInt(100, 99_900) / 100;
+      while (MAGIC.has(a));
+      return a;
+    }
+    default:
+      break;
+  }
+  const digits = /^random\.digits\((\d{1,3})\)$/.exec(expr);
+  if (digits) {
+    let out = '';
+    for (let i = 0; i < Number(digits[1]); i++) out += String(randomInt(0, 10));
+    return out;
+  }
+  const now = /^now\s*(?:([+-])\s*(\S+))?$/.exec(expr);
+  if (now) {
+    let ms = ctx.nowMs();
+    if (now[1]) {
+      let d: number;
+      try {
+        d = parseDuration(now[2]);
+      } catch {
+        throw new TemplateError(`\${${expr}}: "${now[2]}" is not a duration (examples: 30s, 2h, 90d)`);
+      }
+      ms += now[1] === '+' ? d : -d;
+    }
+    return new Date(ms).toISOString();
+  }
+  if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*|\[\d+\])*$/.test(expr)) throw new TemplateError(`\${${expr}} is not a valid expression`);
+  const found = lookup(ctx.vars, expr);
+  if (!found.ok) {
+    const known = Object.keys(ctx.vars).sort();
+    throw new TemplateError(`unknown variable \${${expr}}${known.length ? ` (defined: ${known.join(', ')})` : ' (no variables defined yet)'}`);
+  }
+  return found.value;
+}
+
+/**
+ * Variables are stored flat by their full dotted name (`merchant.clientId`) and may also hold
+ * objects; lookup tries the longest defined prefix, then walks the rest as a path.
+ */
+export function lookup(vars: Vars, expr: string): { ok: true; value: unknown } | { ok: false } {
+  if (Object.hasOwn(vars, expr)) return { ok: true, value: vars[expr] };
+  const segments = splitPath(expr);
+  for (let i = segments.length - 1; i >= 1; i--) {
+    const head = joinPath(segments.slice(0, i));
+    if (Object.hasOwn(vars, head)) return getPath(vars[head], segments.slice(i));
+  }
+  return { ok: false };
+}
+
+type Segment = string | number;
+
+export function splitPath(path: string): Segment[] {
+  const out: Segment[] = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path)) !== null) out.push(m[2] !== undefined ? Number(m[2]) : m[1]);
+  return out;
+}
+
+function joinPath(segments: Segment[]): string {
+  let s = '';
+  for (const seg of segments) s += typeof seg === 'number' ? `[${seg}]` : s === '' ? seg : `.${seg}`;
+  return s;
+}
+
+/** Value at `path` in `root` (`$` or '' = root). */
+export function getPath(root: unknown, path: string | Segment[]): { ok: true; value: unknown } | { ok: false } {
+  const segments = typeof path === 'string' ? (path === '$' || path === '' ? [] : splitPath(path.replace(/^\$\.?/, ''))) : path;
+  let cur: unknown = root;
+  for (const seg of segments) {
+    if (cur === null || typeof cur !== 'object') return { ok: false };
+    if (typeof seg === 'number') {
+      if (!Array.isArray(cur) || seg >= cur.length) return { ok: false };
+      cur = cur[seg];
+    } else {
+      if (!Object.hasOwn(cur, seg)) return { ok: false };
+      cur = (cur as Record<string, unknown>)[seg];
+    }
+  }
+  return { ok: true, value: cur };
+}

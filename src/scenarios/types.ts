@@ -1,0 +1,80 @@
+/** Types of a loaded scenario (hand-written mirror of schemas/scenario.ts; the loader validates). */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+export interface Expectation {
+  status?: number | number[];
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RequestStep {
+  method: Method;
+  path: string;
+  query?: Record<string, string | number | boolean>;
+  auth?: 'partner' | 'bearer' | 'none';
+  token?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+  expect?: Expectation;
+  capture?: Record<string, string>;
+}
+
+export interface ControlStep {
+  merchant?: number | string;
+  payment?: number | string;
+  consent?: string;
+  delivery?: number | string;
+  reset?: true;
+  action?: string;
+  body?: Record<string, unknown>;
+  expect?: Expectation;
+  capture?: Record<string, string>;
+}
+
+export type AdvanceClockStep = string | { by?: string; to?: string };
+
+export interface RegisterWebhookStep {
+  events: string[];
+  as?: string;
+  url?: string;
+}
+
+export interface ExpectWebhookStep {
+  event: string;
+  data?: unknown;
+  webhook?: string;
+  within?: string;
+  timeoutMs?: number;
+  signature?: 'valid' | 'ignore';
+  capture?: Record<string, string>;
+}
+
+export type ExpectNoWebhookStep = Omit<ExpectWebhookStep, 'signature' | 'capture'>;
+
+export type WaitStep = number | { ms: number };
+
+export type SetStep = Record<string, unknown>;
+
+export interface StepMap {
+  request: RequestStep;
+  control: ControlStep;
+  advanceClock: AdvanceClockStep;
+  registerWebhook: RegisterWebhookStep;
+  expectWebhook: ExpectWebhookStep;
+  expectNoWebhook: ExpectNoWebhookStep;
+  wait: WaitStep;
+  set: SetStep;
+}
+
+export type Step = { name?: string } & { [K in keyof StepMap]?: StepMap[K] };
+
+export interface Scenario {
+  name: string;
+  description?: string;
+  tags?: string[];
+  covers?: string[];
+  variables?: Record<string, unknown>;
+  steps: Step[];
+  file?: string;
+}
