@@ -19,7 +19,7 @@ export const swaggerPlugin = fp(
   async (app: FastifyInstance) => {
     await app.register(swagger, {
       openapi: {
-        openapi: '3.0.3',
+        openapi: '3.1.0',
         info: {
           title: 'obsim — open-banking provider API simulator',
           version: '1.0.0',
