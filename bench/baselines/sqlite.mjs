@@ -1,0 +1,88 @@
+/**
+ * Baseline 2: Fastify + one better-sqlite3 statement per request (file database, WAL,
+ * synchronous=NORMAL, statements prepared once): a primary-key read for onboarding-status, one
+ * INSERT for payments, one indexed range read for transactions. No auth, no validation, no
+ * schemas. The honest floor cost of "an HTTP call that touches SQLite".
+ *
+ * Env: PORT, BASELINE_DB (file path), BASELINE_TRANSACTIONS (rows seeded on the account).
+ */
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { listen, payment, transactionsPage } from './payloads.mjs';
+
+const db = new Database(process.env.BASELINE_DB ?? ':memory:');
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.exec(`
+  CREATE TABLE IF NOT EXISTS merchants (id INTEGER PRIMARY KEY, client_id TEXT NOT NULL, status TEXT NOT NULL,
+    sub_tpp_id TEXT, sub_tpp_status TEXT);
+  CREATE TABLE IF NOT EXISTS payments (id INTEGER PRIMARY KEY AUTOINCREMENT, merchant_client_id TEXT NOT NULL,
+    amount_minor INTEGER NOT NULL, reference_number TEXT NOT NULL, status TEXT NOT NULL, payment_token TEXT NOT NULL,
+    created_at TEXT NOT NULL, expires_at TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS transactions (id INTEGER PRIMARY KEY, account_id TEXT NOT NULL, booking_date TEXT NOT NULL,
+    amount TEXT NOT NULL, currency TEXT NOT NULL, description TEXT NOT NULL, counterparty_name TEXT NOT NULL,
+    counterparty_iban TEXT NOT NULL, reference TEXT NOT NULL, type TEXT NOT NULL, status TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS transactions_account ON transactions (account_id, booking_date DESC, id DESC);
+  INSERT OR IGNORE INTO merchants VALUES (100001, '5b0c7c1e-0c55-4a0e-9d1c-0d2f3e4a5b6c', 'activated', 'stpp_3f9a1c2b7d4e', 'active');
+`);
+
+const ACCOUNT = 'acc_bench';
+const rows = Number(process.env.BASELINE_TRANSACTIONS ?? 100000);
+if ((db.prepare('SELECT count(*) FROM transactions').pluck().get() ?? 0) === 0) {
+  const ins = db.prepare('INSERT INTO transactions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const start = Date.parse('2016-01-01T00:00:00.000Z');
+  db.transaction(() => {
+    for (let i = 0; i < rows; i++) {
+      ins.run(i + 1, ACCOUNT, new Date(start + i * 3_000_000).toISOString(), `-${(10 + (i % 990)).toFixed(2)}`, 'DKK',
+        `Card payment ${i % 97} Netto Nørrebro`, 'Netto Nørrebro', 'DK5000400440116243', `REF${String(i).padStart(10, '0')}`, 'debit', 'booked');
+    }
+  })();
+}
+const total = db.prepare('SELECT count(*) FROM transactions WHERE account_id = ?').pluck().get(ACCOUNT);
+
+const merchant = db.prepare('SELECT id, status, sub_tpp_id, sub_tpp_status FROM merchants WHERE id = ?');
+const insertPayment = db.prepare(
+  'INSERT INTO payments (merchant_client_id, amount_minor, reference_number, status, payment_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+);
+const page = db.prepare('SELECT * FROM transactions WHERE account_id = ? ORDER BY booking_date DESC, id DESC LIMIT ?');
+
+const app = Fastify({ logger: false });
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/v1/partner/merchants/:merchantId/onboarding-status', async (request, reply) => {
+  const m = merchant.get(Number(request.params.merchantId));
+  if (!m) return reply.code(404).send({ code: 'merchant_not_found' });
+  return {
+    merchantId: m.id,
+    onboardingStatus: m.status,
+    subTppId: m.sub_tpp_id,
+    subTppDetails: { status: m.sub_tpp_status, isActivated: m.status === 'activated' },
+  };
+});
+app.post('/v1/partner/payments', async (request) => {
+  const now = Date.now();
+  const created = new Date(now).toISOString();
+  const expires = new Date(now + 1_800_000).toISOString();
+  const token = `pay_${randomBytes(16).toString('base64url')}`;
+  const b = request.body;
+  const { lastInsertRowid } = insertPayment.run(b.merchantClientId, Math.round(b.amount * 100), b.referenceNumber, 'pending', token, created, expires);
+  return payment(Number(lastInsertRowid), b, created, expires, token);
+});
+app.post('/v1/ais/accounts/transactions', async (request) => {
+  const limit = Math.min(Number(request.body.pageLimit ?? 200), 200);
+  const items = page.all(ACCOUNT, limit).map((r) => ({
+    transactionId: `txn_${String(r.id).padStart(8, '0')}`,
+    amount: r.amount,
+    currency: r.currency,
+    description: r.description,
+    bookingDate: r.booking_date,
+    valueDate: r.booking_date,
+    counterparty: { name: r.counterparty_name, iban: r.counterparty_iban },
+    reference: r.reference,
+    type: r.type,
+    status: r.status,
+  }));
+  return transactionsPage(request.body, total, items);
+});
+
+await listen(app);

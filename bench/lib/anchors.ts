@@ -1,0 +1,69 @@
+/**
+ * Optional anchors (`--with-anchors`): Stoplight Prism and Mockoon CLI serving obsim's own
+ * OpenAPI document with static responses. Installed on demand with npm into a cache folder
+ * under the OS temp dir (never a dependency of obsim), reused by later runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startServer, type Server } from './proc.js';
+
+export interface AnchorSpec {
+  kind: 'prism' | 'mockoon';
+  start(): Promise<{ server: Server; startMs: number }>;
+}
+
+const PACKAGES = ['@stoplight/prism-cli@5', '@mockoon/cli@9'];
+
+export async function anchorServers(root: string, tmp: string, log: (line: string) => void): Promise<AnchorSpec[]> {
+  const dir = join(tmpdir(), 'obsim-bench-anchors');
+  const prismBin = join(dir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+  const mockoonBin = join(dir, 'node_modules', '@mockoon', 'cli', 'bin', 'run');
+  if (!existsSync(prismBin) || !existsSync(mockoonBin)) {
+    log(`anchors: installing ${PACKAGES.join(', ')} into ${dir} (once; not a dependency of obsim) ...`);
+    mkdirSync(dir, { recursive: true });
+    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES], { stdio: 'inherit' });
+    if (r.status !== 0) {
+      log('anchors: npm install failed; running without them');
+      return [];
+    }
+  }
+  const spec = join(tmp, 'openapi.json');
+  const gen = spawnSync(process.execPath, [join(root, 'dist', 'src', 'bin.js'), 'openapi', '--out', spec], { cwd: root, stdio: 'inherit' });
+  if (gen.status !== 0) {
+    log('anchors: could not write the OpenAPI document; running without them');
+    return [];
+  }
+  const anchors: AnchorSpec[] = [];
+  if (existsSync(prismBin)) {
+    anchors.push({
+      kind: 'prism',
+      async start() {
+        const port = await freePort();
+        // static examples, request validation on (the default), logging quiet
+        return startServer({
+          name: 'prism',
+          argv: [process.execPath, prismBin, 'mock', spec, '--host', '127.0.0.1', '--port', String(port), '--dynamic', 'false', '--errors', 'false', '--verboseLevel', 'warn'],
+          port,
+          timeoutMs: 60_000,
+        });
+      },
+    });
+  }
+  if (existsSync(mockoonBin)) {
+    anchors.push({
+      kind: 'mockoon',
+      async start() {
+        const port = await freePort();
+        return startServer({
+          name: 'mockoon',
+          argv: [process.execPath, mockoonBin, 'start', '--data', spec, '--port', String(port), '--disable-log-to-file', '--disable-admin-api'],
+          port,
+          timeoutMs: 60_000,
+        });
+      },
+    });
+  }
+  return anchors;
+}

@@ -1,0 +1,210 @@
+/**
+ * The webhook case: a loopback receiver that timestamps every delivery and checks its
+ * signature, and the two measurements built on it:
+ *
+ * - burst: N payments settle at once (one POST /_sandbox/clock/advance past the settle delay on
+ *   a frozen clock) -> N signed deliveries; latency from the trigger to each receipt, and the API
+ *   p99 (GET onboarding-status at a fixed rate) during the burst vs quiet;
+ * - paced: payments completed one by one at a fixed rate (POST /_sandbox/payments/{id}/complete,
+ *   200 events/s by default); latency from each trigger to its receipt.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LoadGenerator, LoadSummary } from './load.js';
+import { ok } from './http.js';
+import { createMerchant, PARTNER_HEADERS, registerWebhook } from './obsim.js';
+import { sleep } from './proc.js';
+import { percentile, round } from './stats.js';
+
+interface Receipt {
+  at: number;
+  paymentId: number | null;
+  event: string;
+  webhookId: string;
+  signatureOk: boolean;
+}
+
+export class Receiver {
+  readonly receipts: Receipt[] = [];
+  secret = '';
+  private server: HttpServer;
+  private waiters: { n: number; resolve: () => void }[] = [];
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const at = performance.now();
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        const raw = Buffer.concat(chunks);
+        const given = String(req.headers['x-webhook-signature'] ?? '');
+        const expected = createHmac('sha256', this.secret).update(raw).digest('hex');
+        let paymentId: number | null = null;
+        let event = '';
+        try {
+          const body = JSON.parse(raw.toString('utf8'));
+          event = body.event;
+          paymentId = typeof body.data?.paymentId === 'number' ? body.data.paymentId : null;
+        } catch {
+          /* counted as a bad delivery below */
+        }
+        this.receipts.push({
+          at,
+          paymentId,
+          event,
+          webhookId: String(req.headers['x-webhook-id'] ?? ''),
+          signatureOk: given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected)),
+        });
+        this.waiters = this.waiters.filter((w) => (this.receipts.length >= w.n ? (w.resolve(), false) : true));
+      });
+    });
+    this.server.keepAliveTimeout = 30_000;
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** Resolves when `n` deliveries in total have arrived, or after timeoutMs. */
+  waitFor(n: number, timeoutMs: number): Promise<boolean> {
+    if (this.receipts.length >= n) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(true)) });
+    });
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+export interface WebhookResult {
+  events: number;
+  burst: {
+    delivered: number;
+    signedOk: number;
+    distinctIds: number;
+    medianMs: number | null;
+    p99Ms: number | null;
+    lastMs: number | null;
+    advanceCallMs: number;
+  };
+  paced: {
+    ratePerS: number;
+    delivered: number;
+    signedOk: number;
+    medianMs: number | null;
+    p99Ms: number | null;
+    maxMs: number | null;
+  };
+  api: { rate: number; quiet: LoadSummary; burst: LoadSummary; paced: LoadSummary };
+}
+
+/** Create `n` payments (bounded concurrency) on a frozen clock; returns their ids. */
+async function createPayments(base: string, clientId: string, n: number, tag: string): Promise<number[]> {
+  const ids: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const p = await ok(base, 'POST', '/v1/partner/payments', { merchantClientId: clientId, amount: 125.5, referenceNumber: `wh-${tag}-${i}` }, PARTNER_HEADERS);
+      ids.push(p.paymentId);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return ids;
+}
+
+export async function webhookCase(opts: {
+  base: string;
+  receiver: Receiver;
+  receiverUrl: string;
+  load: LoadGenerator;
+  events: number;
+  pacedRate: number;
+  apiRate: number;
+  apiSeconds: number;
+  settleDelayMs: number;
+}): Promise<WebhookResult> {
+  const { base, receiver, load } = opts;
+  const { merchantId, clientId } = await createMerchant(base);
+  const hook = await registerWebhook(base, opts.receiverUrl);
+  receiver.secret = hook.secret;
+  const apiJob = {
+    url: base,
+    method: 'GET' as const,
+    path: `/v1/partner/merchants/${merchantId}/onboarding-status`,
+    headers: PARTNER_HEADERS,
+    connections: 50,
+    durationS: opts.apiSeconds,
+    overallRate: opts.apiRate,
+  };
+
+  // warm the API path, then quiet p99 at the fixed rate
+  await load.run({ ...apiJob, durationS: 1 });
+  const quiet = await load.run(apiJob);
+
+  // burst: N payments settle at once
+  const burstIds = await createPayments(base, clientId, opts.events, 'burst');
+  const before = receiver.receipts.length;
+  const apiDuring = load.run(apiJob);
+  await sleep(Math.min(500, (opts.apiSeconds * 1000) / 4));
+  const trigger = performance.now();
+  await ok(base, 'POST', '/_sandbox/clock/advance', { ms: opts.settleDelayMs + 1000 }, PARTNER_HEADERS);
+  const advanceCallMs = performance.now() - trigger;
+  await receiver.waitFor(before + opts.events, 60_000);
+  const burstApi = await apiDuring;
+  const burstIdSet = new Set(burstIds);
+  const burstReceipts = receiver.receipts.slice(before).filter((r) => r.paymentId !== null && burstIdSet.has(r.paymentId));
+  const burstLat = burstReceipts.map((r) => r.at - trigger);
+
+  // paced: complete payments one by one at pacedRate
+  const pacedIds = await createPayments(base, clientId, opts.events, 'paced');
+  const sentAt = new Map<number, number>();
+  const beforePaced = receiver.receipts.length;
+  const pacedApi = load.run({ ...apiJob, durationS: Math.max(opts.apiSeconds, Math.ceil(opts.events / opts.pacedRate)) });
+  await sleep(200);
+  const interval = 1000 / opts.pacedRate;
+  const t0 = performance.now();
+  const inflight: Promise<unknown>[] = [];
+  for (let i = 0; i < pacedIds.length; i++) {
+    const due = t0 + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    const id = pacedIds[i];
+    sentAt.set(id, performance.now());
+    inflight.push(ok(base, 'POST', `/_sandbox/payments/${id}/complete`, undefined, PARTNER_HEADERS));
+  }
+  await Promise.all(inflight);
+  await receiver.waitFor(beforePaced + opts.events, 30_000);
+  const pacedApiResult = await pacedApi;
+  const pacedReceipts = receiver.receipts.slice(beforePaced).filter((r) => r.paymentId !== null && sentAt.has(r.paymentId));
+  const pacedLat = pacedReceipts.map((r) => r.at - sentAt.get(r.paymentId!)!);
+
+  return {
+    events: opts.events,
+    burst: {
+      delivered: burstReceipts.length,
+      signedOk: burstReceipts.filter((r) => r.signatureOk && r.event === 'payment.completed').length,
+      distinctIds: new Set(burstReceipts.map((r) => r.webhookId)).size,
+      medianMs: round(percentile(burstLat, 50)),
+      p99Ms: round(percentile(burstLat, 99)),
+      lastMs: round(burstLat.length ? Math.max(...burstLat) : null),
+      advanceCallMs: round(advanceCallMs)!,
+    },
+    paced: {
+      ratePerS: opts.pacedRate,
+      delivered: pacedReceipts.length,
+      signedOk: pacedReceipts.filter((r) => r.signatureOk && r.event === 'payment.completed').length,
+      medianMs: round(percentile(pacedLat, 50)),
+      p99Ms: round(percentile(pacedLat, 99)),
+      maxMs: round(pacedLat.length ? Math.max(...pacedLat) : null),
+    },
+    api: { rate: opts.apiRate, quiet, burst: burstApi, paced: pacedApiResult },
+  };
+}
