@@ -22,6 +22,7 @@ import { createEngine, type Engine } from './engine/index.js';
 import { ApiError, errorBody } from './domain/errors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { preferPlugin } from './plugins/prefer.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { responseValidationPlugin } from './plugins/response-validation.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
@@ -146,6 +147,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   if (config.validateResponses) await app.register(responseValidationPlugin);
   await app.register(swaggerPlugin);
   await app.register(formbody);
+  await app.register(rateLimitPlugin);
   await app.register(routes);
   return app;
 }
