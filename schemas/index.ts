@@ -2,8 +2,9 @@
  * Every shared schema, registered once with app.addSchema and added to both request validators.
  * A new shared schema: export it from its module with an $id and list it here.
  */
+import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
 import { sandboxSchemas } from './sandbox.js';
 
-export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas];
+export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas, ...aisSchemas];

@@ -1,0 +1,232 @@
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import t, { type Test } from 'tap';
+import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/worker.js';
+import { build, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
+import { buildTwo, call, testMerchant } from '../partner/fixtures.js';
+import { envelopeProblems } from './contract.js';
+import { expectedSignature, startReceiver, type Received } from './receiver.js';
+
+type Headers = Record<string, string>;
+
+async function hook(app: FastifyInstance, url: string, events: string[], headers: Headers = PARTNER) {
+  const r = await call(app, 'POST', '/v1/partner/webhooks', { url, events }, headers);
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  return r.body as { id: string; secret: string };
+}
+
+async function pay(app: FastifyInstance, merchantClientId: string, amount = 125.5, headers: Headers = PARTNER) {
+  const r = await call(app, 'POST', '/v1/partner/payments', { merchantClientId, amount, referenceNumber: 'order-1' }, headers);
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  return r.body as { paymentId: number };
+}
+
+async function deliveries(app: FastifyInstance, query = '', headers: Headers = PARTNER) {
+  const r = await call(app, 'GET', `/_sandbox/deliveries${query}`, undefined, headers);
+  return r.body as { items: any[]; total: number };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+function checkSigned(t: Test, r: Received, secret: string, eventId: string) {
+  t.equal(r.method, 'POST');
+  t.equal(r.headers['content-type'], 'application/json');
+  t.equal(r.headers['user-agent'], USER_AGENT);
+  t.equal(r.headers['x-webhook-id'], eventId, 'X-Webhook-Id is the event id');
+  t.equal(r.headers['x-webhook-signature'], expectedSignature(secret, r.raw), 'signature recomputed from the raw body');
+  t.match(r.headers['x-webhook-signature'], /^[0-9a-f]{64}$/, 'lowercase hex');
+}
+
+t.test('payment.completed: signed POST to the subscribed webhook only, logged with the exact body', async (t) => {
+  const app = await buildTwo(t);
+  const rx = await startReceiver(t);
+  const other = await startReceiver(t);
+  const m = await testMerchant(app);
+  const wh = await hook(app, rx.url, ['payment.completed', 'payment.failed']);
+  await hook(app, other.url, ['merchant.deactivated']); // same partner, not subscribed
+  const om = await testMerchant(app, OTHER_PARTNER);
+  await hook(app, other.url, ['payment.completed'], OTHER_PARTNER); // other partner
+  await pay(app, om.clientId, 10, OTHER_PARTNER);
+  const p = await pay(app, m.clientId, 125.5);
+
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  await app.webhooks.drain();
+  t.equal(rx.received.length, 1);
+  t.equal(other.received.length, 0, 'unsubscribed webhook and other partner get nothing');
+  const [r] = rx.received;
+  const log = await deliveries(app);
+  t.equal(log.total, 1);
+  const d = log.items[0];
+  t.same(schemaErrors('SandboxDelivery', d), []);
+  checkSigned(t, r, wh.secret, d.eventId);
+  t.same(envelopeProblems(r.json, 'payment.completed'), []);
+  t.match(r.json.data, { paymentId: p.paymentId, status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', amount: 125.5, currency: 'DKK', merchantClientId: m.clientId, merchantName: m.companyName, referenceNumber: 'order-1' });
+  t.match(d, { event: 'payment.completed', webhookId: wh.id, url: rx.url, state: 'delivered', statusCode: 200, outcome: 'delivered', error: null, redeliveryOf: null });
+  t.equal(d.body, r.raw.toString('utf8'), 'log shows the exact bytes sent');
+  t.equal(d.signature, r.headers['x-webhook-signature']);
+  t.type(d.durationMs, 'number');
+  t.equal(d.attemptedAt, '2026-01-15T09:00:00.000Z', 'attempt time on the virtual clock');
+  const otherLog = await deliveries(app, '', OTHER_PARTNER);
+  t.equal(otherLog.total, 0, "the other partner's webhook got nothing (its payment is untouched)");
+});
+
+t.test('webhook.test via POST /v1/partner/webhooks/{id}/test is a real signed delivery', async (t) => {
+  const app = await build(t);
+  const rx = await startReceiver(t);
+  const wh = await hook(app, rx.url, ['merchant.activated']);
+  const r = await call(app, 'POST', `/v1/partner/webhooks/${wh.id}/test`);
+  t.equal(r.status, 200);
+  await app.webhooks.drain();
+  t.equal(rx.received.length, 1);
+  checkSigned(t, rx.received[0], wh.secret, r.body.eventId);
+  t.same(envelopeProblems(rx.received[0].json, 'webhook.test'), []);
+  t.equal(rx.received[0].json.data.webhookId, wh.id);
+  const d = await call(app, 'GET', `/_sandbox/deliveries/${r.body.deliveryId}`);
+  t.match(d.body, { state: 'delivered', event: 'webhook.test', eventId: r.body.eventId });
+});
+
+t.test('a hanging receiver times out (whole exchange) without delaying other deliveries or the API', async (t) => {
+  t.equal(DELIVERY_TIMEOUT_MS, 10_000, 'the production limit is the contract 10 seconds');
+  const app = await build(t, { webhookTimeoutMs: 300 });
+  const hang = await startReceiver(t, () => {
+    /* never answers */
+  });
+  const slowBody = await startReceiver(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('headers sent, body never finishes');
+  });
+  const fast = await startReceiver(t);
+  const m = await testMerchant(app);
+  await hook(app, hang.url, ['payment.completed']);
+  await hook(app, slowBody.url, ['payment.completed']);
+  await hook(app, fast.url, ['payment.completed']);
+  const p = await pay(app, m.clientId);
+  const started = Date.now();
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  t.ok(Date.now() - started < 250, 'the API call does not wait for deliveries');
+  await fast.waitFor(1);
+  t.ok(Date.now() - started < 250, 'the fast receiver is served while the others hang');
+  const mid = await call(app, 'GET', '/_sandbox/clock');
+  t.equal(mid.status, 200, 'API answers while deliveries hang');
+  await app.webhooks.drain();
+  const elapsed = Date.now() - started;
+  t.ok(elapsed >= 280 && elapsed < 3000, `timed out after ~300 ms (${elapsed} ms)`);
+  const byUrl = Object.fromEntries((await deliveries(app)).items.map((d) => [d.url, d]));
+  t.match(byUrl[hang.url], { state: 'failed', outcome: 'timeout', statusCode: null });
+  t.match(byUrl[slowBody.url], { state: 'failed', outcome: 'timeout' }, 'the limit covers the body too, not only the headers');
+  t.match(byUrl[fast.url], { state: 'delivered', outcome: 'delivered' });
+  t.ok(byUrl[hang.url].durationMs >= 280);
+});
+
+t.test('refused, reset, non-2xx and redirect are recorded; nothing is retried or followed', async (t) => {
+  const app = await build(t);
+  const port = await closedPort();
+  const target = await startReceiver(t);
+  const redirect = await startReceiver(t, (_req, res) => res.writeHead(302, { location: target.url }).end());
+  const error = await startReceiver(t, (_req, res) => res.writeHead(500).end('boom'));
+  const reset = await startReceiver(t, (req) => req.socket.destroy());
+  const m = await testMerchant(app);
+  const refusedUrl = `http://127.0.0.1:${port}/hook`;
+  for (const url of [refusedUrl, redirect.url, error.url, reset.url]) await hook(app, url, ['payment.failed']);
+  const p = await pay(app, m.clientId);
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/fail`, { reason: 'bank_rejected' });
+  await app.webhooks.drain();
+  const byUrl = Object.fromEntries((await deliveries(app)).items.map((d) => [d.url, d]));
+  t.match(byUrl[refusedUrl], { state: 'failed', outcome: 'connection_refused', statusCode: null, error: /ECONNREFUSED/ });
+  t.match(byUrl[redirect.url], { state: 'failed', outcome: 'redirect', statusCode: 302, error: /not followed/ });
+  t.equal(target.received.length, 0, 'redirect not followed');
+  t.match(byUrl[error.url], { state: 'failed', outcome: 'non_2xx', statusCode: 500 });
+  t.match(byUrl[reset.url], { state: 'failed', outcome: 'connection_reset' });
+  // no automatic retries: time passes, nothing is sent again
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '1d' });
+  await app.webhooks.drain();
+  t.equal(error.received.length, 1);
+  t.equal((await deliveries(app)).total, 4);
+});
+
+t.test('a 50 MB response body is not read into memory', async (t) => {
+  const app = await build(t);
+  let written = 0;
+  const big = await startReceiver(t, (_req, res) => {
+    const chunk = Buffer.alloc(1024 * 1024, 120);
+    res.writeHead(200, { 'content-length': String(50 * chunk.length) });
+    const pump = () => {
+      while (written < 50 * chunk.length) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => undefined);
+    pump();
+  });
+  const m = await testMerchant(app);
+  await hook(app, big.url, ['payment.completed']);
+  const p = await pay(app, m.clientId);
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  const before = process.memoryUsage().rss;
+  await app.webhooks.drain();
+  const [d] = (await deliveries(app)).items;
+  t.match(d, { state: 'delivered', outcome: 'delivered', statusCode: 200 });
+  t.ok(process.memoryUsage().rss - before < 40 * 1024 * 1024, 'memory did not grow by the body size');
+});
+
+t.test('redeliver: new delivery, same X-Webhook-Id, same body bytes', async (t) => {
+  const app = await build(t);
+  let fail = true;
+  const rx = await startReceiver(t, (_req, res) => res.writeHead(fail ? 503 : 204).end());
+  const m = await testMerchant(app);
+  const wh = await hook(app, rx.url, ['payment.completed']);
+  const p = await pay(app, m.clientId);
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  await app.webhooks.drain();
+  const [first] = (await deliveries(app)).items;
+  t.match(first, { state: 'failed', outcome: 'non_2xx', statusCode: 503 });
+  fail = false;
+  const again = await call(app, 'POST', `/_sandbox/deliveries/${first.id}/redeliver`);
+  t.equal(again.status, 200);
+  t.same(schemaErrors('SandboxDelivery', again.body), []);
+  t.match(again.body, { state: 'pending', redeliveryOf: first.id, eventId: first.eventId, body: first.body });
+  t.not(again.body.id, first.id);
+  await app.webhooks.drain();
+  t.equal(rx.received.length, 2);
+  t.equal(rx.received[1].headers['x-webhook-id'], rx.received[0].headers['x-webhook-id']);
+  t.same(rx.received[1].raw, rx.received[0].raw);
+  checkSigned(t, rx.received[1], wh.secret, first.eventId);
+  const after = await call(app, 'GET', `/_sandbox/deliveries/${again.body.id}`);
+  t.match(after.body, { state: 'delivered', statusCode: 204 });
+  // scoping and unknown ids
+  t.equal((await call(app, 'POST', `/_sandbox/deliveries/${first.id}/redeliver`, undefined, OTHER_PARTNER)).status, 401);
+  t.match((await call(app, 'GET', '/_sandbox/deliveries/999999')).body, { code: 'delivery_not_found' });
+});
+
+t.test('delivery log filters by event, webhook and state', async (t) => {
+  const app = await buildTwo(t);
+  const ok = await startReceiver(t);
+  const bad = await startReceiver(t, (_req, res) => res.writeHead(400).end());
+  const m = await testMerchant(app);
+  const a = await hook(app, ok.url, ['payment.completed', 'merchant.deactivated']);
+  const b = await hook(app, bad.url, ['payment.completed']);
+  const p = await pay(app, m.clientId);
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  await call(app, 'POST', `/_sandbox/merchants/${m.merchantId}/deactivate`);
+  await app.webhooks.drain();
+  t.equal((await deliveries(app)).total, 3);
+  t.equal((await deliveries(app, '?event=payment.completed')).total, 2);
+  t.equal((await deliveries(app, `?webhookId=${a.id}`)).total, 2);
+  t.equal((await deliveries(app, `?webhookId=${b.id}&state=failed`)).total, 1);
+  t.equal((await deliveries(app, '?state=delivered')).total, 2);
+  const limited = await deliveries(app, '?limit=1');
+  t.equal(limited.items.length, 1);
+  t.equal(limited.total, 3);
+  t.equal((await call(app, 'GET', '/_sandbox/deliveries?state=bogus')).status, 400);
+  t.equal((await deliveries(app, '', OTHER_PARTNER)).total, 0, 'another partner sees none of them');
+  t.equal((await call(app, 'GET', `/_sandbox/deliveries/${limited.items[0].id}`, undefined, OTHER_PARTNER)).status, 404);
+});
