@@ -4,6 +4,9 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
+import { CliExit } from './cli/exit.js';
+import { registerListenCommand } from './cli/listen.js';
+import { registerScenarioCommands } from './cli/scenario.js';
 import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
 
@@ -45,6 +48,9 @@ export function buildCli(): Command {
       else process.stdout.write(doc);
     });
 
+  registerScenarioCommands(program);
+  registerListenCommand(program);
+
   return program;
 }
 
@@ -54,6 +60,10 @@ export async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+    if (err instanceof CliExit) {
+      if (err.message) console.error(err.message);
+      process.exit(err.exitCode);
+    }
     if (err instanceof ConfigError) {
       console.error(`obsim: ${err.message}`);
       process.exit(1);

@@ -1,0 +1,185 @@
+/**
+ * `obsim scenario …`: run, validate and list scenario files.
+ *
+ *   obsim scenario run <file|folder|shipped-name>... [--base-url URL | --in-process] [--junit FILE]
+ *                      [--receiver] [--reset] [--partner-client-id ID --partner-client-secret S]
+ *   obsim scenario validate <file|folder>...
+ *   obsim scenario list
+ *   obsim scenario schema [--out FILE]
+ *
+ * Exit codes: 0 every scenario passed; 1 a scenario failed or a file is invalid; 2 wrong usage.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { scenarioJsonSchema } from '../../schemas/scenario.js';
+import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenariosDir } from '../scenarios/loader.js';
+import { startReceiver, type Receiver } from '../scenarios/receiver.js';
+import { consoleReporter } from '../scenarios/reporter.js';
+import { junitXml } from '../scenarios/junit.js';
+import { runFiles, type ScenarioResult } from '../scenarios/runner.js';
+import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
+import { CliExit } from './exit.js';
+
+interface RunOpts {
+  baseUrl: string;
+  inProcess?: boolean;
+  junit?: string;
+  receiver?: boolean;
+  receiverHost: string;
+  receiverPort: number;
+  receiverUrl?: string;
+  reset?: boolean;
+  partnerClientId: string;
+  partnerClientSecret: string;
+  var: string[];
+  color?: boolean;
+  quiet?: boolean;
+}
+
+function portArg(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
+  return Number(raw);
+}
+
+function urlArg(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL, e.g. http://127.0.0.1:4010');
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function varArg(raw: string, previous: string[] = []): string[] {
+  if (!/^[A-Za-z_][\w.]*=/.test(raw)) throw new InvalidArgumentError('expected NAME=VALUE');
+  return [...previous, raw];
+}
+
+/** A path as given, or the name of a shipped scenario (`payment-paid`). */
+export function resolveScenarioArgs(args: readonly string[]): string[] {
+  return args.map((a) => {
+    if (existsSync(a)) return a;
+    const shipped = findShippedScenario(a);
+    if (shipped) return shipped;
+    throw new CliExit(2, `obsim: ${a}: no such file or folder, and no shipped scenario of that name (see \`obsim scenario list\`)`);
+  });
+}
+
+export function registerScenarioCommands(program: Command): void {
+  const scenario = program
+    .command('scenario')
+    .description('Run, validate and list scripted scenarios (payment, merchant, consent and webhook stories)');
+
+  scenario
+    .command('run')
+    .description(
+      'Run scenario files against a simulator, printing each step; stops a scenario at its first failed expectation. Exit 0 when all pass, 1 otherwise.',
+    )
+    .argument('<paths...>', 'scenario files (.yaml, .yml, .json), folders of them, or names of shipped scenarios')
+    .addOption(new Option('--base-url <url>', 'simulator to run against').env('OBSIM_BASE_URL').default('http://127.0.0.1:4010').argParser(urlArg))
+    .option('--in-process', 'run against a fresh in-memory simulator started inside this process (no server needed)')
+    .option('--junit <file>', 'write a JUnit XML report to this file (one testsuite per scenario, one testcase per step)')
+    .option('--receiver', 'start a local webhook receiver and register its URL (default: read deliveries from GET /_sandbox/deliveries)')
+    .addOption(new Option('--receiver-host <host>', 'interface the --receiver listens on').default('127.0.0.1'))
+    .addOption(new Option('--receiver-port <port>', 'port of the --receiver (0 = any free port)').default(0).argParser(portArg))
+    .option('--receiver-url <url>', 'URL of the --receiver as the simulator sees it (e.g. http://host.docker.internal:9100 for a container)', urlArg)
+    .option('--reset', "POST /_sandbox/reset before each scenario (deletes ALL of the partner's data on that simulator)")
+    .addOption(
+      new Option('--partner-client-id <id>', 'partner client id used for partner and control calls').env('OBSIM_PARTNER_CLIENT_ID').default('sandbox-partner'),
+    )
+    .addOption(
+      new Option('--partner-client-secret <secret>', 'partner client secret').env('OBSIM_PARTNER_CLIENT_SECRET').default('sandbox-secret'),
+    )
+    .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
+    .option('--no-color', 'plain output even on a terminal')
+    .option('--quiet', 'one line per step, without the request/response details')
+    .action(async (paths: string[], opts: RunOpts) => {
+      const results = await runCommand(paths, opts);
+      if (!results.every((r) => r.passed)) throw new CliExit(1);
+    });
+
+  scenario
+    .command('validate')
+    .description('Check scenario files against the scenario schema without running them. Exit 1 when one is invalid.')
+    .argument('<paths...>', 'scenario files or folders')
+    .action((paths: string[]) => {
+      let bad = 0;
+      for (const file of expandPaths(resolveScenarioArgs(paths))) {
+        try {
+          const s = loadScenarioFile(file);
+          console.log(`ok       ${file} (${s.name}, ${s.steps.length} steps)`);
+        } catch (err) {
+          if (!(err instanceof ScenarioLoadError)) throw err;
+          bad++;
+          console.log(`invalid  ${err.message}`);
+        }
+      }
+      if (bad > 0) throw new CliExit(1);
+    });
+
+  scenario
+    .command('list')
+    .description('List the scenarios shipped with obsim (run one by name: obsim scenario run payment-paid)')
+    .action(() => {
+      for (const file of expandPaths([shippedScenariosDir()])) {
+        const s = loadScenarioFile(file);
+        console.log(`${basename(file, extname(file)).padEnd(36)} ${s.description ?? ''}`);
+      }
+    });
+
+  scenario
+    .command('schema')
+    .description('Print the JSON Schema of scenario files (for editors and linters)')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action((opts: { out?: string }) => {
+      const text = `${JSON.stringify(scenarioJsonSchema, null, 2)}\n`;
+      if (opts.out) writeFileSync(opts.out, text);
+      else process.stdout.write(text);
+    });
+}
+
+async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResult[]> {
+  const files = resolveScenarioArgs(paths);
+  const vars: Record<string, unknown> = {};
+  for (const v of opts.var) {
+    const i = v.indexOf('=');
+    vars[v.slice(0, i)] = v.slice(i + 1);
+  }
+  let transport: Transport;
+  let closeApp: (() => Promise<void>) | undefined;
+  if (opts.inProcess) {
+    const { buildApp } = await import('../app.js');
+    const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
+    await app.ready();
+    transport = injectTransport(app);
+    closeApp = () => app.close();
+  } else {
+    transport = httpTransport(opts.baseUrl);
+  }
+  let receiver: Receiver | undefined;
+  if (opts.receiver) {
+    receiver = await startReceiver({ host: opts.receiverHost, port: opts.receiverPort });
+    if (opts.receiverUrl) receiver.url = opts.receiverUrl;
+    console.log(`webhook receiver listening; registered URL base ${receiver.url}`);
+  }
+  try {
+    const results = await runFiles(files, {
+      transport,
+      partner: { clientId: opts.partnerClientId, clientSecret: opts.partnerClientSecret },
+      receiver,
+      reset: opts.reset,
+      vars,
+      reporter: consoleReporter({ color: opts.color === false ? false : undefined, verbose: !opts.quiet }),
+    });
+    if (opts.junit) {
+      writeFileSync(opts.junit, junitXml(results));
+      console.log(`JUnit report written to ${opts.junit}`);
+    }
+    return results;
+  } finally {
+    await receiver?.close();
+    await closeApp?.();
+  }
+}
