@@ -1,0 +1,138 @@
+/**
+ * AIS bearer tokens: real JWTs (JWS compact, HS256) signed and verified with `jose`.
+ *
+ * - Secret: config.jwtSecret (UTF-8 bytes, at least 32 characters recommended) or 32 random
+ *   bytes persisted in the database (meta key `jwt_secret:<environment>`), so tokens survive a
+ *   restart and sandbox/production never share a key.
+ * - Claims: sub (userId), merchantId, permissions, iat, exp (iat + OBSIM_TOKEN_TTL, default one
+ *   hour), iss `obsim-<environment>`, aud `obsim-ais`, jti. Times come from the VIRTUAL clock, so
+ *   advancing the clock past exp expires a token.
+ * - Verification: HS256 only (alg none, RS256, HS512… are rejected), issuer, audience, exp and
+ *   nbf checked against the virtual clock with a 5 second tolerance; iat in the future beyond the
+ *   tolerance is rejected too. Every failure maps to its own error code (see `tokenError`).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { VirtualClock } from '../clock.js';
+import type { Environment } from '../config.js';
+import { ApiError } from '../domain/errors.js';
+import type { MetaStore } from '../store/db.js';
+
+/** The permission strings a token can carry (the contract shows these three). */
+export const TOKEN_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'] as const;
+export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
+
+export const TOKEN_ALGORITHM = 'HS256';
+export const TOKEN_AUDIENCE = 'obsim-ais';
+/** Allowed clock skew when checking exp / nbf / iat. */
+export const CLOCK_TOLERANCE_S = 5;
+
+export interface TokenClaims {
+  userId: string;
+  merchantId: number;
+  permissions: TokenPermission[];
+  issuedAt: number;
+  expiresAt: number;
+  tokenId: string;
+}
+
+export interface TokenServiceOptions {
+  secret: Uint8Array;
+  environment: Environment;
+  clock: VirtualClock;
+  ttlMs: number;
+}
+
+export function issuerFor(environment: Environment): string {
+  return `obsim-${environment}`;
+}
+
+/** config.jwtSecret, or a random secret persisted per environment in the meta table. */
+export function resolveSecret(configured: string | undefined, environment: Environment, meta: MetaStore): Uint8Array {
+  if (configured !== undefined && configured !== '') return new TextEncoder().encode(configured);
+  const stored = meta.getOrCreate(`jwt_secret:${environment}`, () => randomBytes(32).toString('base64url'));
+  return Buffer.from(stored, 'base64url');
+}
+
+/** Map a jose failure (or anything else thrown while verifying) to one of the token_* codes. */
+export function tokenError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof errors.JWTExpired) return new ApiError('token_expired');
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.claim === 'nbf' || err.claim === 'iat') return new ApiError('token_not_yet_valid');
+    return new ApiError('token_claims_invalid', { message: `The bearer token claim "${err.claim}" is not valid (${err.reason})` });
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
+    return new ApiError('token_invalid', { message: 'The bearer token algorithm is not accepted (HS256 only)' });
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) return new ApiError('token_invalid');
+  if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) return new ApiError('token_malformed');
+  return new ApiError('token_invalid');
+}
+
+export class TokenService {
+  readonly issuer: string;
+
+  constructor(private readonly options: TokenServiceOptions) {
+    this.issuer = issuerFor(options.environment);
+  }
+
+  get ttlMs(): number {
+    return this.options.ttlMs;
+  }
+
+  async sign(input: { userId: string; merchantId: number; permissions: readonly TokenPermission[] }): Promise<{ token: string; claims: TokenClaims }> {
+    const iat = Math.floor(this.options.clock.nowMs() / 1000);
+    const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
+    const jti = randomUUID();
+    const permissions = [...new Set(input.permissions)];
+    const token = await new SignJWT({ merchantId: input.merchantId, permissions })
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
+      .setSubject(input.userId)
+      .setIssuer(this.issuer)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(jti)
+      .sign(this.options.secret);
+    return { token, claims: { userId: input.userId, merchantId: input.merchantId, permissions, issuedAt: iat, expiresAt: exp, tokenId: jti } };
+  }
+
+  /** Verify a compact JWT; throws ApiError with a token_* code. */
+  async verify(token: string): Promise<TokenClaims> {
+    const now = this.options.clock.now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.options.secret, {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: this.issuer,
+        audience: TOKEN_AUDIENCE,
+        currentDate: now,
+        clockTolerance: CLOCK_TOLERANCE_S,
+        requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+      }));
+    } catch (err) {
+      throw tokenError(err);
+    }
+    const nowS = Math.floor(now.getTime() / 1000);
+    if (typeof payload.iat === 'number' && payload.iat > nowS + CLOCK_TOLERANCE_S) throw new ApiError('token_not_yet_valid');
+    const { sub, merchantId, permissions } = payload as JWTPayload & { merchantId?: unknown; permissions?: unknown };
+    if (typeof sub !== 'string' || sub === '') throw claims('sub');
+    if (typeof merchantId !== 'number' || !Number.isSafeInteger(merchantId) || merchantId < 1) throw claims('merchantId');
+    if (!Array.isArray(permissions) || !permissions.every((p) => (TOKEN_PERMISSIONS as readonly unknown[]).includes(p))) {
+      throw claims('permissions');
+    }
+    return {
+      userId: sub,
+      merchantId,
+      permissions: permissions as TokenPermission[],
+      issuedAt: payload.iat!,
+      expiresAt: payload.exp!,
+      tokenId: String(payload.jti),
+    };
+  }
+}
+
+function claims(name: string): ApiError {
+  return new ApiError('token_claims_invalid', { message: `The bearer token claim "${name}" is missing or not valid` });
+}

@@ -1,0 +1,52 @@
+/**
+ * POST /v1/auth/generate-token.
+ *
+ * Authentication of this call is not shown by the contract. obsim: in the sandbox none is
+ * required (as in the contract's examples); if X-Partner-Client-Id/-Secret are sent they are
+ * checked (401 when wrong) and the merchant must belong to that partner. In production the
+ * partner headers are required. The merchant must exist (404 merchant_not_found) and be
+ * activated (409 merchant_not_activated): a merchant still onboarding cannot read accounts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { GenerateTokenBody } from '../../../schemas/ais.js';
+import { responses } from '../../../schemas/common.js';
+import { ApiError } from '../../domain/errors.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+  const production = app.config.environment === 'production';
+
+  app.post<{ Body: GenerateTokenBody }>(
+    '/generate-token',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Generate an AIS bearer token (JWT) limited to a list of permissions',
+        description:
+          'Returns a JWT (HS256) valid for one hour on the simulator clock (OBSIM_TOKEN_TTL). Known permissions: ais:accounts:read, ais:balance:read, ais:transactions:read. Sandbox: no authentication needed (partner headers optional, checked when sent). Production: partner headers required. The merchant must exist and be activated.',
+        security: production ? partnerSecurity : [{}, ...partnerSecurity],
+        body: { $ref: 'GenerateTokenRequest#' },
+        response: responses({ $ref: 'TokenResponse#' }),
+      },
+      onRequest: async (request) => {
+        const id = request.headers['x-partner-client-id'];
+        const secret = request.headers['x-partner-client-secret'];
+        if (production || id !== undefined || secret !== undefined) request.partner = app.partners.authenticate(id, secret);
+      },
+    },
+    async (request) => {
+      const { userId, merchantId, permissions } = request.body;
+      const merchant = request.partner ? store.merchants.get(merchantId, request.partner.clientId) : store.merchants.getAny(merchantId);
+      if (!merchant) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found`, field: 'merchantId' });
+      if (merchant.status !== 'activated') {
+        throw new ApiError('merchant_not_activated', {
+          message: `Merchant ${merchantId} is ${merchant.status}; tokens are issued for activated merchants only`,
+          field: 'merchantId',
+        });
+      }
+      const { token } = await app.tokens.sign({ userId, merchantId, permissions });
+      return { token };
+    },
+  );
+}
