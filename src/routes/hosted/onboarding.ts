@@ -181,7 +181,7 @@ export function validateStandardForm(f: StandardForm, nowIso: string): FieldErro
         if (problem) errors[personField(g.key, i, 'dateOfBirth')] = problem;
       }
     });
-    if (named === 0) errors[personField(g.key, 0, 'fullName')] = `Enter at least one ${g.singular}: a full name is required.`;
+    if (named === 0) errors[personField(g.key, 0, 'fullName')] ??= `Enter at least one ${g.singular}: a full name is required.`;
   }
   bankProblems(f, errors);
   if (!f.billingAgreement) errors.billingAgreement = 'Accept the billing agreement to finish onboarding.';
