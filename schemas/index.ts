@@ -6,5 +6,6 @@ import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
 import { sandboxSchemas } from './sandbox.js';
+import { scenarioApiSchemas } from './scenario.js';
 
-export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas, ...aisSchemas];
+export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas, ...aisSchemas, ...scenarioApiSchemas];

@@ -242,3 +242,82 @@ function buildJsonSchema(): Record<string, unknown> {
     definitions,
   };
 }
+
+// ---- HTTP API: POST /_sandbox/scenarios/run, GET /_sandbox/scenarios ----
+
+export const ScenarioRunRequest = {
+  $id: 'SandboxScenarioRunRequest',
+  title: 'SandboxScenarioRunRequest',
+  description:
+    'Run a scenario inside the simulator with the calling partner credentials: `name` of a shipped scenario (GET /_sandbox/scenarios) or an inline `scenario` document (the scenario file format, as JSON). Exactly one of the two.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', description: 'A shipped scenario, e.g. `payment-paid`' },
+    scenario: { type: 'object', description: 'An inline scenario: `{ name, steps: [...] }` (see scenarios/scenario.schema.json)' },
+    reset: { type: 'boolean', default: false, description: "POST /_sandbox/reset first (deletes ALL of the partner's data)" },
+    vars: { type: 'object', description: 'Variables set before the first step' },
+  },
+} as const;
+
+export const ScenarioStepResult = {
+  $id: 'SandboxScenarioStepResult',
+  title: 'SandboxScenarioStepResult',
+  type: 'object',
+  required: ['index', 'kind', 'label', 'status', 'durationMs'],
+  additionalProperties: false,
+  properties: {
+    index: { type: 'integer', minimum: 1, description: '1-based step number' },
+    kind: { type: 'string', enum: Object.keys(STEP_KINDS) },
+    label: { type: 'string' },
+    status: { type: 'string', enum: ['passed', 'failed', 'skipped'], description: 'Steps after a failed one are skipped' },
+    durationMs: { type: 'integer', minimum: 0 },
+    detail: { type: 'string', description: 'What happened, e.g. `POST /v1/partner/payments → 200`' },
+    message: { type: 'string', description: 'Why the step failed, with the expected/actual diff' },
+  },
+} as const;
+
+export const ScenarioRunResult = {
+  $id: 'SandboxScenarioRunResult',
+  title: 'SandboxScenarioRunResult',
+  type: 'object',
+  required: ['name', 'runId', 'passed', 'durationMs', 'startedAt', 'steps'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    runId: { type: 'string', description: 'Run id, also the `${run.id}` variable used in unique names' },
+    passed: { type: 'boolean' },
+    durationMs: { type: 'integer', minimum: 0 },
+    startedAt: { type: 'string', format: 'date-time', description: 'Wall-clock start of the run' },
+    steps: { type: 'array', items: { $ref: 'SandboxScenarioStepResult#' } },
+    error: { type: 'string', description: 'Set when the run could not start (setup failed)' },
+  },
+} as const;
+
+export const ScenarioList = {
+  $id: 'SandboxScenarioList',
+  title: 'SandboxScenarioList',
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'steps'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          tags: { type: 'array', items: { type: 'string' } },
+          covers: { type: 'array', items: { type: 'string' } },
+          steps: { type: 'integer', description: 'Number of steps' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const scenarioApiSchemas = [ScenarioRunRequest, ScenarioStepResult, ScenarioRunResult, ScenarioList] as const;

@@ -9,6 +9,7 @@ import { actionRoutes } from './actions.js';
 import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
 import { resetRoutes } from './reset.js';
+import { scenarioRoutes } from './scenarios.js';
 
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
@@ -16,4 +17,5 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);
   await app.register(resetRoutes);
+  await app.register(scenarioRoutes);
 }

@@ -1,0 +1,77 @@
+/**
+ * POST /_sandbox/scenarios/run: run a shipped or inline scenario inside the simulator, with the
+ * caller's partner credentials, through app.inject (the same runner as `obsim scenario run`).
+ * GET /_sandbox/scenarios: the shipped scenarios.
+ *
+ * Webhook expectations read the delivery log; the local receiver (--receiver) is a CLI feature.
+ */
+import type { FastifyInstance } from 'fastify';
+import { responses } from '../../../schemas/common.js';
+import { ApiError } from '../../domain/errors.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenariosDir, validateScenario } from '../../scenarios/loader.js';
+import { runScenario } from '../../scenarios/runner.js';
+import { injectTransport } from '../../scenarios/transport.js';
+import type { Scenario } from '../../scenarios/types.js';
+
+interface RunBody {
+  name?: string;
+  scenario?: Record<string, unknown>;
+  reset?: boolean;
+  vars?: Record<string, unknown>;
+}
+
+export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
+  const common = { tags: ['sandbox'], security: partnerSecurity };
+
+  app.get(
+    '/scenarios',
+    { schema: { ...common, summary: 'List the shipped scenarios', response: responses({ $ref: 'SandboxScenarioList#' }) } },
+    async () => ({
+      items: expandPaths([shippedScenariosDir()]).map((file) => {
+        const s = loadScenarioFile(file);
+        return { name: s.name, description: s.description, tags: s.tags, covers: s.covers, steps: s.steps.length };
+      }),
+    }),
+  );
+
+  app.post<{ Body: RunBody }>(
+    '/scenarios/run',
+    {
+      schema: {
+        ...common,
+        summary: 'Run a shipped or inline scenario and return the result of every step',
+        description:
+          'Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the whole simulator when a step advances the clock.',
+        body: { $ref: 'SandboxScenarioRunRequest#' },
+        response: responses({ $ref: 'SandboxScenarioRunResult#' }),
+      },
+    },
+    async (request) => {
+      const { name, scenario: inline, reset, vars } = request.body;
+      if ((name === undefined) === (inline === undefined)) {
+        throw new ApiError('validation_failed', { field: name === undefined ? 'name' : 'scenario', message: 'Give exactly one of "name" or "scenario"' });
+      }
+      let scenario: Scenario;
+      if (name !== undefined) {
+        const file = findShippedScenario(name);
+        if (!file) throw new ApiError('scenario_not_found', { field: 'name', message: `No shipped scenario named ${name} (GET /_sandbox/scenarios lists them)` });
+        scenario = loadScenarioFile(file);
+      } else {
+        try {
+          scenario = validateScenario(structuredClone(inline), 'scenario');
+        } catch (err) {
+          if (!(err instanceof ScenarioLoadError)) throw err;
+          throw new ApiError('validation_failed', { field: err.step !== undefined ? `scenario.steps[${err.step - 1}]` : 'scenario', message: err.message });
+        }
+      }
+      const partner = {
+        clientId: request.partner.clientId,
+        clientSecret: String(request.headers['x-partner-client-secret']),
+      };
+      const result = await runScenario({ ...scenario, file: undefined }, { transport: injectTransport(app), partner, reset, vars });
+      const { file: _file, ...rest } = result;
+      return rest;
+    },
+  );
+}
