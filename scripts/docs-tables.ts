@@ -16,7 +16,14 @@ import { ERROR_CATALOGUE } from '../src/domain/errors.js';
 
 export const README_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** One table cell: pipes escaped, one line, `<`/`>` outside code spans as entities (Markdown would eat them). */
+const cell = (s: string) =>
+  s
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ')
+    .split('`')
+    .map((part, i) => (i % 2 === 0 ? part.replace(/</g, '&lt;').replace(/>/g, '&gt;') : part))
+    .join('`');
 
 function defaultText(setting: Setting): string {
   if (setting.defaultText !== undefined) return setting.defaultText;
