@@ -78,7 +78,8 @@ function validateStep(step: unknown, n: number, file: string): void {
   const kinds = keys.filter((k): k is StepKind => (KINDS as string[]).includes(k));
   const unknown = keys.filter((k) => !(KINDS as string[]).includes(k));
   if (unknown.length > 0) {
-    throw new ScenarioLoadError(file, `unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})`, n);
+    const hint = ['expect', 'capture', 'body'].includes(unknown[0]) && kinds.length === 1 ? `; "${unknown[0]}" belongs inside the ${kinds[0]} step` : '';
+    throw new ScenarioLoadError(file, `unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})${hint}`, n);
   }
   if (kinds.length === 0) throw new ScenarioLoadError(file, `the step has no kind (expected one of: ${KINDS.join(', ')})`, n);
   if (kinds.length > 1) throw new ScenarioLoadError(file, `a step has exactly one kind, this one has ${kinds.join(' and ')}`, n);

@@ -10,6 +10,7 @@
  *   ${random.amount}         a random amount 1.00..999.00 that is not a magic amount
  *   ${random.digits(8)}      8 random digits (a string)
  *   ${now} ${now+90d} ${now-30d}   the simulator's virtual now (ISO), optionally shifted
+ *   ${payment.expiresAt+1s}  any ISO instant variable shifted by a duration
  *   ${receiver.url}          the URL webhooks are registered with
  *
  * A string that is exactly one `${…}` keeps the value's type (so `merchantId: ${merchant.id}`
@@ -82,19 +83,15 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
     for (let i = 0; i < Number(digits[1]); i++) out += String(randomInt(0, 10));
     return out;
   }
-  const now = /^now\s*(?:([+-])\s*(\S+))?$/.exec(expr);
-  if (now) {
-    let ms = ctx.nowMs();
-    if (now[1]) {
-      let d: number;
-      try {
-        d = parseDuration(now[2]);
-      } catch {
-        throw new TemplateError(`\${${expr}}: "${now[2]}" is not a duration (examples: 30s, 2h, 90d)`);
-      }
-      ms += now[1] === '+' ? d : -d;
-    }
-    return new Date(ms).toISOString();
+  if (expr === 'now') return new Date(ctx.nowMs()).toISOString();
+  // time arithmetic: `now+90d`, `payment.expiresAt+1s` (the left side must be an ISO instant)
+  const shift = /^(.+?)\s*([+-])\s*(\d+(?:\.\d+)?(?:ms|s|m|h|d))$/.exec(expr);
+  if (shift) {
+    const base = evaluate(shift[1].trim(), ctx);
+    const ms = typeof base === 'string' ? Date.parse(base) : Number.NaN;
+    if (Number.isNaN(ms)) throw new TemplateError(`\${${expr}}: ${shift[1].trim()} is not an ISO 8601 instant (got ${JSON.stringify(base)})`);
+    const d = parseDuration(shift[3]);
+    return new Date(shift[2] === '+' ? ms + d : ms - d).toISOString();
   }
   if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*|\[\d+\])*$/.test(expr)) throw new TemplateError(`\${${expr}} is not a valid expression`);
   const found = lookup(ctx.vars, expr);
