@@ -14,7 +14,7 @@ function claims(merchantId: number, extra: Record<string, unknown> = {}) {
   return { sub: 'user-typical', merchantId, permissions: ['ais:accounts:read'], iss: 'obsim-sandbox', aud: 'obsim-ais', iat, exp: iat + 3600, jti: 'j-1', ...extra };
 }
 
-async function sign(payload: Record<string, unknown>, alg = 'HS256', secret: Uint8Array | CryptoKey = key) {
+async function sign(payload: Record<string, unknown>, alg = 'HS256', secret: Parameters<SignJWT['sign']>[0] = key) {
   return new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT' }).sign(secret);
 }
 
