@@ -195,4 +195,17 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX ais_transactions_by_date ON ais_transactions (account_id, booking_date DESC, transaction_id);
     `,
   },
+  {
+    // performance: the webhook worker claims `state = 'pending' ORDER BY id` after every commit and
+    // resumes `state = 'delivering'` at start. SQLite cannot use deliveries_open (a partial index on
+    // `state IN (...)`) for `state = 'pending'`, so both were full scans of a table that only grows.
+    // Partial indexes on each open state hold only the open rows (cheap to maintain) and serve both
+    // queries; the unused deliveries_open is dropped. Checked by test/perf/query-plans.test.ts.
+    name: '090_perf_delivery_indexes',
+    sql: `
+      CREATE INDEX deliveries_pending ON deliveries (id) WHERE state = 'pending';
+      CREATE INDEX deliveries_delivering ON deliveries (id) WHERE state = 'delivering';
+      DROP INDEX deliveries_open;
+    `,
+  },
 ];
