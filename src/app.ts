@@ -21,6 +21,7 @@ import { persistClock, restoreClock } from './engine/clock-state.js';
 import { createEngine, type Engine } from './engine/index.js';
 import { ApiError, errorBody } from './domain/errors.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { headerGuardPlugin } from './plugins/header-guard.js';
 import { preferPlugin } from './plugins/prefer.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { responseValidationPlugin } from './plugins/response-validation.js';
@@ -92,6 +93,22 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
         error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 200 characters' : 'The URL is not valid (bad percent-encoding?)';
       void (reply as unknown as FastifyReply).code(400).type('application/json').send(errorBody(new ApiError('validation_failed', { message, field: 'url' }), request.id));
     },
+    // requests Node's HTTP parser refuses (bad header bytes such as a bare CR/LF, headers over
+    // 16 KiB, a request not received within requestTimeout) are answered in ErrorBody as well
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const apiErr =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new ApiError('request_timeout')
+          : err.code === 'HPE_HEADER_OVERFLOW'
+            ? new ApiError('headers_too_large')
+            : new ApiError('validation_failed', { message: 'The HTTP request is malformed (invalid header or request line)' });
+      const body = JSON.stringify(errorBody(apiErr, `req_${randomBytes(12).toString('hex')}`));
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${apiErr.status} ${apiErr.status === 400 ? 'Bad Request' : apiErr.status === 408 ? 'Request Timeout' : 'Request Header Fields Too Large'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy();
+    },
     // echo a well-formed x-request-id, otherwise mint one
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -143,6 +160,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas, config.strict));
 
   await app.register(errorsPlugin);
+  await app.register(headerGuardPlugin);
   await app.register(preferPlugin);
   if (config.validateResponses) await app.register(responseValidationPlugin);
   await app.register(swaggerPlugin);

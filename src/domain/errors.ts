@@ -41,10 +41,12 @@ export const ERROR_CATALOGUE = {
   merchant_not_activated: { status: 409, message: 'The merchant is not activated' },
   onboarding_link_expired: { status: 409, message: 'The onboarding link has expired; ask the partner to resend it' },
   onboarding_closed: { status: 409, message: 'The merchant has finished onboarding; there is no onboarding link to resend' },
+  request_timeout: { status: 408, message: 'The request was not received completely within the request timeout (30 s)' },
   payload_too_large: { status: 413, message: 'The request body is too large' },
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
   unprocessable: { status: 422, message: 'The request is well formed but cannot be processed' },
   rate_limited: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After' },
+  headers_too_large: { status: 431, message: 'The request headers are larger than 16 KiB' },
   // 5xx
   internal_error: { status: 500, message: 'Internal server error' },
   response_validation_failed: { status: 500, message: 'The simulator produced a response that violates its own schema' },

@@ -1,0 +1,38 @@
+/**
+ * Ambiguous headers are refused before anything else runs.
+ *
+ * Node keeps only the FIRST value of a repeated Authorization or Content-Type header and joins
+ * repeated X-Partner-Client-* headers with ", ". A request carrying two different credentials or
+ * two media types means different things to different hops (proxy vs. simulator); a careful
+ * provider refuses it instead of guessing (found by test/reliability/token-attacks.test.ts):
+ *
+ *   Authorization twice            -> 401 token_malformed
+ *   X-Partner-Client-Id/-Secret twice -> 401 partner_credentials_invalid
+ *   Content-Type twice             -> 415 unsupported_media_type
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../domain/errors.js';
+
+const GUARDED: Record<string, () => ApiError> = {
+  authorization: () => new ApiError('token_malformed', { message: 'More than one Authorization header' }),
+  'x-partner-client-id': () => new ApiError('partner_credentials_invalid', { message: 'More than one X-Partner-Client-Id header' }),
+  'x-partner-client-secret': () => new ApiError('partner_credentials_invalid', { message: 'More than one X-Partner-Client-Secret header' }),
+  'content-type': () => new ApiError('unsupported_media_type', { message: 'More than one Content-Type header' }),
+};
+
+export const headerGuardPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request) => {
+      const raw = request.raw.rawHeaders;
+      const seen = new Set<string>();
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!.toLowerCase();
+        if (!(name in GUARDED)) continue;
+        if (seen.has(name)) throw GUARDED[name]!();
+        seen.add(name);
+      }
+    });
+  },
+  { name: 'obsim-header-guard', dependencies: ['obsim-errors'] },
+);
