@@ -15,6 +15,13 @@ export interface RunningServer {
 
 export async function startServer(config: Config, out: (line: string) => void = console.log): Promise<RunningServer> {
   const app = await buildApp({ config });
+  let closing: Promise<void> | undefined;
+  // While shutting down, answer in-flight requests with Connection: close: otherwise their
+  // keep-alive connections turn idle after close() began and hold the exit up for the
+  // keep-alive timeout (docker stop would then SIGKILL us).
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', 'localhost');
   const partners = app.partners.list();
@@ -24,7 +31,6 @@ export async function startServer(config: Config, out: (line: string) => void = 
   for (const line of app.startupNotes) out(`  ${line}`);
   out(`  partners:   ${partners.map((p) => p.clientId).join(', ')}`);
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
-  let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());
   return { app, url, close };
 }

@@ -1,0 +1,57 @@
+# syntax=docker/dockerfile:1
+# obsim: offline simulator of the open-banking provider API.
+#
+#   docker build -t obsim .
+#   docker run --rm -p 4010:4010 obsim                                   # sandbox, in-memory database
+#   docker run --rm -p 4010:4010 -v obsim-data:/data -e OBSIM_DB=/data/obsim.sqlite obsim   # persistent
+#
+# Stage 1 compiles TypeScript and better-sqlite3 (a native addon, built for this image's own
+# platform from the Node headers the official image carries in /usr/local/include/node).
+# Stage 2 carries production dependencies (native addon build leftovers removed), dist/ and the
+# shipped scenarios only, and runs as the unprivileged `node` user.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local \
+    npm_config_update_notifier=false \
+    npm_config_fund=false \
+    npm_config_audit=false
+WORKDIR /app
+# dependencies first, so source edits do not recompile the native addon
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts \
+ && npm rebuild better-sqlite3
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --ignore-scripts \
+ && cd node_modules/better-sqlite3 \
+ && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src && mkdir -p build/Release \
+ && mv /tmp/better_sqlite3.node build/Release/ && cd /app \
+ && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4010 \
+    OBSIM_DB=:memory: \
+    OBSIM_ENVIRONMENT=sandbox
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# the shipped scenarios: docker run … obsim scenario run /app/scenarios --base-url …
+COPY --from=build /app/scenarios ./scenarios
+# /data: mount a volume here and set OBSIM_DB=/data/obsim.sqlite to keep state across restarts
+RUN mkdir -p /data && chown node:node /data \
+ && ln -s /app/dist/src/bin.js /usr/local/bin/obsim && chmod +x /app/dist/src/bin.js
+USER node
+EXPOSE 4010
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node handles SIGTERM itself: in-flight requests finish, the database closes, exit code 0
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/bin.js", "serve"]

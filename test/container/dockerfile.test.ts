@@ -1,0 +1,145 @@
+/**
+ * What can be verified about the image without a container engine: the Dockerfile's stages,
+ * user, port, environment, healthcheck and start command stay consistent with package.json,
+ * the configuration table and the CLI, and the start command really starts the server here.
+ * (The real image is built and smoke-tested by ../shared/tools/container-smoke.sh in .ci/run.)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { loadConfig, SETTINGS } from '../../src/config.js';
+import { envOf, execForm, healthcheckOf, parseDockerfile, type Stage } from './dockerfile.js';
+import { ROOT, runnable, startCmd } from './process.js';
+
+const dockerfile = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+  engines: { node: string };
+  dependencies: Record<string, string>;
+};
+const final = dockerfile.stages.at(-1)!;
+const runs = (stage: Stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+const last = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword).at(-1);
+const defaultPort = SETTINGS.find((s) => s.key === 'port')!.default;
+
+t.test('multi-stage on an official Node LTS Debian slim image', async (t) => {
+  t.ok(dockerfile.stages.length >= 2, 'at least a build stage and a runtime stage');
+  for (const stage of dockerfile.stages) {
+    const m = /^(?:docker\.io\/(?:library\/)?)?node:(\d+)-(bookworm|bullseye|trixie)-slim$/.exec(stage.from);
+    t.ok(m, `${stage.name ?? 'stage'} FROM ${stage.from} is node:<major>-<debian>-slim`);
+    if (m) {
+      t.equal(Number(m[1]) % 2, 0, 'an LTS (even) major');
+      const min = Number(/>=\s*(\d+)/.exec(pkg.engines.node)?.[1]);
+      t.ok(Number(m[1]) >= min, `Node ${m[1]} satisfies engines ${pkg.engines.node}`);
+    }
+  }
+});
+
+t.test('the build stage compiles better-sqlite3 for the image and builds dist', async (t) => {
+  const build = dockerfile.stages[0];
+  const script = runs(build);
+  t.match(script, /apt-get install[^\n]*python3/, 'python3 for node-gyp');
+  t.match(script, /apt-get install[^\n]*\bmake\b/);
+  t.match(script, /apt-get install[^\n]*g\+\+/);
+  t.equal(envOf(build).npm_config_nodedir, '/usr/local', 'node-gyp uses the image Node headers instead of downloading them');
+  t.match(script, /npm ci\b/, 'installs exactly the lockfile');
+  t.match(script, /npm (rebuild|ci)[^\n]*better-sqlite3|npm ci(?![^\n]*--ignore-scripts)/, 'better-sqlite3 install script runs');
+  t.match(script, /npm run build/, 'compiles TypeScript');
+  t.match(script, /npm prune --omit=dev|npm ci --omit=dev/, 'drops dev dependencies');
+  t.ok('better-sqlite3' in pkg.dependencies, 'better-sqlite3 is a production dependency');
+});
+
+t.test('the runtime stage: production files only, non-root, port, environment', async (t) => {
+  const copies = final.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+  t.ok(copies.every((c) => c.startsWith('--from=')), 'everything comes from the build stage (no source tree)');
+  t.ok(copies.some((c) => /\bnode_modules\b/.test(c)), 'node_modules (pruned)');
+  t.ok(copies.some((c) => /\bdist\b/.test(c)), 'dist');
+  t.notOk(runs(final).match(/apt-get|npm (ci|install)/), 'no compilers or installs in the runtime stage');
+
+  const user = last(final, 'USER')?.args;
+  t.ok(user, 'USER is set');
+  t.notOk(user === 'root' || user === '0' || user?.startsWith('0:'), `runs as ${user}, not root`);
+
+  const expose = last(final, 'EXPOSE')?.args;
+  t.equal(expose?.split('/')[0], String(defaultPort), 'EXPOSE is the configured default port');
+
+  const env = envOf(final);
+  t.equal(env.HOST, '0.0.0.0', 'listens on every interface in the container');
+  t.equal(env.OBSIM_DB, ':memory:', 'in-memory database by default');
+  const known = new Set(SETTINGS.map((s) => s.env));
+  for (const name of Object.keys(env)) {
+    if (['NODE_ENV', 'PATH', 'NODE_OPTIONS'].includes(name)) continue;
+    t.ok(known.has(name), `ENV ${name} is a documented setting`);
+  }
+  const config = loadConfig({}, env);
+  t.equal(config.port, defaultPort, 'the image ENV parses to a valid configuration');
+  t.equal(config.host, '0.0.0.0');
+
+  const dataDir = runs(final).match(/mkdir -p (\/\S+)/)?.[1];
+  t.equal(dataDir, '/data', 'a /data directory for the documented volume');
+  t.match(runs(final), /chown[^\n]*node[^\n]*\/data/, 'writable by the runtime user');
+  t.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /OBSIM_DB=\/data\/obsim\.sqlite/, 'README documents the volume');
+});
+
+t.test('HEALTHCHECK probes /healthz with node (no curl in slim images)', async (t) => {
+  const hc = healthcheckOf(final);
+  t.ok(hc, 'HEALTHCHECK present');
+  t.equal(hc!.command[0], 'node');
+  t.match(hc!.command.join(' '), /\/healthz/);
+  t.match(hc!.command.join(' '), /process\.env\.PORT/, 'follows the PORT setting');
+  t.ok(hc!.options.interval && hc!.options.timeout && hc!.options.retries, 'interval, timeout and retries set');
+});
+
+t.test('CMD is the package bin running `serve`, same as npm start', async (t) => {
+  const cmd = execForm(last(final, 'CMD')!.args);
+  t.equal(cmd[0], 'node', 'exec form with node as PID 1 receives SIGTERM itself');
+  t.equal(cmd[1], pkg.bin.obsim, 'the package.json bin');
+  t.equal(cmd[2], 'serve');
+  t.equal(pkg.scripts.start, cmd.join(' '), 'npm start runs the same command');
+  t.equal(last(final, 'WORKDIR')?.args, '/app');
+  const stop = last(final, 'STOPSIGNAL')?.args;
+  t.ok(stop === undefined || stop === 'SIGTERM');
+});
+
+t.test('.dockerignore keeps the context small without hiding build inputs', async (t) => {
+  const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  for (const must of ['node_modules', 'dist', '.git', 'data']) t.ok(ignore.includes(must), `ignores ${must}`);
+  for (const needed of ['src', 'schemas', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
+    t.notOk(ignore.includes(needed), `keeps ${needed}`);
+  }
+});
+
+t.test('the image start command starts the server on this machine; the healthcheck passes', async (t) => {
+  const cmd = execForm(last(final, 'CMD')!.args);
+  const { fromSource } = runnable(cmd);
+  if (fromSource) t.comment('dist/ not built: running the same entry point from source (src/bin.ts via tsx)');
+  const env = { ...envOf(final), HOST: '127.0.0.1', PORT: '0' };
+  const server = await startCmd(cmd, env);
+  t.teardown(() => void server.child.kill('SIGKILL'));
+  t.match(server.stdout(), /obsim sandbox simulator listening on http:\/\/127\.0\.0\.1:\d+/);
+  t.match(server.stdout(), /database:\s+:memory:/);
+
+  const res = await fetch(`${server.url}/healthz`);
+  t.equal(res.status, 200);
+  t.match(await res.json(), { status: 'ok', environment: 'sandbox' });
+
+  const hc = healthcheckOf(final)!.command;
+  const probe = (port: number) =>
+    spawnSync(process.execPath, hc.slice(1), { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, timeout: 10_000 });
+  t.equal(probe(server.port).status, 0, 'HEALTHCHECK command exits 0 while healthy');
+
+  server.child.kill('SIGTERM');
+  const exit = await server.exited;
+  t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGTERM');
+  t.equal(probe(server.port).status, 1, 'HEALTHCHECK command exits 1 when nothing answers');
+});
+
+t.test('dist is what the image runs', { skip: !existsSync(join(ROOT, 'dist/src/bin.js')) && 'dist not built' }, async (t) => {
+  const head = readFileSync(join(ROOT, 'dist/src/bin.js'), 'utf8').split('\n')[0];
+  t.equal(head, '#!/usr/bin/env node', 'bin keeps its shebang (also linked as `obsim` in the image)');
+});
