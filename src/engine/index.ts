@@ -259,6 +259,14 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     return fired;
   }
 
+  /**
+   * Before applying a trigger, fire what already fell due (a running clock can pass a due instant
+   * a few ms before its setTimeout fires): a payer cannot approve a payment that has expired.
+   */
+  function catchUp(): void {
+    if (!running && !db.inTransaction) runDue(clock.nowMs());
+  }
+
   // real-time arming (running clock only)
   let handle: NodeJS.Timeout | undefined;
   let closed = false;
@@ -289,14 +297,17 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
   return {
     /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
     merchant(merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow {
+      catchUp();
       return store.tx(() => applyMerchant(merchantId, trigger, opts, clock.nowMs()));
     },
     /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
     payment(paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow {
+      catchUp();
       return store.tx(() => applyPayment(paymentId, trigger, opts, clock.nowMs()));
     },
     /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
     consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRowLike {
+      catchUp();
       return store.tx(() => applyConsent(requestId, trigger, opts, clock.nowMs()));
     },
     /** Call INSIDE the transaction that inserted the payment: schedules settlement and expiry. */
