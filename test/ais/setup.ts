@@ -94,6 +94,7 @@ export function normalise(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value)
       .replace(/"(requestId|consentId|clientId|jti)":"[^"]+"/g, '"$1":"<$1>"')
+      .replace(/"merchantId":\d+/g, '"merchantId":"<merchantId>"')
       .replace(/\/consent\/ctk_[A-Za-z0-9_-]+/g, '/consent/<token>'),
   );
 }
