@@ -59,15 +59,29 @@ export function accountStore(db: Db) {
   );
   const accountsOf = db.prepare('SELECT * FROM ais_accounts WHERE user_id = ? ORDER BY position');
   const accountById = db.prepare('SELECT * FROM ais_accounts WHERE account_id = ?');
-  const countTx = db
-    .prepare('SELECT count(*) FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?')
+  // totalTransactions in O(log n): `seq` is each row's position in the page order (booking_date
+  // DESC, transaction_id), so the rows of a window are the seq range from the newest row at or
+  // before `to` to the oldest row at or after `from` (two index seeks, whatever the account size).
+  const newestSeqUpTo = db
+    .prepare('SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date <= ? ORDER BY booking_date DESC, transaction_id LIMIT 1')
     .pluck();
+  const oldestSeqFrom = db
+    .prepare('SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1')
+    .pluck();
+  const rankAccount = db.prepare(
+    `UPDATE ais_transactions SET seq = r.rn
+       FROM (SELECT rowid AS rid, row_number() OVER (ORDER BY booking_date DESC, transaction_id) - 1 AS rn
+               FROM ais_transactions WHERE account_id = ?) AS r
+      WHERE ais_transactions.rowid = r.rid`,
+  );
+  /** Users known to be materialized (rows are never deleted), so reads skip the check. */
+  const materialized = new Set<string>();
   const pageTx = db.prepare(
     `SELECT * FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?
      ORDER BY booking_date DESC, transaction_id LIMIT ?`,
   );
 
-  const materialize = db.transaction((userId: string, nowMs: number) => {
+  const materializeTx = db.transaction((userId: string, nowMs: number) => {
     if (userRow.get(userId) !== undefined) return;
     const anchorMs = anchorFor(nowMs);
     insertUser.run(userId, iso(anchorMs), iso(nowMs));
@@ -101,8 +115,15 @@ export function accountStore(db: Db) {
         details: JSON.stringify(a.details),
         last_updated: iso(anchorMs),
       });
+      rankAccount.run(a.accountId);
     }
   });
+  const materialize = (userId: string, nowMs: number): void => {
+    if (materialized.has(userId)) return;
+    materializeTx(userId, nowMs);
+    // inside an enclosing transaction the rows could still be rolled back: remember only committed work
+    if (!db.inTransaction) materialized.add(userId);
+  };
 
   return {
     /** Generate and store the user's bank data unless it is there already (one transaction). */
@@ -121,7 +142,9 @@ export function accountStore(db: Db) {
       return row && row.user_id === userId ? row : undefined;
     },
     countTransactions(accountId: string, window: DateWindow): number {
-      return countTx.get(accountId, window.from, window.to) as number;
+      const first = newestSeqUpTo.get(accountId, window.to) as number | undefined;
+      const last = oldestSeqFrom.get(accountId, window.from) as number | undefined;
+      return first === undefined || last === undefined || last < first ? 0 : last - first + 1;
     },
     /** Newest first, at most `limit`. */
     listTransactions(accountId: string, window: DateWindow, limit: number): TransactionRow[] {

@@ -208,4 +208,18 @@ export const MIGRATIONS: Migration[] = [
       DROP INDEX deliveries_open;
     `,
   },
+  {
+    // performance: totalTransactions was count(*) over the window, a walk over every matching
+    // index entry (100,000 for the large sandbox user) on each page request. `seq` is the row's
+    // position in the page order per account, set when a user is materialized, so a window's
+    // count is two index seeks (src/store/accounts.ts countTransactions). Existing rows are ranked here.
+    name: '091_perf_transaction_seq',
+    sql: `
+      ALTER TABLE ais_transactions ADD COLUMN seq INTEGER;
+      UPDATE ais_transactions SET seq = r.rn
+        FROM (SELECT rowid AS rid, row_number() OVER (PARTITION BY account_id ORDER BY booking_date DESC, transaction_id) - 1 AS rn
+                FROM ais_transactions) AS r
+       WHERE ais_transactions.rowid = r.rid;
+    `,
+  },
 ];
