@@ -79,6 +79,7 @@ a { color: var(--brand); }
 ul.plain { padding-left: 1.2rem; }
 footer { text-align: center; color: var(--muted); font-size: .85rem; margin: 1rem; }
 .hint { color: var(--muted); font-size: .9rem; margin: .1rem 0 .25rem; }
+input[type=url], input[type=date] { font: inherit; padding: .45rem .6rem; border: 1px solid var(--line); border-radius: 4px; width: 100%; }
 .error { color: var(--bad); font-weight: 600; margin: .25rem 0; }
 input[aria-invalid=true], select[aria-invalid=true] { border: 2px solid var(--bad); }
 .error-summary { border: 3px solid var(--bad); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1.25rem; }
