@@ -54,6 +54,30 @@ export async function run(baseUrl: string, headers: Record<string, string>) {
   if (!webhook.data) throw new Error('webhook: ' + JSON.stringify(webhook.error));
   const webhookTest = await client.POST('/v1/partner/webhooks/{id}/test', { params: { path: { id: webhook.data.id } } });
 
+  // account information: token -> consent -> authorize (control call) -> accounts
+  const userId = 'typed-user-1';
+  const token = await client.POST('/v1/auth/generate-token', {
+    body: { userId, merchantId: test.data.merchantId, permissions: ['ais:accounts:read', 'ais:balance:read'] },
+  });
+  if (!token.data) throw new Error('token: ' + JSON.stringify(token.error));
+  const bearer = { Authorization: 'Bearer ' + token.data.token };
+  const consent = await client.POST('/v1/ais/consents', {
+    headers: bearer,
+    body: {
+      merchantId: test.data.merchantId,
+      userId,
+      permissions: ['ReadAccountsDetail', 'ReadBalances'],
+      expirationDateTime: '2026-12-31T00:00:00Z',
+      transactionFromDateTime: '2025-01-01T00:00:00Z',
+    },
+  });
+  if (!consent.data) throw new Error('consent: ' + JSON.stringify(consent.error));
+  const authorized = await client.POST('/_sandbox/consents/{requestId}/{action}', {
+    params: { path: { requestId: consent.data.requestId, action: 'authorize' } },
+    body: {},
+  });
+  const accounts = await client.POST('/v1/ais/accounts', { headers: bearer, body: { userId, merchantId: test.data.merchantId } });
+
   // errors are typed too: the one ErrorBody
   const missing = await client.GET('/v1/partner/payments/{paymentId}/status', { params: { path: { paymentId: 999999 } } });
   const errorCode: string | undefined = missing.error?.code;
@@ -77,6 +101,10 @@ export async function run(baseUrl: string, headers: Record<string, string>) {
     webhook: { status: webhook.response.status, body: webhook.data },
     webhookTest: { status: webhookTest.response.status, body: webhookTest.data },
     missing: { status: missing.response.status, code: errorCode },
+    token: { status: token.response.status, token: token.data.token },
+    consent: { status: consent.response.status, body: consent.data },
+    authorized: { status: authorized.response.status },
+    accounts: { status: accounts.response.status, body: accounts.data },
   };
 }
 `;
@@ -138,4 +166,12 @@ t.test('a client generated from openapi.json (openapi-typescript + openapi-fetch
   t.equal(r.webhookTest.body.webhookId, r.webhook.body.id);
   t.equal(r.missing.status, 404);
   t.equal(r.missing.code, 'payment_not_found');
+  t.equal(r.token.status, 200);
+  t.match(r.token.token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'a JWT');
+  t.equal(r.consent.status, 200);
+  t.equal(r.consent.body.status, 'pending');
+  t.equal(r.authorized.status, 200);
+  t.equal(r.accounts.status, 200);
+  t.equal(r.accounts.body.userId, 'typed-user-1');
+  t.equal(r.accounts.body.totalAccounts, r.accounts.body.accounts.length);
 });
