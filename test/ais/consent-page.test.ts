@@ -7,6 +7,9 @@ import { json } from '../helpers/app.js';
 import { SANDBOX_BANKS } from '../../fixtures/banks.js';
 import { aisApp } from './setup.js';
 
+// several app instances per file on a shared machine: more than tap's default 30 s
+t.setTimeout(180_000);
+
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const path = (url: string) => new URL(url).pathname;
 

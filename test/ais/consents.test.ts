@@ -2,6 +2,9 @@ import t from 'tap';
 import { json, schemaErrors, T0 } from '../helpers/app.js';
 import { aisApp, createMerchant, normalise } from './setup.js';
 
+// several app instances per file on a shared machine: more than tap's default 30 s
+t.setTimeout(180_000);
+
 const DAY = 86_400_000;
 
 t.test('POST /v1/ais/consents creates a pending consent with an authorization URL', async (t) => {

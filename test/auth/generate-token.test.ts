@@ -6,6 +6,9 @@ import { openDatabase } from '../../src/store/db.js';
 import { build, json, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { aisApp, createMerchant, JWT_SECRET } from '../ais/setup.js';
 
+// several app instances per file on a shared machine: more than tap's default 30 s
+t.setTimeout(180_000);
+
 const URL = '/v1/auth/generate-token';
 
 t.test('returns an HS256 JWT with the documented claims, from the virtual clock', async (t) => {

@@ -7,6 +7,9 @@ import t from 'tap';
 import { build, json, schemaErrors, T0 } from '../helpers/app.js';
 import { aisApp, createMerchant, JWT_SECRET } from '../ais/setup.js';
 
+// several app instances per file on a shared machine: more than tap's default 30 s
+t.setTimeout(180_000);
+
 const key = new TextEncoder().encode(JWT_SECRET);
 const iat = Date.parse(T0) / 1000;
 
