@@ -114,3 +114,21 @@ t.test('production seeds no default merchant; the sandbox does', async (t) => {
   const sandbox = await build(t);
   t.ok(Number(sandbox.db.prepare('SELECT count(*) FROM merchants').pluck().get()) >= 1);
 });
+
+t.test('production: the startup output prints the generated credentials, and they work over HTTP', async (t) => {
+  const { startServer } = await import('../../src/server.js');
+  const { loadConfig } = await import('../../src/config.js');
+  const lines: string[] = [];
+  const config = loadConfig({ environment: 'production', port: '0', host: '127.0.0.1', db: ':memory:', logLevel: 'silent' }, {});
+  const server = await startServer(config, (line) => lines.push(line));
+  t.teardown(() => server.close());
+  t.match(lines[0], /^obsim production simulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+  const creds = generatedCredentials(lines);
+  t.notOk(lines.join('\n').includes('sandbox-secret'));
+  const ok = await fetch(`${server.url}/v1/partner/merchants`, { headers: creds });
+  t.equal(ok.status, 200);
+  await ok.arrayBuffer();
+  const sandboxPair = await fetch(`${server.url}/v1/partner/merchants`, { headers: PARTNER });
+  t.equal(sandboxPair.status, 401);
+  await sandboxPair.arrayBuffer();
+});
