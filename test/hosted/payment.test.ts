@@ -158,3 +158,18 @@ t.test('hosted pages are not in the OpenAPI document', async (t) => {
   const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, unknown> };
   t.notOk(Object.keys(doc.paths).some((p) => p.startsWith('/pay') || p.startsWith('/onboarding')));
 });
+
+t.test('a body the page cannot read answers an HTML error page, not JSON', async (t) => {
+  const app = await build(t);
+  const p = await newPayment(app);
+  for (const url of [p.path, '/onboarding/onb_whatever']) {
+    const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/xml' }, payload: '<decision>approve</decision>' });
+    t.equal(res.statusCode, 415, url);
+    t.match(res.headers['content-type'], /^text\/html/);
+    t.match(res.body, '<h1>This request could not be handled</h1>');
+    t.match(res.body, 'unsupported_media_type');
+  }
+  const json = await app.inject({ method: 'POST', url: p.path, payload: { decision: 'abandon' } });
+  t.equal(json.statusCode, 303, 'a JSON body with the same fields works too');
+  t.equal(row(app, p.id).status, 'failed');
+});

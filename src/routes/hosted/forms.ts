@@ -7,8 +7,23 @@
  * `autofocus` so keyboard and screen-reader users land on it. Everything goes through `html`
  * (escaped).
  */
-import type { FastifyReply } from 'fastify';
-import { html, raw, type RawHtml } from './layout.js';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { toApiError } from '../../plugins/errors.js';
+import { html, messagePage, raw, sendPage, type RawHtml } from './layout.js';
+
+/**
+ * Errors on a hosted page are pages too: call inside a page plugin so a request the page cannot
+ * read (a body of another content type, too large, …) or a defect answers HTML with the same
+ * status and message the API would use, never a JSON body in the payer's browser.
+ */
+export function htmlErrors(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const apiErr = toApiError(err as FastifyError);
+    if (apiErr.status >= 500) request.log.error({ err }, 'hosted page error');
+    const title = apiErr.status >= 500 ? 'Something went wrong' : 'This request could not be handled';
+    return sendPage(reply, messagePage(title, `${apiErr.message} (HTTP ${apiErr.status}, ${apiErr.code}, request ${request.id}).`, 'bad'), apiErr.status);
+  });
+}
 
 /** POST-redirect-GET: 303 See Other to `location`. */
 export function seeOther(reply: FastifyReply, location: string): FastifyReply {

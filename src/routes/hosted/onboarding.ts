@@ -36,6 +36,7 @@ import {
   checkbox,
   errorSummary,
   formFields,
+  htmlErrors,
   seeOther,
   selectField,
   textField,
@@ -490,6 +491,7 @@ function expiredPage(partnerName: string | undefined, m?: MerchantRow): string {
 
 export async function onboardingPages(app: FastifyInstance): Promise<void> {
   const { store, clock } = app;
+  htmlErrors(app);
   const engine = (): Engine => app.engine;
   const partnerName = (id: string) => app.partners.list().find((p) => p.clientId === id)?.name;
 

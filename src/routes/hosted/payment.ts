@@ -27,7 +27,7 @@ import { ApiError } from '../../domain/errors.js';
 import { magicOutcome, type FailureReason } from '../../domain/payment.js';
 import type { Engine } from '../../engine/index.js';
 import type { PaymentRow } from '../../store/payments.js';
-import { errorSummary, formFields, radioGroup, seeOther, type FieldErrors } from './forms.js';
+import { errorSummary, formFields, htmlErrors, radioGroup, seeOther, type FieldErrors } from './forms.js';
 import { html, page, sendPage, type RawHtml } from './layout.js';
 
 const DECISIONS = ['approve', 'reject', 'abandon'] as const;
@@ -51,6 +51,7 @@ export function formatAmount(minor: number, currency: string): string {
 
 export async function paymentPages(app: FastifyInstance): Promise<void> {
   const { store, clock } = app;
+  htmlErrors(app);
   const engine = (): Engine => app.engine;
   const sandbox = app.config.environment !== 'production';
 
