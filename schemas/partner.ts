@@ -73,7 +73,7 @@ export const Person = {
       type: 'string',
       format: 'date',
       pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
-      description: 'YYYY-MM-DD, a real calendar date',
+      description: 'YYYY-MM-DD, a real calendar date before today',
     },
   },
 } as const;

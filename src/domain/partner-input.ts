@@ -57,3 +57,24 @@ export function checkSoleTrader(body: { isSoleTrader?: boolean; soleTrader?: unk
     throw new ApiError('validation_failed', { field: 'soleTrader', message: 'soleTrader is required when isSoleTrader is true' });
   }
 }
+
+interface PersonLike {
+  dateOfBirth?: string;
+}
+
+/** Every dateOfBirth of the fast-track persons lies before today (virtual clock). */
+export function checkDatesOfBirth(
+  body: { soleTrader?: PersonLike; ubos?: readonly PersonLike[]; directors?: readonly PersonLike[]; signatories?: readonly PersonLike[] },
+  todayIso: string,
+): void {
+  const today = todayIso.slice(0, 10);
+  const people: [string, PersonLike | undefined][] = [['soleTrader', body.soleTrader]];
+  for (const list of ['ubos', 'directors', 'signatories'] as const) {
+    (body[list] ?? []).forEach((p, i) => people.push([`${list}[${i}]`, p]));
+  }
+  for (const [path, person] of people) {
+    if (person?.dateOfBirth !== undefined && person.dateOfBirth >= today) {
+      throw new ApiError('validation_failed', { field: `${path}.dateOfBirth`, message: `${path}.dateOfBirth must be a date in the past` });
+    }
+  }
+}

@@ -137,6 +137,8 @@ t.test('every validation failure class names the field and changes nothing', asy
     ['bad format', fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '01-02-1980' }] }), 'directors[1].dateOfBirth'],
     ['bad format', fastTrackBody({ soleTrader: { fullName: 'A', dateOfBirth: '1981-02-29' } }), 'soleTrader.dateOfBirth'],
     ['missing', fastTrackBody({ signatories: [{ address: 'x' }] }), 'signatories[0].fullName'],
+    ['future date', fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '2026-01-15' }] }), 'directors[1].dateOfBirth'],
+    ['future date', fastTrackBody({ soleTrader: { fullName: 'A', dateOfBirth: '2030-01-01' } }), 'soleTrader.dateOfBirth'],
     // bad enum
     ['bad enum', fastTrackBody({ primaryUseCase: 'PIS: Something else' }), 'primaryUseCase'],
     ['bad enum', fastTrackBody({ primaryUseCase: 'pis: in store merchant payment' }), 'primaryUseCase'],

@@ -142,6 +142,12 @@ t.test('resend-onboarding: new token and link, fresh 7 days, old link dead', asy
   t.equal(again.status, 200);
   t.equal(again.body.status, 'pending_completion');
 
+  // an expired link (the contract's use case) can be replaced too
+  app.clock.advance(8 * DAY);
+  const late = await call(app, 'POST', `/v1/partner/merchants/${m.merchantId}/resend-onboarding`);
+  t.equal(late.status, 200);
+  t.equal(late.body.expiresAt, new Date(Date.parse(T0) + 18 * DAY).toISOString());
+
   // no body is expected; a JSON body is ignored
   const withBody = await call(app, 'POST', `/v1/partner/merchants/${m.merchantId}/resend-onboarding`, { x: 1 });
   t.equal(withBody.status, 200);

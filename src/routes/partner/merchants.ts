@@ -15,7 +15,7 @@ import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
 import { ONBOARDING_OPEN_STATES } from '../../domain/merchant.js';
 import { fastTrackFailure } from '../../domain/merchant-magic.js';
-import { checkIban, checkSoleTrader } from '../../domain/partner-input.js';
+import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { newOnboardingToken, newSubTppId, ONBOARDING_LINK_TTL_MS, type MerchantRow, type NewMerchant } from '../../store/merchants.js';
 import { creationHooks } from './engine-hooks.js';
@@ -103,6 +103,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body;
       checkIban(body.iban);
       checkSoleTrader(body);
+      checkDatesOfBirth(body, clock.iso());
       const failure = fastTrackFailure(body);
       const now = clock.nowMs();
       const token = newOnboardingToken();
