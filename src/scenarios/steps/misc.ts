@@ -17,8 +17,13 @@ export const wait: StepHandler<WaitStep> = {
 export const set: StepHandler<SetStep> = {
   label: (s) => Object.keys(s).join(', '),
   async run(raw, ctx) {
-    const values = ctx.render(raw);
-    for (const [k, v] of Object.entries(values)) ctx.vars[k] = v;
-    return { detail: Object.entries(values).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') };
+    // in order, so a later value may use an earlier one: { a: 1, b: "x-${a}" }
+    const shown: string[] = [];
+    for (const [k, v] of Object.entries(raw)) {
+      const value = ctx.render(v);
+      ctx.vars[ctx.render(k)] = value;
+      shown.push(`${k} = ${JSON.stringify(value)}`);
+    }
+    return { detail: shown.join(', ') };
   },
 };
