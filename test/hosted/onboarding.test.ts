@@ -75,6 +75,7 @@ t.test('field rules: CVR digits, postal code, IBAN checksum, BIC, dates, name fo
       iban: 'DK5000400440116244',
       bic: 'XX',
       website: 'not a url',
+      street: 'x'.repeat(201),
       'ubos[0].dateOfBirth': '1976-02-30',
       'directors[0].dateOfBirth': '2999-01-01',
       'signatories[0].fullName': '',
@@ -88,6 +89,7 @@ t.test('field rules: CVR digits, postal code, IBAN checksum, BIC, dates, name fo
   t.match(textOf(res.body, 'f-iban-error'), 'checksum');
   t.match(textOf(res.body, 'f-bic-error'), '8 or 11');
   t.match(textOf(res.body, 'f-website-error'), 'https://');
+  t.match(textOf(res.body, 'f-street-error'), 'at most 200 characters');
   t.match(textOf(res.body, 'f-ubos-0-dateOfBirth-error'), 'real date');
   t.match(textOf(res.body, 'f-directors-0-dateOfBirth-error'), 'in the past');
   t.match(textOf(res.body, 'f-signatories-0-fullName-error'), 'Enter the full name of this signatory.');

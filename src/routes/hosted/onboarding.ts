@@ -165,11 +165,15 @@ export function validateStandardForm(f: StandardForm, nowIso: string): FieldErro
   if (!f.companyName) errors.companyName = 'Enter the legal company name.';
   else if (f.companyName.length > 200) errors.companyName = 'Use at most 200 characters.';
   if (f.website && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(f.website)) errors.website = 'Enter a web address starting with https://, or leave it empty.';
+  if (f.website.length > 200) errors.website = 'Use at most 200 characters.';
   if (!f.street) errors.street = 'Enter the street and number.';
+  else if (f.street.length > 200) errors.street = 'Use at most 200 characters.';
   if (!/^[A-Z]{2}$/.test(f.countryCode)) errors.countryCode = 'Enter a two-letter country code, for example DK.';
   if (!f.postalCode) errors.postalCode = 'Enter the postal code.';
   else if (f.countryCode === 'DK' && !/^[0-9]{4}$/.test(f.postalCode)) errors.postalCode = 'A Danish postal code has 4 digits.';
+  else if (f.postalCode.length > 10) errors.postalCode = 'Use at most 10 characters.';
   if (!f.city) errors.city = 'Enter the city.';
+  else if (f.city.length > 100) errors.city = 'Use at most 100 characters.';
   for (const g of PERSON_GROUPS) {
     const rows = f[g.key];
     let named = 0;
