@@ -60,6 +60,9 @@ t.test('approve: 303 back to the page, payment paid with the chosen bank, paymen
   t.equal(res.statusCode, 303);
   t.equal(res.headers.location, p.path);
   t.same(row(app, p.id), { status: 'paid', failure_reason: null, bank_id: 'fjord-sparekasse', bank_payment_status: 'AcceptedSettlementCompleted' });
+  t.same(app.engine.timersOf('payment', p.id), [], 'no settlement or expiry timer left behind');
+  app.clock.advance(3_600_000);
+  t.equal(row(app, p.id).status, 'paid', 'nothing fires later');
   const [completed, ...more] = events(app, 'payment.completed');
   t.same(more, []);
   t.match(completed.data, { paymentId: p.id, status: 'paid', amount: 125.5, currency: 'DKK', bankPaymentStatus: 'AcceptedSettlementCompleted', referenceNumber: 'INV-1001' });
