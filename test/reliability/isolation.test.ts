@@ -1,0 +1,286 @@
+/**
+ * Isolation, as a property: random sequences of operations by two sandbox partners and one
+ * production partner (two app instances = the two environments), aimed at their own AND each
+ * other's ids. After every operation:
+ *   - an operation on an id the caller does not own (other partner, other environment) is never
+ *     a 2xx;
+ *   - no other partner's rows changed (digest of every partner-owned table, per partner);
+ *   - nothing of another partner appears in the answer (their client ids, webhook ids, tokens);
+ *   - list endpoints (merchants, deliveries) show only the caller's rows;
+ *   - every delivery row belongs to the partner of its webhook and of its event;
+ *   - a token of one environment is rejected (401) by the other.
+ * OBSIM_ISOLATION_RUNS (default 20 sequences of 20 operations; 200 in test:long).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import t from 'tap';
+import type { FastifyInstance } from 'fastify';
+import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
+
+const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
+const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
+
+type Env = 'sandbox' | 'production';
+interface Actor {
+  name: string;
+  env: Env;
+  partner: string;
+  headers: Record<string, string>;
+}
+interface Owned {
+  env: Env;
+  partner: string;
+  id: string;
+}
+
+const PROD = { 'x-partner-client-id': 'prod-partner', 'x-partner-client-secret': 'prod-secret-0123456789' };
+const ACTORS: Actor[] = [
+  { name: 'A', env: 'sandbox', partner: 'sandbox-partner', headers: PARTNER },
+  { name: 'B', env: 'sandbox', partner: 'other-partner', headers: OTHER_PARTNER },
+  { name: 'P', env: 'production', partner: 'prod-partner', headers: PROD },
+];
+
+const OPS = [
+  'testMerchant',
+  'standardMerchant',
+  'payment',
+  'paymentStatus',
+  'onboardingStatus',
+  'resend',
+  'store',
+  'webhook',
+  'testWebhook',
+  'list',
+  'completePayment',
+  'deactivate',
+  'deliveries',
+  'redeliver',
+  'token',
+  'ais',
+  'reset',
+  'otherEnvironment',
+] as const;
+type Op = (typeof OPS)[number];
+
+function tableDigest(app: FastifyInstance, partner: string): string {
+  const h = createHash('sha256');
+  const tables = app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+  for (const table of tables) {
+    const cols = (app.db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
+    if (!cols.includes('partner_id')) continue;
+    const rows = app.db.prepare(`SELECT * FROM "${table}" WHERE partner_id = ? ORDER BY rowid`).raw().all(partner);
+    h.update(`${table}:${JSON.stringify(rows)}\n`);
+  }
+  return h.digest('hex');
+}
+
+t.test('random operation sequences by two partners in two environments never cross', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-iso-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const partnersFile = join(dir, 'partners.json');
+  writeFileSync(partnersFile, JSON.stringify([{ clientId: 'other-partner', clientSecret: 'other-secret', name: 'Other' }]));
+
+  const received: { path: string; id: string }[] = [];
+  const rx = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', id: String(req.headers['x-webhook-id']) });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => rx.close(() => r())));
+  const rxBase = `http://127.0.0.1:${(rx.address() as AddressInfo).port}`;
+
+  const apps: Record<Env, FastifyInstance> = {
+    sandbox: await build(t, { config: { partnersFile, jwtSecret: 'isolation-sandbox-secret-0123456789abcdef' } }),
+    production: await build(t, {
+      config: { environment: 'production', partnerClientId: PROD['x-partner-client-id'], partnerClientSecret: PROD['x-partner-client-secret'], jwtSecret: 'isolation-production-secret-0123456789abc' },
+    }),
+  };
+
+  /** Everything that exists, with its owner. */
+  const pool = (kind: 'merchants' | 'payments' | 'webhooks' | 'deliveries', col = 'id'): Owned[] =>
+    (['sandbox', 'production'] as Env[]).flatMap((env) => {
+      try {
+        return (apps[env].db.prepare(`SELECT ${col} AS id, partner_id AS partner FROM ${kind}`).all() as { id: unknown; partner: string }[]).map((r) => ({ env, partner: r.partner, id: String(r.id) }));
+      } catch {
+        return [];
+      }
+    });
+  const tokens: (Owned & { merchantId: number; userId: string })[] = [];
+
+  const stats = { ops: 0, foreign: 0, foreignRejected: 0 };
+  const violations: string[] = [];
+
+  const opArb = fc.record({ actor: fc.constantFrom(...ACTORS), op: fc.constantFrom(...OPS), pick: fc.nat(), n: fc.nat(1000) });
+
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 20 }), async (ops) => {
+      for (const { actor, op, pick, n } of ops) {
+        const app = apps[actor.env];
+        const mine = (o: Owned) => o.env === actor.env && o.partner === actor.partner;
+        /** Pick an id from everything (own or foreign); foreign unless an own row has the same id. */
+        const target = (items: Owned[]): { id: string; foreign: boolean } | undefined => {
+          if (!items.length) return undefined;
+          const item = items[pick % items.length]!;
+          return { id: item.id, foreign: !items.some((o) => mine(o) && o.id === item.id) };
+        };
+        let req: { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string> } | undefined;
+        let foreign = false;
+        const h = actor.headers;
+        switch (op as Op) {
+          case 'testMerchant':
+            req = { method: 'POST', url: '/v1/partner/merchants/test', payload: { companyName: `T ${actor.name} ${n}` } };
+            break;
+          case 'standardMerchant':
+            req = { method: 'POST', url: '/v1/partner/merchants', payload: { companyName: `S ${actor.name} ${n}`, contactEmail: `s${n}@x.test` } };
+            break;
+          case 'payment': {
+            const m = target(pool('merchants', 'client_id'));
+            if (!m) break;
+            foreign = m.foreign;
+            req = { method: 'POST', url: '/v1/partner/payments', payload: { merchantClientId: m.id, amount: 1 + (n % 500), referenceNumber: `ref-${n}` } };
+            break;
+          }
+          case 'paymentStatus':
+          case 'completePayment': {
+            const p = target(pool('payments'));
+            if (!p) break;
+            foreign = p.foreign;
+            req = op === 'paymentStatus' ? { method: 'GET', url: `/v1/partner/payments/${p.id}/status` } : { method: 'POST', url: `/_sandbox/payments/${p.id}/complete` };
+            break;
+          }
+          case 'onboardingStatus':
+          case 'resend':
+          case 'store':
+          case 'deactivate': {
+            const m = target(pool('merchants'));
+            if (!m) break;
+            foreign = m.foreign;
+            req =
+              op === 'onboardingStatus'
+                ? { method: 'GET', url: `/v1/partner/merchants/${m.id}/onboarding-status` }
+                : op === 'resend'
+                  ? { method: 'POST', url: `/v1/partner/merchants/${m.id}/resend-onboarding` }
+                  : op === 'store'
+                    ? { method: 'POST', url: `/v1/partner/merchants/${m.id}/stores`, payload: { name: `Store ${n}` } }
+                    : { method: 'POST', url: `/_sandbox/merchants/${m.id}/deactivate` };
+            break;
+          }
+          case 'webhook':
+            req = { method: 'POST', url: '/v1/partner/webhooks', payload: { url: `${rxBase}/${actor.env}/${actor.partner}`, events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated'] } };
+            break;
+          case 'testWebhook': {
+            const w = target(pool('webhooks'));
+            if (!w) break;
+            foreign = w.foreign;
+            req = { method: 'POST', url: `/v1/partner/webhooks/${w.id}/test` };
+            break;
+          }
+          case 'redeliver': {
+            const d = target(pool('deliveries'));
+            if (!d) break;
+            foreign = d.foreign;
+            req = { method: 'POST', url: `/_sandbox/deliveries/${d.id}/redeliver` };
+            break;
+          }
+          case 'list':
+            req = { method: 'GET', url: '/v1/partner/merchants?page=1&limit=100' };
+            break;
+          case 'deliveries':
+            req = { method: 'GET', url: '/_sandbox/deliveries?limit=100' };
+            break;
+          case 'token': {
+            const m = target(pool('merchants'));
+            if (!m) break;
+            foreign = m.foreign;
+            req = { method: 'POST', url: '/v1/auth/generate-token', payload: { userId: `user-${n % 3}`, merchantId: Number(m.id), permissions: ['ais:accounts:read'] } };
+            break;
+          }
+          case 'ais': {
+            if (!tokens.length) break;
+            const tok = tokens[pick % tokens.length]!;
+            foreign = tok.env !== actor.env;
+            req = { method: 'POST', url: '/v1/ais/accounts', payload: { userId: tok.userId, merchantId: tok.merchantId }, headers: { authorization: `Bearer ${tok.id}` } };
+            break;
+          }
+          case 'reset':
+            if (n % 10 !== 0) break; // rarely
+            req = { method: 'POST', url: '/_sandbox/reset' };
+            break;
+        }
+        if ((op as Op) === 'otherEnvironment') {
+          // the caller's credentials on the other environment's instance: 401, nothing else
+          const other = apps[actor.env === 'sandbox' ? 'production' : 'sandbox'];
+          const res = await other.inject({ method: 'GET', url: '/v1/partner/merchants?page=1&limit=5', headers: h });
+          stats.ops++;
+          stats.foreign++;
+          if (res.statusCode !== 401) violations.push(`${actor.name}(${actor.env}) credentials on the other environment: ${res.statusCode}`);
+          else stats.foreignRejected++;
+          continue;
+        }
+        if (!req) continue;
+
+        const others = ACTORS.filter((a) => a !== actor).map((a) => ({ a, before: tableDigest(apps[a.env], a.partner) }));
+        const foreignStrings = [...pool('merchants', 'client_id'), ...pool('webhooks')].filter((o) => !mine(o) && o.id.length > 12).map((o) => o.id);
+        const res = await app.inject({ method: req.method, url: req.url, headers: req.headers ?? h, payload: req.payload as object });
+        await app.webhooks.drain();
+        stats.ops++;
+        const where = `${actor.name}(${actor.env}) ${op} ${req.method} ${req.url}`;
+        if (res.statusCode >= 500) violations.push(`${res.statusCode} for ${where}: ${res.body.slice(0, 200)}`);
+        if (foreign) {
+          stats.foreign++;
+          if (res.statusCode >= 200 && res.statusCode < 300) violations.push(`foreign id accepted (${res.statusCode}): ${where}: ${res.body.slice(0, 200)}`);
+          else stats.foreignRejected++;
+        }
+        for (const { a, before } of others) {
+          if (tableDigest(apps[a.env], a.partner) !== before) violations.push(`${where} changed ${a.name}(${a.env})'s data`);
+        }
+        // (an id the caller sent may be echoed in the error message: that is not a leak)
+        const sent = `${req.url} ${JSON.stringify(req.payload ?? '')}`;
+        const leaked = foreignStrings.filter((s) => res.body.includes(s) && !sent.includes(s));
+        if (leaked.length) violations.push(`${where} answered another partner's ids: ${leaked.slice(0, 3).join(', ')}`);
+        if (res.statusCode === 200 && op === 'list') {
+          const items = (JSON.parse(res.body).merchants ?? JSON.parse(res.body).items ?? []) as { merchantId: number }[];
+          const own = new Set(pool('merchants').filter(mine).map((o) => o.id));
+          for (const item of items) if (!own.has(String(item.merchantId))) violations.push(`${where} listed merchant ${item.merchantId}`);
+        }
+        if (res.statusCode === 200 && op === 'deliveries') {
+          const own = new Set(pool('webhooks').filter(mine).map((o) => o.id));
+          for (const item of JSON.parse(res.body).items as { webhookId: string }[]) if (!own.has(item.webhookId)) violations.push(`${where} listed a delivery of ${item.webhookId}`);
+        }
+        if (res.statusCode === 200 && op === 'token') {
+          const p = req.payload as { userId: string; merchantId: number };
+          tokens.push({ env: actor.env, partner: actor.partner, id: JSON.parse(res.body).token, merchantId: p.merchantId, userId: p.userId });
+        }
+      }
+    }),
+    { seed: SEED, numRuns: RUNS, endOnFailure: true },
+  );
+
+  // deliveries: delivery, webhook and event always of the same partner; the receiver got only own events
+  for (const env of ['sandbox', 'production'] as Env[]) {
+    const crossed = apps[env].db
+      .prepare('SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.partner_id != e.partner_id OR (w.id IS NOT NULL AND w.partner_id != d.partner_id)')
+      .pluck()
+      .get();
+    t.equal(crossed, 0, `${env}: every delivery belongs to the partner of its webhook and event`);
+  }
+  let misrouted = 0;
+  for (const r of received) {
+    const [, env, partner] = r.path.split('/') as [string, Env, string];
+    const owner = apps[env]?.db.prepare('SELECT partner_id FROM events WHERE id = ?').pluck().get(r.id);
+    if (owner !== undefined && owner !== partner) misrouted++;
+  }
+  t.equal(misrouted, 0, `every one of ${received.length} received webhooks went to its own partner's receiver`);
+  t.comment(
+    `isolation: ${RUNS} sequences, ${stats.ops} operations (seed ${SEED}); ${stats.foreign} aimed at another partner's or environment's ids, ${stats.foreignRejected} rejected; violations ${violations.length}`,
+  );
+  t.same([...new Set(violations)].slice(0, 20), [], 'no isolation violation');
+});
