@@ -5,7 +5,7 @@
  * (The real image is built and smoke-tested by ../shared/tools/container-smoke.sh in .ci/run.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadConfig, SETTINGS } from '../../src/config.js';
@@ -56,6 +56,8 @@ t.test('the runtime stage: production files only, non-root, port, environment', 
   t.ok(copies.every((c) => c.startsWith('--from=')), 'everything comes from the build stage (no source tree)');
   t.ok(copies.some((c) => /\bnode_modules\b/.test(c)), 'node_modules (pruned)');
   t.ok(copies.some((c) => /\bdist\b/.test(c)), 'dist');
+  t.ok(copies.some((c) => /\bscenarios\b/.test(c)), 'the shipped scenarios (read at runtime by /_sandbox/scenarios and `obsim scenario run <name>`)');
+  t.ok(copies.some((c) => /\bpackage\.json\b/.test(c)), 'package.json ("type": "module"; marks the package root)');
   t.notOk(runs(final).match(/apt-get|npm (ci|install)/), 'no compilers or installs in the runtime stage');
 
   const user = last(final, 'USER')?.args;
@@ -137,6 +139,33 @@ t.test('the image start command starts the server on this machine; the healthche
   const exit = await server.exited;
   t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGTERM');
   t.equal(probe(server.port).status, 1, 'HEALTHCHECK command exits 1 when nothing answers');
+});
+
+t.test('every package the runtime code imports is a production dependency (the image prunes dev ones)', async (t) => {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith('.ts')) files.push(join(dir, e.name));
+    }
+  };
+  for (const dir of ['src', 'schemas', 'fixtures']) if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
+  const used = new Map<string, string>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const specs = [
+      ...[...text.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]),
+      ...[...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]),
+      ...[...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]),
+    ];
+    for (const spec of specs) {
+      if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+      const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      used.set(name, file.replace(ROOT, ''));
+    }
+  }
+  t.ok(used.size > 5, `found ${used.size} runtime packages`);
+  for (const [name, file] of used) t.ok(name in pkg.dependencies, `${name} (imported by ${file}) is in dependencies`);
 });
 
 t.test('dist is what the image runs', { skip: !existsSync(join(ROOT, 'dist/src/bin.js')) && 'dist not built' }, async (t) => {
