@@ -53,10 +53,13 @@ export function accountStore(db: Db) {
     `INSERT INTO ais_accounts (account_id, user_id, position, bank_id, account_holder_name, iban, currency, balance, account_type, details, last_updated)
      VALUES (@account_id, @user_id, @position, @bank_id, @account_holder_name, @iban, @currency, @balance, @account_type, @details, @last_updated)`,
   );
-  const insertTx = db.prepare(
-    `INSERT INTO ais_transactions (account_id, transaction_id, amount, currency, description, booking_date, value_date,
-       counterparty_name, counterparty_iban, reference, type, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const TX_COLUMNS = `(account_id, transaction_id, amount, currency, description, booking_date, value_date,
+       counterparty_name, counterparty_iban, reference, type, status)`;
+  const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  /** Multi-row insert: one statement per BATCH rows is several times faster than one per row. */
+  const BATCH = 100;
+  const insertTx = db.prepare(`INSERT INTO ais_transactions ${TX_COLUMNS} VALUES ${ROW}`);
+  const insertTxBatch = db.prepare(`INSERT INTO ais_transactions ${TX_COLUMNS} VALUES ${Array(BATCH).fill(ROW).join(', ')}`);
   const accountsOf = db.prepare('SELECT * FROM ais_accounts WHERE user_id = ? ORDER BY position');
   const accountById = db.prepare('SELECT * FROM ais_accounts WHERE account_id = ?');
   // totalTransactions in O(log n): `seq` is each row's position in the page order (booking_date
@@ -85,8 +88,9 @@ export function accountStore(db: Db) {
     if (userRow.get(userId) !== undefined) return;
     const anchorMs = anchorFor(nowMs);
     insertUser.run(userId, iso(anchorMs), iso(nowMs));
+    let params: unknown[] = [];
     const accounts = generateUser(userId, anchorMs, (t) => {
-      insertTx.run(
+      params.push(
         t.accountId,
         t.transactionId,
         formatMinor(t.amountMinor),
@@ -100,7 +104,12 @@ export function accountStore(db: Db) {
         t.type,
         t.status,
       );
+      if (params.length === BATCH * 12) {
+        insertTxBatch.run(params);
+        params = [];
+      }
     });
+    for (let i = 0; i < params.length; i += 12) insertTx.run(params.slice(i, i + 12));
     for (const a of accounts) {
       insertAccount.run({
         account_id: a.accountId,
