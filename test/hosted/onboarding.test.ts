@@ -268,3 +268,23 @@ t.test('README lists every fixture company', async (t) => {
   t.ok(readme.includes('### Hosted pages'), 'README has the Hosted pages section');
   for (const c of COMPANIES) t.match(section, `| ${c.registrationNumber} |`, `${c.registrationNumber} in the README table`);
 });
+
+t.test('closed states show a status page; a POST there only redirects', async (t) => {
+  const app = await build(t);
+  const rejected = await standardMerchant(app);
+  app.engine.merchant(rejected.merchantId, 'reject');
+  const page = await app.inject({ method: 'GET', url: rejected.path });
+  t.equal(page.statusCode, 200);
+  t.match(page.body, '<h1>Application rejected</h1>');
+  t.match(page.body, 'data-status="rejected"');
+  const post = await postForm(app, rejected.path, validStandardForm());
+  t.equal(post.statusCode, 303);
+  t.equal(merchant(app, rejected.merchantId).status, 'rejected');
+
+  const inactive = await standardMerchant(app);
+  app.engine.merchant(inactive.merchantId, 'activate');
+  app.clock.advance(8 * 86_400_000); // the link's 7 days are over, but the merchant is past onboarding
+  t.match((await app.inject({ method: 'GET', url: inactive.path })).body, '<h1>Merchant account active</h1>');
+  app.engine.merchant(inactive.merchantId, 'deactivate');
+  t.match((await app.inject({ method: 'GET', url: inactive.path })).body, '<h1>Merchant account deactivated</h1>');
+});
