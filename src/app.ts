@@ -25,6 +25,7 @@ import { headerGuardPlugin } from './plugins/header-guard.js';
 import { preferPlugin } from './plugins/prefer.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { responseValidationPlugin } from './plugins/response-validation.js';
+import { dedupedSerializerFactory } from './plugins/serializers.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
 import { PartnerRegistry } from './partners.js';
@@ -79,6 +80,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...defaultConfig(), ...options.config };
   const app = Fastify({
+    // one fast-json-stringify serializer per distinct response schema, not per route (start-up time)
+    schemaController: { compilersFactory: { buildSerializer: dedupedSerializerFactory() } },
     logger: options.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: !config.requestLog }),
     bodyLimit: 1_048_576,
