@@ -1,9 +1,10 @@
 /**
- * Sandbox bank data (migration 010_ais): a user's accounts and transactions are generated from
- * fixtures/ on first access and stored in one transaction, so every later read is plain SQL on
- * an index: transactions by (account_id, booking_date DESC, transaction_id) for paging and date
- * windows, never a scan in JavaScript. The 100,000-transaction user materializes in well under
- * a second.
+ * Sandbox bank data (migrations 010_ais, 011_ais_lazy_transactions): a user's accounts are
+ * generated from fixtures/ on the user's first access, and an account's transactions on the
+ * first transaction read of that account, each in one transaction, so every later read is plain
+ * SQL on an index: transactions by (account_id, booking_date DESC, transaction_id) for paging
+ * and date windows, never a scan in JavaScript. Listing the 100,000-transaction user's accounts
+ * is instant; its transactions materialize in well under a second of CPU.
  */
 import { anchorFor, formatMinor, generateUser } from '../../fixtures/generate.js';
 import type { Db } from './db.js';
@@ -50,12 +51,18 @@ export function accountStore(db: Db) {
   const userRow = db.prepare('SELECT anchor_at FROM ais_users WHERE user_id = ?').pluck();
   const insertUser = db.prepare('INSERT INTO ais_users (user_id, anchor_at, materialized_at) VALUES (?, ?, ?)');
   const insertAccount = db.prepare(
-    `INSERT INTO ais_accounts (account_id, user_id, position, bank_id, account_holder_name, iban, currency, balance, account_type, details, last_updated)
-     VALUES (@account_id, @user_id, @position, @bank_id, @account_holder_name, @iban, @currency, @balance, @account_type, @details, @last_updated)`,
+    `INSERT INTO ais_accounts (account_id, user_id, position, bank_id, account_holder_name, iban, currency, balance, account_type, details, last_updated, transactions_ready)
+     VALUES (@account_id, @user_id, @position, @bank_id, @account_holder_name, @iban, @currency, @balance, @account_type, @details, @last_updated, 0)`,
   );
+  const pendingAccount = db.prepare(
+    `SELECT a.user_id, a.position, a.transactions_ready, u.anchor_at FROM ais_accounts a JOIN ais_users u ON u.user_id = a.user_id
+      WHERE a.account_id = ?`,
+  );
+  const markReady = db.prepare('UPDATE ais_accounts SET transactions_ready = 1 WHERE account_id = ?');
   const TX_COLUMNS = `(account_id, transaction_id, amount, currency, description, booking_date, value_date,
-       counterparty_name, counterparty_iban, reference, type, status)`;
-  const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+       counterparty_name, counterparty_iban, reference, type, status, seq)`;
+  const WIDTH = 13;
+  const ROW = `(${Array(WIDTH).fill('?').join(', ')})`;
   /** Multi-row insert: one statement per BATCH rows is several times faster than one per row. */
   const BATCH = 100;
   const insertTx = db.prepare(`INSERT INTO ais_transactions ${TX_COLUMNS} VALUES ${ROW}`);
@@ -71,14 +78,9 @@ export function accountStore(db: Db) {
   const oldestSeqFrom = db
     .prepare('SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1')
     .pluck();
-  const rankAccount = db.prepare(
-    `UPDATE ais_transactions SET seq = r.rn
-       FROM (SELECT rowid AS rid, row_number() OVER (ORDER BY booking_date DESC, transaction_id) - 1 AS rn
-               FROM ais_transactions WHERE account_id = ?) AS r
-      WHERE ais_transactions.rowid = r.rid`,
-  );
-  /** Users known to be materialized (rows are never deleted), so reads skip the check. */
+  /** Users / accounts known to be materialized (rows are never deleted), so reads skip the check. */
   const materialized = new Set<string>();
+  const readyAccounts = new Set<string>();
   const pageTx = db.prepare(
     `SELECT * FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?
      ORDER BY booking_date DESC, transaction_id LIMIT ?`,
@@ -88,29 +90,7 @@ export function accountStore(db: Db) {
     if (userRow.get(userId) !== undefined) return;
     const anchorMs = anchorFor(nowMs);
     insertUser.run(userId, iso(anchorMs), iso(nowMs));
-    let params: unknown[] = [];
-    const accounts = generateUser(userId, anchorMs, (t) => {
-      params.push(
-        t.accountId,
-        t.transactionId,
-        formatMinor(t.amountMinor),
-        t.currency,
-        t.description,
-        iso(t.bookingMs),
-        iso(t.valueMs),
-        t.counterpartyName,
-        t.counterpartyIban,
-        t.reference,
-        t.type,
-        t.status,
-      );
-      if (params.length === BATCH * 12) {
-        insertTxBatch.run(params);
-        params = [];
-      }
-    });
-    for (let i = 0; i < params.length; i += 12) insertTx.run(params.slice(i, i + 12));
-    for (const a of accounts) {
+    for (const a of generateUser(userId, anchorMs)) {
       insertAccount.run({
         account_id: a.accountId,
         user_id: userId,
@@ -124,7 +104,6 @@ export function accountStore(db: Db) {
         details: JSON.stringify(a.details),
         last_updated: iso(anchorMs),
       });
-      rankAccount.run(a.accountId);
     }
   });
   const materialize = (userId: string, nowMs: number): void => {
@@ -134,8 +113,53 @@ export function accountStore(db: Db) {
     if (!db.inTransaction) materialized.add(userId);
   };
 
+  /**
+   * Generate and insert one account's transactions (same anchor as its accounts). The generator
+   * emits them newest first with unique booking instants, so `seq` (the row's position in the
+   * page order, used by countTransactions) is simply the emission index.
+   */
+  const transactionsTx = db.transaction((accountId: string) => {
+    const acc = pendingAccount.get(accountId) as { user_id: string; position: number; transactions_ready: number; anchor_at: string } | undefined;
+    if (!acc || acc.transactions_ready === 1) return;
+    let params: unknown[] = [];
+    let seq = 0;
+    generateUser(
+      acc.user_id,
+      Date.parse(acc.anchor_at),
+      (t) => {
+        params.push(
+          t.accountId,
+          t.transactionId,
+          formatMinor(t.amountMinor),
+          t.currency,
+          t.description,
+          iso(t.bookingMs),
+          iso(t.valueMs),
+          t.counterpartyName,
+          t.counterpartyIban,
+          t.reference,
+          t.type,
+          t.status,
+          seq++,
+        );
+        if (params.length === BATCH * WIDTH) {
+          insertTxBatch.run(params);
+          params = [];
+        }
+      },
+      acc.position,
+    );
+    for (let i = 0; i < params.length; i += WIDTH) insertTx.run(params.slice(i, i + WIDTH));
+    markReady.run(accountId);
+  });
+  const ensureTransactions = (accountId: string): void => {
+    if (readyAccounts.has(accountId)) return;
+    transactionsTx(accountId);
+    if (!db.inTransaction) readyAccounts.add(accountId);
+  };
+
   return {
-    /** Generate and store the user's bank data unless it is there already (one transaction). */
+    /** Generate and store the user's accounts unless they are there already (one transaction). */
     ensureUser(userId: string, nowMs: number): void {
       materialize(userId, nowMs);
     },
@@ -150,13 +174,17 @@ export function accountStore(db: Db) {
       const row = accountById.get(accountId) as AccountRow | undefined;
       return row && row.user_id === userId ? row : undefined;
     },
+    /** Generate and store the account's transactions unless they are there already (one transaction). */
+    ensureTransactions,
     countTransactions(accountId: string, window: DateWindow): number {
+      ensureTransactions(accountId);
       const first = newestSeqUpTo.get(accountId, window.to) as number | undefined;
       const last = oldestSeqFrom.get(accountId, window.from) as number | undefined;
       return first === undefined || last === undefined || last < first ? 0 : last - first + 1;
     },
     /** Newest first, at most `limit`. */
     listTransactions(accountId: string, window: DateWindow, limit: number): TransactionRow[] {
+      ensureTransactions(accountId);
       return pageTx.all(accountId, window.from, window.to, limit) as TransactionRow[];
     },
     /** For tests and docs: the plan SQLite uses for the transaction page query. */

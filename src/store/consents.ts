@@ -15,7 +15,8 @@ import type { Db } from './db.js';
 export const CONSENT_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'] as const;
 export type ConsentPermission = (typeof CONSENT_PERMISSIONS)[number];
 
-export interface ConsentRow {
+// a type alias (not an interface) so it is assignable to the engine's indexable ConsentRowLike
+export type ConsentRow = {
   id: number;
   request_id: string;
   merchant_id: number;
@@ -32,7 +33,7 @@ export interface ConsentRow {
   auth_token: string;
   created_at: string;
   updated_at: string;
-}
+};
 
 export interface NewConsent {
   merchant_id: number;

@@ -222,4 +222,11 @@ export const MIGRATIONS: Migration[] = [
        WHERE ais_transactions.rowid = r.rid;
     `,
   },
+  {
+    // Transactions of an account are generated on its first transaction read, not with the
+    // accounts (listing the 100,000-transaction user's accounts stays instant). Rows written
+    // before this migration already have their transactions: default 1.
+    name: '011_ais_lazy_transactions',
+    sql: `ALTER TABLE ais_accounts ADD COLUMN transactions_ready INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];
