@@ -5,6 +5,16 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { Timestamp } from './common.js';
 
+/** Body of the control calls that take none: absent, `null` or `{}`; anything else is a 400. */
+export const EmptyBody = {
+  $id: 'SandboxEmptyBody',
+  title: 'SandboxEmptyBody',
+  description: 'No body (or an empty JSON object).',
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {},
+} as const;
+
 export const ClockState = {
   $id: 'SandboxClock',
   title: 'SandboxClock',
@@ -251,6 +261,7 @@ export const MagicValues = {
 } as const;
 
 export const sandboxSchemas = [
+  EmptyBody,
   ClockState,
   ClockAdvanceRequest,
   ClockAdvanceResponse,

@@ -16,7 +16,9 @@ import type { ApiError, ErrorDetail } from '../domain/errors.js';
 import { ApiError as ApiErrorClass } from '../domain/errors.js';
 
 export function buildValidatorCompiler(sharedSchemas: readonly object[], strict: boolean): FastifySchemaCompiler<unknown> {
-  const base: Options = { allErrors: false, useDefaults: true, strict: false, allowUnionTypes: true };
+  // strictNumbers: NaN and ±Infinity (JSON `1e999`) are not numbers (found by the fuzz suite:
+  // without it `"merchantId": 1e999` passed `type: integer`)
+  const base: Options = { allErrors: false, useDefaults: true, strict: false, allowUnionTypes: true, strictNumbers: true };
   const bodyAjv = new Ajv({ ...base, coerceTypes: false, removeAdditional: strict ? false : true });
   const partsAjv = new Ajv({ ...base, coerceTypes: true, removeAdditional: false });
   for (const ajv of [bodyAjv, partsAjv]) {

@@ -64,6 +64,7 @@ export async function actionRoutes(app: FastifyInstance, opts: { consentView?: C
         description:
           'submit-onboarding (pending_onboarding -> awaiting_approval, merchant.onboarding.completed), complete-fast-track (pending_completion -> awaiting_approval, merchant.onboarding.completed), approve (awaiting_approval -> activated, merchant.activated), reject (any onboarding state -> rejected), activate (any onboarding state -> activated, merchant.activated), deactivate (activated -> inactive, merchant.deactivated), reactivate (inactive -> activated, merchant.activated). Any other combination: 409 illegal_transition.',
         params: MerchantActionParams,
+        body: { $ref: 'SandboxEmptyBody#' },
         response: responses({ $ref: 'SandboxMerchantActionResponse#' }),
       },
     },

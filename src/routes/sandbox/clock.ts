@@ -7,6 +7,9 @@ import { ApiError } from '../../domain/errors.js';
 import { persistClock } from '../../engine/clock-state.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
+/** Same bound as the schema's `ms` maximum (10 years), applied to duration and `to` too. */
+const MAX_ADVANCE_MS = 315_360_000_000;
+
 export async function clockRoutes(app: FastifyInstance): Promise<void> {
   const { clock, engine } = app;
   const view = () => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
@@ -43,20 +46,25 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         ms = target - clock.nowMs();
         if (ms < 0) throw new ApiError('validation_failed', { field: 'to', message: `to (${body.to}) is before the current simulated time ${clock.iso()}; the clock only moves forward` });
       }
+      // at most 10 years per call, whichever way it was given (a "99999999d" duration used to
+      // overflow the Date range and answer 500; found by the fuzz suite)
+      if (!Number.isFinite(ms) || ms > MAX_ADVANCE_MS) {
+        throw new ApiError('validation_failed', { field: given[0], message: `The clock moves at most ${MAX_ADVANCE_MS} ms (10 years) per call` });
+      }
       const before = engine.firedTotal;
       clock.advance(ms);
       return { now: clock.iso(), fired: engine.firedTotal - before };
     },
   );
 
-  app.post('/clock/freeze', { schema: { ...common, summary: 'Freeze the virtual clock at the current instant', response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
+  app.post('/clock/freeze', { schema: { ...common, summary: 'Freeze the virtual clock at the current instant', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
     clock.freeze();
     persistClock(clock, app.meta);
     engine.rearm();
     return view();
   });
 
-  app.post('/clock/resume', { schema: { ...common, summary: 'Let the virtual clock run again (from the current simulated instant)', response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
+  app.post('/clock/resume', { schema: { ...common, summary: 'Let the virtual clock run again (from the current simulated instant)', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
     clock.resume();
     persistClock(clock, app.meta);
     engine.rearm();

@@ -45,6 +45,7 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Creates a new delivery (redeliveryOf = this id) of the same event to the same webhook, with the same body bytes and X-Webhook-Id, and returns it (state pending; poll GET /_sandbox/deliveries/{id} for the outcome). The webhook must still exist.',
         params: DeliveryIdParams,
+        body: { $ref: 'SandboxEmptyBody#' },
         response: responses({ $ref: 'SandboxDelivery#' }),
       },
     },

@@ -18,6 +18,7 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         ...common,
         summary: "Delete the calling partner's data",
+        body: { $ref: 'SandboxEmptyBody#' },
         description:
           "Deletes the partner's merchants (and their stores, payments and consents), webhooks, events, deliveries and pending timers, in one transaction. Other partners, the clock and the sandbox bank fixtures are untouched. The default sandbox partner gets its default activated merchant again.",
         response: responses({ $ref: 'SandboxResetResponse#' }),
