@@ -99,3 +99,29 @@ t.test('on start, timers that fell due while obsim was down fire', async (t) => 
   const status = (await call(later, 'GET', `/v1/partner/payments/${p.paymentId}/status`)).body;
   t.match(status, { status: 'paid', updatedAt: '2026-01-15T09:00:05.000Z' }, 'settled at its due instant');
 });
+
+t.test('closing while a receiver hangs is quick; the interrupted delivery is sent again after reopening', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-restart-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'obsim.sqlite');
+  let hang = true;
+  const rx = await startReceiver(t, (_req, res) => {
+    if (!hang) res.writeHead(200).end();
+  });
+  const first = await open(file);
+  const m = await testMerchant(first);
+  await call(first, 'POST', '/v1/partner/webhooks', { url: rx.url, events: ['merchant.deactivated'] });
+  await call(first, 'POST', `/_sandbox/merchants/${m.merchantId}/deactivate`);
+  await rx.waitFor(1);
+  const started = Date.now();
+  await first.close();
+  t.ok(Date.now() - started < 2_000, 'close does not wait for the 10 s limit');
+  hang = false;
+  const second = await open(file);
+  t.teardown(() => second.close());
+  await second.webhooks.drain();
+  t.equal(rx.received.length, 2, 'sent again after the restart');
+  t.equal(rx.received[1].headers['x-webhook-id'], rx.received[0].headers['x-webhook-id'], 'same X-Webhook-Id: the receiver can de-duplicate');
+  t.same(rx.received[1].raw, rx.received[0].raw);
+  t.match((await call(second, 'GET', '/_sandbox/deliveries')).body.items, [{ state: 'delivered', outcome: 'delivered' }]);
+});
