@@ -1,0 +1,247 @@
+/**
+ * The command line, mostly as a user runs it: a child process of src/bin.ts (through tsx).
+ */
+import t, { type Test } from 'tap';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { buildCli } from '../../src/cli.js';
+import { sign } from '../../src/scenarios/receiver.js';
+import { build } from '../helpers/app.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'src/bin.ts');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without obsim settings that would change the defaults under test. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const k of Object.keys(env)) if (k.startsWith('OBSIM_')) delete env[k];
+  return env;
+}
+
+// child processes start through tsx: slow on a busy machine
+t.setTimeout(300_000);
+
+function obsim(args: string[], options: { timeoutMs?: number } = {}): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+function allCommands(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(allCommands)];
+}
+
+t.test('--help of every command describes every one of its options', async (t) => {
+  const program = buildCli();
+  const commands = allCommands(program);
+  t.ok(commands.some((c) => c.name() === 'listen'));
+  t.ok(commands.some((c) => c.name() === 'run' && c.parent?.name() === 'scenario'));
+  for (const cmd of commands) {
+    const help = cmd.helpInformation();
+    for (const opt of cmd.options) {
+      t.ok(help.includes(opt.flags), `${cmd.name()} --help shows ${opt.flags}`);
+      t.ok(opt.description && opt.description.length > 5, `${cmd.name()} ${opt.flags} has a description`);
+    }
+    t.ok(cmd.description().length > 5 || cmd === program, `${cmd.name()} has a description`);
+  }
+  const top = program.helpInformation();
+  for (const name of ['serve', 'openapi', 'scenario', 'listen']) t.match(top, new RegExp(`\\n\\s+${name}\\b`), `obsim --help lists ${name}`);
+});
+
+t.test('obsim --help and obsim scenario run --help exit 0', async (t) => {
+  const top = await obsim(['--help']);
+  t.equal(top.code, 0);
+  t.match(top.stdout, /scenario/);
+  const run = await obsim(['scenario', 'run', '--help']);
+  t.equal(run.code, 0);
+  for (const flag of ['--base-url', '--junit', '--receiver', '--partner-client-id', '--partner-client-secret', '--in-process', '--reset']) t.match(run.stdout, flag);
+  const listen = await obsim(['listen', '--help']);
+  for (const flag of ['--port', '--secret', '--forward-to', '--host']) t.match(listen.stdout, flag);
+});
+
+t.test('wrong usage prints the usage and exits 2', async (t) => {
+  // in-process: every wrong usage is a CommanderError (main() turns it into exit code 2)
+  const { CommanderError } = await import('commander');
+  for (const args of [['scenario', 'run', 'x.yaml', '--bogus'], ['listen', '--port', 'abc'], ['frobnicate'], ['scenario', 'run', 'x', '--base-url', 'not a url'], ['scenario']]) {
+    const program = buildCli();
+    let errText = '';
+    for (const c of allCommands(program)) c.configureOutput({ writeErr: (s) => (errText += s), writeOut: (s) => (errText += s) });
+    const err = await program.parseAsync(['node', 'obsim', ...args]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    t.ok(err instanceof CommanderError && err.exitCode !== 0, `obsim ${args.join(' ')} is a usage error`);
+    t.match(errText, /error: |Usage: /, `obsim ${args.join(' ')} explains`);
+  }
+  // and for real, in a child process
+  for (const args of [['scenario', 'run'], ['listen', '--bogus']]) {
+    const r = await obsim(args);
+    t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
+    t.match(r.stderr, /error: /);
+    t.match(r.stderr, /Usage: obsim /, 'prints the usage');
+  }
+  const missing = await obsim(['scenario', 'run', 'no-such-file.yaml', '--in-process']);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /no-such-file\.yaml: no such file or folder, and no shipped scenario of that name/);
+});
+
+t.test('a failing scenario: readable message, JUnit file, exit 1; a passing one exits 0', async (t) => {
+  const dir = t.testdir({
+    'fails.yaml': [
+      'name: fails',
+      'steps:',
+      '  - request:',
+      '      method: POST',
+      '      path: /v1/partner/merchants/test',
+      '      body: { companyName: "CLI ${unique}" }',
+      '      capture: { merchant.id: merchantId }',
+      '  - name: the merchant should be inactive',
+      '    request:',
+      '      method: GET',
+      '      path: /v1/partner/merchants/${merchant.id}/onboarding-status',
+      '      expect: { body: { onboardingStatus: inactive } }',
+      '  - wait: 1',
+      '',
+    ].join('\n'),
+    'bad.yaml': 'name: bad\nsteps:\n  - wait: 1\n  - teleport: { to: mars }\n',
+  });
+  const junit = join(dir, 'report.xml');
+  const r = await obsim(['scenario', 'run', join(dir, 'fails.yaml'), 'payment-paid', '--in-process', '--junit', junit]);
+  t.equal(r.code, 1);
+  t.match(r.stdout, /\[1\/2\] fails/, 'progress');
+  t.match(r.stdout, /✓  1\. request POST \/v1\/partner\/merchants\/test/);
+  t.match(r.stdout, /✗  2\. the merchant should be inactive/);
+  t.match(r.stdout, /at onboardingStatus: differs\n\s+expected: "inactive"\n\s+actual:   "activated"/);
+  t.match(r.stdout, /-  3\. wait 1ms \(real time\) \(skipped\)/);
+  t.match(r.stdout, /PASS payment-paid/);
+  t.match(r.stdout, /1 passed, 1 failed, 2 scenarios/);
+  t.notMatch(r.stdout, /\u001b\[/, 'no colors when not a TTY');
+  const xml = readFileSync(junit, 'utf8');
+  t.match(xml, /<testsuites name="obsim scenarios" tests="\d+" failures="1"/);
+
+  const invalid = await obsim(['scenario', 'run', join(dir, 'bad.yaml'), '--in-process']);
+  t.equal(invalid.code, 1);
+  t.match(invalid.stdout, /bad\.yaml: step 2: unknown step kind "teleport"/);
+
+  const validate = await obsim(['scenario', 'validate', dir]);
+  t.equal(validate.code, 1);
+  t.match(validate.stdout, /invalid  .*bad\.yaml: step 2/);
+  t.match(validate.stdout, /ok       .*fails\.yaml \(fails, 3 steps\)/);
+});
+
+t.test('scenario run --base-url against a real listening server passes and exits 0', async (t) => {
+  const app = await build(t);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const r = await obsim(['scenario', 'run', 'payment-paid', 'webhook-test-delivery', '--base-url', address, '--quiet']);
+  t.equal(r.code, 0, r.stdout + r.stderr);
+  t.match(r.stdout, new RegExp(`Running 2 scenarios against ${address.replace(/[.]/g, '\\.')}`));
+  t.match(r.stdout, /2 passed, 0 failed/);
+  const list = await obsim(['scenario', 'list']);
+  t.match(list.stdout, /payment-paid\s+A payment/);
+});
+
+/** Start `obsim listen` and wait for its "receiving webhooks on URL" line. */
+async function startListen(t: Test, extra: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', '0', ...extra], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  t.teardown(() => {
+    child.kill('SIGTERM');
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await waitFor(() => /receiving webhooks on (http:\/\/\S+?)[,\s]/.exec(out)?.[1], () => out);
+  return { url, child, output: () => out };
+}
+
+async function waitFor<T>(probe: () => T | undefined, output: () => string, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+t.test('obsim listen prints one line per delivery with the signature verdict, and forwards', async (t) => {
+  // the partner's app that listen forwards to
+  const forwarded: { body: string; signature: string | undefined }[] = [];
+  const appServer = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      forwarded.push({ body, signature: req.headers['x-webhook-signature'] as string | undefined });
+      res.writeHead(202).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', () => r()));
+  t.teardown(() => appServer.close());
+  const forwardTo = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hooks`;
+
+  const secret = 'whsec_test';
+  const { url, output } = await startListen(t, ['--secret', secret, '--forward-to', forwardTo]);
+  const body = JSON.stringify({ event: 'payment.completed', timestamp: '2026-01-15T09:00:05.000Z', data: { paymentId: 5000001, status: 'paid', amount: 125.5, referenceNumber: 'order-1' } });
+  const good = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body), 'x-webhook-id': 'evt_good' }, body });
+  t.equal(good.status, 202, "answers with the forwarded app's status");
+  await good.text();
+  const line = await waitFor(() => output().split('\n').find((l) => l.includes('evt_good')), output);
+  t.match(line, /POST \/ payment\.completed evt_good paymentId=5000001 referenceNumber=order-1 status=paid amount=125\.5 signature valid/);
+  await waitFor(() => (output().includes('forwarded to') ? true : undefined), output);
+  t.equal(forwarded.length, 1);
+  t.equal(forwarded[0].body, body, 'forwarded byte for byte');
+  t.equal(forwarded[0].signature, sign(secret, body), 'with the signature header');
+
+  const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': sign('other', body), 'x-webhook-id': 'evt_bad' }, body });
+  await bad.text();
+  const badLine = await waitFor(() => output().split('\n').find((l) => l.includes('evt_bad')), output);
+  t.match(badLine, /signature INVALID/);
+});
+
+t.test('obsim listen receives a real signed delivery from the simulator: signature valid', async (t) => {
+  const app = await build(t);
+  // the webhook secret is issued at registration, which needs the URL: pick a free port first
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const PARTNER = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret' };
+  const hook = (await app.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: PARTNER, payload: { url: `http://127.0.0.1:${port}/obsim`, events: ['payment.completed'] } })).json();
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', String(port), '--secret', hook.secret], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  t.teardown(() => {
+    child.kill('SIGTERM');
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  await waitFor(() => (out.includes('receiving webhooks on') ? true : undefined), () => out);
+  const sent = await app.inject({ method: 'POST', url: `/v1/partner/webhooks/${hook.id}/test`, headers: PARTNER });
+  t.equal(sent.statusCode, 200);
+  const line = await waitFor(() => out.split('\n').find((l) => l.includes('webhook.test')), () => out);
+  t.match(line, new RegExp(`POST /obsim webhook\\.test evt_\\w+ webhookId=${hook.id} signature valid`));
+});
