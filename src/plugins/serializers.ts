@@ -17,14 +17,24 @@ type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
 const { SerializerSelector } = fastifyRequire('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory };
 
-/** `schemaController.compilersFactory.buildSerializer` for the Fastify constructor. */
+/**
+ * `schemaController.compilersFactory.buildSerializer` for the Fastify constructor. Fastify calls
+ * the factory once per encapsulated context that added schemas; serializers are shared between
+ * contexts whose external schemas are the same objects (one cache per app).
+ */
 export function dedupedSerializerFactory(): SerializerFactory {
   const defaultFactory = SerializerSelector();
+  const built = new Map<string, Serializer>();
+  const contextIds = new Map<string, number>();
   return (externalSchemas, serializerOpts) => {
     const compile = defaultFactory(externalSchemas, serializerOpts);
-    const built = new Map<string, Serializer>();
+    const ext = (externalSchemas ?? {}) as Record<string, unknown>;
+    // contexts that see the same schema objects under the same ids share one id
+    const signature = JSON.stringify([serializerOpts ?? null, Object.keys(ext).sort().map((k) => [k, ext[k]])]);
+    let id = contextIds.get(signature);
+    if (id === undefined) contextIds.set(signature, (id = contextIds.size));
     return (info) => {
-      const key = JSON.stringify(info.schema);
+      const key = `${id}\n${JSON.stringify(info.schema)}`;
       let serializer = built.get(key);
       if (!serializer) {
         serializer = compile(info);

@@ -25,7 +25,15 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
     addFormats.default(ajv);
     for (const schema of sharedSchemas) ajv.addSchema(schema);
   }
-  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : partsAjv).compile(schema as object) as never;
+  // one validator per distinct (part, schema): many routes share a body or params schema
+  const compiled = new Map<string, unknown>();
+  return ({ schema, httpPart }) => {
+    const body = httpPart === 'body';
+    const key = `${body ? 'b' : 'p'}${JSON.stringify(schema)}`;
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = (body ? bodyAjv : partsAjv).compile(schema as object)));
+    return validate as never;
+  };
 }
 
 /** Dotted path of an Ajv error: `/address/countryCode` -> `address.countryCode`, `/ubos/0` -> `ubos[0]`. */
