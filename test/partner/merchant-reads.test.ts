@@ -1,5 +1,5 @@
 import t from 'tap';
-import { build, schemaErrors, T0 } from '../helpers/app.js';
+import { build, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { call, count, standardMerchant, testMerchant } from './fixtures.js';
 
 const DAY = 86_400_000;
@@ -151,6 +151,22 @@ t.test('resend-onboarding: new token and link, fresh 7 days, old link dead', asy
   // no body is expected; a JSON body is ignored
   const withBody = await call(app, 'POST', `/v1/partner/merchants/${m.merchantId}/resend-onboarding`, { x: 1 });
   t.equal(withBody.status, 200);
+  // clients that send Content-Type: application/json with no body are fine; malformed JSON is not
+  const url = `/v1/partner/merchants/${m.merchantId}/resend-onboarding`;
+  const empty = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '' });
+  t.equal(empty.statusCode, 200, 'empty JSON body accepted');
+  const bare = await app.inject({ method: 'POST', url, headers: PARTNER });
+  t.equal(bare.statusCode, 200, 'no body, no content type');
+  const broken = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{"x":' });
+  t.equal(broken.statusCode, 400);
+  t.equal(JSON.parse(broken.body).code, 'malformed_json');
+  const tokenBefore = app.store.merchants.get(m.merchantId, 'sandbox-partner')!.onboarding_token;
+  for (const payload of ['123', '"x"', '[]', '1e999']) {
+    const notObject = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload });
+    t.equal(notObject.statusCode, 400, `body ${payload}`);
+    t.match(JSON.parse(notObject.body), { code: 'validation_failed', field: 'body' });
+  }
+  t.equal(app.store.merchants.get(m.merchantId, 'sandbox-partner')!.onboarding_token, tokenBefore, 'rejected bodies change nothing');
 });
 
 t.test('resend-onboarding: 409 once onboarding is over, 404 for unknown ids', async (t) => {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { build, schemaErrors, T0 } from '../helpers/app.js';
+import { build, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { call, count, testMerchant } from './fixtures.js';
 
 const URL = '/v1/partner/webhooks';
@@ -104,10 +104,17 @@ t.test('POST /v1/partner/webhooks/{id}/test queues one signed webhook.test deliv
 
 t.test('webhook test: unknown id is 404', async (t) => {
   const app = await build(t);
+  const hook = await call(app, 'POST', URL, { url: 'http://127.0.0.1:9/x', events: ['payment.failed'] });
+  const empty = await app.inject({ method: 'POST', url: `${URL}/${hook.body.id}/test`, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '' });
+  t.equal(empty.statusCode, 200, 'Content-Type: application/json with an empty body is accepted');
+  const broken = await app.inject({ method: 'POST', url: `${URL}/${hook.body.id}/test`, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{' });
+  t.equal(broken.statusCode, 400);
+  const events = count(app, 'events');
+
   const r = await call(app, 'POST', `${URL}/wh_000000/test`);
   t.equal(r.status, 404);
   t.match(r.body, { code: 'webhook_not_found' });
-  t.equal(count(app, 'events'), 0);
+  t.equal(count(app, 'events'), events, 'no event for an unknown webhook');
 });
 
 t.test('a test merchant created after registering a webhook emits merchant.activated', async (t) => {

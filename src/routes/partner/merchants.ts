@@ -19,6 +19,7 @@ import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/part
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { newOnboardingToken, newSubTppId, ONBOARDING_LINK_TTL_MS, type MerchantRow, type NewMerchant } from '../../store/merchants.js';
 import { creationHooks } from './engine-hooks.js';
+import { tolerateEmptyJsonBody } from './no-body.js';
 import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView } from './views.js';
 
 export const TEST_MERCHANT_MESSAGE = 'Test merchant created and activated: it can accept payments at once (sandbox only).';
@@ -221,44 +222,48 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: MerchantIdParamsT }>(
-    '/merchants/:merchantId/resend-onboarding',
-    {
-      schema: {
-        tags: ['partner'],
-        summary: 'Issue a new onboarding link (the previous one stops working)',
-        description: '409 onboarding_closed once the merchant has left the onboarding states (pending_onboarding, pending_completion).',
-        security: partnerSecurity,
-        params: MerchantIdParams,
-        response: responses({ $ref: 'ResendOnboardingResponse#' }),
+  // no body (contract); an empty JSON body is fine too
+  await app.register(async (scope) => {
+    tolerateEmptyJsonBody(scope);
+    scope.post<{ Params: MerchantIdParamsT }>(
+      '/merchants/:merchantId/resend-onboarding',
+      {
+        schema: {
+          tags: ['partner'],
+          summary: 'Issue a new onboarding link (the previous one stops working)',
+          description: '409 onboarding_closed once the merchant has left the onboarding states (pending_onboarding, pending_completion).',
+          security: partnerSecurity,
+          params: MerchantIdParams,
+          response: responses({ $ref: 'ResendOnboardingResponse#' }),
+        },
       },
-    },
-    async (request) => {
-      const partnerId = request.partner.clientId;
-      const now = clock.nowMs();
-      const row = store.tx(() => {
-        const current = ownMerchant(request.params.merchantId, partnerId);
-        if (!ONBOARDING_OPEN_STATES.includes(current.status)) {
-          throw new ApiError('onboarding_closed', {
-            message: `Merchant ${current.id} is ${current.status}; onboarding links exist only while pending_onboarding or pending_completion`,
-          });
-        }
-        return store.merchants.setOnboardingToken(
-          current.id,
-          newOnboardingToken(),
-          new Date(now + ONBOARDING_LINK_TTL_MS).toISOString(),
-          new Date(now).toISOString(),
-        );
-      });
-      return {
-        merchantId: row.id,
-        onboardingUrl: onboardingUrl(app.publicUrl, row.onboarding_token!),
-        onboardingToken: row.onboarding_token!,
-        expiresAt: row.onboarding_expires_at!,
-        status: row.status === 'pending_onboarding' ? ('pending_onboarding' as const) : ('pending_completion' as const),
-      };
-    },
-  );
+      async (request) => {
+        const partnerId = request.partner.clientId;
+        const now = clock.nowMs();
+        const row = store.tx(() => {
+          const current = ownMerchant(request.params.merchantId, partnerId);
+          if (!ONBOARDING_OPEN_STATES.includes(current.status)) {
+            throw new ApiError('onboarding_closed', {
+              message: `Merchant ${current.id} is ${current.status}; onboarding links exist only while pending_onboarding or pending_completion`,
+            });
+          }
+          return store.merchants.setOnboardingToken(
+            current.id,
+            newOnboardingToken(),
+            new Date(now + ONBOARDING_LINK_TTL_MS).toISOString(),
+            new Date(now).toISOString(),
+          );
+        });
+        return {
+          merchantId: row.id,
+          onboardingUrl: onboardingUrl(app.publicUrl, row.onboarding_token!),
+          onboardingToken: row.onboarding_token!,
+          expiresAt: row.onboarding_expires_at!,
+          status: row.status === 'pending_onboarding' ? ('pending_onboarding' as const) : ('pending_completion' as const),
+        };
+      },
+    );
+  });
 
   app.post<{ Params: MerchantIdParamsT; Body: CreateStoreBody }>(
     '/merchants/:merchantId/stores',

@@ -5,6 +5,7 @@ import { WebhookIdParams, type CreateWebhookBody, type WebhookIdParamsT } from '
 import { ApiError } from '../../domain/errors.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { tolerateEmptyJsonBody } from './no-body.js';
 
 export const TEST_DELIVERY_MESSAGE = 'This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.';
 
@@ -35,26 +36,30 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: WebhookIdParamsT }>(
-    '/webhooks/:id/test',
-    {
-      schema: {
-        tags: ['partner'],
-        summary: 'Queue a signed test delivery (event webhook.test) to this webhook',
-        security: partnerSecurity,
-        params: WebhookIdParams,
-        response: responses({ $ref: 'WebhookTestResponse#' }),
+  // no body (contract); an empty JSON body is fine too
+  await app.register(async (scope) => {
+    tolerateEmptyJsonBody(scope);
+    scope.post<{ Params: WebhookIdParamsT }>(
+      '/webhooks/:id/test',
+      {
+        schema: {
+          tags: ['partner'],
+          summary: 'Queue a signed test delivery (event webhook.test) to this webhook',
+          security: partnerSecurity,
+          params: WebhookIdParams,
+          response: responses({ $ref: 'WebhookTestResponse#' }),
+        },
       },
-    },
-    async (request) => {
-      const partnerId = request.partner.clientId;
-      const nowIso = clock.iso();
-      const { eventId, deliveryId } = store.tx(() => {
-        const hook = store.webhooks.get(request.params.id, partnerId);
-        if (!hook) throw new ApiError('webhook_not_found', { message: `Webhook ${request.params.id} not found` });
-        return store.outbox.emitTest(partnerId, hook, { webhookId: hook.id, message: TEST_DELIVERY_MESSAGE, timestamp: nowIso }, nowIso);
-      });
-      return { webhookId: request.params.id, eventId, deliveryId, status: 'queued' as const };
-    },
-  );
+      async (request) => {
+        const partnerId = request.partner.clientId;
+        const nowIso = clock.iso();
+        const { eventId, deliveryId } = store.tx(() => {
+          const hook = store.webhooks.get(request.params.id, partnerId);
+          if (!hook) throw new ApiError('webhook_not_found', { message: `Webhook ${request.params.id} not found` });
+          return store.outbox.emitTest(partnerId, hook, { webhookId: hook.id, message: TEST_DELIVERY_MESSAGE, timestamp: nowIso }, nowIso);
+        });
+        return { webhookId: request.params.id, eventId, deliveryId, status: 'queued' as const };
+      },
+    );
+  });
 }

@@ -1,0 +1,30 @@
+/**
+ * Endpoints the contract calls with "no body" (resend-onboarding, webhook test). In their scope:
+ * - an absent or empty body is fine, also with `Content-Type: application/json` (many HTTP
+ *   clients send that header on every POST; Fastify's default parser would answer 400);
+ * - malformed JSON is 400 malformed_json, as everywhere;
+ * - JSON other than an object or null (`123`, `"x"`, `[]`) is 400 validation_failed naming `body`;
+ * - an object is accepted and ignored.
+ * No body schema is declared, so the OpenAPI document shows these operations without a body.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../domain/errors.js';
+
+export function tolerateEmptyJsonBody(scope: FastifyInstance): void {
+  const json = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    json(request, text, (err, parsed) => {
+      if (err) return done(err);
+      if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+        return done(new ApiError('validation_failed', { field: 'body', message: 'This endpoint takes no body: send none, or a JSON object (ignored)' }));
+      }
+      done(null, parsed ?? undefined);
+    });
+  });
+}
