@@ -63,14 +63,15 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   t.equal(json(accounts).consentId, consentId);
   t.equal(json(accounts).totalAccounts, 3);
 
-  // a second decision changes nothing
+  // a second decision changes nothing: back to the page (POST-redirect-GET), which shows the outcome
   const again = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=deny' });
-  t.equal(again.statusCode, 409);
-  t.match(again.body, /already authorized/);
+  t.equal(again.statusCode, 303);
+  t.equal(again.headers.location, path(consent.authorizationUrl));
   t.equal(app.store.consents.get(consent.requestId, app.clock.nowMs())?.status, 'authorized');
   const view = await app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
   t.equal(view.statusCode, 200);
-  t.match(view.body, /Consent already authorized/);
+  t.match(view.body, /Access authorized/);
+  t.match(view.body, consentId!);
   t.notMatch(view.body, /<form/);
 });
 
@@ -90,20 +91,30 @@ t.test('deny: failed with errorMessage, redirect with status=failed and error', 
   t.match(list[0], { status: 'failed', errorMessage: 'The user denied access at the bank' });
   t.notOk('consentId' in list[0]);
   const view = await ctx.app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
-  t.match(view.body, /already declined/);
+  t.match(view.body, /Access denied/);
+  t.match(view.body, /The user denied access at the bank/);
 });
 
-t.test('without callbackUrl the page shows the result', async (t) => {
+t.test('without callbackUrl the page itself shows the result (POST-redirect-GET)', async (t) => {
   const ctx = await aisApp(t);
   const consent = await ctx.createConsent('u1');
   const ok = await ctx.app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'bankId=nordlys-bank&action=authorize' });
-  t.equal(ok.statusCode, 200);
-  t.match(ok.body, /Access authorized/);
-  t.match(ok.body, /cns_[0-9a-f]{32}/);
+  t.equal(ok.statusCode, 303);
+  t.equal(ok.headers.location, path(consent.authorizationUrl));
+  const shown = await ctx.app.inject({ method: 'GET', url: ok.headers.location as string });
+  t.equal(shown.statusCode, 200);
+  t.match(shown.body, /Access authorized/);
+  t.match(shown.body, /cns_[0-9a-f]{32}/);
   const other = await ctx.createConsent('u1');
   const denied = await ctx.app.inject({ method: 'POST', url: path(other.authorizationUrl), headers: FORM, payload: 'action=deny' });
-  t.equal(denied.statusCode, 200);
-  t.match(denied.body, /Access denied/);
+  t.equal(denied.statusCode, 303);
+  const deniedPage = await ctx.app.inject({ method: 'GET', url: denied.headers.location as string });
+  t.match(deniedPage.body, /Access denied/);
+  // revoked later: the page says so
+  await ctx.app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
+  ctx.app.engine.consent(consent.requestId, 'revoke');
+  const revoked = await ctx.app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
+  t.match(revoked.body, /Consent revoked/);
 });
 
 t.test('expired, unknown, bogus input and escaping', async (t) => {
@@ -124,7 +135,7 @@ t.test('expired, unknown, bogus input and escaping', async (t) => {
   t.equal(expired.statusCode, 410);
   t.match(expired.body, /expired/);
   const late = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=nordlys-bank' });
-  t.equal(late.statusCode, 410);
+  t.equal(late.statusCode, 303, 'too late: back to the page, which says it expired');
   t.equal(app.store.consents.get(consent.requestId, app.clock.nowMs())?.status, 'expired');
 
   const unknown = await app.inject({ method: 'GET', url: '/consent/ctk_does-not-exist' });

@@ -6,11 +6,15 @@
  * banks (fixtures/banks.ts) as radio buttons, and Authorize / Deny buttons in one real form.
  * POST (application/x-www-form-urlencoded: action=authorize|deny, bankId):
  *   - authorize -> status authorized, consentId set (engine), then 303 to
- *     callbackUrl?consentId=…&status=authorized&requestId=…  (no callbackUrl: a result page);
+ *     callbackUrl?consentId=…&status=authorized&requestId=…;
  *   - deny      -> status failed, errorMessage set, then 303 to
- *     callbackUrl?status=failed&error=access_denied&requestId=…  (no callbackUrl: a result page).
- * A consent that is no longer pending shows a page saying so (409 on POST; no second transition);
- * an expired one says it expired (410). An unknown token is a 404 page.
+ *     callbackUrl?status=failed&error=access_denied&requestId=…;
+ *   - without callbackUrl, and for a consent that is no longer pending: 303 back to the same URL
+ *     (POST-redirect-GET, like the other hosted pages), whose GET shows the outcome — so a
+ *     reload never decides twice.
+ * GET of a decided consent shows the result (authorized with its consent id, declined, revoked);
+ * an expired one says it expired (410). An unknown token is a 404 page. A missing or unknown
+ * bank re-renders the form with the error (400).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
@@ -42,7 +46,8 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
     return store.merchants.getAny(row.merchant_id)?.company_name ?? `Merchant ${row.merchant_id}`;
   }
 
-  function notPendingPage(reply: FastifyReply, row: ConsentRow, onPost: boolean): FastifyReply {
+  /** The page for a consent that is no longer pending (GET only; POSTs redirect here). */
+  function resultPage(reply: FastifyReply, row: ConsentRow): FastifyReply {
     switch (row.status) {
       case 'expired':
         return sendPage(
@@ -51,11 +56,18 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
           410,
         );
       case 'authorized':
-        return sendPage(reply, messagePage('Consent already authorized', `You already gave ${merchantName(row)} access. Nothing was changed.`, 'ok'), onPost ? 409 : 200);
+        return sendPage(
+          reply,
+          messagePage(
+            'Access authorized',
+            html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id: <code>${row.consent_id}</code>. You can close this page.`,
+            'ok',
+          ),
+        );
       case 'failed':
-        return sendPage(reply, messagePage('Consent already declined', `This request was declined: ${row.error_message ?? 'failed'}. Nothing was changed.`, 'bad'), onPost ? 409 : 200);
+        return sendPage(reply, messagePage('Access denied', `You declined ${merchantName(row)}'s request (${row.error_message ?? 'failed'}). You can close this page.`, 'bad'));
       default:
-        return sendPage(reply, messagePage('Consent revoked', 'This consent has been revoked. Nothing was changed.', 'bad'), onPost ? 409 : 200);
+        return sendPage(reply, messagePage('Consent revoked', `${merchantName(row)} can no longer read your accounts with this consent.`, 'bad'));
     }
   }
 
@@ -97,23 +109,21 @@ ${radioGroup({
   app.get<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
     const row = store.consents.getByToken(request.params.token, clock.nowMs());
     if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid. Ask the service that sent you here for a new one.', 'bad'), 404);
-    if (row.status !== 'pending') return notPendingPage(reply, row, false);
+    if (row.status !== 'pending') return resultPage(reply, row);
     return sendPage(reply, formPage(row));
   });
 
   app.post<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
     const row = store.consents.getByToken(request.params.token, clock.nowMs());
     if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid.', 'bad'), 404);
-    if (row.status !== 'pending') return notPendingPage(reply, row, true);
+    const self = `/consent/${encodeURIComponent(request.params.token)}`;
+    if (row.status !== 'pending') return seeOther(reply, self); // already decided or expired: show it, change nothing
     const form = formFields(request.body);
 
     if (form.action === 'deny') {
       engine.consent(row.request_id, 'deny', { errorMessage: DENIED_MESSAGE });
-      const updated = store.consents.get(row.request_id, clock.nowMs())!;
-      if (updated.callback_url) {
-        return seeOther(reply, callbackLocation(updated.callback_url, { status: 'failed', error: 'access_denied', requestId: updated.request_id }));
-      }
-      return sendPage(reply, messagePage('Access denied', `You declined ${merchantName(updated)}'s request. You can close this page.`, 'bad'));
+      if (!row.callback_url) return seeOther(reply, self);
+      return seeOther(reply, callbackLocation(row.callback_url, { status: 'failed', error: 'access_denied', requestId: row.request_id }));
     }
 
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
@@ -121,15 +131,10 @@ ${radioGroup({
     if (!bank) return sendPage(reply, formPage(row, 'Choose your bank'), 400);
     engine.consent(row.request_id, 'authorize', { bankId: bank.bankId });
     const updated = store.consents.get(row.request_id, clock.nowMs())!;
-    if (updated.callback_url) {
-      return seeOther(
-        reply,
-        callbackLocation(updated.callback_url, { consentId: updated.consent_id ?? '', status: updated.status, requestId: updated.request_id }),
-      );
-    }
-    return sendPage(
+    if (!updated.callback_url) return seeOther(reply, self);
+    return seeOther(
       reply,
-      messagePage('Access authorized', html`${merchantName(updated)} can now read your accounts. Consent id: <code>${updated.consent_id}</code>. You can close this page.`, 'ok'),
+      callbackLocation(updated.callback_url, { consentId: updated.consent_id ?? '', status: updated.status, requestId: updated.request_id }),
     );
   });
 }
