@@ -138,7 +138,7 @@ const webhookBase = {
   data: { description: 'Partial match of the envelope `data` (same rules and matchers as `expect.body`)' },
   webhook: { type: 'string', description: 'Which registered webhook (its `as` name). Default: the last one registered' },
   within: { ...duration, description: 'Virtual time bound: when the webhook has not arrived yet, advance the clock by this duration, then look again' },
-  timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep looking for the delivery (default 5000 for expectWebhook, 300 for expectNoWebhook)' },
+  timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep looking for the delivery (default 5000)' },
 } as const;
 
 export const EXPECT_WEBHOOK_STEP = {
@@ -156,10 +156,15 @@ export const EXPECT_WEBHOOK_STEP = {
 
 export const EXPECT_NO_WEBHOOK_STEP = {
   type: 'object',
-  description: 'No new delivery of `event` (matching `data` when given) may appear within the bound.',
+  description:
+    'No delivery of `event` (matching `data` when given) that no expectWebhook has matched yet may reach the watched webhook. With `within`, the clock is advanced by that much first.',
   required: ['event'],
   additionalProperties: false,
-  properties: webhookBase,
+  properties: {
+    ...webhookBase,
+    within: { ...duration, description: 'Advance the virtual clock by this duration first (e.g. past a settlement time)' },
+    timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep watching (default 300)' },
+  },
 } as const;
 
 export const WAIT_STEP = {
