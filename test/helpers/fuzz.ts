@@ -161,6 +161,9 @@ export function validArb(schema: Schema | undefined, ctx: FuzzContext, name = ''
 // ------------------------------------------------------------------------------- nasty values
 
 export const INVALID_DATES = [
+  '9999-12-31T23:59:59.999Z',
+  '0001-01-01T00:00:00.000Z',
+  '1970-01-01T00:00:00.000Z',
   '2026-02-30T00:00:00Z',
   '2026-13-01T00:00:00Z',
   '2026-01-15T25:00:00Z',
@@ -256,6 +259,15 @@ function pathsOf(value: unknown, schema: Schema | undefined, keys: (string | num
   return out;
 }
 
+function getAt(root: unknown, keys: (string | number)[]): unknown {
+  let cur = root as any;
+  for (const k of keys) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
 function objectPaths(paths: Path[]): Path[] {
   const objects = paths.filter((p) => typesOf(p.schema).includes('object'));
   return objects.length ? objects : paths.slice(0, 1);
@@ -333,6 +345,19 @@ export function bodyArb(schema: Schema | undefined, ctx: FuzzContext): fc.Arbitr
           label: `extra key ${JSON.stringify(key)} at ${p.keys.join('.') || '(body)'}`,
         })),
     ];
+    // boundary values that still match the field's pattern: every digit run inflated
+    // ("5s" -> "999999999999s", "2026-01-15" -> "999999999999-…"): found the clock-advance 500
+    const withDigits = paths.filter((p) => typeof getAt(v, p.keys) === 'string' && /\d/.test(getAt(v, p.keys) as string));
+    if (withDigits.length) {
+      choices.push(
+        fc.tuple(fc.constantFrom(...withDigits), fc.constantFrom('999999999999', '0', '00000000000000000001', '9007199254740993')).map(([p, digits]) => ({
+          keys: p.keys,
+          value: (getAt(v, p.keys) as string).replace(/\d+/g, digits),
+          invalid: false,
+          label: `digits -> ${digits} at ${p.keys.join('.')}`,
+        })),
+      );
+    }
     if (droppable.length) {
       choices.push(fc.constantFrom(...droppable).map((p) => ({ keys: p.keys, value: undefined, remove: true, invalid: true, label: `missing required ${p.keys.join('.')}` })));
     }

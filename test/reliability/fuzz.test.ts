@@ -16,6 +16,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
+/** The bits of a tap Test used here. */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Tap = Record<'ok' | 'pass' | 'fail' | 'comment' | 'equal', (...args: any[]) => unknown>;
 import type { RouteEntry } from '../../src/app.js';
 import { build, PARTNER } from '../helpers/app.js';
 import {
@@ -32,6 +35,7 @@ import {
 const RUNS = Number(process.env.OBSIM_FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.OBSIM_FUZZ_SEED ?? 20261121);
 const ONLY = process.env.OBSIM_FUZZ_ROUTE; // e.g. "POST /v1/partner/payments"
+t.setTimeout(Math.max(120_000, RUNS * 3_000));
 
 /** A loopback receiver for any webhook the fuzzer registers. */
 async function sink(t: { teardown(fn: () => unknown): void }): Promise<string> {
@@ -108,35 +112,36 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
   };
 }
 
-t.test('fuzz every route: no 5xx, rejections in ErrorBody, rejected requests change nothing', async (t) => {
-  const app = await build(t);
-  const hookUrl = await sink(t);
-  const { bearer } = await fixtures(app, hookUrl);
-  const ctx = context(app, hookUrl, bearer);
+type Figures = ReturnType<typeof newFigures>;
+
+/** Fuzz every route of `app`; failures are reported per route with the seed to replay. */
+async function fuzzRoutes(t: Tap, app: FastifyInstance, ctx: FuzzContext, runs: number, withFixed: boolean, only?: (r: RouteEntry) => boolean): Promise<{ figures: Figures; routes: number; seconds: number }> {
   const routes = app.routeTable.filter(
-    (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/docs') && (!ONLY || `${r.method} ${r.url}` === ONLY),
+    (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/docs') && (!ONLY || `${r.method} ${r.url}` === ONLY) && (!only || only(r)),
   );
   const figures = newFigures();
   const started = Date.now();
   t.ok(routes.length > 0, `${routes.length} routes`);
-
   for (const route of routes) {
+    const routeStarted = Date.now();
     const seed = routeSeed(SEED, route);
     const problems: string[] = [];
     const perRoute = newFigures();
-    for (const req of fixedCases(route, ctx, sampleFor(route, ctx, seed))) {
-      const { problems: p } = await sendAndCheck(app, route, req, perRoute);
-      problems.push(...p);
+    if (withFixed) {
+      for (const req of fixedCases(route, ctx, sampleFor(route, ctx, seed))) {
+        const { problems: p } = await sendAndCheck(app, route, req, perRoute);
+        problems.push(...p);
+      }
     }
     await fc.assert(
       fc.asyncProperty(requestArb(route, ctx), async (req) => {
         const { problems: p } = await sendAndCheck(app, route, req, perRoute);
         problems.push(...p);
       }),
-      { seed, numRuns: RUNS, endOnFailure: true },
+      { seed, numRuns: runs, endOnFailure: true },
     );
-    for (const k of Object.keys(figures) as (keyof typeof figures)[]) {
-      if (k === 'byStatus') for (const [s, n] of Object.entries(perRoute.byStatus)) figures.byStatus[s] = (figures.byStatus[s] ?? 0) + n;
+    for (const k of Object.keys(figures) as (keyof Figures)[]) {
+      if (k === 'byStatus') for (const [st, n] of Object.entries(perRoute.byStatus)) figures.byStatus[st] = (figures.byStatus[st] ?? 0) + n;
       else figures[k] += perRoute[k];
     }
     if (problems.length) {
@@ -145,14 +150,36 @@ t.test('fuzz every route: no 5xx, rejections in ErrorBody, rejected requests cha
         problems: [...new Set(problems)].slice(0, 12),
       });
     } else {
-      t.pass(`${route.method} ${route.url}: ${perRoute.cases} cases`);
+      t.pass(`${route.method} ${route.url}: ${perRoute.cases} cases in ${Date.now() - routeStarted} ms`);
     }
   }
-  t.comment(`fuzz: ${figures.cases} cases over ${routes.length} routes (${RUNS} random + fixed per route, seed ${SEED}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  t.comment(`fuzz: 5xx responses: ${figures.fiveXx}; rejections off-shape: ${figures.offShape}; state changed by rejections: ${figures.stateChanged}; invalid accepted: ${figures.bypass}`);
-  t.comment(`fuzz: statuses ${JSON.stringify(figures.byStatus)}`);
+  return { figures, routes: routes.length, seconds: (Date.now() - started) / 1000 };
+}
+
+function report(t: Tap, what: string, r: { figures: Figures; routes: number; seconds: number }, runs: number) {
+  const { figures } = r;
+  t.comment(`fuzz${what}: ${figures.cases} cases over ${r.routes} routes (${runs} random per route, seed ${SEED}) in ${r.seconds.toFixed(1)} s`);
+  t.comment(`fuzz${what}: 5xx responses: ${figures.fiveXx}; rejections off-shape: ${figures.offShape}; state changed by rejections: ${figures.stateChanged}; invalid accepted: ${figures.bypass}`);
+  t.comment(`fuzz${what}: statuses ${JSON.stringify(figures.byStatus)}`);
   t.equal(figures.fiveXx, 0, '0 responses with 5xx');
   t.equal(figures.offShape, 0, 'every rejection is an ErrorBody');
   t.equal(figures.stateChanged, 0, 'no rejected request changed state');
   t.equal(figures.bypass, 0, 'no certainly-invalid request accepted');
+}
+
+t.test('fuzz every route: no 5xx, rejections in ErrorBody, rejected requests change nothing', async (t) => {
+  const app = await build(t);
+  const hookUrl = await sink(t);
+  const { bearer } = await fixtures(app, hookUrl);
+  const result = await fuzzRoutes(t, app, context(app, hookUrl, bearer), RUNS, true);
+  report(t, '', result, RUNS);
+});
+
+t.test('fuzz body routes in --strict mode (unknown properties are a 400)', async (t) => {
+  const app = await build(t, { config: { strict: true } });
+  const hookUrl = await sink(t);
+  const { bearer } = await fixtures(app, hookUrl);
+  const runs = Math.max(5, Math.round(RUNS / 4));
+  const result = await fuzzRoutes(t, app, context(app, hookUrl, bearer), runs, false, (r) => r.method === 'POST' && r.schema?.body !== undefined);
+  report(t, ' (strict)', result, runs);
 });
