@@ -162,3 +162,19 @@ t.test('every validation failure class names the field and changes nothing', asy
   t.match(checksum.body.message, /checksum/);
   t.equal(count(app, 'merchants'), before, 'no merchant written by a rejected request');
 });
+
+t.test('unknown properties, nested ones included: dropped by default, 400 unknown_field under --strict', async (t) => {
+  const lax = await build(t);
+  const ok = await call(lax, 'POST', URL, fastTrackBody({ vatNumber: 'DK1', address: { city: 'Aarhus', region: 'Midt' }, ubos: [{ fullName: 'A', share: 50 }] }));
+  t.equal(ok.status, 200);
+  const details = JSON.parse(lax.store.merchants.get(ok.body.merchantId, 'sandbox-partner')!.details).fastTrack;
+  t.same(details.address, { city: 'Aarhus', countryCode: 'DK' }, 'unknown address property dropped');
+  t.same(details.ubos, [{ fullName: 'A' }]);
+  t.notOk('vatNumber' in details);
+
+  const strict = await build(t, { config: { strict: true } });
+  const top = await call(strict, 'POST', URL, fastTrackBody({ vatNumber: 'DK1' }));
+  t.match(top.body, { status: 400, code: 'unknown_field', field: 'vatNumber' });
+  const nested = await call(strict, 'POST', URL, fastTrackBody({ ubos: [{ fullName: 'A', share: 50 }] }));
+  t.match(nested.body, { status: 400, code: 'unknown_field', field: 'ubos[0].share' });
+});
