@@ -153,3 +153,25 @@ t.test('expiry is computed on read even when no timer fired (store level)', asyn
   t.equal(ctx.app.store.consents.get(c.requestId, later - 1)?.status, 'pending');
   t.equal(ctx.app.store.consents.get(c.requestId, later)?.status, 'expired', 'at the instant itself');
 });
+
+t.test('404 when the merchant disappeared after the token was issued; strict mode rejects unknown fields', async (t) => {
+  const ctx = await aisApp(t);
+  const headers = await ctx.bearer('u1');
+  ctx.app.db.prepare('DELETE FROM merchants WHERE id = ?').run(ctx.merchantId);
+  const payload = { merchantId: ctx.merchantId, userId: 'u1', permissions: ['ReadBalances'], expirationDateTime: '2026-03-01', transactionFromDateTime: '2025-01-01' };
+  const gone = await ctx.app.inject({ method: 'POST', url: '/v1/ais/consents', headers, payload });
+  t.equal(gone.statusCode, 404);
+  t.match(json(gone), { code: 'merchant_not_found', field: 'merchantId' });
+
+  const strict = await aisApp(t, { strict: true });
+  const res = await strict.app.inject({
+    method: 'POST',
+    url: '/v1/ais/consents',
+    headers: await strict.bearer('u1'),
+    payload: { ...payload, merchantId: strict.merchantId, scope: 'everything' },
+  });
+  t.equal(res.statusCode, 400);
+  t.match(json(res), { code: 'unknown_field', field: 'scope' });
+  const lenient = await ctx.app.inject({ method: 'POST', url: '/v1/ais/consents', headers, payload: { ...payload, scope: 'x' } });
+  t.equal(lenient.statusCode, 404, 'default mode ignores the unknown field (and then finds no merchant)');
+});
