@@ -56,3 +56,22 @@ t.test('the window is the wall clock: advancing the virtual clock does not reset
   app.clock.advance(3_600_000);
   t.equal((await app.inject({ ...list, headers: PARTNER })).statusCode, 429);
 });
+
+t.test('AIS calls are counted per token subject (merchant + user), apart from the partner', async (t) => {
+  const app = await buildTwo(t, { config: { rateLimit: 3 } });
+  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Rate ApS' } }));
+  const token = async (userId: string) =>
+    json(await app.inject({ method: 'POST', url: '/v1/auth/generate-token', payload: { userId, merchantId: m.merchantId, permissions: ['ais:accounts:read'] } })).token as string;
+  const alice = await token('alice');
+  const bob = await token('bob');
+  const ais = (tok: string, userId: string) =>
+    app.inject({ method: 'POST', url: '/v1/ais/accounts', headers: { authorization: `Bearer ${tok}` }, payload: { userId, merchantId: m.merchantId } });
+  for (let i = 0; i < 3; i++) t.not((await ais(alice, 'alice')).statusCode, 429, `alice ${i + 1}`);
+  const over = await ais(alice, 'alice');
+  t.equal(over.statusCode, 429, "alice's 4th call is limited");
+  t.match(json(over), { code: 'rate_limited' });
+  t.ok(over.headers['retry-after'], 'with Retry-After');
+  t.not((await ais(bob, 'bob')).statusCode, 429, 'bob (same merchant, other user) is not');
+  t.not((await ais('junk.token.value', 'alice')).statusCode, 429, 'an invalid token is a 401, never counted');
+  t.equal((await app.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 200, 'the partner API budget is separate');
+});
