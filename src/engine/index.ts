@@ -371,6 +371,7 @@ function prepareConsent(db: Db) {
     `SELECT c.*, m.partner_id AS __partner_id FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE c.request_id = ?`,
   );
   const columns = new Set((db.prepare('PRAGMA table_info(consents)').all() as { name: string }[]).map((c) => c.name));
+  const updates = new Map<string, ReturnType<Db['prepare']>>();
   return {
     get(requestId: string): { row: ConsentRowLike; partnerId: string } | undefined {
       const r = byRequestId.get(requestId) as (ConsentRowLike & { __partner_id: string }) | undefined;
@@ -384,7 +385,9 @@ function prepareConsent(db: Db) {
       if (trigger === 'authorize' && columns.has('consent_id') && !row.consent_id) set.consent_id = `cns_${randomUUID().replace(/-/g, '')}`;
       if (opts.bankId && columns.has('bank_id')) set.bank_id = opts.bankId;
       const keys = Object.keys(set).filter((k) => columns.has(k));
-      const stmt = db.prepare(`UPDATE consents SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE request_id = @__id RETURNING *`);
+      const sql = `UPDATE consents SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE request_id = @__id RETURNING *`;
+      let stmt = updates.get(sql);
+      if (!stmt) updates.set(sql, (stmt = db.prepare(sql)));
       return stmt.get({ ...Object.fromEntries(keys.map((k) => [k, set[k]])), __id: row.request_id }) as ConsentRowLike;
     },
   };
