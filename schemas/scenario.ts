@@ -71,6 +71,11 @@ export const REQUEST_STEP = {
     headers: { type: 'object', description: 'Extra request headers', additionalProperties: { type: 'string' } },
     body: { description: 'JSON request body (any JSON value); templated' },
     rawBody: { type: 'string', description: 'A raw request body sent as is (instead of `body`), e.g. malformed JSON' },
+    form: {
+      type: 'object',
+      description: 'An HTML form submission (instead of `body`): sent as application/x-www-form-urlencoded, e.g. the hosted onboarding form',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
     expect: expectation,
     capture,
   },

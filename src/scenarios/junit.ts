@@ -3,8 +3,11 @@
  * (classname = scenario name). A failed step carries <failure message="…">diff</failure>; steps
  * after it are <skipped/>. A file that did not load is a suite with one failed "load" testcase.
  */
-import { create } from 'xmlbuilder2';
+import { lazyRequire } from '../lazy.js';
 import type { ScenarioResult } from './runner.js';
+
+/** xmlbuilder2 (~1 MB with its DOM) is loaded when a JUnit report is written, not at start-up. */
+const xmlbuilder2 = lazyRequire<typeof import('xmlbuilder2')>('xmlbuilder2');
 
 const secs = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -13,7 +16,7 @@ export function junitXml(results: readonly ScenarioResult[], suiteName = 'obsim 
   const failures = results.reduce((n, r) => n + r.steps.filter((s) => s.status === 'failed').length + (r.error ? 1 : 0), 0);
   const skipped = results.reduce((n, r) => n + r.steps.filter((s) => s.status === 'skipped').length, 0);
   const total = results.reduce((n, r) => n + r.durationMs, 0);
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
+  const root = xmlbuilder2().create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
     name: suiteName,
     tests,
     failures,

@@ -91,7 +91,9 @@ function validateStep(step: unknown, n: number, file: string): void {
   if (kind === 'control') checkControl(s.control as Record<string, unknown>, n, file);
   if (kind === 'request') {
     const r = s.request as Record<string, unknown>;
-    if (r.body !== undefined && r.rawBody !== undefined) throw new ScenarioLoadError(file, 'request: give "body" or "rawBody", not both', n);
+    if ([r.body, r.rawBody, r.form].filter((v) => v !== undefined).length > 1) {
+      throw new ScenarioLoadError(file, 'request: give one of "body", "rawBody" or "form", not several', n);
+    }
   }
 }
 

@@ -4,7 +4,10 @@
  * POST /_sandbox/scenarios/run endpoint). Same runner, one small interface.
  */
 import type { FastifyInstance } from 'fastify';
-import { request as undiciRequest } from 'undici';
+import { lazyRequire } from '../lazy.js';
+
+/** undici is loaded when a scenario first talks HTTP (start-up time of `obsim serve`). */
+const undici = lazyRequire<typeof import('undici')>('undici');
 
 export interface TransportRequest {
   method: string;
@@ -53,7 +56,7 @@ export function httpTransport(baseUrl: string, options: { timeoutMs?: number } =
     async request(req) {
       let res;
       try {
-        res = await undiciRequest(`${base}${req.path}`, {
+        res = await undici().request(`${base}${req.path}`, {
           method: req.method as 'GET',
           headers: req.headers,
           body: req.body,

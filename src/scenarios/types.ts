@@ -16,6 +16,7 @@ export interface RequestStep {
   headers?: Record<string, string>;
   body?: unknown;
   rawBody?: string;
+  form?: Record<string, string | number | boolean>;
   expect?: Expectation;
   capture?: Record<string, string>;
 }

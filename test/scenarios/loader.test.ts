@@ -52,7 +52,7 @@ t.test('wrong values and unknown fields', async (t) => {
   t.match(loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, expect: { stauts: 200 } }\n`).reason, /unknown field "expect.stauts"/);
   t.match(loadError(t, `name: x\nsteps:\n  - advanceClock: soon\n`).reason, /advanceClock: .*wrong shape|advanceClock: .*must match/);
   t.match(loadError(t, `name: x\nsteps:\n  - wait: 60000\n`).reason, /wait:/);
-  t.match(loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, body: {}, rawBody: "x" }\n`).reason, /"body" or "rawBody", not both/);
+  t.match(loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, body: {}, rawBody: "x" }\n`).reason, /one of "body", "rawBody" or "form", not several/);
 });
 
 t.test('a step with two kinds, none, or expect beside the kind', async (t) => {

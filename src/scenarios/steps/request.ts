@@ -40,6 +40,9 @@ export const request: StepHandler<RequestStep> = {
     if (step.rawBody !== undefined) {
       body = step.rawBody;
       headers['content-type'] = 'application/json';
+    } else if (step.form !== undefined) {
+      body = new URLSearchParams(Object.entries(step.form).map(([k, v]): [string, string] => [k, String(v)])).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (step.body !== undefined) {
       body = JSON.stringify(step.body);
       headers['content-type'] = 'application/json';
