@@ -8,8 +8,11 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
-import { request } from 'undici';
+import { lazyRequire } from '../lazy.js';
 import { signatureValid, startReceiver, type ReceivedDelivery } from '../scenarios/receiver.js';
+
+/** undici is loaded only when `obsim listen --forward-to` forwards (start-up time of every command). */
+const undici = lazyRequire<typeof import('undici')>('undici');
 
 interface ListenOpts {
   port: number;
@@ -100,7 +103,7 @@ export function registerListenCommand(program: Command): void {
           const headers: Record<string, string> = {};
           for (const h of FORWARDED_HEADERS) if (d.headers[h] !== undefined) headers[h] = d.headers[h];
           try {
-            const res = await request(opts.forwardTo, { method: 'POST', headers, body: d.body, headersTimeout: 9_000, bodyTimeout: 9_000 });
+            const res = await undici().request(opts.forwardTo, { method: 'POST', headers, body: d.body, headersTimeout: 9_000, bodyTimeout: 9_000 });
             const text = await res.body.text();
             out(c.dim(`  → forwarded to ${opts.forwardTo}: ${res.statusCode}`));
             return { status: res.statusCode, body: text };

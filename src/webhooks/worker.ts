@@ -13,7 +13,8 @@
  *   the same body bytes (the receiver de-duplicates on X-Webhook-Id).
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { lazyRequire } from '../lazy.js';
 import type { VirtualClock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { Store } from '../store/index.js';
@@ -26,6 +27,9 @@ export const DELIVERY_CONCURRENCY = 256;
 /** Bytes of a response body read (and discarded) before the connection is dropped. */
 export const RESPONSE_DUMP_LIMIT = 64 * 1024;
 export const USER_AGENT = 'obsim-webhooks/1';
+
+/** undici is loaded with the first delivery (start-up time). */
+const undici = lazyRequire<typeof import('undici')>('undici');
 
 export type DeliveryOutcome = 'delivered' | 'timeout' | 'connection_refused' | 'connection_reset' | 'non_2xx' | 'redirect' | 'error';
 
@@ -53,7 +57,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const { db, store, clock } = options;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
-  const agent = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 5_000 });
+  let agent: Agent | undefined;
+  const dispatcher = (): Agent => (agent ??= new (undici().Agent)({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 5_000 }));
   const closing = new AbortController();
 
   const nextPending = db.prepare(
@@ -138,9 +143,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([timeout, closing.signal]);
     try {
-      const res = await request(row.url, {
+      const res = await undici().request(row.url, {
         method: 'POST',
-        dispatcher: agent, // a plain Agent: no redirect interceptor, so 3xx is returned as is
+        dispatcher: dispatcher(), // a plain Agent: no redirect interceptor, so 3xx is returned as is
         signal,
         headers: {
           'content-type': 'application/json',
@@ -195,7 +200,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       offCommit();
       closing.abort();
       await Promise.allSettled([...inFlight]);
-      await agent.close().catch(() => undefined);
+      await agent?.close().catch(() => undefined);
     },
     get inFlight(): number {
       return inFlight.size;

@@ -1,0 +1,17 @@
+/**
+ * Load a CommonJS dependency on first use instead of at start-up. obsim's start-up time is part
+ * of its promise (a CI job never waits on it): undici (webhook delivery, scenario transport,
+ * `obsim listen`), xmlbuilder2 (JUnit reports) and yaml (scenario files) are ~2.5 MB of code that
+ * `obsim serve` does not need to answer its first request.
+ *
+ *   const undici = lazyRequire<typeof import('undici')>('undici');
+ *   await undici().request(url, …);
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export function lazyRequire<T>(specifier: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= require(specifier) as T);
+}
