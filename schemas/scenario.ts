@@ -91,7 +91,7 @@ export const CONTROL_TARGETS = {
 export const CONTROL_STEP = {
   type: 'object',
   description:
-    'A sandbox control action: a shortcut for `POST /_sandbox/<target>s/<id>/<action>` with the run partner credentials. Give exactly one target (`merchant`, `payment`, `consent`, `delivery`) and an `action`, or `reset: true` for POST /_sandbox/reset.',
+    'A sandbox control action: a shortcut for `POST /_sandbox/{merchants|payments|consents|deliveries}/<id>/<action>` with the run partner credentials. Give exactly one target (`merchant`, `payment`, `consent`, `delivery`) and an `action`, or `reset: true` for POST /_sandbox/reset.',
   additionalProperties: false,
   properties: {
     merchant: { type: ['integer', 'string'], description: 'merchantId (actions: ' + CONTROL_TARGETS.merchant.join(', ') + ')' },
@@ -155,6 +155,7 @@ export const EXPECT_WEBHOOK_STEP = {
   properties: {
     ...webhookBase,
     signature: { type: 'string', enum: ['valid', 'ignore'], description: '`valid` (default): the signature must verify' },
+    eventId: { type: 'string', description: 'The delivery must carry this X-Webhook-Id (e.g. a redelivery keeps the id of the first delivery). Each match sets `${last.eventId}`' },
     capture: { ...capture, description: 'Variables from the delivered envelope, e.g. `{ "evt": "data.paymentId" }`' },
   },
 } as const;

@@ -48,10 +48,11 @@ export interface ExpectWebhookStep {
   within?: string;
   timeoutMs?: number;
   signature?: 'valid' | 'ignore';
+  eventId?: string;
   capture?: Record<string, string>;
 }
 
-export type ExpectNoWebhookStep = Omit<ExpectWebhookStep, 'signature' | 'capture'>;
+export type ExpectNoWebhookStep = Omit<ExpectWebhookStep, 'signature' | 'capture' | 'eventId'>;
 
 export type WaitStep = number | { ms: number };
 

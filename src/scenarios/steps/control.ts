@@ -6,9 +6,10 @@ import type { StepHandler } from './types.js';
 
 export function controlPath(step: ControlStep): string {
   if (step.reset) return '/_sandbox/reset';
+  const plural = { merchant: 'merchants', payment: 'payments', consent: 'consents', delivery: 'deliveries' } as const;
   for (const target of ['merchant', 'payment', 'consent', 'delivery'] as const) {
     const id = step[target];
-    if (id !== undefined) return `/_sandbox/${target}s/${encodeURIComponent(String(id))}/${step.action}`;
+    if (id !== undefined) return `/_sandbox/${plural[target]}/${encodeURIComponent(String(id))}/${step.action}`;
   }
   throw new Error('control step without a target');
 }

@@ -131,7 +131,7 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
     let advanced: string | undefined;
     for (;;) {
       const all = await deliveriesFor(ctx, hook);
-      const found = all.find((d) => !ctx.consumed.has(d.key) && matches(d, step.event, step.data));
+      const found = all.find((d) => !ctx.consumed.has(d.key) && matches(d, step.event, step.data) && (step.eventId === undefined || d.eventId === step.eventId));
       const elapsed = Date.now() - started;
       // a delivery still pending in the log is not signed yet: wait for the worker to claim it
       const ready = found !== undefined && (found.signature != null || (step.signature ?? 'valid') === 'ignore' || elapsed >= timeoutMs);
@@ -143,6 +143,7 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
         }
         ctx.consumed.add(found.key);
         ctx.vars['last.webhook'] = found.envelope;
+        ctx.vars['last.eventId'] = found.eventId;
         applyCaptures(ctx, step.capture, found.envelope, 'the delivered envelope');
         const sig = (step.signature ?? 'valid') === 'valid' ? 'signature valid' : 'signature not checked';
         return { detail: `${found.eventId ?? found.key} ${sig}${advanced ? ` (after advancing ${advanced})` : ''}` };
@@ -154,7 +155,7 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
       }
       if (elapsed >= timeoutMs && !found) {
         throw new StepFailure(
-          `expected a ${step.event} delivery to webhook ${hook.id}${step.data !== undefined ? ` with data matching ${short(step.data)}` : ''}${
+          `expected a ${step.event} delivery to webhook ${hook.id}${step.eventId ? ` with X-Webhook-Id ${step.eventId}` : ''}${step.data !== undefined ? ` with data matching ${short(step.data)}` : ''}${
             step.within ? ` within ${step.within} of virtual time` : ''
           }; none arrived in ${timeoutMs}ms\n${describeSeen(all, step.event, step.data)}`,
         );
