@@ -35,7 +35,7 @@ import {
 const RUNS = Number(process.env.OBSIM_FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.OBSIM_FUZZ_SEED ?? 20261121);
 const ONLY = process.env.OBSIM_FUZZ_ROUTE; // e.g. "POST /v1/partner/payments"
-t.setTimeout(Math.max(120_000, RUNS * 3_000));
+t.setTimeout(Math.max(300_000, RUNS * 6_000));
 
 /** A loopback receiver for any webhook the fuzzer registers. */
 async function sink(t: { teardown(fn: () => unknown): void }): Promise<string> {

@@ -19,6 +19,7 @@ import { build, json, PARTNER } from '../helpers/app.js';
 
 const LONG = process.env.OBSIM_LONG === '1';
 const LIMIT_MS = 1_500;
+t.setTimeout(LONG ? 900_000 : 180_000);
 
 interface Hostile {
   url: (path: string) => string;
@@ -229,7 +230,7 @@ t.test('50 hanging deliveries: API latency unchanged, a healthy receiver not del
   } else {
     // npm test: a loose bound (a shared CI machine makes p99 of a few hundred requests noisy)
     t.ok(medLoaded <= medBase * 2 + 5, `median ${medLoaded.toFixed(2)} ms within 2x + 5 ms of ${medBase.toFixed(2)} ms`);
-    t.ok(loaded <= Math.max(baseline * 3, baseline + 25), `p99 ${loaded.toFixed(2)} ms within max(3x, +25 ms) of ${baseline.toFixed(2)} ms`);
+    t.ok(loaded <= Math.max(baseline * 3, baseline + 50), `p99 ${loaded.toFixed(2)} ms within max(3x, +50 ms) of ${baseline.toFixed(2)} ms`);
   }
   t.equal(rx.hits.get('/hang'), 50, 'each hanging delivery attempted once');
 });

@@ -24,6 +24,7 @@ import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
 
 const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
 const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
+t.setTimeout(Math.max(180_000, RUNS * 5_000));
 
 type Env = 'sandbox' | 'production';
 interface Actor {

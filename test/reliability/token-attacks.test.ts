@@ -15,6 +15,7 @@ import { buildTwo } from '../partner/fixtures.js';
 const SECRET = 'token-attack-suite-secret-0123456789abcdef';
 const USER = 'attack-user';
 const PERMS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'];
+t.setTimeout(180_000);
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const hs256 = (input: string, key: string | Buffer) => createHmac('sha256', key).update(input).digest('base64url');
