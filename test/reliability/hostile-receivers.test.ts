@@ -234,3 +234,16 @@ t.test('50 hanging deliveries: API latency unchanged, a healthy receiver not del
   }
   t.equal(rx.hits.get('/hang'), 50, 'each hanging delivery attempted once');
 });
+
+t.test('with the default limit, a hanging receiver is recorded as a timeout after ~10 s (long mode)', { skip: !LONG && 'long mode only (OBSIM_LONG=1)' }, async (t) => {
+  const rx = await hostile(t);
+  const app = await build(t);
+  await fire(app, await webhook(app, rx.url('/hang')));
+  const started = performance.now();
+  await app.webhooks.drain();
+  const elapsed = performance.now() - started;
+  const row = app.db.prepare('SELECT outcome, duration_ms FROM deliveries').get() as Row;
+  t.equal(row.outcome, 'timeout');
+  t.ok(row.duration_ms! >= 10_000 && row.duration_ms! < 11_000, `recorded after ${row.duration_ms} ms`);
+  t.comment(`hostile receivers: default limit, hanging receiver recorded as timeout after ${row.duration_ms} ms (${Math.round(elapsed)} ms wall)`);
+});
