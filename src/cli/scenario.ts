@@ -33,6 +33,8 @@ interface RunOpts {
   partnerClientId: string;
   partnerClientSecret: string;
   var: string[];
+  tag: string[];
+  bail?: boolean;
   color?: boolean;
   quiet?: boolean;
 }
@@ -92,6 +94,8 @@ export function registerScenarioCommands(program: Command): void {
     .addOption(
       new Option('--partner-client-secret <secret>', 'partner client secret').env('OBSIM_PARTNER_CLIENT_SECRET').default('sandbox-secret'),
     )
+    .option('--tag <tag>', 'only run scenarios with this tag (repeatable; e.g. --tag payment --tag webhook)', (v: string, prev: string[] = []) => [...prev, v], [])
+    .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
     .option('--no-color', 'plain output even on a terminal')
     .option('--quiet', 'one line per step, without the request/response details')
@@ -171,8 +175,14 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
       receiver,
       reset: opts.reset,
       vars,
+      tags: opts.tag,
+      bail: opts.bail,
       reporter: consoleReporter({ color: opts.color === false ? false : undefined, verbose: !opts.quiet }),
     });
+    if (results.length === 0) {
+      console.error(`obsim: no scenario has the tag${opts.tag.length > 1 ? 's' : ''} ${opts.tag.join(', ')}`);
+      throw new CliExit(1);
+    }
     if (opts.junit) {
       writeFileSync(opts.junit, junitXml(results));
       console.log(`JUnit report written to ${opts.junit}`);

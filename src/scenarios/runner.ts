@@ -62,6 +62,10 @@ export interface RunOptions {
   /** Extra variables (override the scenario's `variables`). */
   vars?: Record<string, unknown>;
   reporter?: Reporter;
+  /** runFiles: only scenarios with at least one of these tags. */
+  tags?: readonly string[];
+  /** runFiles: stop after the first failed scenario (the rest are not run). */
+  bail?: boolean;
 }
 
 function kindOf(step: Step): StepKind {
@@ -169,9 +173,14 @@ export async function runFiles(paths: readonly string[], options: RunOptions): P
     options.reporter?.runEnd?.(loadErrors, Date.now() - started);
     return loadErrors;
   }
-  options.reporter?.runStart?.({ total: scenarios.length, target: options.transport.description });
+  const selected = options.tags?.length ? scenarios.filter((s) => s.tags?.some((tag) => options.tags!.includes(tag))) : scenarios;
+  options.reporter?.runStart?.({ total: selected.length, target: options.transport.description });
   const results: ScenarioResult[] = [];
-  for (const [i, s] of scenarios.entries()) results.push(await runScenario(s, options, { index: i + 1, total: scenarios.length }));
+  for (const [i, s] of selected.entries()) {
+    const r = await runScenario(s, options, { index: i + 1, total: selected.length });
+    results.push(r);
+    if (!r.passed && options.bail) break;
+  }
   options.reporter?.runEnd?.(results, Date.now() - started);
   return results;
 }

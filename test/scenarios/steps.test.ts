@@ -186,3 +186,22 @@ t.test('setup failure (simulator unreachable) is reported, no step runs', async 
   t.match(r.error, /setup failed: cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
   t.same(r.steps.map((s) => s.status), ['skipped']);
 });
+
+t.test('runFiles: loads everything first, --tag selects, --bail stops after the first failure', async (t) => {
+  const { runFiles } = await import('../../src/scenarios/runner.js');
+  const { injectTransport } = await import('../../src/scenarios/transport.js');
+  const dir = t.testdir({
+    'a-fails.yaml': 'name: a-fails\ntags: [x]\nsteps:\n  - request: { method: GET, path: /nope, auth: none }\n',
+    'b-passes.yaml': 'name: b-passes\ntags: [y]\nsteps:\n  - request: { method: GET, path: /healthz, auth: none }\n',
+    'c-passes.yaml': 'name: c-passes\ntags: [x, y]\nsteps:\n  - wait: 1\n',
+  });
+  const transport = injectTransport(app);
+  const all = await runFiles([dir], { transport });
+  t.same(all.map((r) => [r.name, r.passed]), [['a-fails', false], ['b-passes', true], ['c-passes', true]]);
+  t.same((await runFiles([dir], { transport, tags: ['y'] })).map((r) => r.name), ['b-passes', 'c-passes']);
+  t.same((await runFiles([dir], { transport, bail: true })).map((r) => r.name), ['a-fails']);
+  const broken = t.testdir({ 'ok.yaml': 'name: ok\nsteps:\n  - wait: 1\n', 'zz.yaml': 'name: zz\nsteps:\n  - nope: 1\n' });
+  const loadFailed = await runFiles([broken], { transport });
+  t.same(loadFailed.map((r) => [r.name, r.passed, r.steps.length]), [[`${broken}/zz.yaml`, false, 0]], 'a bad file fails the run before anything runs');
+  t.match(loadFailed[0].error, /zz\.yaml: step 1: unknown step kind "nope"/);
+});
