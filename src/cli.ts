@@ -17,16 +17,20 @@ export function buildCli(): Command {
     .exitOverride();
 
   const serve = program.command('serve').description('Run the simulator (flags override environment variables)');
+  // commander names a value after its flag (--settle-delay -> settleDelay), which is not always
+  // the Config key (settleDelayMs): read each value under the option's own attribute name
+  const options: [Setting, Option][] = [];
   for (const setting of SETTINGS as readonly Setting[]) {
     const option = setting.boolean
       ? new Option(`${setting.flag}`, `${setting.help} [env ${setting.env}]`)
       : new Option(`${setting.flag} <value>`, `${setting.help} [env ${setting.env}]`);
     serve.addOption(option);
+    options.push([setting, option]);
   }
   serve.action(async (opts: Record<string, string | boolean>) => {
     const flags: Partial<Record<keyof Config, string | boolean>> = {};
-    for (const setting of SETTINGS as readonly Setting[]) {
-      const value = opts[setting.key];
+    for (const [setting, option] of options) {
+      const value = opts[option.attributeName()];
       if (value !== undefined) flags[setting.key] = value;
     }
     const config = loadConfig(flags);
