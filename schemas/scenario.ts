@@ -142,7 +142,11 @@ const webhookBase = {
   event: { type: 'string', description: 'Event name, e.g. `payment.completed`' },
   data: { description: 'Partial match of the envelope `data` (same rules and matchers as `expect.body`)' },
   webhook: { type: 'string', description: 'Which registered webhook (its `as` name). Default: the last one registered' },
-  within: { ...duration, description: 'Virtual time bound: when the webhook has not arrived yet, advance the clock by this duration, then look again' },
+  within: {
+    description:
+      'The bound. A duration string is VIRTUAL time: when the webhook has not arrived yet, the clock is advanced by it, then the runner looks again. An integer is REAL milliseconds to keep looking (same as timeoutMs).',
+    oneOf: [duration, { type: 'integer', minimum: 0, maximum: 60000 }],
+  },
   timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep looking for the delivery (default 5000)' },
 } as const;
 
@@ -168,7 +172,10 @@ export const EXPECT_NO_WEBHOOK_STEP = {
   additionalProperties: false,
   properties: {
     ...webhookBase,
-    within: { ...duration, description: 'Advance the virtual clock by this duration first (e.g. past a settlement time)' },
+    within: {
+      description: 'A duration string: advance the virtual clock by it first (e.g. past a settlement time). An integer: REAL milliseconds to keep watching (same as timeoutMs).',
+      oneOf: [duration, { type: 'integer', minimum: 0, maximum: 60000 }],
+    },
     timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep watching (default 300)' },
   },
 } as const;

@@ -45,7 +45,7 @@ export interface ExpectWebhookStep {
   event: string;
   data?: unknown;
   webhook?: string;
-  within?: string;
+  within?: string | number;
   timeoutMs?: number;
   signature?: 'valid' | 'ignore';
   eventId?: string;

@@ -205,3 +205,13 @@ t.test('runFiles: loads everything first, --tag selects, --bail stops after the 
   t.same(loadFailed.map((r) => [r.name, r.passed, r.steps.length]), [[`${broken}/zz.yaml`, false, 0]], 'a bad file fails the run before anything runs');
   t.match(loadFailed[0].error, /zz\.yaml: step 1: unknown step kind "nope"/);
 });
+
+t.test('within as an integer is a real-time bound: the clock does not move', async (t) => {
+  const before = app.clock.nowMs();
+  const r = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, PAYMENT(20), { expectWebhook: { event: 'payment.completed', within: 150 } }]);
+  t.match(failure(r), /none arrived in 150ms/);
+  t.equal(app.clock.nowMs(), before, 'virtual time untouched');
+  const quiet = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, { expectNoWebhook: { event: 'payment.completed', within: 50 } }]);
+  t.ok(quiet.passed, failure(quiet));
+  t.match(quiet.steps[2].detail, /none in 50ms$/);
+});

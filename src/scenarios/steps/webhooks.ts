@@ -122,11 +122,13 @@ function describeSeen(list: SeenDelivery[], event: string, data: unknown): strin
 }
 
 export const expectWebhook: StepHandler<ExpectWebhookStep> = {
-  label: (s) => `${s.event}${s.within ? ` within ${s.within}` : ''}`,
+  label: (s) => `${s.event}${s.within !== undefined ? ` within ${typeof s.within === 'number' ? `${s.within}ms` : s.within}` : ''}`,
   async run(raw, ctx) {
-    const step = ctx.render(raw);
+    const { within: bound, ...step } = ctx.render(raw);
+    // within: a duration string is virtual time (advance the clock), an integer real milliseconds
+    const within = typeof bound === 'string' ? bound : undefined;
     const { hook } = watched(ctx, step.webhook);
-    const timeoutMs = step.timeoutMs ?? 5000;
+    const timeoutMs = typeof bound === 'number' ? bound : (step.timeoutMs ?? 5000);
     const started = Date.now();
     let advanced: string | undefined;
     for (;;) {
@@ -148,15 +150,15 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
         const sig = (step.signature ?? 'valid') === 'valid' ? 'signature valid' : 'signature not checked';
         return { detail: `${found.eventId ?? found.key} ${sig}${advanced ? ` (after advancing ${advanced})` : ''}` };
       }
-      if (step.within !== undefined && !found && advanced === undefined && elapsed >= Math.min(GRACE_MS, timeoutMs)) {
-        await advance(ctx, { ms: parseDuration(step.within) });
-        advanced = step.within;
+      if (within !== undefined && !found && advanced === undefined && elapsed >= Math.min(GRACE_MS, timeoutMs)) {
+        await advance(ctx, { ms: parseDuration(within) });
+        advanced = within;
         continue;
       }
       if (elapsed >= timeoutMs && !found) {
         throw new StepFailure(
           `expected a ${step.event} delivery to webhook ${hook.id}${step.eventId ? ` with X-Webhook-Id ${step.eventId}` : ''}${step.data !== undefined ? ` with data matching ${short(step.data)}` : ''}${
-            step.within ? ` within ${step.within} of virtual time` : ''
+            within ? ` within ${within} of virtual time` : ''
           }; none arrived in ${timeoutMs}ms\n${describeSeen(all, step.event, step.data)}`,
         );
       }
@@ -166,12 +168,13 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
 };
 
 export const expectNoWebhook: StepHandler<ExpectNoWebhookStep> = {
-  label: (s) => `${s.event}${s.within ? ` within ${s.within}` : ''}`,
+  label: (s) => `${s.event}${s.within !== undefined ? ` within ${typeof s.within === 'number' ? `${s.within}ms` : s.within}` : ''}`,
   async run(raw, ctx) {
-    const step = ctx.render(raw);
+    const { within: bound, ...step } = ctx.render(raw);
+    const within = typeof bound === 'string' ? bound : undefined;
     const { hook } = watched(ctx, step.webhook);
-    const timeoutMs = step.timeoutMs ?? 300;
-    if (step.within !== undefined) await advance(ctx, { ms: parseDuration(step.within) });
+    const timeoutMs = typeof bound === 'number' ? bound : (step.timeoutMs ?? 300);
+    if (within !== undefined) await advance(ctx, { ms: parseDuration(within) });
     const started = Date.now();
     for (;;) {
       const all = await deliveriesFor(ctx, hook);
@@ -179,7 +182,7 @@ export const expectNoWebhook: StepHandler<ExpectNoWebhookStep> = {
       if (found) {
         throw new StepFailure(`expected no ${step.event} delivery, got ${found.eventId ?? found.key}:\n    ${found.body.slice(0, 1000)}`);
       }
-      if (Date.now() - started >= timeoutMs) return { detail: `none in ${timeoutMs}ms${step.within ? ` after advancing ${step.within}` : ''}` };
+      if (Date.now() - started >= timeoutMs) return { detail: `none in ${timeoutMs}ms${within ? ` after advancing ${within}` : ''}` };
       await sleep(POLL_MS);
     }
   },
