@@ -13,6 +13,9 @@ import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { startCmd } from './process.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const CMD = ['node', 'dist/src/bin.js', 'serve'];
 
 t.test('SIGTERM: the in-flight request finishes, the database closes cleanly, exit 0', async (t) => {

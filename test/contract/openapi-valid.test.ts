@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
 
 type Op = { operationId?: string; tags?: string[]; summary?: string; responses?: Record<string, unknown> };

@@ -9,6 +9,9 @@ import { buildApp } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import { json, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const Thing = {
   type: 'object',
   required: ['id', 'status'],

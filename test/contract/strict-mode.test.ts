@@ -8,6 +8,9 @@ import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const count = (app: FastifyInstance) => Number(app.db.prepare('SELECT count(*) FROM merchants').pluck().get());
 const fastTrack = {
   companyName: 'Strict ApS',

@@ -15,6 +15,9 @@ import t from 'tap';
 import ts from 'typescript';
 import { build, PARTNER } from '../helpers/app.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const CLIENT = `

@@ -8,6 +8,9 @@ import t from 'tap';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 import { expectedSignature, startReceiver } from '../webhooks/receiver.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 type Headers = Record<string, string>;
 
 function generatedCredentials(app: FastifyInstance): Headers {

@@ -10,6 +10,9 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 
+// generous: CI machines run many test files at once (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const LIVE = { 'x-partner-client-id': 'live-partner', 'x-partner-client-secret': 'live-secret-0123456789' };
 const production = { environment: 'production' as const, partnerClientId: LIVE['x-partner-client-id'], partnerClientSecret: LIVE['x-partner-client-secret'] };
 
