@@ -104,6 +104,10 @@ t.test('POST /_sandbox/scenarios/run: bad requests', async (t) => {
   t.equal(neither.statusCode, 400);
   t.match(json(neither), { code: 'validation_failed', message: /exactly one of "name" or "scenario"/ });
 
+  const long = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { scenario: { name: 'long', steps: Array.from({ length: 101 }, () => ({ wait: 0 })) } } });
+  t.equal(long.statusCode, 400);
+  t.match(json(long), { field: 'scenario.steps', message: /at most 100 steps/ });
+
   const anon = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', payload: { name: 'payment-paid' } });
   t.equal(anon.statusCode, 401);
 });

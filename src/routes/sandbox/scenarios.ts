@@ -14,6 +14,9 @@ import { runScenario } from '../../scenarios/runner.js';
 import { injectTransport } from '../../scenarios/transport.js';
 import type { Scenario } from '../../scenarios/types.js';
 
+/** One HTTP request should not run for ever: bound inline scenarios (each wait is bounded too). */
+export const MAX_INLINE_STEPS = 100;
+
 interface RunBody {
   name?: string;
   scenario?: Record<string, unknown>;
@@ -42,7 +45,7 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
         ...common,
         summary: 'Run a shipped or inline scenario and return the result of every step',
         description:
-          'Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the whole simulator when a step advances the clock.',
+          'Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario (or one of more than 100 steps) is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the whole simulator when a step advances the clock.',
         body: { $ref: 'SandboxScenarioRunRequest#' },
         response: responses({ $ref: 'SandboxScenarioRunResult#' }),
       },
@@ -63,6 +66,9 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
         } catch (err) {
           if (!(err instanceof ScenarioLoadError)) throw err;
           throw new ApiError('validation_failed', { field: err.step !== undefined ? `scenario.steps[${err.step - 1}]` : 'scenario', message: err.message });
+        }
+        if (scenario.steps.length > MAX_INLINE_STEPS) {
+          throw new ApiError('validation_failed', { field: 'scenario.steps', message: `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)` });
         }
       }
       const partner = {
