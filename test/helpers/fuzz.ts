@@ -368,7 +368,7 @@ export function bodyArb(schema: Schema | undefined, ctx: FuzzContext): fc.Arbitr
     });
   });
   return fc.oneof(
-    { weight: 1, arbitrary: valid.map((v) => ({ text: asText(v), invalid: false, label: 'valid body' })) },
+    { weight: 2, arbitrary: valid.map((v) => ({ text: asText(v), invalid: false, label: 'valid body' })) },
     { weight: 3, arbitrary: mutated },
   );
 }

@@ -93,15 +93,29 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
   const mine = "partner_id = 'sandbox-partner'";
   return {
     hints: {
-      merchantId: pick(`SELECT id FROM merchants WHERE ${mine}`, fc.integer({ min: 1, max: 2_000_000 })),
+      merchantId: fc.oneof(
+        { weight: 2, arbitrary: pick(`SELECT id FROM merchants WHERE ${mine} AND status = 'activated' ORDER BY id LIMIT 1`, fc.integer({ min: 1, max: 2_000_000 })) },
+        { weight: 2, arbitrary: pick(`SELECT id FROM merchants WHERE ${mine}`, fc.integer({ min: 1, max: 2_000_000 })) },
+      ),
       merchantClientId: pick(`SELECT client_id FROM merchants WHERE ${mine} AND status = 'activated'`, fc.uuid()),
       paymentId: pick(`SELECT id FROM payments WHERE ${mine}`, fc.integer({ min: 1, max: 9_000_000 })),
       deliveryId: pick(`SELECT id FROM deliveries WHERE ${mine}`, fc.integer({ min: 1, max: 1000 })),
       webhookId: pick(`SELECT id FROM webhooks WHERE ${mine}`, fc.string({ minLength: 1, maxLength: 20 })),
       id: pick(`SELECT id FROM webhooks WHERE ${mine}`, fc.string({ minLength: 1, maxLength: 20 })),
       requestId: pick(`SELECT request_id FROM consents`, fc.string({ minLength: 1, maxLength: 20 })),
-      token: pick(`SELECT payment_token FROM payments`, fc.string({ minLength: 1, maxLength: 30 })),
-      userId: fc.constantFrom('fuzz-user', 'sandbox-user-1', 'x'),
+      // hosted pages: /pay/:token, /onboarding/:token, /consent/:token
+      token: pick(
+        `SELECT payment_token FROM payments UNION ALL SELECT onboarding_token FROM merchants WHERE onboarding_token IS NOT NULL UNION ALL SELECT auth_token FROM consents`,
+        fc.string({ minLength: 1, maxLength: 30 }),
+      ),
+      // the bearer token is for fuzz-user at the first activated merchant: mostly aim there
+      userId: fc.oneof({ weight: 4, arbitrary: fc.constant('fuzz-user') }, { weight: 1, arbitrary: fc.constantFrom('sandbox-user-1', 'x') }),
+      iban: fc.constantFrom('DK5000400440116243', 'DK50 0040 0440 1162 43', 'GB82WEST12345698765432', 'DK5000400440116244'),
+      registrationNumber: fc.constantFrom('12345678', '00000000', '99999999', 'DK-123/45'),
+      website: fc.constantFrom('https://fast.test', 'http://shop.example.test/path'),
+      contactEmail: fc.constantFrom('ops@fuzz.test', 'a@b.test'),
+      bic: fc.constantFrom('DABADKKK', 'NDEADKKKXXX'),
+      mccCode: fc.constantFrom('5411', '0000'),
       url: fc.constant(hookUrl),
       callbackUrl: fc.constant('https://example.test/callback'),
     },
@@ -121,7 +135,8 @@ async function fuzzRoutes(t: Tap, app: FastifyInstance, ctx: FuzzContext, runs: 
   );
   const figures = newFigures();
   const started = Date.now();
-  t.ok(routes.length > 0, `${routes.length} routes`);
+  if (only || ONLY) t.pass(`${routes.length} routes`);
+  else t.ok(routes.length > 0, `${routes.length} routes`);
   for (const route of routes) {
     const routeStarted = Date.now();
     const seed = routeSeed(SEED, route);
