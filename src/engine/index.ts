@@ -269,14 +269,25 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
 
   // real-time arming (running clock only)
   let handle: NodeJS.Timeout | undefined;
+  /** When (performance.now(), real ms) the armed real-time timer fires. */
+  let armedAtReal = Number.POSITIVE_INFINITY;
   let closed = false;
   function arm(): void {
+    if (closed || clock.frozen) {
+      if (handle) clearTimeout(handle);
+      handle = undefined;
+      return;
+    }
+    const next = scheduler.nextDueAt();
+    const delay = next === undefined ? 0 : Math.min(Math.max(0, next - clock.nowMs()), 2_147_483_647);
+    // every commit re-arms: keep the armed timer when it fires no later (in real time) than the
+    // earliest due timer needs (firing early only finds nothing due and re-arms), instead of a
+    // clearTimeout + setTimeout per request
+    if (handle && next !== undefined && armedAtReal <= performance.now() + delay) return;
     if (handle) clearTimeout(handle);
     handle = undefined;
-    if (closed || clock.frozen) return;
-    const next = scheduler.nextDueAt();
     if (next === undefined) return;
-    const delay = Math.min(Math.max(0, next - clock.nowMs()), 2_147_483_647);
+    armedAtReal = performance.now() + delay;
     handle = setTimeout(() => {
       handle = undefined;
       if (closed) return;

@@ -73,6 +73,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   );
   const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
   const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
+  const anyPending = db.prepare(`SELECT 1 FROM deliveries WHERE state = 'pending' LIMIT 1`).pluck();
 
   const inFlight = new Set<Promise<void>>();
   let started = false;
@@ -96,6 +97,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     if (room <= 0) return;
     let rows: Claimed[];
     try {
+      // the worker is kicked after every commit; most commits create no delivery, so look
+      // (one index probe) before opening a claim transaction
+      if (anyPending.get() === undefined) return;
       rows = claim(room);
     } catch (err) {
       if (!stopped) options.log?.error({ err }, 'webhook worker: cannot claim deliveries');
