@@ -6,6 +6,9 @@ import { ScenarioLoadError } from '../../src/scenarios/loader.js';
 import { loadFailure } from '../../src/scenarios/runner.js';
 import { runSteps, TEST_MERCHANT } from './util.js';
 
+// generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const app = await build(t);
 
 /** The DOM subset used here (xmlbuilder2 parses into a DOM). */

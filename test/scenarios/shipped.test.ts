@@ -11,6 +11,9 @@ import { runScenario } from '../../src/scenarios/runner.js';
 import { httpTransport, injectTransport } from '../../src/scenarios/transport.js';
 import { failure } from './util.js';
 
+// generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
+t.setTimeout(180_000);
+
 const files = expandPaths([shippedScenariosDir()]);
 
 t.test('every shipped scenario passes in-process', async (t) => {
