@@ -1,0 +1,88 @@
+/**
+ * TokenService fast paths (src/auth/tokens.ts): tokens are signed with node:crypto (byte for byte
+ * what jose's SignJWT gives) and a verified token is cached, later uses re-checking only the
+ * time claims. Both must be indistinguishable from the jose-only behaviour.
+ */
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
+import t from 'tap';
+import { ApiError } from '../../src/domain/errors.js';
+import { VirtualClock } from '../../src/clock.js';
+import { CLOCK_TOLERANCE_S, TOKEN_AUDIENCE, TokenService, type TokenPermission } from '../../src/auth/tokens.js';
+
+const secret = new TextEncoder().encode('a-test-secret-that-is-at-least-32-characters-long');
+const T0 = Date.parse('2026-01-15T09:00:00.000Z');
+
+function service(clock: VirtualClock) {
+  return new TokenService({ secret, environment: 'sandbox', clock, ttlMs: 3_600_000 });
+}
+
+t.test('signed tokens are byte-identical to jose SignJWT with the same claims', async (t) => {
+  const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
+  const tokens = service(clock);
+  for (const permissions of [['ais:accounts:read'], ['ais:balance:read', 'ais:transactions:read', 'ais:balance:read']] as TokenPermission[][]) {
+    const { token, claims } = await tokens.sign({ userId: 'user-ü "quoted"', merchantId: 100001, permissions });
+    const viaJose = await new SignJWT({ merchantId: 100001, permissions: [...new Set(permissions)] })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('user-ü "quoted"')
+      .setIssuer('obsim-sandbox')
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(claims.issuedAt)
+      .setExpirationTime(claims.expiresAt)
+      .setJti(claims.tokenId)
+      .sign(secret);
+    t.equal(token, viaJose);
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(T0) });
+    t.equal(payload.sub, 'user-ü "quoted"');
+  }
+});
+
+async function outcome(p: Promise<unknown>): Promise<string> {
+  try {
+    const claims = (await p) as { userId: string };
+    return `ok:${claims.userId}`;
+  } catch (err) {
+    return err instanceof ApiError ? err.code : `thrown:${String(err)}`;
+  }
+}
+
+t.test('a cached token gives the same answer as a fresh verification at every instant', async (t) => {
+  const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
+  const cached = service(clock);
+  const { token } = await cached.sign({ userId: 'u1', merchantId: 100001, permissions: ['ais:accounts:read'] });
+  const exp = decodeJwt(token).exp!;
+  t.equal(await outcome(cached.verify(token)), 'ok:u1', 'first verification (fills the cache)');
+  const nowS = () => Math.floor(clock.nowMs() / 1000);
+  // walk the clock over the expiry boundary, in steps that straddle whole seconds and the tolerance
+  const target = (exp - CLOCK_TOLERANCE_S - 2) * 1000;
+  clock.advanceTo(target);
+  const seen = new Set<string>();
+  while (nowS() <= exp + CLOCK_TOLERANCE_S + 2) {
+    const fresh = await outcome(service(clock).verify(token));
+    t.equal(await outcome(cached.verify(token)), fresh, `at ${clock.iso()} (${nowS() - exp}s after exp)`);
+    seen.add(fresh);
+    clock.advance(250);
+  }
+  t.same([...seen].sort(), ['ok:u1', 'token_expired']);
+});
+
+t.test('claims from the cache are copies: a caller cannot change what the next request sees', async (t) => {
+  const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
+  const tokens = service(clock);
+  const { token } = await tokens.sign({ userId: 'u2', merchantId: 7, permissions: ['ais:balance:read'] });
+  const first = await tokens.verify(token);
+  first.permissions.push('ais:accounts:read');
+  (first as { userId: string }).userId = 'someone-else';
+  const second = await tokens.verify(token);
+  t.equal(second.userId, 'u2');
+  t.same(second.permissions, ['ais:balance:read']);
+});
+
+t.test('a bad token is never cached: every attempt is verified again', async (t) => {
+  const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
+  const tokens = service(clock);
+  const { token } = await tokens.sign({ userId: 'u3', merchantId: 7, permissions: ['ais:balance:read'] });
+  const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+  t.equal(await outcome(tokens.verify(tampered)), 'token_invalid');
+  t.equal(await outcome(tokens.verify(tampered)), 'token_invalid');
+  t.equal(await outcome(tokens.verify('not-a-jwt')), 'token_malformed');
+});
