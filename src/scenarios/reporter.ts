@@ -12,13 +12,22 @@ export interface ConsoleReporterOptions {
   color?: boolean;
   /** Print the step detail line (request → status, captured variables). Default true. */
   verbose?: boolean;
+  /** Show the running step on the current line, replaced when it ends. Default: colors on a TTY. */
+  live?: boolean;
 }
 
 export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter {
   const write = options.write ?? ((t: string) => process.stdout.write(t));
   const c = pc.createColors(options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
   const verbose = options.verbose ?? true;
-  const line = (s = '') => write(`${s}\n`);
+  const live = options.live ?? (options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
+  let pending = false;
+  const line = (s = '') => {
+    // replace the "running" line of the step that just ended
+    if (pending) write('\r\u001b[2K');
+    pending = false;
+    write(`${s}\n`);
+  };
   const ms = (n: number) => c.dim(`(${n}ms)`);
   return {
     runStart({ total, target }) {
@@ -29,6 +38,11 @@ export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter 
       line();
       line(`${progress}${c.bold(s.name)}${s.file ? c.dim(`  ${s.file}`) : ''}`);
       if (s.description) line(c.dim(`  ${s.description}`));
+    },
+    stepStart(step) {
+      if (!live) return;
+      write(c.dim(`  … ${String(step.index).padStart(2)}. ${step.label}`));
+      pending = true;
     },
     stepEnd(step: StepResult) {
       const n = String(step.index).padStart(2);

@@ -47,6 +47,8 @@ export interface ScenarioResult {
 export interface Reporter {
   runStart?(info: { total: number; target: string }): void;
   scenarioStart?(scenario: Scenario, index: number, total: number): void;
+  /** A step begins (a terminal shows it while it runs: webhook waits can take seconds). */
+  stepStart?(step: { index: number; kind: StepKind; label: string }, scenario: Scenario): void;
   stepEnd?(step: StepResult, scenario: Scenario): void;
   scenarioEnd?(result: ScenarioResult, index: number, total: number): void;
   runEnd?(results: ScenarioResult[], durationMs: number): void;
@@ -115,6 +117,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions, posit
     const label = labelOf(step, kind);
     const sr: StepResult = { index: i + 1, kind, label, status: 'skipped', durationMs: 0 };
     if (!failed) {
+      options.reporter?.stepStart?.({ index: i + 1, kind, label }, scenario);
       const t0 = Date.now();
       try {
         const handler = STEP_HANDLERS[kind] as StepHandler<unknown>;

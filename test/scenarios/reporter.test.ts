@@ -9,12 +9,15 @@ const steps: StepResult[] = [
 ];
 const result: ScenarioResult = { name: 'demo', runId: 'r1', passed: false, durationMs: 5012, startedAt: '2026-01-15T09:00:00.000Z', steps };
 
-function render(color: boolean, verbose = true): string {
+function render(color: boolean, verbose = true, live = false): string {
   let out = '';
-  const r = consoleReporter({ color, verbose, write: (s) => (out += s) });
+  const r = consoleReporter({ color, verbose, live, write: (s) => (out += s) });
   r.runStart?.({ total: 2, target: 'http://127.0.0.1:4010' });
   r.scenarioStart?.({ name: 'demo', description: 'A demo.', steps: [] , file: 'scenarios/demo.yaml' }, 1, 2);
-  for (const s of steps) r.stepEnd?.(s, { name: 'demo', steps: [] });
+  for (const s of steps) {
+    if (s.status !== 'skipped') r.stepStart?.(s, { name: 'demo', steps: [] });
+    r.stepEnd?.(s, { name: 'demo', steps: [] });
+  }
   r.scenarioEnd?.(result, 1, 2);
   r.runEnd?.([result, { ...result, name: 'ok', passed: true, steps: [] }], 6000);
   return out;
@@ -50,4 +53,6 @@ t.test('colored output on a terminal', async (t) => {
   const out = render(true);
   t.match(out, /\u001b\[32m✓\u001b\[39m/, 'green tick');
   t.match(out, /\u001b\[31m✗\u001b\[39m/, 'red cross');
+  const liveOut = render(true, true, true);
+  t.match(liveOut, /… {2}1\. request POST \/v1\/partner\/payments\u001b\[22m\r\u001b\[2K {2}\u001b\[32m✓/, 'the running step is shown, then replaced by its result');
 });
