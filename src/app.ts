@@ -120,7 +120,9 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
             ? new ApiError('headers_too_large')
             : new ApiError('validation_failed', { message: 'The HTTP request is malformed (invalid header or request line)' });
       const body = JSON.stringify(errorBody(apiErr, `req_${randomBytes(12).toString('hex')}`));
-      if (socket.writable) {
+      // like Node's own handler: never write into a response that has started (it would corrupt it)
+      const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+      if (socket.writable && (!inFlight || !inFlight.headersSent)) {
         socket.write(`HTTP/1.1 ${apiErr.status} ${apiErr.status === 400 ? 'Bad Request' : apiErr.status === 408 ? 'Request Timeout' : 'Request Header Fields Too Large'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       }
       socket.destroy();
