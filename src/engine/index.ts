@@ -273,6 +273,7 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
   let armedAtReal = Number.POSITIVE_INFINITY;
   let closed = false;
   function arm(): void {
+    scheduler.takeInsertedMin(); // arm() looks at the whole table: forget what was inserted before
     if (closed || clock.frozen) {
       if (handle) clearTimeout(handle);
       handle = undefined;
@@ -302,7 +303,14 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     arm();
   });
   const offCommit = store.onCommit(() => {
-    if (!running) arm();
+    if (running) return;
+    // only an inserted timer can make the next due instant earlier (deletions at most make the
+    // armed timer fire early, which re-arms): a commit that inserted none, or only timers due
+    // after the armed one fires, needs no look at the timers table
+    const insertedMin = scheduler.takeInsertedMin();
+    if (insertedMin === undefined && (handle || clock.frozen || closed)) return;
+    if (insertedMin !== undefined && handle && armedAtReal <= performance.now() + Math.max(0, insertedMin - clock.nowMs())) return;
+    arm();
   });
 
   return {

@@ -26,9 +26,20 @@ export function createScheduler(db: Db, _clock: VirtualClock) {
   const nextAt = db.prepare('SELECT min(due_at) FROM timers').pluck();
   const ofAggregate = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? ORDER BY due_at, id');
 
+  /** Earliest due_at inserted since the last takeInsertedMin() (only an insert can move the next due instant earlier). */
+  let insertedMin: number | undefined;
+
   return {
     schedule(partnerId: string, aggregate: TimerAggregate, aggregateId: string | number, trigger: string, dueAtMs: number): void {
-      insert.run(partnerId, Math.round(dueAtMs), aggregate, String(aggregateId), trigger);
+      const due = Math.round(dueAtMs);
+      insert.run(partnerId, due, aggregate, String(aggregateId), trigger);
+      if (insertedMin === undefined || due < insertedMin) insertedMin = due;
+    },
+    /** The earliest due_at scheduled since the previous call (undefined: none), and reset. */
+    takeInsertedMin(): number | undefined {
+      const min = insertedMin;
+      insertedMin = undefined;
+      return min;
     },
     cancel(aggregate: TimerAggregate, aggregateId: string | number): void {
       cancel.run(aggregate, String(aggregateId));
