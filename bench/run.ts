@@ -372,7 +372,7 @@ async function main(): Promise<void> {
           load,
           events: opts.webhookEvents,
           pacedRate: 200,
-          apiRate: 2000,
+          apiRate: 500,
           apiSeconds: quick ? 2 : 4,
           settleDelayMs,
         });

@@ -15,6 +15,8 @@ export interface LoadJob {
   overallRate?: number;
   /** Replace `{{n}}` in the body with a counter. */
   unique?: boolean;
+  /** Open-loop probe instead of autocannon: this many GETs per second, evenly spaced. */
+  probeRate?: number;
 }
 
 export interface LoadSummary {

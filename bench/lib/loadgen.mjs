@@ -10,6 +10,7 @@
  * Reply: { id, rps, total, non2xx, errors, timeouts, p50, p90, p99, max, mean, statusCodes }
  */
 import autocannon from 'autocannon';
+import { Agent, request as httpRequest } from 'node:http';
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
@@ -76,8 +77,65 @@ function run(job) {
   });
 }
 
+/**
+ * Open-loop probe (job.probeRate set): one GET every 1000/probeRate ms whatever the answers do,
+ * over keep-alive connections; latency of each answer. autocannon's overallRate sends each
+ * second's quota in a burst, so it measures its own queueing rather than the server's.
+ */
+async function probe(job) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const target = new URL(job.url);
+  const lat = [];
+  let non2xx = 0;
+  let errors = 0;
+  const inflight = [];
+  const interval = 1000 / job.probeRate;
+  const total = Math.round(job.probeRate * job.durationS);
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + i * interval - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(
+      new Promise((resolve) => {
+        const started = performance.now();
+        const req = httpRequest({ host: target.hostname, port: target.port, path: job.path, method: 'GET', headers: job.headers, agent }, (res) => {
+          res.resume();
+          res.once('end', () => {
+            if (res.statusCode < 300) lat.push(performance.now() - started);
+            else non2xx++;
+            resolve();
+          });
+        });
+        req.once('error', () => {
+          errors++;
+          resolve();
+        });
+        req.end();
+      }),
+    );
+  }
+  await Promise.all(inflight);
+  agent.destroy();
+  const sorted = Float64Array.from(lat).sort();
+  let sum = 0;
+  for (const x of sorted) sum += x;
+  return {
+    rps: sorted.length / job.durationS,
+    total: sorted.length,
+    non2xx,
+    errors,
+    timeouts: 0,
+    statusCodes: {},
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : null,
+    mean: sorted.length ? sum / sorted.length : null,
+  };
+}
+
 process.on('message', (job) => {
-  run(job).then(
+  (job.probeRate ? probe(job) : run(job)).then(
     (summary) => process.send({ id: job.id, summary }),
     (err) => process.send({ id: job.id, error: String(err?.stack ?? err) }),
   );

@@ -163,7 +163,7 @@ export function renderMarkdown(r: Results): string {
     out.push('');
     out.push(`- ${w.events} payments settling at once (one clock advance): ${w.burst.delivered} deliveries received, ${w.burst.signedOk} with a valid X-Webhook-Signature, ${w.burst.distinctIds} distinct X-Webhook-Id; trigger-to-receipt median ${w.burst.medianMs} ms, p99 ${w.burst.p99Ms} ms, last ${w.burst.lastMs} ms (the advance call itself answered in ${w.burst.advanceCallMs} ms).`);
     out.push(`- ${w.events} payments completed one by one at ${w.paced.ratePerS}/s: ${w.paced.delivered} received (${w.paced.signedOk} signed ok); trigger-to-receipt median ${w.paced.medianMs} ms, p99 ${w.paced.p99Ms} ms, max ${w.paced.maxMs} ms.`);
-    out.push(`- API (GET onboarding-status, 50 connections, ${w.api.rate} req/s): p99 quiet ${num(w.api.quiet.p99, 2)} ms, during the at-once burst ${num(w.api.burst.p99, 2)} ms, during the paced events ${num(w.api.paced.p99, 2)} ms.`);
+    out.push(`- API (GET onboarding-status, open-loop probe at ${w.api.rate} req/s): p99 quiet ${num(w.api.quiet.p99, 2)} ms, during the at-once burst ${num(w.api.burst.p99, 2)} ms, during the paced events ${num(w.api.paced.p99, 2)} ms.`);
   }
   if (r.soak) {
     out.push('');

@@ -4,7 +4,7 @@
  *
  * - burst: N payments settle at once (one POST /_sandbox/clock/advance past the settle delay on
  *   a frozen clock) -> N signed deliveries; latency from the trigger to each receipt, and the API
- *   p99 (GET onboarding-status at a fixed rate) during the burst vs quiet;
+ *   p99 (GET onboarding-status, open-loop probe at a fixed rate) during the burst vs quiet;
  * - paced: payments completed one by one at a fixed rate (POST /_sandbox/payments/{id}/complete,
  *   200 events/s by default); latency from each trigger to its receipt.
  */
@@ -135,24 +135,22 @@ export async function webhookCase(opts: {
   const { merchantId, clientId } = await createMerchant(base);
   const hook = await registerWebhook(base, opts.receiverUrl);
   receiver.secret = hook.secret;
-  const apiJob = {
-    url: base,
-    method: 'GET' as const,
-    path: `/v1/partner/merchants/${merchantId}/onboarding-status`,
-    headers: PARTNER_HEADERS,
-    connections: 50,
-    durationS: opts.apiSeconds,
-    overallRate: opts.apiRate,
-  };
+  // the probe runs in the load-generator process, away from this process's receiver
+  const apiPath = `/v1/partner/merchants/${merchantId}/onboarding-status`;
+  const apiProbe = (seconds: number) =>
+    load.run({ url: base, method: 'GET', path: apiPath, headers: PARTNER_HEADERS, connections: 1, durationS: seconds, probeRate: opts.apiRate });
 
-  // warm the API path, then quiet p99 at the fixed rate
-  await load.run({ ...apiJob, durationS: 1 });
-  const quiet = await load.run(apiJob);
+  // warm the API path and the delivery path (undici loads with the first delivery), then the
+  // quiet p99 at the probe rate
+  await load.run({ url: base, method: 'GET', path: `/v1/partner/merchants/${merchantId}/onboarding-status`, headers: PARTNER_HEADERS, connections: 50, durationS: 1 });
+  await ok(base, 'POST', `/v1/partner/webhooks/${hook.id}/test`, undefined, PARTNER_HEADERS);
+  await receiver.waitFor(1, 5000);
+  const quiet = await apiProbe(opts.apiSeconds);
 
   // burst: N payments settle at once
   const burstIds = await createPayments(base, clientId, opts.events, 'burst');
   const before = receiver.receipts.length;
-  const apiDuring = load.run(apiJob);
+  const apiDuring = apiProbe(opts.apiSeconds);
   await sleep(Math.min(500, (opts.apiSeconds * 1000) / 4));
   const trigger = performance.now();
   await ok(base, 'POST', '/_sandbox/clock/advance', { ms: opts.settleDelayMs + 1000 }, PARTNER_HEADERS);
@@ -167,7 +165,7 @@ export async function webhookCase(opts: {
   const pacedIds = await createPayments(base, clientId, opts.events, 'paced');
   const sentAt = new Map<number, number>();
   const beforePaced = receiver.receipts.length;
-  const pacedApi = load.run({ ...apiJob, durationS: Math.max(opts.apiSeconds, Math.ceil(opts.events / opts.pacedRate)) });
+  const pacedApi = apiProbe(Math.max(opts.apiSeconds, Math.ceil(opts.events / opts.pacedRate)));
   await sleep(200);
   const interval = 1000 / opts.pacedRate;
   const t0 = performance.now();

@@ -1,0 +1,78 @@
+/**
+ * Rewrite the README "## Performance" section from bench/results/latest.json (tables, machine,
+ * command) plus bench/results/notes.md (the hand-written reading of the results).
+ *
+ *   npx tsx bench/readme.ts
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Results } from './lib/report.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const results = JSON.parse(readFileSync(join(ROOT, 'bench', 'results', 'latest.json'), 'utf8')) as Results;
+const latestMd = readFileSync(join(ROOT, 'bench', 'results', 'latest.md'), 'utf8');
+const notesFile = join(ROOT, 'bench', 'results', 'notes.md');
+const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '';
+
+/** The Markdown block of latest.md that starts with `heading` (until the next `## `). */
+function block(heading: string): string {
+  const start = latestMd.indexOf(heading);
+  if (start < 0) return '';
+  const rest = latestMd.slice(latestMd.indexOf('\n', start));
+  const end = rest.indexOf('\n## ');
+  return (end < 0 ? rest : rest.slice(0, end)).trim();
+}
+const firstTable = latestMd.slice(latestMd.indexOf('| server |'), latestMd.indexOf('\n## Every case')).trim();
+
+const m = results.machine;
+const section = `## Performance
+
+obsim answers like a schema-only mock would, while doing the real work (partner auth, validation,
+a SQLite transaction with the outbox, serialization from the response schemas). \`npm run bench\`
+measures that against two Fastify baselines on the same routes and payloads: a bare Fastify
+server answering fixed JSON, and Fastify plus one better-sqlite3 statement per request (a
+primary-key read, one INSERT, one indexed range read). Every target below is a ratio measured
+in the same run, so it means the same thing on a fast laptop and a noisy CI runner.
+
+\`\`\`sh
+npm run bench                  # builds, runs every case (about ${Math.ceil((results.elapsedS ?? 240) / 60)} minutes), writes bench/results/latest.{json,md}
+npm run bench -- --quick       # one short pass per case (under a minute)
+npm run bench -- --soak        # plus 60 s of mixed load with RSS sampled (flat-memory check)
+npm run bench -- --with-anchors  # plus Stoplight Prism and Mockoon CLI, installed on demand in a temp folder
+npm run bench -- --profile     # obsim under --cpu-prof; prints the functions with the most self time
+\`\`\`
+
+How it measures: obsim runs from \`dist/\` (production build) on a file database (WAL) in a temp
+folder; the servers are pinned to core 0 and the load generator (autocannon, in its own process)
+to core 1 with \`taskset\` when it exists; each case is warmed up, then run several passes at 50
+connections alternating the servers, and the medians of requests/s and p50/p99 latency are
+reported. Start-up is the time from spawning a cold process (fresh database: migrations, seed,
+every schema compiled) to its first \`/healthz\` 200. The webhook case registers a loopback
+receiver, lets 1,000 payments settle at once (one \`POST /_sandbox/clock/advance\` on a frozen
+clock) and checks 1,000 correctly signed deliveries, then completes 1,000 payments one by one at
+200 per second and measures trigger-to-receipt latency; an open-loop probe (500 GET/s) gives the
+API p99 quiet and during both.
+
+Latest run (${results.date.slice(0, 16).replace('T', ' ')} UTC): ${m.nproc} cores, ${m.cpu}, Node ${m.node}, ${m.taskset ? 'server and load generator pinned to separate cores' : 'no CPU pinning'}; command \`${results.command}\`.
+
+${firstTable}
+
+### Every case
+
+${block('## Every case (medians of the passes)')}
+
+### Targets
+
+${block('## Targets (issue 7)')}
+${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}
+${notes ? `${notes}\n` : ''}`;
+
+const readmePath = join(ROOT, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+const start = readme.indexOf('## Performance\n');
+if (start < 0) throw new Error('README has no "## Performance" section');
+const next = readme.indexOf('\n## ', start + 1);
+const updated = `${readme.slice(0, start)}${section.trimEnd()}\n${next < 0 ? '' : readme.slice(next)}`;
+writeFileSync(readmePath, updated);
+console.log(`README "## Performance" updated from ${results.date}`);
