@@ -19,7 +19,7 @@ const PACKAGES = ['@stoplight/prism-cli@5', '@mockoon/cli@9'];
 export async function anchorServers(root: string, tmp: string, log: (line: string) => void): Promise<AnchorSpec[]> {
   const dir = join(tmpdir(), 'obsim-bench-anchors');
   const prismBin = join(dir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-  const mockoonBin = join(dir, 'node_modules', '@mockoon', 'cli', 'bin', 'run');
+  const mockoonBin = join(dir, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js');
   if (!existsSync(prismBin) || !existsSync(mockoonBin)) {
     log(`anchors: installing ${PACKAGES.join(', ')} into ${dir} (once; not a dependency of obsim) ...`);
     mkdirSync(dir, { recursive: true });
@@ -58,7 +58,7 @@ export async function anchorServers(root: string, tmp: string, log: (line: strin
         const port = await freePort();
         return startServer({
           name: 'mockoon',
-          argv: [process.execPath, mockoonBin, 'start', '--data', spec, '--port', String(port), '--disable-log-to-file', '--disable-admin-api'],
+          argv: [process.execPath, mockoonBin, 'start', '--data', spec, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file', '--disable-admin-api'],
           port,
           timeoutMs: 60_000,
         });
