@@ -37,10 +37,42 @@ export function dedupedSerializerFactory(): SerializerFactory {
       const key = `${id}\n${JSON.stringify(info.schema)}`;
       let serializer = built.get(key);
       if (!serializer) {
-        serializer = compile(info);
+        // fast-json-stringify checks and indexes every external schema it is given, for each
+        // build: give it only the ones this schema reaches through $ref (the same resolution,
+        // a fraction of the work); fall back to all of them if that set is somehow not enough
+        const reached = reachableSchemas(info.schema, ext);
+        try {
+          serializer = reached ? defaultFactory(reached, serializerOpts)(info) : compile(info);
+        } catch {
+          serializer = compile(info);
+        }
         built.set(key, serializer);
       }
       return serializer;
     };
   };
+}
+
+/** The external schemas `schema` refers to, transitively (`{ $ref: 'Id#…' }`), or undefined if a ref is not a plain id. */
+function reachableSchemas(schema: unknown, external: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const pending: unknown[] = [schema];
+  let plain = true;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') {
+        const id = v.split('#')[0];
+        if (id === '') continue; // local ref inside the same schema
+        if (!(id in external)) plain = false;
+        else if (!(id in out)) {
+          out[id] = external[id];
+          pending.push(external[id]);
+        }
+      } else visit(v);
+    }
+  };
+  while (pending.length) visit(pending.pop());
+  return plain ? out : undefined;
 }
