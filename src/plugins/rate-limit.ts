@@ -14,7 +14,6 @@
  *   and advancing the sandbox clock must not reset it.
  * - The limit is counted per process (in memory); a restart starts fresh.
  */
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.js';
@@ -36,6 +35,8 @@ export const rateLimitPlugin = fp(
   async (app: FastifyInstance) => {
     const max = app.config.rateLimit;
     if (!max || max <= 0) return;
+    // loaded only when limiting is on (off by default): start-up time
+    const { default: rateLimit } = await import('@fastify/rate-limit');
     await app.register(rateLimit, {
       global: true,
       max,
