@@ -9,7 +9,7 @@
  *
  * Bounded in `npm test` (OBSIM_FUZZ_RUNS default 40 random cases per route + the fixed
  * content-type / malformed-JSON / oversize cases); `npm run test:long` sets OBSIM_FUZZ_RUNS=1000.
- * Replay: OBSIM_FUZZ_SEED=<seed printed> npx tap test/reliability/fuzz.test.ts
+ * Replay: OBSIM_FUZZ_SEED=<seed printed> npx tap --disable-coverage test/reliability/fuzz.test.ts
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
