@@ -23,15 +23,18 @@ const GUARDED: Record<string, () => ApiError> = {
 
 export const headerGuardPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => {
+    // callback style (no promise per request); the Set only when a guarded header shows up
+    app.addHook('onRequest', (request, _reply, done) => {
       const raw = request.raw.rawHeaders;
-      const seen = new Set<string>();
+      let seen: Set<string> | undefined;
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!.toLowerCase();
         if (!(name in GUARDED)) continue;
-        if (seen.has(name)) throw GUARDED[name]!();
+        seen ??= new Set<string>();
+        if (seen.has(name)) return done(GUARDED[name]!());
         seen.add(name);
       }
+      done();
     });
   },
   { name: 'obsim-header-guard', dependencies: ['obsim-errors'] },

@@ -50,10 +50,14 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
 
 export const preferPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/v1/')) return;
+    // callback style with a synchronous fast path: no promise for the (usual) request without Prefer
+    app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers.prefer;
-      if (header === undefined) return;
+      if (header === undefined || !request.url.startsWith('/v1/')) return done();
+      applyPrefer(header).then(() => done(), done);
+    });
+
+    async function applyPrefer(header: string | string[]): Promise<void> {
       const pref = parsePrefer(header);
       if (pref.delayMs) await sleep(pref.delayMs);
       if (pref.code !== undefined && pref.code >= 400) {
@@ -63,7 +67,7 @@ export const preferPlugin = fp(
           headers: pref.code === 429 || pref.code === 503 ? { 'retry-after': '1' } : undefined,
         });
       }
-    });
+    }
   },
   { name: 'obsim-prefer' },
 );
