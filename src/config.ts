@@ -52,6 +52,9 @@ export interface Config {
   clockFrozen: boolean;
 }
 
+/** The well-known default partner of the sandbox (unless configured). */
+export const SANDBOX_PARTNER: Readonly<PartnerCredential> = { clientId: 'sandbox-partner', clientSecret: 'sandbox-secret' };
+
 export class ConfigError extends Error {
   constructor(
     readonly setting: string,
@@ -165,22 +168,32 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): Config {
   const config = defaultConfig() as unknown as Record<string, unknown>;
+  // the name each setting was given by (flag or env var), for errors found after parsing
+  const givenAs: Partial<Record<keyof Config, string>> = {};
   for (const setting of SETTINGS as readonly Setting[]) {
     const fromEnv = env[setting.env];
-    if (fromEnv !== undefined) config[setting.key] = setting.parse(fromEnv, setting.env);
+    if (fromEnv !== undefined) {
+      config[setting.key] = setting.parse(fromEnv, setting.env);
+      givenAs[setting.key] = setting.env;
+    }
     const fromFlag = flags[setting.key];
     if (fromFlag !== undefined) {
       config[setting.key] =
         typeof fromFlag === 'boolean' ? fromFlag : setting.parse(fromFlag, setting.flag);
+      givenAs[setting.key] = setting.flag;
     }
   }
   const result = config as unknown as Config;
-  checkDatabasePath(result.db);
+  checkDatabasePath(result.db, givenAs.db ?? 'OBSIM_DB');
   return result;
 }
 
-/** Fail at start, with one line, when the database file cannot be created or written. */
-export function checkDatabasePath(db: string): void {
+/**
+ * Fail at start, with one line, when the database file cannot be created or written. `setting`
+ * is the name the path was given by (`--db` or `OBSIM_DB`; the default path is named `OBSIM_DB`,
+ * the variable that changes it).
+ */
+export function checkDatabasePath(db: string, setting = 'OBSIM_DB'): void {
   if (db === ':memory:') return;
   const file = resolve(db);
   const dir = dirname(file);
@@ -190,7 +203,7 @@ export function checkDatabasePath(db: string): void {
     accessSync(dir, constants.W_OK);
     if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
   } catch (err) {
-    throw new ConfigError('OBSIM_DB', `cannot write "${db}" (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new ConfigError(setting, `cannot write "${db}" (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
 }
 

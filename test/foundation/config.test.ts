@@ -43,14 +43,26 @@ t.test('invalid settings name the setting', async (t) => {
 t.test('an unwritable database path is refused at start', { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-ro-'));
   chmodSync(dir, 0o500);
-  t.equal(settingOf(() => loadConfig({ db: join(dir, 'x.sqlite') }, {})), 'OBSIM_DB');
+  t.equal(settingOf(() => loadConfig({ db: join(dir, 'x.sqlite') }, {})), '--db');
+  t.equal(settingOf(() => loadConfig({}, { OBSIM_DB: join(dir, 'x.sqlite') })), 'OBSIM_DB');
 });
 
 t.test('a database path under a file is refused at start (also as root)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-cfg-'));
   const file = join(dir, 'not-a-dir');
   writeFileSync(file, 'x');
-  t.equal(settingOf(() => loadConfig({ db: join(file, 'obsim.sqlite') }, {})), 'OBSIM_DB');
+  t.throws(
+    () => loadConfig({ db: join(file, 'obsim.sqlite') }, {}),
+    { message: `invalid configuration: --db: cannot write "${join(file, 'obsim.sqlite')}" (ENOTDIR)` },
+    'given as the flag: the error names --db',
+  );
+  t.equal(settingOf(() => loadConfig({}, { OBSIM_DB: join(file, 'obsim.sqlite') })), 'OBSIM_DB', 'given as the variable: names OBSIM_DB');
+  t.equal(
+    settingOf(() => loadConfig({ db: join(file, 'obsim.sqlite') }, { OBSIM_DB: ':memory:' })),
+    '--db',
+    'the flag wins over the variable, and the error names the one that won',
+  );
+  t.equal(settingOf(() => loadConfig({ db: ':memory:' }, { OBSIM_DB: join(file, 'obsim.sqlite') })), 'no error', 'a bad variable under a good flag is not used');
 });
 
 t.test('durations', async (t) => {
