@@ -16,7 +16,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { randomBytes } from 'node:crypto';
 import { sharedSchemas } from '../schemas/index.js';
 import { VirtualClock } from './clock.js';
-import { defaultConfig, readPartnersFile, type Config, type PartnerCredential } from './config.js';
+import { defaultConfig, readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
 import { persistClock, restoreClock } from './engine/clock-state.js';
 import { createEngine, type Engine } from './engine/index.js';
 import { ApiError, errorBody } from './domain/errors.js';
@@ -206,15 +206,16 @@ function partnerCredentials(config: Config, meta: MetaStore, notes: string[]): P
     clientId ??= meta.getOrCreate('production.partnerClientId', () => `live_${randomBytes(8).toString('hex')}`);
     clientSecret ??= meta.getOrCreate('production.partnerClientSecret', () => `live_secret_${randomBytes(24).toString('base64url')}`);
     if (generatedId || generatedSecret) {
+      // a configured secret is never printed, only a generated one
       notes.push(
-        `production credentials (generated, stored in the database): X-Partner-Client-Id: ${clientId}  X-Partner-Client-Secret: ${clientSecret}`,
+        `production credentials (generated, stored in the database): X-Partner-Client-Id: ${clientId}  X-Partner-Client-Secret: ${generatedSecret ? clientSecret : '(as configured, not printed)'}`,
       );
     }
   }
   const list: PartnerCredential[] = [
     {
-      clientId: clientId ?? 'sandbox-partner',
-      clientSecret: clientSecret ?? 'sandbox-secret',
+      clientId: clientId ?? SANDBOX_PARTNER.clientId,
+      clientSecret: clientSecret ?? SANDBOX_PARTNER.clientSecret,
       name: config.environment === 'production' ? 'Default production partner' : 'Default sandbox partner',
     },
   ];

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { SANDBOX_PARTNER, type Config } from './config.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -29,10 +29,30 @@ export async function startServer(config: Config, out: (line: string) => void = 
   out(`  database:   ${config.db === ':memory:' ? ':memory: (data is lost on exit)' : config.db}`);
   out(`  clock:      ${app.clock.iso()}${app.clock.frozen ? ' (frozen)' : ''}`);
   for (const line of app.startupNotes) out(`  ${line}`);
+  const credentials = defaultPartnerLine(config, partners[0]?.clientId);
+  if (credentials) out(`  credentials: ${credentials}`);
   out(`  partners:   ${partners.map((p) => p.clientId).join(', ')}`);
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
   const close = () => (closing ??= app.close());
   return { app, url, close };
+}
+
+/**
+ * The default partner's headers, for the startup output.
+ * - sandbox: id and secret (the well-known `sandbox-partner` / `sandbox-secret`, or the configured
+ *   pair: sandbox credentials are test credentials, and the output is where users look them up);
+ * - production with a configured secret: the id only, the secret is never printed;
+ * - production with a generated id or secret: nothing here, app.startupNotes already prints the
+ *   pair (a configured secret there is not printed either).
+ * Partners from --partners-file are listed by id only (their secrets are in the file).
+ */
+function defaultPartnerLine(config: Config, clientId: string | undefined): string | undefined {
+  if (clientId === undefined) return undefined;
+  if (config.environment !== 'production') {
+    return `X-Partner-Client-Id: ${clientId}  X-Partner-Client-Secret: ${config.partnerClientSecret ?? SANDBOX_PARTNER.clientSecret}`;
+  }
+  if (config.partnerClientId === undefined || config.partnerClientSecret === undefined) return undefined;
+  return `X-Partner-Client-Id: ${clientId}  (secret as configured, not printed)`;
 }
 
 /** Close on the first SIGTERM/SIGINT; a second one exits at once. */
