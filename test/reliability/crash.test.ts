@@ -1,12 +1,16 @@
 /**
  * Crash safety: the real server (tsx src/bin.ts serve) on a temporary database file, a stream of
- * payment and test-merchant creations, SIGKILL at a seeded random moment, restart. Checks after
- * every round:
- *   - every request that got a 2xx is in the database exactly once;
+ * payment creations, test-merchant creations and payment completions/failures (control API),
+ * SIGKILL at a seeded random moment, restart. Checks after every round:
+ *   - every request that got a 2xx is in the database exactly once (a completed or failed payment
+ *     in that state);
  *   - PRAGMA integrity_check is ok (checked on the killed file before the restart);
- *   - every event tied to an acknowledged change (merchant.activated of each test merchant) is
- *     delivered to the loopback receiver after the restart; copies of one event (an attempt the
- *     kill interrupted is re-sent) carry the same X-Webhook-Id, body and signature, at most 2.
+ *   - every event tied to an acknowledged change (merchant.activated of each test merchant,
+ *     payment.completed / payment.failed of each acknowledged completion or failure) exists once
+ *     and is delivered to the loopback receiver after the restart;
+ *   - a duplicate is only an attempt the kill interrupted: its first copy reached the receiver
+ *     from the server that was then killed, the second from the very next one, with the same
+ *     X-Webhook-Id, body and signature; never more than two copies.
  * 3 rounds in npm test; OBSIM_CRASH_ROUNDS=20 in `npm run test:long`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -37,7 +41,12 @@ interface Received {
   id: string;
   body: string;
   signature: string;
+  /** Which server process was running when it arrived (0 = the first; +1 at each restart). */
+  generation: number;
 }
+
+/** Bumped just before each restart: deliveries are stamped with the process that sent them. */
+let generation = 0;
 
 async function receiver(t: { teardown(fn: () => unknown): void }) {
   const got: Received[] = [];
@@ -45,7 +54,7 @@ async function receiver(t: { teardown(fn: () => unknown): void }) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ id: String(req.headers['x-webhook-id']), body: Buffer.concat(chunks).toString(), signature: String(req.headers['x-webhook-signature']) });
+      got.push({ id: String(req.headers['x-webhook-id']), body: Buffer.concat(chunks).toString(), signature: String(req.headers['x-webhook-signature']), generation });
       res.end('ok');
     });
   });
@@ -119,6 +128,9 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
 
   const ackedPayments: { id: number; ref: string }[] = [];
   const ackedMerchants: { id: number; name: string }[] = [{ id: first.json.merchantId, name: 'Crash Base ApS' }];
+  /** Acknowledged payments no completion or failure was tried on yet (each is acted on at most once). */
+  const untouched: number[] = [];
+  const ackedActions: { paymentId: number; status: 'paid' | 'failed'; event: 'payment.completed' | 'payment.failed' }[] = [];
   let lost = 0;
   let attemptedDuringCrash = 0;
 
@@ -130,10 +142,21 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
       while (!stop) {
         const i = n++;
         try {
-          if (i % 2 === 0) {
+          const target = i % 3 === 2 ? untouched.shift() : undefined;
+          if (target !== undefined) {
+            // complete or fail an acknowledged payment through the control API (payment.* events)
+            const complete = i % 2 === 0;
+            const res = await post(`${server.url}/_sandbox/payments/${target}/${complete ? 'complete' : 'fail'}`, complete ? {} : { reason: 'bank_rejected' });
+            if (res.status >= 200 && res.status < 300) {
+              ackedActions.push({ paymentId: target, status: complete ? 'paid' : 'failed', event: complete ? 'payment.completed' : 'payment.failed' });
+            }
+          } else if (i % 3 !== 1) {
             const ref = `r${round}-w${w}-${i}`;
             const res = await post(`${server.url}/v1/partner/payments`, { merchantClientId, amount: 10 + (i % 90), referenceNumber: ref });
-            if (res.status >= 200 && res.status < 300) ackedPayments.push({ id: res.json.paymentId, ref });
+            if (res.status >= 200 && res.status < 300) {
+              ackedPayments.push({ id: res.json.paymentId, ref });
+              untouched.push(res.json.paymentId);
+            }
           } else {
             const name = `Crash r${round} w${w} ${i}`;
             const res = await post(`${server.url}/v1/partner/merchants/test`, { companyName: name });
@@ -157,24 +180,35 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
     t.equal(db.pragma('journal_mode', { simple: true }), 'wal', 'journal_mode is WAL');
     const payCount = db.prepare('SELECT count(*) FROM payments WHERE reference_number = ?').pluck();
     const merCount = db.prepare('SELECT count(*) FROM merchants WHERE id = ? AND company_name = ?').pluck();
+    const payStatus = db.prepare('SELECT status FROM payments WHERE id = ?').pluck();
     const missing = [
       ...ackedPayments.filter((p) => payCount.get(p.ref) !== 1).map((p) => `payment ${p.ref}`),
       ...ackedMerchants.filter((m) => merCount.get(m.id, m.name) !== 1).map((m) => `merchant ${m.id}`),
+      ...ackedActions.filter((a) => payStatus.get(a.paymentId) !== a.status).map((a) => `payment ${a.paymentId} ${a.status}`),
     ];
     lost += missing.length;
-    t.same(missing, [], `round ${round}: ${ackedPayments.length} payments and ${ackedMerchants.length} merchants acknowledged so far, each stored exactly once`);
+    t.same(
+      missing,
+      [],
+      `round ${round}: ${ackedPayments.length} payments, ${ackedMerchants.length} merchants and ${ackedActions.length} completions/failures acknowledged so far, each stored exactly once`,
+    );
     db.close();
 
+    generation++;
     server = await startServer(file);
 
-    // every acknowledged merchant's merchant.activated event reaches the receiver
+    // every event tied to an acknowledged change exists once and reaches the receiver
     const check = new Database(file, { readonly: true });
-    const eventOf = check.prepare("SELECT id FROM events WHERE name = 'merchant.activated' AND json_extract(body, '$.data.merchantId') = ?").pluck();
-    const events = ackedMerchants.map((m) => ({ m, ids: eventOf.all(m.id) as string[] }));
-    t.same(events.filter((e) => e.ids.length !== 1).map((e) => e.m.id), [], `round ${round}: one merchant.activated event per acknowledged merchant`);
+    const merchantEvent = check.prepare("SELECT id FROM events WHERE name = 'merchant.activated' AND json_extract(body, '$.data.merchantId') = ?").pluck();
+    const paymentEvent = check.prepare("SELECT id FROM events WHERE name = ? AND json_extract(body, '$.data.paymentId') = ?").pluck();
+    const events = [
+      ...ackedMerchants.map((m) => ({ what: `merchant.activated ${m.id}`, ids: merchantEvent.all(m.id) as string[] })),
+      ...ackedActions.map((a) => ({ what: `${a.event} ${a.paymentId}`, ids: paymentEvent.all(a.event, a.paymentId) as string[] })),
+    ];
+    t.same(events.filter((e) => e.ids.length !== 1).map((e) => `${e.what}: ${e.ids.length}`), [], `round ${round}: one event per acknowledged merchant, completion and failure`);
     const want = new Set(events.flatMap((e) => e.ids));
     const delivered = await until(() => [...want].every((id) => rx.got.some((g) => g.id === id)), 20_000);
-    t.ok(delivered, `round ${round}: all ${want.size} events delivered after restart`);
+    t.ok(delivered, `round ${round}: all ${want.size} events delivered after restart (${ackedActions.length} of them payment.*)`);
     const open = check.prepare("SELECT count(*) FROM deliveries WHERE state IN ('pending', 'delivering')").pluck();
     await until(() => open.get() === 0, 10_000);
     check.close();
@@ -185,10 +219,16 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
   for (const g of rx.got) byId.set(g.id, [...(byId.get(g.id) ?? []), g]);
   const dupes = [...byId.values()].filter((c) => c.length > 1);
   t.same(dupes.filter((c) => c.length > 2).map((c) => c[0]!.id), [], 'no event delivered more than twice');
+  t.same(
+    dupes.filter((c) => c.length === 2 && c[1]!.generation !== c[0]!.generation + 1).map((c) => `${c[0]!.id}: generations ${c.map((x) => x.generation).join(', ')}`),
+    [],
+    'every duplicate is an interrupted attempt: first copy from the server that was then killed, second from the next start',
+  );
   t.same(dupes.filter((c) => c.some((x) => x.body !== c[0]!.body || x.signature !== c[0]!.signature)).map((c) => c[0]!.id), [], 're-sent copies are byte-identical with the same signature');
   t.comment(
-    `crash: ${ROUNDS} SIGKILL rounds (seed ${SEED}); acknowledged ${ackedPayments.length} payments + ${ackedMerchants.length} merchants, lost ${lost}; ` +
-      `requests cut by the kill ${attemptedDuringCrash}; events delivered ${byId.size}, re-sent after restart ${dupes.length}`,
+    `crash: ${ROUNDS} SIGKILL rounds (seed ${SEED}); acknowledged ${ackedPayments.length} payments + ${ackedMerchants.length} merchants + ${ackedActions.length} completions/failures, lost ${lost}; ` +
+      `requests cut by the kill ${attemptedDuringCrash}; events delivered ${byId.size} (payment.* ${[...byId.values()].filter((c) => /^payment\./.test(JSON.parse(c[0]!.body).event)).length}), ` +
+      `re-sent after restart ${dupes.length} (each first sent by the killed server)`,
   );
   await kill(server.child);
 });
