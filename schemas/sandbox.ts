@@ -169,6 +169,8 @@ export const DeliveryListQuery = {
     event: { type: 'string', maxLength: 100 },
     webhookId: { type: 'string', maxLength: 100 },
     state: { type: 'string', enum: DELIVERY_STATES },
+    outcome: { type: 'string', enum: DELIVERY_OUTCOMES, description: 'Only attempts with this outcome (pending and in-flight deliveries have none)' },
+    statusCode: { type: 'integer', minimum: 100, maximum: 599, description: 'Only attempts the receiver answered with this HTTP status (e.g. 500, 302)' },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
   },
 } as const;

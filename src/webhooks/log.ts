@@ -71,12 +71,14 @@ export function deliveryLog(db: Db) {
   const list = db.prepare(
     `${SELECT} WHERE d.partner_id = @partner AND (@event IS NULL OR e.name = @event)
        AND (@webhook IS NULL OR d.webhook_id = @webhook) AND (@state IS NULL OR d.state = @state)
+       AND (@outcome IS NULL OR d.outcome = @outcome) AND (@status_code IS NULL OR d.status_code = @status_code)
      ORDER BY d.id DESC LIMIT @limit`,
   );
   const count = db
     .prepare(
       `SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.partner_id = @partner AND (@event IS NULL OR e.name = @event)
-       AND (@webhook IS NULL OR d.webhook_id = @webhook) AND (@state IS NULL OR d.state = @state)`,
+       AND (@webhook IS NULL OR d.webhook_id = @webhook) AND (@state IS NULL OR d.state = @state)
+       AND (@outcome IS NULL OR d.outcome = @outcome) AND (@status_code IS NULL OR d.status_code = @status_code)`,
     )
     .pluck();
   const hookOf = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
@@ -89,8 +91,18 @@ export function deliveryLog(db: Db) {
       const r = byId.get(id, partnerId) as DeliveryJoined | undefined;
       return r && deliveryView(r);
     },
-    list(partnerId: string, q: { event?: string; webhookId?: string; state?: string; limit?: number }): { items: DeliveryView[]; total: number } {
-      const params = { partner: partnerId, event: q.event ?? null, webhook: q.webhookId ?? null, state: q.state ?? null };
+    list(
+      partnerId: string,
+      q: { event?: string; webhookId?: string; state?: string; outcome?: string; statusCode?: number; limit?: number },
+    ): { items: DeliveryView[]; total: number } {
+      const params = {
+        partner: partnerId,
+        event: q.event ?? null,
+        webhook: q.webhookId ?? null,
+        state: q.state ?? null,
+        outcome: q.outcome ?? null,
+        status_code: q.statusCode ?? null,
+      };
       const items = (list.all({ ...params, limit: q.limit ?? 50 }) as DeliveryJoined[]).map(deliveryView);
       return { items, total: count.get(params) as number };
     },

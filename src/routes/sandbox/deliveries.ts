@@ -16,7 +16,8 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         ...common,
         summary: 'List webhook deliveries (newest first)',
-        description: 'Filters: event (name), webhookId, state (pending, delivering, delivered, failed); limit 1-500, default 50.',
+        description:
+          'Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts every match.',
         querystring: DeliveryListQuery,
         response: responses({ $ref: 'SandboxDeliveryList#' }),
       },
