@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/worker.js';
@@ -34,6 +35,9 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+// one test waits for the real 10-second delivery limit
+t.setTimeout(180_000);
 
 function checkSigned(t: Test, r: Received, secret: string, eventId: string) {
   t.equal(r.method, 'POST');
@@ -123,6 +127,57 @@ t.test('a hanging receiver times out (whole exchange) without delaying other del
   t.match(byUrl[slowBody.url], { state: 'failed', outcome: 'timeout' }, 'the limit covers the body too, not only the headers');
   t.match(byUrl[fast.url], { state: 'delivered', outcome: 'delivered' });
   t.ok(byUrl[hang.url].durationMs >= 280);
+});
+
+t.test('with the DEFAULT limit a hanging receiver is recorded as timeout after ~10 s; the API answers promptly meanwhile', { timeout: 60_000 }, async (t) => {
+  // no webhookTimeoutMs override: the production 10-second limit (costs ~10 s of wall time)
+  const app = await build(t);
+  const hang = await startReceiver(t, () => {
+    /* never answers */
+  });
+  const fast = await startReceiver(t);
+  const m = await testMerchant(app);
+  const hangHook = await hook(app, hang.url, ['payment.completed']);
+  await hook(app, fast.url, ['payment.completed']);
+  const p = await pay(app, m.clientId);
+  const started = performance.now();
+  const done = await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+  t.equal(done.status, 200);
+  await hang.waitFor(1);
+  await fast.waitFor(1);
+  t.ok(performance.now() - started < 2000, 'the healthy receiver is served while the other hangs');
+  const inFlight = await deliveries(app, `?webhookId=${hangHook.id}`);
+  t.match(inFlight.items[0], { state: 'delivering', outcome: null, statusCode: null }, 'the hanging delivery is in flight');
+
+  // while it hangs: API calls (reads and a write) keep answering, each promptly
+  let settled = false;
+  const drained = app.webhooks.drain().then(() => (settled = true));
+  const latencies: number[] = [];
+  let other: { paymentId: number } | undefined;
+  while (!settled) {
+    const t0 = performance.now();
+    const r = await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`);
+    if (!other) other = await pay(app, m.clientId, 10);
+    latencies.push(performance.now() - t0);
+    t.equal(r.status, 200);
+    await Promise.race([drained, new Promise((r) => setTimeout(r, 250))]);
+  }
+  await drained;
+  const elapsed = performance.now() - started;
+  t.ok(latencies.length >= 20, `${latencies.length} API calls answered while the delivery hung`);
+  const worst = Math.max(...latencies);
+  t.ok(worst < 1000, `every API call answered promptly meanwhile (worst ${worst.toFixed(1)} ms)`);
+  t.equal((await call(app, 'GET', `/v1/partner/payments/${other!.paymentId}/status`)).body.status, 'pending', 'the payment created meanwhile exists');
+
+  const [d] = (await deliveries(app, `?webhookId=${hangHook.id}`)).items;
+  t.same(schemaErrors('SandboxDelivery', d), []);
+  t.match(d, { state: 'failed', outcome: 'timeout', statusCode: null, error: /no complete answer within 10000 ms/ });
+  t.ok(d.durationMs >= 10_000 && d.durationMs <= 11_500, `recorded as timed out after ${d.durationMs} ms (10 000-11 500)`);
+  t.ok(elapsed >= 10_000, `the whole wait took ${Math.round(elapsed)} ms of wall time`);
+  t.equal(hang.received.length, 1, 'one attempt, no retry');
+  const [f] = (await deliveries(app, '?outcome=delivered')).items;
+  t.match(f, { url: fast.url, statusCode: 200 });
+  t.ok(f.durationMs < 2000, `the healthy delivery took ${f.durationMs} ms`);
 });
 
 t.test('refused, reset, non-2xx and redirect are recorded; nothing is retried or followed', async (t) => {
