@@ -5,7 +5,7 @@
  * (The real image is built and smoke-tested by ../shared/tools/container-smoke.sh in .ci/run.)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadConfig, SETTINGS } from '../../src/config.js';
@@ -114,10 +114,42 @@ t.test('.dockerignore keeps the context small without hiding build inputs', asyn
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
   for (const must of ['node_modules', 'dist', '.git', 'data']) t.ok(ignore.includes(must), `ignores ${must}`);
-  for (const needed of ['src', 'schemas', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
-    t.notOk(ignore.includes(needed), `keeps ${needed}`);
+  // src, schemas and fixtures are compiled into dist (fixtures: sandbox banks, users, companies);
+  // scenarios is copied into the runtime stage: without any of them the image build fails
+  const needed = ['src', 'schemas', 'fixtures', 'scenarios', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+  for (const path of needed) {
+    t.ok(existsSync(join(ROOT, path)), `${path} exists`);
+    t.notOk(ignore.includes(path), `keeps ${path}`);
+    const files = statSync(join(ROOT, path)).isDirectory() ? readdirSync(join(ROOT, path)).map((f) => `${path}/${f}`) : [];
+    const excluded = [path, ...files].filter((f) => dockerIgnored(ignore, f));
+    t.same(excluded, [], `no .dockerignore pattern excludes ${path}${files.length ? ` or the ${files.length} files in it` : ''}`);
   }
+  t.ok(dockerIgnored(ignore, 'test/x.test.ts') && dockerIgnored(ignore, 'a.sqlite') && !dockerIgnored(ignore, 'src/app.ts'), 'the matcher itself works');
 });
+
+/**
+ * Whether Docker would leave `path` out of the build context: the last pattern matching the path
+ * or one of its parent directories wins; `!pattern` re-includes. Patterns follow Go's
+ * filepath.Match plus `**` (what Docker implements).
+ */
+function dockerIgnored(patterns: string[], path: string): boolean {
+  const toRegex = (pattern: string) =>
+    new RegExp(
+      `^${pattern
+        .replace(/^\/+|\/+$/g, '')
+        .split(/(\*\*\/?|\*|\?)/)
+        .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+        .join('')}$`,
+    );
+  const prefixes = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+  let ignored = false;
+  for (const raw of patterns) {
+    const negated = raw.startsWith('!');
+    const re = toRegex(negated ? raw.slice(1) : raw);
+    if (prefixes.some((p) => re.test(p))) ignored = !negated;
+  }
+  return ignored;
+}
 
 t.test('the image start command starts the server on this machine; the healthcheck passes', async (t) => {
   const cmd = execForm(last(final, 'CMD')!.args);
