@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildCli } from '../../src/cli.js';
 import { sign } from '../../src/scenarios/receiver.js';
-import { build } from '../helpers/app.js';
+import { build, PARTNER } from '../helpers/app.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'src/bin.ts');
@@ -164,6 +164,77 @@ t.test('scenario run --base-url against a real listening server passes and exits
   t.match(r.stdout, /2 passed, 0 failed/);
   const list = await obsim(['scenario', 'list']);
   t.match(list.stdout, /payment-paid\s+A payment/);
+});
+
+t.test('scenario run --receiver: the runner receives real signed deliveries from a listening server and passes', async (t) => {
+  const app = await build(t);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const dir = t.testdir({
+    'with-receiver.yaml': [
+      'name: with-receiver',
+      'steps:',
+      '  - request:',
+      '      method: POST',
+      '      path: /v1/partner/merchants/test',
+      '      body: { companyName: "Receiver ${unique}" }',
+      '      capture: { merchant.clientId: clientId }',
+      '  - registerWebhook: { events: [payment.completed] }',
+      '  - request:',
+      '      method: POST',
+      '      path: /v1/partner/payments',
+      '      body: { merchantClientId: "${merchant.clientId}", amount: 42.5, referenceNumber: "rx-${unique}" }',
+      '      capture: { payment.id: paymentId }',
+      '  - control: { payment: "${payment.id}", action: complete }',
+      '  - expectWebhook:',
+      '      event: payment.completed',
+      '      within: 5000',
+      '      data: { paymentId: "${payment.id}", status: paid, amount: 42.5 }',
+      '',
+    ].join('\n'),
+  });
+  const r = await obsim(['scenario', 'run', join(dir, 'with-receiver.yaml'), '--base-url', address, '--receiver']);
+  t.equal(r.code, 0, r.stdout + r.stderr);
+  const base = /webhook receiver listening; registered URL base (http:\/\/127\.0\.0\.1:\d+)/.exec(r.stdout)?.[1];
+  t.ok(base, 'prints the receiver address');
+  t.match(r.stdout, /registerWebhook payment\.completed/);
+  t.match(r.stdout, new RegExp(`wh_\\w+ → ${base!.replace(/[.]/g, '\\.')}/hooks/[0-9a-f]{8}/1`), 'registered the receiver URL, not the unreachable one');
+  t.match(r.stdout, /✓ +5\. expectWebhook payment\.completed within 5000ms/);
+  t.match(r.stdout, /evt_[0-9a-f]+ signature valid/);
+  t.match(r.stdout, /1 passed, 0 failed, 1 scenario/);
+  // the simulator's own log: the delivery went over the network to the runner's receiver, which answered 200
+  const log = (await app.inject({ method: 'GET', url: '/_sandbox/deliveries?event=payment.completed', headers: PARTNER })).json();
+  const mine = log.items.filter((d: { url: string }) => d.url.startsWith(`${base}/hooks/`));
+  t.equal(mine.length, 1, 'one delivery to the receiver');
+  t.match(mine[0], { state: 'delivered', outcome: 'delivered', statusCode: 200 });
+  t.equal(JSON.parse(mine[0].body).data.amount, 42.5);
+
+  // the same scenario with a receiver that cannot be reached from the simulator fails, naming the webhook
+  const unreachable = await obsim(['scenario', 'run', join(dir, 'with-receiver.yaml'), '--base-url', address, '--receiver', '--receiver-url', 'http://127.0.0.1:9']);
+  t.equal(unreachable.code, 1, 'no delivery reaches the runner: the expectation fails');
+  t.match(unreachable.stdout, /expected a payment\.completed delivery to webhook wh_\w+ .*none arrived in 5000ms/);
+});
+
+t.test('obsim openapi: --out writes the committed openapi.json byte for byte; stdout prints the same; wrong usage exits 2', async (t) => {
+  const committed = readFileSync(join(ROOT, 'openapi.json'));
+  const dir = t.testdir({});
+  const out = join(dir, 'openapi.json');
+  const written = await obsim(['openapi', '--out', out]);
+  t.equal(written.code, 0, written.stderr);
+  t.equal(written.stdout, '', 'nothing printed with --out');
+  t.ok(readFileSync(out).equals(committed), 'the written file equals the committed openapi.json byte for byte (else: npm run openapi)');
+  const printed = await obsim(['openapi']);
+  t.equal(printed.code, 0, printed.stderr);
+  t.ok(Buffer.from(printed.stdout, 'utf8').equals(committed), 'standard output is the same document, byte for byte');
+  const doc = JSON.parse(printed.stdout);
+  t.match(doc.openapi, /^3\./);
+  t.ok(doc.paths['/v1/partner/payments'] && doc.paths['/_sandbox/deliveries'], 'provider and sandbox paths');
+  for (const args of [['openapi', '--bogus'], ['openapi', '--out']]) {
+    const r = await obsim(args);
+    t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
+    t.match(r.stderr, /error: /);
+    t.match(r.stderr, /Usage: obsim openapi \[options\]/, 'prints the usage');
+    t.equal(r.stdout, '', 'no document printed');
+  }
 });
 
 /** Start `obsim listen` and wait for its "receiving webhooks on URL" line. */
