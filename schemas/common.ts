@@ -31,13 +31,63 @@ export const ErrorBody = {
 /** ISO 8601 timestamp with milliseconds, e.g. 2026-11-21T10:00:00.000Z. */
 export const Timestamp = { type: 'string', format: 'date-time' } as const;
 
-/** Standard error responses added to every route, so the OpenAPI document lists them. */
-export const errorResponses = {
-  '4xx': { $ref: 'ErrorBody#' },
-  '5xx': { $ref: 'ErrorBody#' },
+// ---------------------------------------------------------------- headers
+//
+// Request header schemas here are DOCUMENTATION for the OpenAPI document: every property is an
+// optional plain string, so validating them can never reject a request. The real checks happen
+// elsewhere, on purpose: a malformed x-request-id is replaced by a generated id (genReqId in
+// src/app.ts, a header-injection guard, never a 400), and a malformed Prefer is a 400 naming
+// `Prefer` from src/plugins/prefer.ts (before authentication).
+
+const REQUEST_ID_RULE = '1-128 characters from A-Z a-z 0-9 . _ : -';
+
+/** Optional request header x-request-id (the contract's "request id for tracking"). */
+export const RequestIdRequestHeader = {
+  type: 'string',
+  description: `Optional request id for tracking, echoed as the x-request-id response header. When it is not ${REQUEST_ID_RULE}, it is not an error: obsim generates an id instead (req_<24 hex>).`,
 } as const;
 
-/** `{ 200: schema, 4xx: ErrorBody, 5xx: ErrorBody }` */
-export function responses<T>(ok: T) {
-  return { 200: ok, ...errorResponses } as const;
+/** Optional Prism-style fault injection header (src/plugins/prefer.ts, README "Fault injection"). */
+export const PreferRequestHeader = {
+  type: 'string',
+  description:
+    'obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication.',
+  examples: ['code=503', 'delay=250', 'code=429, delay=100'],
+} as const;
+
+/**
+ * Request headers of the AIS operations: x-request-id (the contract's optional header). Prefer
+ * is added to every /v1 operation by src/plugins/prefer.ts.
+ */
+export const AisHeaders = {
+  type: 'object',
+  properties: { 'x-request-id': RequestIdRequestHeader },
+} as const;
+
+/** The x-request-id response header, sent on every response. */
+export const RequestIdResponseHeader = {
+  type: 'string',
+  description: `The request id: the x-request-id request header when it was sent and is ${REQUEST_ID_RULE}, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody.`,
+} as const;
+
+/** Response headers every obsim response carries (declared on every documented response). */
+export const commonResponseHeaders = { 'x-request-id': RequestIdResponseHeader } as const;
+
+/** A response entry: the body schema plus the response headers declared for the OpenAPI document. */
+function withHeaders<T extends object, H extends object>(schema: T, headers: H) {
+  return { ...schema, headers: { ...commonResponseHeaders, ...headers } } as const;
+}
+
+/** Standard error responses added to every route, so the OpenAPI document lists them. */
+export const errorResponses = {
+  '4xx': withHeaders({ $ref: 'ErrorBody#' } as const, {}),
+  '5xx': withHeaders({ $ref: 'ErrorBody#' } as const, {}),
+} as const;
+
+/**
+ * `{ 200: schema, 4xx: ErrorBody, 5xx: ErrorBody }`, each declaring the x-request-id response
+ * header; `okHeaders` declares more headers of the 200 answer (e.g. X-Total-Count).
+ */
+export function responses<T extends object, H extends object = {}>(ok: T, okHeaders?: H) {
+  return { 200: withHeaders(ok, okHeaders ?? ({} as H)), ...errorResponses } as const;
 }

@@ -15,6 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PreferRequestHeader } from '../../schemas/common.js';
 import { ApiError } from '../domain/errors.js';
 
 export const PREFER_MAX_DELAY_MS = 30_000;
@@ -50,6 +51,15 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
 
 export const preferPlugin = fp(
   async (app: FastifyInstance) => {
+    // document the header on every /v1 operation (OpenAPI parameter, so generated clients see
+    // it); the schema is a plain optional string, so request validation never rejects it: a
+    // malformed value is answered by the hook below, naming `Prefer`
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/v1/') || !route.schema || route.schema.hide) return;
+      const headers = (route.schema.headers ?? { type: 'object' }) as { type?: string; properties?: Record<string, unknown> };
+      route.schema.headers = { ...headers, properties: { ...headers.properties, prefer: PreferRequestHeader } };
+    });
+
     // callback style with a synchronous fast path: no promise for the (usual) request without Prefer
     app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers.prefer;

@@ -26,7 +26,7 @@ import {
   type DateWindowQueryT,
   type TransactionsBody,
 } from '../../../schemas/ais.js';
-import { responses } from '../../../schemas/common.js';
+import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import type { TokenPermission } from '../../auth/tokens.js';
 import { ApiError } from '../../domain/errors.js';
@@ -35,6 +35,13 @@ import { consentPermissions, type ConsentPermission, type ConsentRow } from '../
 import { isoOf, parseInstant } from './dates.js';
 
 const FAR_FUTURE = '9999-12-31T23:59:59.999Z';
+
+/** Response header of GET /v1/ais/accounts/{accountId}/transactions. */
+const TotalCountHeader = {
+  type: 'integer',
+  minimum: 0,
+  description: `The number of transactions matching the window (booked on or after the consent's transactionFromDateTime), also when more than the ${MAX_PAGE_LIMIT} returned.`,
+} as const;
 
 function transactionView(t: TransactionRow) {
   return {
@@ -128,6 +135,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         summary: "List the user's bank accounts",
         description: 'Needs token permission ais:accounts:read and an authorized, unexpired consent granting ReadAccountsDetail. Optional header x-request-id is echoed.',
         security: bearerSecurity,
+        headers: AisHeaders,
         body: { $ref: 'AccountsRequest#' },
         response: responses({ $ref: 'AccountsResponse#' }),
       },
@@ -155,6 +163,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Read an account balance',
         description: 'Needs token permission ais:balance:read and a consent granting ReadBalances. 404 account_not_found for an unknown account or one of another user.',
         security: bearerSecurity,
+        headers: AisHeaders,
         body: { $ref: 'BalanceRequest#' },
         response: responses({ $ref: 'BalanceResponse#' }),
       },
@@ -181,6 +190,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Read account transactions (newest first, up to pageLimit)',
         description: `Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. pageLimit default ${DEFAULT_PAGE_LIMIT}, maximum ${MAX_PAGE_LIMIT} (400 above). fromDate/toDate inclusive; entries booked before the consent's transactionFromDateTime are never returned. totalTransactions counts every match, not just this page.`,
         security: bearerSecurity,
+        headers: AisHeaders,
         body: { $ref: 'TransactionsRequest#' },
         response: responses({ $ref: 'TransactionsResponse#' }),
       },
@@ -210,11 +220,10 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Read account transactions in a date window',
         description: `fromDate and toDate are required (400 without). The user and merchant are the bearer token's (sub, merchantId). Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. Newest first, at most ${MAX_PAGE_LIMIT} entries; response header X-Total-Count gives the number matching (narrow the window, or use POST /v1/ais/accounts/transactions, to see more).`,
         security: bearerSecurity,
+        headers: AisHeaders,
         params: AccountIdParams,
         querystring: DateWindowQuery,
-        response: {
-          ...responses({ $ref: 'TransactionList#' }),
-        },
+        response: responses({ $ref: 'TransactionList#' }, { 'X-Total-Count': TotalCountHeader }),
       },
     },
     async (request, reply) => {

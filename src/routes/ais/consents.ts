@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CreateConsentBody, MerchantIdQueryT, UserIdParamsT } from '../../../schemas/ais.js';
 import { MerchantIdQuery, UserIdParams } from '../../../schemas/ais.js';
-import { responses } from '../../../schemas/common.js';
+import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import { ApiError } from '../../domain/errors.js';
 import { consentPermissions, type ConsentRow } from '../../store/consents.js';
@@ -44,6 +44,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Creates a consent with status pending. Open authorizationUrl in a browser: the sandbox bank page lets the user pick a bank and authorize (status authorized, consentId set) or deny (status failed, errorMessage set), then redirects to callbackUrl with consentId, status and requestId as query parameters. expirationDateTime must be in the future and after transactionFromDateTime (400). The merchant must be activated (409). Bearer token of the same user and merchant required; no particular permission.',
         security: bearerSecurity,
+        headers: AisHeaders,
         body: { $ref: 'CreateConsentRequest#' },
         response: responses({ $ref: 'Consent#' }),
       },
@@ -90,6 +91,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
         summary: "List a user's consents for a merchant, newest first",
         description: 'Every consent of that user for that merchant, whatever its status, newest first. Expired consents read `expired` as soon as the simulator clock passes expirationDateTime. Bearer token of the same user and merchant required.',
         security: bearerSecurity,
+        headers: AisHeaders,
         params: UserIdParams,
         querystring: MerchantIdQuery,
         response: responses({ $ref: 'ConsentList#' }),

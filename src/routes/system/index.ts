@@ -1,5 +1,6 @@
 /** GET /healthz and GET /openapi.json (the browsable reference at /docs comes from swagger-ui). */
 import type { FastifyInstance } from 'fastify';
+import { commonResponseHeaders } from '../../../schemas/common.js';
 import { ApiError } from '../../domain/errors.js';
 
 const Health = {
@@ -17,7 +18,7 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
   const ping = app.db.prepare('SELECT 1').pluck();
   app.get(
     '/healthz',
-    { schema: { tags: ['system'], summary: 'Health: 200 when the database answers', response: { 200: Health, 503: { $ref: 'ErrorBody#' } } } },
+    { schema: { tags: ['system'], summary: 'Health: 200 when the database answers', response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } } } },
     async () => {
       try {
         ping.get();
