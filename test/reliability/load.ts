@@ -1,6 +1,6 @@
 /**
- * Bounded load run (NOT part of npm test): `npm run load` (60 s) or as part of
- * `npm run test:long`. The real server (tsx src/bin.ts serve) on a temporary database file,
+ * Bounded load run: `npm run load` (60 s) or as part of `npm run test:long`; npm test runs a
+ * short smoke of the same traffic through runLoad() (test/reliability/load-smoke.test.ts). The real server (tsx src/bin.ts serve) on a temporary database file,
  * autocannon on loopback with mixed traffic (health, lists, payment and merchant creations,
  * status reads, token issuance, delivery listing) and a webhook receiver. Figures printed:
  * requests, errors, non-2xx by status, 5xx, latency p50/p99, RSS of the server in the first and
@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AcRequest {
@@ -33,8 +34,6 @@ interface AcResult {
 type AcInstance = PromiseLike<AcResult> & { on(event: 'response', fn: (client: unknown, statusCode: number) => void): void };
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; requests: AcRequest[] }) => AcInstance;
 
-const SECONDS = Number(process.env.OBSIM_LOAD_SECONDS ?? 60);
-const CONNECTIONS = Number(process.env.OBSIM_LOAD_CONNECTIONS ?? 10);
 const PARTNER = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret', 'content-type': 'application/json' };
 
 function rssMb(pid: number): number {
@@ -42,7 +41,32 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-async function main(): Promise<number> {
+export interface LoadResult {
+  seconds: number;
+  connections: number;
+  endpoints: number;
+  requests: number;
+  perSecond: number;
+  errors: number;
+  timeouts: number;
+  fiveXx: number;
+  statuses: Record<string, number>;
+  latency: { p50: number; p99: number; max: number };
+  /** Mean server RSS (MB) over the first and the last `window` seconds. */
+  rss: { window: number; first: number; last: number; growth: number };
+  /** The figures as printed (`# load: …` lines without the `# `). */
+  lines: string[];
+  /** Why the run fails: any error or timeout, any 5xx, any non-2xx, RSS growth > 15% (when checked). */
+  failures: string[];
+}
+
+/**
+ * Start the real server on a temporary database, drive `seconds` of mixed traffic over
+ * `connections` connections, stop the server. `checkMemory` false skips the RSS-growth rule (a
+ * few seconds are too short for a first/last comparison).
+ */
+export async function runLoad(opts: { seconds: number; connections: number; checkMemory?: boolean }): Promise<LoadResult> {
+  const { seconds: SECONDS, connections: CONNECTIONS, checkMemory = true } = opts;
   const dir = mkdtempSync(join(tmpdir(), 'obsim-load-'));
   const rx = createServer((req, res) => {
     req.resume();
@@ -52,6 +76,7 @@ async function main(): Promise<number> {
   const hookUrl = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
@@ -99,8 +124,10 @@ async function main(): Promise<number> {
 
     const window = Math.min(20, Math.floor(SECONDS / 3));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-    const first = mean(samples.filter((s) => s.at <= window).map((s) => s.rss));
-    const last = mean(samples.filter((s) => s.at > SECONDS - window).map((s) => s.rss));
+    // one sample a second: the first and the last `window` of them (a run of a few seconds has
+    // no sample at or before 1 s, so filtering on time would compare nothing)
+    const first = mean(samples.slice(0, window).map((s) => s.rss));
+    const last = mean(samples.slice(-window).map((s) => s.rss));
     const fiveXx = Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((a, [, c]) => a + c, 0);
     const growth = (last - first) / first;
     const lines = [
@@ -109,14 +136,26 @@ async function main(): Promise<number> {
       `load: latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
       `load: server RSS first ${window} s ${first.toFixed(1)} MB, last ${window} s ${last.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)`,
     ];
-    for (const l of lines) console.log(`# ${l}`);
     const failures: string[] = [];
     if (result.errors > 0 || result.timeouts > 0) failures.push(`${result.errors} errors, ${result.timeouts} timeouts`);
     if (fiveXx > 0) failures.push(`${fiveXx} responses with 5xx`);
-    if (growth > 0.15) failures.push(`RSS grew ${(growth * 100).toFixed(1)}% between the first and last ${window} s`);
+    if (checkMemory && growth > 0.15) failures.push(`RSS grew ${(growth * 100).toFixed(1)}% between the first and last ${window} s`);
     if (Object.keys(statuses).some((s) => Number(s) >= 300)) failures.push(`non-2xx answers: ${JSON.stringify(statuses)}`);
-    console.log(failures.length ? `not ok - load: ${failures.join('; ')}` : 'ok - load: 0 errors, 0 5xx, memory flat');
-    return failures.length ? 1 : 0;
+    return {
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      endpoints: requests.length,
+      requests: result.requests.total,
+      perSecond: Math.round(result.requests.average),
+      errors: result.errors,
+      timeouts: result.timeouts,
+      fiveXx,
+      statuses,
+      latency: result.latency,
+      rss: { window, first, last, growth },
+      lines,
+      failures,
+    };
   } finally {
     child.kill('SIGTERM');
     rx.close();
@@ -125,4 +164,13 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+async function main(): Promise<number> {
+  const seconds = Number(process.env.OBSIM_LOAD_SECONDS ?? 60);
+  const connections = Number(process.env.OBSIM_LOAD_CONNECTIONS ?? 10);
+  const { lines, failures } = await runLoad({ seconds, connections });
+  for (const l of lines) console.log(`# ${l}`);
+  console.log(failures.length ? `not ok - load: ${failures.join('; ')}` : 'ok - load: 0 errors, 0 5xx, memory flat');
+  return failures.length ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main();
