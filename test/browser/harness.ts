@@ -9,7 +9,8 @@
  * - `startReceiver()`: a loopback HTTP server that records every request with its raw body
  *   (webhook deliveries, consent callbacks).
  * - `launchBrowser()`: Debian's /usr/bin/chromium through playwright-core — never a downloaded
- *   browser. `CHROMIUM_PATH` says where it is expected; `browserMissing()` gives the skip reason.
+ *   browser. `CHROMIUM_PATH` says where it is expected; `browserMissing()` gives the skip reason
+ *   outside CI; `inCI()` says a missing browser must fail instead.
  */
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -27,6 +28,15 @@ export const CHROMIUM_PATH = process.env.OBSIM_CHROMIUM_PATH ?? '/usr/bin/chromi
 
 export function browserMissing(): string | false {
   return existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not installed (apt-get install chromium); browser tests skipped`;
+}
+
+/**
+ * Running in CI: `CI` set to anything but empty, `0` or `false` (.ci/run exports CI=true, as do
+ * GitHub Actions and most CI systems). There a missing browser is a failure, never a skip.
+ */
+export function inCI(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.CI ?? '').trim().toLowerCase();
+  return v !== '' && v !== '0' && v !== 'false';
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -1,13 +1,19 @@
 /**
  * The hosted pages in a real headless browser (Debian's chromium via playwright-core): a real
  * listening obsim, a loopback receiver for webhooks and the consent callback, and the payer /
- * merchant / bank user clicking and typing. Skipped with a message when chromium is absent.
+ * merchant / bank user clicking and typing. Skipped with a message when chromium is absent,
+ * except in CI (CI=true, as .ci/run sets): there a missing browser fails (test/browser/ci.test.ts).
  */
 import t, { type Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, launchBrowser, partner, signatureValid, startReceiver, startServer, type Receiver, type Running } from './harness.js';
+import { browserMissing, CHROMIUM_PATH, inCI, launchBrowser, partner, signatureValid, startReceiver, startServer, type Receiver, type Running } from './harness.js';
 
-const skip = browserMissing();
+const missing = browserMissing();
+// in CI a missing browser is red: the hosted pages must really be driven there (.ci/run installs chromium)
+if (missing && inCI()) {
+  t.fail(`${CHROMIUM_PATH} is not installed and CI is set (CI=${process.env.CI}): the browser tests must run in CI, not be skipped (apt-get install chromium)`);
+}
+const skip = missing && inCI() ? 'chromium missing in CI: failed above' : missing;
 
 /** A property of the focused element (default: its id). */
 const focused = (page: Page, prop: 'id' | 'name' | 'textContent' = 'id') =>
