@@ -46,7 +46,6 @@ export interface PaymentRow {
   bank_payment_status: string | null;
   failure_reason: string | null;
   bank_id: string | null;
-  payment_token: string;
   expires_at: string;
   created_at: string;
   updated_at: string;
@@ -154,19 +153,30 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     return data;
   }
 
-  /** Timers a payment needs in its current state (after cancelling the old ones). */
-  function schedulePayment(row: PaymentRow, atMs: number) {
-    scheduler.cancel('payment', row.id);
+  /**
+   * The timer a payment needs in its current state (after cancelling the old ones; a payment
+   * just inserted has none). A pending payment has two possible timed endings, its sandbox outcome
+   * (settle / reject / abandon after the settle delay) and its expiry; whichever comes first moves
+   * it out of `pending`, which makes the other one illegal, so only the earlier is scheduled (on a
+   * tie, expiry: the order the two used to fire in). One timer row per payment instead of two.
+   */
+  function schedulePayment(row: PaymentRow, atMs: number, isNew = false) {
+    if (!isNew) scheduler.cancel('payment', row.id);
     const magic = sandbox ? magicOutcome(row.amount_minor / 100) : undefined;
     if (row.status === 'pending') {
-      if (magic !== 'stay_pending') {
-        scheduler.schedule(row.partner_id, 'payment', row.id, 'expire', Date.parse(row.expires_at));
-      }
-      if (sandbox) {
-        const outcome: PaymentTrigger | undefined =
-          magic === undefined ? 'settle' : magic === 'bank_rejected' ? 'reject' : magic === 'payer_abandoned' ? 'abandon' : undefined;
-        if (outcome) scheduler.schedule(row.partner_id, 'payment', row.id, outcome, Date.parse(row.created_at) + config.settleDelayMs);
-      }
+      const expiry = magic === 'stay_pending' ? undefined : Date.parse(row.expires_at);
+      const outcome: PaymentTrigger | undefined = !sandbox
+        ? undefined
+        : magic === undefined
+          ? 'settle'
+          : magic === 'bank_rejected'
+            ? 'reject'
+            : magic === 'payer_abandoned'
+              ? 'abandon'
+              : undefined;
+      const outcomeAt = Date.parse(row.created_at) + config.settleDelayMs;
+      if (outcome && (expiry === undefined || outcomeAt < expiry)) scheduler.schedule(row.partner_id, 'payment', row.id, outcome, outcomeAt);
+      else if (expiry !== undefined) scheduler.schedule(row.partner_id, 'payment', row.id, 'expire', expiry);
     } else if (row.status === 'processing') {
       // the payer approved at the bank: the bank settles (or, magic 666.66, rejects) after the delay
       scheduler.schedule(row.partner_id, 'payment', row.id, magic === 'bank_rejected' ? 'reject' : 'settle', atMs + config.settleDelayMs);
@@ -355,7 +365,7 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     },
     /** Call INSIDE the transaction that inserted the payment: schedules settlement and expiry. */
     onPaymentCreated(row: PaymentRow): void {
-      schedulePayment(row, Date.parse(row.created_at));
+      schedulePayment(row, Date.parse(row.created_at), true);
     },
     /**
      * Call INSIDE the transaction that inserted the merchant: a test merchant (created

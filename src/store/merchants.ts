@@ -50,7 +50,8 @@ export function merchantStore(db: Db) {
   );
   const byIdForPartner = db.prepare('SELECT * FROM merchants WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM merchants WHERE id = ?');
-  const byClientIdForPartner = db.prepare('SELECT * FROM merchants WHERE client_id = ? AND partner_id = ?');
+  // the payment path needs four columns; SELECT * also decoded `details` (the fast-track JSON)
+  const byClientIdForPartner = db.prepare('SELECT id, client_id, status, company_name FROM merchants WHERE client_id = ? AND partner_id = ?');
   const byOnboardingToken = db.prepare('SELECT * FROM merchants WHERE onboarding_token = ?');
   const updateStatus = db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ? RETURNING *');
   const updateOnboarding = db.prepare(
@@ -67,7 +68,9 @@ export function merchantStore(db: Db) {
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as MerchantRow | undefined,
     /** Unscoped read, for the engine and hosted pages (which hold a token, not a partner). */
     getAny: (id: number) => byId.get(id) as MerchantRow | undefined,
-    getByClientId: (clientId: string, partnerId: string) => byClientIdForPartner.get(clientId, partnerId) as MerchantRow | undefined,
+    /** The merchant a payment names (id, client_id, status, company_name only). */
+    getByClientId: (clientId: string, partnerId: string) =>
+      byClientIdForPartner.get(clientId, partnerId) as Pick<MerchantRow, 'id' | 'client_id' | 'status' | 'company_name'> | undefined,
     getByOnboardingToken: (token: string) => byOnboardingToken.get(token) as MerchantRow | undefined,
     setStatus: (id: number, status: MerchantStatus, nowIso: string) => updateStatus.get(status, nowIso, id) as MerchantRow,
     /** Replace the onboarding link: the previous token no longer finds the merchant. */

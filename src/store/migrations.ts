@@ -229,4 +229,40 @@ export const MIGRATIONS: Migration[] = [
     name: '011_ais_lazy_transactions',
     sql: `ALTER TABLE ais_accounts ADD COLUMN transactions_ready INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    // performance: a payment insert maintained three B-trees (the row, payments_partner and the
+    // UNIQUE payment_token index, a random key and so a random leaf page per insert), and each
+    // dirty page is a WAL frame written at commit. The hosted-page token is now derived from the
+    // id (HMAC with a per-database secret, src/store/payments.ts), so it needs no column and no
+    // index; payments_partner only served the per-partner reset, which may scan. SQLite cannot
+    // drop a UNIQUE constraint, hence the rebuild. Links handed out before it stop working.
+    name: '092_perf_payment_writes',
+    sql: `
+      CREATE TABLE payments_v2 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        merchant_id INTEGER NOT NULL REFERENCES merchants (id),
+        merchant_client_id TEXT NOT NULL,
+        amount_minor INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        reference_number TEXT NOT NULL,
+        status TEXT NOT NULL,
+        bank_payment_status TEXT,
+        failure_reason TEXT,
+        bank_id TEXT,
+        expires_at TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      INSERT INTO payments_v2 (id, partner_id, merchant_id, merchant_client_id, amount_minor, currency, reference_number,
+          status, bank_payment_status, failure_reason, bank_id, expires_at, created_at, updated_at)
+        SELECT id, partner_id, merchant_id, merchant_client_id, amount_minor, currency, reference_number,
+          status, bank_payment_status, failure_reason, bank_id, expires_at, created_at, updated_at FROM payments;
+      -- keep the id sequence (ids start at 5000001 and are never reused)
+      DELETE FROM sqlite_sequence WHERE name = 'payments_v2';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'payments_v2', seq FROM sqlite_sequence WHERE name = 'payments';
+      DROP TABLE payments;
+      ALTER TABLE payments_v2 RENAME TO payments;
+    `,
+  },
 ];

@@ -108,8 +108,9 @@ t.test('sandbox: an untouched payment settles after OBSIM_SETTLE_DELAY; every pe
   await watch.next(t);
   const p = await newPayment(app, m.clientId, 100);
   t.same(
-    app.engine.timersOf('payment', p.paymentId).map((x) => [x.trigger, x.due_at]).sort(),
-    [['expire', Date.parse(T0) + 1_800_000], ['settle', Date.parse(T0) + 5_000]],
+    app.engine.timersOf('payment', p.paymentId).map((x) => [x.trigger, x.due_at]),
+    [['settle', Date.parse(T0) + 5_000]],
+    'one timer: the earlier of settlement and expiry (the later could never fire)',
   );
   t.equal((await advance(app, '4999ms')).fired, 0);
   t.equal((await status(app, p.paymentId)).status, 'pending');
@@ -117,6 +118,19 @@ t.test('sandbox: an untouched payment settles after OBSIM_SETTLE_DELAY; every pe
   t.match(await status(app, p.paymentId), { status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', updatedAt: at(5_000) });
   t.match(await watch.next(t), [{ event: 'payment.completed', timestamp: at(5_000), data: { status: 'paid', timestamp: at(5_000) } }]);
   t.same(app.engine.timersOf('payment', p.paymentId), [], 'expiry cancelled once paid');
+});
+
+t.test('sandbox: a settle delay longer than the payment lifetime: the payment expires instead', async (t) => {
+  const app = await build(t, { config: { settleDelayMs: 3_600_000, paymentExpiryMs: 1_800_000 } });
+  const watch = await watchEvents(t, app);
+  const m = await testMerchant(app);
+  await watch.next(t);
+  const p = await newPayment(app, m.clientId, 100);
+  t.same(app.engine.timersOf('payment', p.paymentId).map((x) => [x.trigger, x.due_at]), [['expire', Date.parse(T0) + 1_800_000]]);
+  t.equal((await advance(app, '2h')).fired, 1, 'only the expiry fires');
+  t.match(await status(app, p.paymentId), { status: 'failed', failureReason: 'expired', bankPaymentStatus: 'Cancelled', updatedAt: at(1_800_000) });
+  t.match(await watch.next(t), [{ event: 'payment.failed', data: { status: 'failed', failureReason: 'expired' } }]);
+  t.same(app.engine.timersOf('payment', p.paymentId), []);
 });
 
 t.test('magic amounts force the documented outcomes', async (t) => {

@@ -64,6 +64,7 @@ export function normalise(body: unknown): unknown {
   return JSON.parse(
     JSON.stringify(body)
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replace(/\bpay_[0-9]+_[A-Za-z0-9_-]{22}\b/g, 'pay_<token>')
       .replace(/\b(onb|pay)_[A-Za-z0-9_-]{24}\b/g, '$1_<token>')
       .replace(/\b(wh|whsec|evt|stpp|req)_[0-9a-f]+\b/g, '$1_<hex>'),
   );

@@ -31,7 +31,7 @@ t.test('POST /v1/partner/payments creates a pending DKK payment', async (t) => {
   t.equal(row.currency, 'DKK');
   t.equal(row.merchant_id, m.merchantId);
   t.equal(row.status, 'pending');
-  t.equal(`http://127.0.0.1:4010/pay/${row.payment_token}`, r.body.paymentUrl);
+  t.equal(`http://127.0.0.1:4010/pay/${app.store.payments.tokenFor(row.id)}`, r.body.paymentUrl);
   t.ok(count(app, 'timers', "aggregate = 'payment' AND aggregate_id = ?", String(row.id)) >= 1, 'engine scheduled the payment timers in the same transaction');
 
   const status = await call(app, 'GET', `${URL}/${r.body.paymentId}/status`);

@@ -53,7 +53,7 @@ t.test('hot-path lookups are index searches', async (t) => {
     ['GET onboarding-status: merchant by id and partner', /^SELECT .* FROM merchants WHERE id = \? AND partner_id = \?/i, /SEARCH merchants USING INTEGER PRIMARY KEY/],
     ['POST payments: merchant by clientId and partner', /^SELECT .* FROM merchants WHERE client_id = \? AND partner_id = \?/i, /SEARCH merchants USING INDEX/],
     ['GET payment status: payment by id and partner', /^SELECT .* FROM payments WHERE id = \? AND partner_id = \?/i, /SEARCH payments USING INTEGER PRIMARY KEY/],
-    ['hosted payment page: payment by token', /^SELECT .* FROM payments WHERE payment_token = \?/i, /SEARCH payments USING INDEX/],
+    ['hosted payment page and engine: payment by id', /^SELECT \* FROM payments WHERE id = \?$/i, /SEARCH payments USING INTEGER PRIMARY KEY/],
     ['webhook worker: claim pending deliveries in id order', /FROM deliveries d JOIN events e .* WHERE d\.state = 'pending' ORDER BY d\.id/i, /SCAN d USING INDEX deliveries_pending/],
     ['webhook worker: resume interrupted deliveries at start', /^UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'/i, /deliveries_delivering/],
     ['outbox: webhooks of a partner', /FROM webhooks WHERE partner_id = \?/i, /SEARCH webhooks USING (COVERING )?INDEX webhooks_partner/],

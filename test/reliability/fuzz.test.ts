@@ -86,8 +86,8 @@ async function fixtures(app: FastifyInstance, hookUrl: string): Promise<{ bearer
 }
 
 function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, string>): FuzzContext {
-  const pick = <T>(sql: string, fallback: fc.Arbitrary<T>): fc.Arbitrary<T> => {
-    const known = tryAll<T>(app, sql);
+  const pick = <T>(sql: string, fallback: fc.Arbitrary<T>, more: T[] = []): fc.Arbitrary<T> => {
+    const known = [...tryAll<T>(app, sql), ...more];
     return known.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fallback }) : fallback;
   };
   const mine = "partner_id = 'sandbox-partner'";
@@ -104,9 +104,11 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
       id: pick(`SELECT id FROM webhooks WHERE ${mine}`, fc.string({ minLength: 1, maxLength: 20 })),
       requestId: pick(`SELECT request_id FROM consents`, fc.string({ minLength: 1, maxLength: 20 })),
       // hosted pages: /pay/:token, /onboarding/:token, /consent/:token
+      // (payment tokens are derived from the id, not stored)
       token: pick(
-        `SELECT payment_token FROM payments UNION ALL SELECT onboarding_token FROM merchants WHERE onboarding_token IS NOT NULL UNION ALL SELECT auth_token FROM consents`,
+        `SELECT onboarding_token FROM merchants WHERE onboarding_token IS NOT NULL UNION ALL SELECT auth_token FROM consents`,
         fc.string({ minLength: 1, maxLength: 30 }),
+        tryAll<number>(app, 'SELECT id FROM payments').map((id) => app.store.payments.tokenFor(id)),
       ),
       // the bearer token is for fuzz-user at the first activated merchant: mostly aim there
       userId: fc.oneof({ weight: 4, arbitrary: fc.constant('fuzz-user') }, { weight: 1, arbitrary: fc.constantFrom('sandbox-user-1', 'x') }),

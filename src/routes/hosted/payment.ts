@@ -1,5 +1,5 @@
 /**
- * Hosted payment page: GET/POST /pay/:token (token = payments.payment_token, handed out as
+ * Hosted payment page: GET/POST /pay/:token (token = store.payments.tokenFor(id), handed out as
  * `paymentUrl`). The payer picks a sandbox bank and approves, rejects or abandons; the page then
  * shows the result.
  *
@@ -117,7 +117,7 @@ ${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You
             title: 'Payment processing',
             body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
 ${summary(p, merchantName)}
-<form method="get" action="/pay/${p.payment_token}"><div class="actions"><button type="submit">Check again</button></div></form>`,
+<form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
           }),
         );
       case 'pending':
@@ -132,7 +132,7 @@ ${summary(p, merchantName)}
     return html`${errorSummary(errors, order)}
 <p>Choose your bank and approve the payment. This is the obsim sandbox: pick any bank, no login is needed and no money moves.</p>
 ${summary(p, merchantName)}
-<form method="post" action="/pay/${p.payment_token}" novalidate>
+<form method="post" action="/pay/${store.payments.tokenFor(p.id)}" novalidate>
 ${radioGroup({
   name: 'bankId',
   legend: 'Your bank',
@@ -170,7 +170,7 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
   app.post<{ Params: { token: string } }>('/pay/:token', { schema: { hide: true } }, async (request, reply) => {
     const p = store.payments.getByToken(request.params.token);
     if (!p) return notFound(reply);
-    const location = `/pay/${encodeURIComponent(p.payment_token)}`;
+    const location = `/pay/${encodeURIComponent(request.params.token)}`;
     if (p.status !== 'pending' || linkExpired(p)) return linkExpired(p) ? render(reply, p) : seeOther(reply, location);
 
     const values = formFields(request.body);

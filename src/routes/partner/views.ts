@@ -82,7 +82,7 @@ export function paymentView(app: Pick<FastifyInstance, 'publicUrl' | 'store'>, r
     referenceNumber: row.reference_number,
     merchantClientId: row.merchant_client_id,
     merchantName: name,
-    paymentUrl: paymentUrl(app.publicUrl, row.payment_token),
+    paymentUrl: paymentUrl(app.publicUrl, app.store.payments.tokenFor(row.id)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
