@@ -63,6 +63,7 @@ export const TokenResponse = {
   additionalProperties: false,
   properties: { token: { type: 'string' } },
 } as const;
+export type TokenResponseT = FromSchema<typeof TokenResponse>;
 
 // ---------------------------------------------------------------- consents
 
@@ -112,6 +113,7 @@ export const Consent = {
     errorMessage: { type: 'string', description: 'Why the consent failed' },
   },
 } as const;
+export type ConsentT = FromSchema<typeof Consent>;
 
 export const ConsentList = {
   $id: 'ConsentList',
@@ -120,6 +122,7 @@ export const ConsentList = {
   type: 'array',
   items: { $ref: 'Consent#' },
 } as const;
+export type ConsentListT = FromSchema<typeof ConsentList, { references: [typeof Consent] }>;
 
 export const UserIdParams = {
   type: 'object',
@@ -197,6 +200,7 @@ export const AccountsResponse = {
     totalAccounts: { type: 'integer' },
   },
 } as const;
+export type AccountsResponseT = FromSchema<typeof AccountsResponse, { references: [typeof Account, typeof AccountDetails] }>;
 
 export const BalanceRequest = {
   $id: 'BalanceRequest',
@@ -236,6 +240,7 @@ export const BalanceResponse = {
     },
   },
 } as const;
+export type BalanceResponseT = FromSchema<typeof BalanceResponse>;
 
 // ---------------------------------------------------------------- transactions
 
@@ -297,6 +302,7 @@ export const TransactionsResponse = {
     transactions: { type: 'array', items: { $ref: 'Transaction#' } },
   },
 } as const;
+export type TransactionsResponseT = FromSchema<typeof TransactionsResponse, { references: [typeof Transaction] }>;
 
 export const TransactionList = {
   $id: 'TransactionList',
@@ -305,6 +311,7 @@ export const TransactionList = {
   type: 'array',
   items: { $ref: 'Transaction#' },
 } as const;
+export type TransactionListT = FromSchema<typeof TransactionList, { references: [typeof Transaction] }>;
 
 export const AccountIdParams = {
   type: 'object',

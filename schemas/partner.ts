@@ -58,6 +58,7 @@ export const StandardMerchantResponse = {
     expiresAt: { ...Timestamp, description: 'When onboardingUrl stops working: creation + 7 days, with milliseconds' },
   },
 } as const;
+export type StandardMerchantResponseT = FromSchema<typeof StandardMerchantResponse>;
 
 export const Person = {
   $id: 'Person',
@@ -145,6 +146,7 @@ export const FastTrackMerchantResponse = {
     expiresAt: { ...Timestamp, description: 'When onboardingUrl stops working: creation + 7 days' },
   },
 } as const;
+export type FastTrackMerchantResponseT = FromSchema<typeof FastTrackMerchantResponse>;
 
 export const TestMerchantRequest = {
   $id: 'TestMerchantRequest',
@@ -171,6 +173,7 @@ export const TestMerchantResponse = {
     message: { type: 'string' },
   },
 } as const;
+export type TestMerchantResponseT = FromSchema<typeof TestMerchantResponse>;
 
 const StoredMerchantStatus = {
   type: 'string',
@@ -205,6 +208,7 @@ export const OnboardingStatusResponse = {
     },
   },
 } as const;
+export type OnboardingStatusResponseT = FromSchema<typeof OnboardingStatusResponse>;
 
 export const MerchantSummary = {
   $id: 'MerchantSummary',
@@ -227,6 +231,7 @@ export const MerchantSummary = {
     updatedAt: Timestamp,
   },
 } as const;
+export type MerchantSummaryT = FromSchema<typeof MerchantSummary>;
 
 export const MERCHANT_PAGE_DEFAULT = 20;
 export const MERCHANT_PAGE_MAX = 100;
@@ -255,6 +260,7 @@ export const MerchantList = {
     total: { type: 'integer', minimum: 0, description: 'Number of merchants of the partner over all pages' },
   },
 } as const;
+export type MerchantListT = FromSchema<typeof MerchantList, { references: [typeof MerchantSummary] }>;
 
 export const ResendOnboardingResponse = {
   $id: 'ResendOnboardingResponse',
@@ -271,6 +277,7 @@ export const ResendOnboardingResponse = {
     status: { type: 'string', enum: ['pending_onboarding', 'pending_completion'] },
   },
 } as const;
+export type ResendOnboardingResponseT = FromSchema<typeof ResendOnboardingResponse>;
 
 export const MerchantIdParams = {
   type: 'object',
@@ -313,6 +320,8 @@ export const StoreResponse = {
     createdAt: Timestamp,
   },
 } as const;
+// a `default` fills a request in; in a response it promises nothing: defaulted properties stay optional
+export type StoreResponseT = FromSchema<typeof StoreResponse, { references: [typeof Address]; keepDefaultedPropertiesOptional: true }>;
 
 // ---------------------------------------------------------------- payments
 
@@ -356,6 +365,7 @@ export const Payment = {
     expiresAt: { ...Timestamp, description: 'A payment still pending at this instant fails with failureReason expired' },
   },
 } as const;
+export type PaymentT = FromSchema<typeof Payment>;
 
 export const PaymentIdParams = {
   type: 'object',
@@ -395,6 +405,7 @@ export const WebhookResponse = {
     createdAt: Timestamp,
   },
 } as const;
+export type WebhookResponseT = FromSchema<typeof WebhookResponse>;
 
 export const WebhookIdParams = {
   type: 'object',
@@ -418,6 +429,7 @@ export const WebhookTestResponse = {
     status: { type: 'string', enum: ['queued'] },
   },
 } as const;
+export type WebhookTestResponseT = FromSchema<typeof WebhookTestResponse>;
 
 export const partnerSchemas = [
   Person,

@@ -22,9 +22,13 @@ import {
   MAX_PAGE_LIMIT,
   type AccountIdParamsT,
   type AccountsBody,
+  type AccountsResponseT,
   type BalanceBody,
+  type BalanceResponseT,
   type DateWindowQueryT,
+  type TransactionListT,
   type TransactionsBody,
+  type TransactionsResponseT,
 } from '../../../schemas/ais.js';
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
@@ -127,7 +131,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return merchant.client_id;
   }
 
-  app.post<{ Body: AccountsBody }>(
+  app.post<{ Body: AccountsBody; Reply: AccountsResponseT }>(
     '/accounts',
     {
       schema: {
@@ -155,7 +159,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: BalanceBody }>(
+  app.post<{ Body: BalanceBody; Reply: BalanceResponseT }>(
     '/accounts/balance',
     {
       schema: {
@@ -182,7 +186,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: TransactionsBody }>(
+  app.post<{ Body: TransactionsBody; Reply: TransactionsResponseT }>(
     '/accounts/transactions',
     {
       schema: {
@@ -212,7 +216,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: AccountIdParamsT; Querystring: DateWindowQueryT }>(
+  app.get<{ Params: AccountIdParamsT; Querystring: DateWindowQueryT; Reply: TransactionListT }>(
     '/accounts/:accountId/transactions',
     {
       schema: {

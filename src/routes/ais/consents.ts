@@ -6,7 +6,7 @@
  * token of that user and merchant will do.
  */
 import type { FastifyInstance } from 'fastify';
-import type { CreateConsentBody, MerchantIdQueryT, UserIdParamsT } from '../../../schemas/ais.js';
+import type { ConsentListT, ConsentT, CreateConsentBody, MerchantIdQueryT, UserIdParamsT } from '../../../schemas/ais.js';
 import { MerchantIdQuery, UserIdParams } from '../../../schemas/ais.js';
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
@@ -35,7 +35,7 @@ export function consentView(row: ConsentRow, publicUrl: string) {
 export async function consentRoutes(app: FastifyInstance): Promise<void> {
   const { store, clock, engine } = app;
 
-  app.post<{ Body: CreateConsentBody }>(
+  app.post<{ Body: CreateConsentBody; Reply: ConsentT }>(
     '/consents',
     {
       schema: {
@@ -83,7 +83,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: UserIdParamsT; Querystring: MerchantIdQueryT }>(
+  app.get<{ Params: UserIdParamsT; Querystring: MerchantIdQueryT; Reply: ConsentListT }>(
     '/users/:userId/consents',
     {
       schema: {

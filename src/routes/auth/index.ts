@@ -8,7 +8,7 @@
  * activated (409 merchant_not_activated): a merchant still onboarding cannot read accounts.
  */
 import type { FastifyInstance } from 'fastify';
-import type { GenerateTokenBody } from '../../../schemas/ais.js';
+import type { GenerateTokenBody, TokenResponseT } from '../../../schemas/ais.js';
 import { responses } from '../../../schemas/common.js';
 import { ApiError } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
@@ -17,7 +17,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app;
   const production = app.config.environment === 'production';
 
-  app.post<{ Body: GenerateTokenBody }>(
+  app.post<{ Body: GenerateTokenBody; Reply: TokenResponseT }>(
     '/generate-token',
     {
       schema: {

@@ -7,9 +7,16 @@ import {
   type CreateMerchantBody,
   type CreateStoreBody,
   type FastTrackMerchantBody,
+  type FastTrackMerchantResponseT,
   type MerchantIdParamsT,
   type MerchantListQueryT,
+  type MerchantListT,
+  type OnboardingStatusResponseT,
+  type ResendOnboardingResponseT,
+  type StandardMerchantResponseT,
+  type StoreResponseT,
   type TestMerchantBody,
+  type TestMerchantResponseT,
 } from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
@@ -42,7 +49,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     return row;
   };
 
-  app.post<{ Body: CreateMerchantBody }>(
+  app.post<{ Body: CreateMerchantBody; Reply: StandardMerchantResponseT }>(
     '/merchants',
     {
       schema: {
@@ -87,7 +94,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: FastTrackMerchantBody }>(
+  app.post<{ Body: FastTrackMerchantBody; Reply: FastTrackMerchantResponseT }>(
     '/merchants/fast-track',
     {
       schema: {
@@ -144,7 +151,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Body: TestMerchantBody }>(
+  app.post<{ Body: TestMerchantBody; Reply: TestMerchantResponseT }>(
     '/merchants/test',
     {
       schema: {
@@ -189,7 +196,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: MerchantIdParamsT }>(
+  app.get<{ Params: MerchantIdParamsT; Reply: OnboardingStatusResponseT }>(
     '/merchants/:merchantId/onboarding-status',
     {
       schema: {
@@ -203,7 +210,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     async (request) => onboardingStatusView(ownMerchant(request.params.merchantId, request.partner.clientId)),
   );
 
-  app.get<{ Querystring: MerchantListQueryT }>(
+  app.get<{ Querystring: MerchantListQueryT; Reply: MerchantListT }>(
     '/merchants',
     {
       schema: {
@@ -225,7 +232,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
   // no body (contract); an empty JSON body is fine too
   await app.register(async (scope) => {
     tolerateEmptyJsonBody(scope);
-    scope.post<{ Params: MerchantIdParamsT }>(
+    scope.post<{ Params: MerchantIdParamsT; Reply: ResendOnboardingResponseT }>(
       '/merchants/:merchantId/resend-onboarding',
       {
         schema: {
@@ -265,7 +272,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  app.post<{ Params: MerchantIdParamsT; Body: CreateStoreBody }>(
+  app.post<{ Params: MerchantIdParamsT; Body: CreateStoreBody; Reply: StoreResponseT }>(
     '/merchants/:merchantId/stores',
     {
       schema: {

@@ -1,7 +1,7 @@
 /** Payment endpoints of the partner API. */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { PaymentIdParams, type CreatePaymentBody, type PaymentIdParamsT } from '../../../schemas/partner.js';
+import { PaymentIdParams, type CreatePaymentBody, type PaymentIdParamsT, type PaymentT } from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
 import { bankPaymentStatus } from '../../domain/payment.js';
 import { toMinorUnits } from '../../domain/partner-input.js';
@@ -12,7 +12,7 @@ import { paymentView } from './views.js';
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
   const { store, clock } = app;
 
-  app.post<{ Body: CreatePaymentBody }>(
+  app.post<{ Body: CreatePaymentBody; Reply: PaymentT }>(
     '/payments',
     {
       schema: {
@@ -63,7 +63,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: PaymentIdParamsT }>(
+  app.get<{ Params: PaymentIdParamsT; Reply: PaymentT }>(
     '/payments/:paymentId/status',
     {
       schema: {

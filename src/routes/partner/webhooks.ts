@@ -1,7 +1,7 @@
 /** Webhook registration endpoints of the partner API. */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { WebhookIdParams, type CreateWebhookBody, type WebhookIdParamsT } from '../../../schemas/partner.js';
+import { WebhookIdParams, type CreateWebhookBody, type WebhookIdParamsT, type WebhookResponseT, type WebhookTestResponseT } from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
@@ -12,7 +12,7 @@ export const TEST_DELIVERY_MESSAGE = 'This is a test delivery from obsim. Verify
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const { store, clock } = app;
 
-  app.post<{ Body: CreateWebhookBody }>(
+  app.post<{ Body: CreateWebhookBody; Reply: WebhookResponseT }>(
     '/webhooks',
     {
       schema: {
@@ -39,7 +39,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   // no body (contract); an empty JSON body is fine too
   await app.register(async (scope) => {
     tolerateEmptyJsonBody(scope);
-    scope.post<{ Params: WebhookIdParamsT }>(
+    scope.post<{ Params: WebhookIdParamsT; Reply: WebhookTestResponseT }>(
       '/webhooks/:id/test',
       {
         schema: {
