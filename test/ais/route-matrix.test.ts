@@ -9,7 +9,7 @@
  * so a token of another user can only reach that user's accounts (404 for someone else's).
  */
 import type { LightMyRequestResponse } from 'fastify';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { json, schemaErrors } from '../helpers/app.js';
 import { aisApp, ALL_CONSENT_PERMISSIONS, createMerchant } from './setup.js';
 
@@ -34,7 +34,7 @@ interface Route {
   schema: string;
 }
 
-function errorOf(t: Tap, res: LightMyRequestResponse, status: number, code: string, what: string) {
+function errorOf(t: Test, res: LightMyRequestResponse, status: number, code: string, what: string) {
   t.equal(res.statusCode, status, `${what}: ${status} (${res.body})`);
   const body = json(res);
   t.equal(body.code, code, `${what}: code ${code}`);
@@ -42,7 +42,6 @@ function errorOf(t: Tap, res: LightMyRequestResponse, status: number, code: stri
   t.equal(body.requestId, res.headers['x-request-id'], `${what}: requestId is the x-request-id header`);
   return body;
 }
-type Tap = Parameters<Parameters<typeof t.test>[1]>[0];
 
 t.test('every /v1/ais route: 401, 403 token_subject_mismatch, 400, and 200 with the right token', async (t) => {
   const ctx = await aisApp(t);
