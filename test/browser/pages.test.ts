@@ -234,6 +234,61 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     t.equal(await page.locator('h1').textContent(), 'Back at the partner');
   });
 
+  await t.test('consent page: keyboard only (Tab, Space, arrow, Enter) -> authorized, result page, accounts readable', async (t) => {
+    const { page, requested } = await newPage(t);
+    const userId = 'user-typical';
+    const tokenRes = await fetch(`${baseUrl}/v1/auth/generate-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userId, merchantId: shop.merchantId, permissions: ['ais:accounts:read'] }),
+    });
+    const { token } = (await tokenRes.json()) as { token: string };
+    const bearer = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    // no callbackUrl: the bank page itself shows the result
+    const consentRes = await fetch(`${baseUrl}/v1/ais/consents`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({
+        userId,
+        merchantId: shop.merchantId,
+        permissions: ['ReadAccountsDetail'],
+        expirationDateTime: app.clock.iso(30 * 86_400_000),
+        transactionFromDateTime: '2025-06-01T00:00:00.000Z',
+      }),
+    });
+    t.equal(consentRes.status, 200);
+    const consent = (await consentRes.json()) as { requestId: string; authorizationUrl: string };
+    const first = await page.goto(consent.authorizationUrl);
+    t.equal(first?.status(), 200);
+    t.match(await page.locator('h1').textContent(), 'Browser Shop ApS asks for access to your accounts');
+    // Tab until the bank radio group has focus
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused(page, 'name')) === 'bankId') break;
+    }
+    t.equal(await focused(page), 'f-bankId', 'Tab reaches the first bank');
+    await page.keyboard.press('Space');
+    t.equal(await page.locator('input[name=bankId]:checked').getAttribute('value'), 'nordlys-bank', 'Space selects it');
+    await page.keyboard.press('ArrowDown'); // moves to and selects the second bank
+    t.equal(await page.locator('input[name=bankId]:checked').getAttribute('value'), 'fjord-sparekasse', 'an arrow key moves the choice');
+    await page.keyboard.press('Tab');
+    t.equal(await focused(page, 'textContent'), 'Authorize access', 'Tab reaches the Authorize button');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Access authorized' }).waitFor();
+    t.equal(new URL(page.url()).pathname, new URL(consent.authorizationUrl).pathname, 'POST-redirect-GET back to the bank page, which shows the result');
+
+    const row = app.store.consents.get(consent.requestId, app.clock.nowMs())!;
+    t.match(row, { status: 'authorized', bank_id: 'fjord-sparekasse' });
+    t.match(await page.locator('main').textContent(), row.consent_id!, 'the result page names the consent id');
+    const accounts = await fetch(`${baseUrl}/v1/ais/accounts`, { method: 'POST', headers: bearer, body: JSON.stringify({ userId, merchantId: shop.merchantId }) });
+    t.equal(accounts.status, 200, 'the authorized consent lets the partner read accounts');
+    t.match(await accounts.json(), { consentId: row.consent_id, totalAccounts: 3 });
+    const again = await page.reload();
+    t.equal(again?.status(), 200);
+    t.match(await page.locator('h1').textContent(), 'Access authorized', 'a reload shows the result and decides nothing');
+    onlyLocal(t, requested);
+  });
+
   await t.test('expired onboarding link: 410 page asking for a new link', async (t) => {
     const { page } = await newPage(t);
     const m = await partner(baseUrl, 'POST', '/v1/partner/merchants', { companyName: 'Late Shop ApS', contactEmail: 'late@shop.test' });
