@@ -16,7 +16,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { randomBytes } from 'node:crypto';
 import { sharedSchemas } from '../schemas/index.js';
 import { VirtualClock } from './clock.js';
-import { defaultConfig, readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
+import { ConfigError, DEFAULT_DATABASE, defaultConfig, readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
 import { persistClock, restoreClock } from './engine/clock-state.js';
 import { createEngine, type Engine } from './engine/index.js';
 import { ApiError, errorBody } from './domain/errors.js';
@@ -92,6 +92,8 @@ function randomHex12(): string {
 
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...defaultConfig(), ...options.config };
+  // each environment has its own default file (never the same one by accident)
+  if (options.config?.db === undefined) config.db = DEFAULT_DATABASE[config.environment];
   const app = Fastify({
     // one fast-json-stringify serializer per distinct response schema, not per route (start-up time)
     schemaController: { compilersFactory: { buildSerializer: dedupedSerializerFactory() } },
@@ -136,6 +138,12 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   const db = options.db ?? openDatabase(config.db);
   const meta = metaStore(db);
+  try {
+    claimDatabase(db, meta, config);
+  } catch (err) {
+    if (!options.db) db.close();
+    throw err;
+  }
   // the simulated time survives a restart (meta clock.state) unless --clock-start is given
   const clock = options.clock ?? restoreClock(config, meta);
 
@@ -188,6 +196,26 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(rateLimitPlugin);
   await app.register(routes);
   return app;
+}
+
+/** meta key holding the environment that created the database. */
+export const DATABASE_ENVIRONMENT_KEY = 'environment';
+
+/**
+ * A database belongs to the environment that created it: recorded in meta at first start, and a
+ * server of the other environment refuses to open it (one ConfigError line, before anything is
+ * read or written). Otherwise the timers and deliveries of one environment would be fired and
+ * sent by the other, which shares no credentials, secrets or rules with it. Recorded in an
+ * IMMEDIATE transaction so two servers starting on a new file at once cannot both claim it. A
+ * database from before this check has no record and is claimed by the first server that opens it.
+ */
+function claimDatabase(db: Db, meta: MetaStore, config: Config): void {
+  const owner = db.transaction(() => meta.getOrCreate(DATABASE_ENVIRONMENT_KEY, () => config.environment)).immediate();
+  if (owner === config.environment) return;
+  throw new ConfigError(
+    'OBSIM_DB',
+    `"${config.db}" is a ${owner} database (recorded at its first start); a ${config.environment} server cannot open it: give each environment its own database with --db / OBSIM_DB (default ${DEFAULT_DATABASE[config.environment]})`,
+  );
 }
 
 /**

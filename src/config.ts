@@ -10,6 +10,15 @@ import { dirname, resolve } from 'node:path';
 
 export type Environment = 'sandbox' | 'production';
 
+/**
+ * Default database file of each environment: two servers started without --db never share one
+ * (a database also records the environment that created it and refuses the other: src/app.ts).
+ */
+export const DEFAULT_DATABASE: Readonly<Record<Environment, string>> = {
+  sandbox: './data/obsim.sqlite',
+  production: './data/obsim-production.sqlite',
+};
+
 export interface PartnerCredential {
   clientId: string;
   clientSecret: string;
@@ -133,7 +142,7 @@ function s<K extends keyof Config>(setting: Setting<K>): Setting<K> {
 export const SETTINGS = [
   s({ key: 'port', flag: '--port', env: 'PORT', default: 4010, parse: port, help: 'TCP port to listen on' }),
   s({ key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', parse: str, help: 'Interface to bind (the container uses 0.0.0.0)' }),
-  s({ key: 'db', flag: '--db', env: 'OBSIM_DB', default: './data/obsim.sqlite', parse: str, help: 'SQLite database file, created on first start; `:memory:` for a throw-away database' }),
+  s({ key: 'db', flag: '--db', env: 'OBSIM_DB', default: DEFAULT_DATABASE.sandbox, defaultText: `\`${DEFAULT_DATABASE.sandbox}\` (sandbox); \`${DEFAULT_DATABASE.production}\` (production)`, parse: str, help: 'SQLite database file, created on first start; `:memory:` for a throw-away database. A file database belongs to the environment that created it; the other one refuses to open it' }),
   s({ key: 'environment', flag: '--environment', env: 'OBSIM_ENVIRONMENT', default: 'sandbox', parse: environment, help: '`sandbox` or `production` (see "Environments")' }),
   s({ key: 'partnerClientId', flag: '--partner-client-id', env: 'OBSIM_PARTNER_CLIENT_ID', default: undefined, defaultText: '`sandbox-partner` (sandbox); generated (production)', parse: optStr, help: 'Client id of the default partner' }),
   s({ key: 'partnerClientSecret', flag: '--partner-client-secret', env: 'OBSIM_PARTNER_CLIENT_SECRET', default: undefined, defaultText: '`sandbox-secret` (sandbox); generated (production)', parse: optStr, help: 'Client secret of the default partner' }),
@@ -184,6 +193,7 @@ export function loadConfig(
     }
   }
   const result = config as unknown as Config;
+  if (givenAs.db === undefined) result.db = DEFAULT_DATABASE[result.environment];
   checkDatabasePath(result.db, givenAs.db ?? 'OBSIM_DB');
   return result;
 }

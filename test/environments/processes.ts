@@ -1,0 +1,66 @@
+/**
+ * Real `obsim` processes for the environment tests (not a test file): `src/bin.ts` through tsx,
+ * from any working directory (the loader and the entry point are given as absolute paths, so a
+ * test can start a server in a temporary directory and see where its default database goes).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/bin.ts', import.meta.url))];
+const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OBSIM_LOG_LEVEL: 'warn' };
+
+export interface Obsim {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** SIGTERM and wait for the exit; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `obsim serve <args>`; resolves once the startup output is complete (its last line names openapi.json). */
+export async function serve(args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Obsim> {
+  const child = spawn(process.execPath, [...BIN, 'serve', '--port', '0', ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...ENV, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  while (!/openapi\.json/.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`obsim serve ${args.join(' ')} did not start (exit ${child.exitCode})\nstdout:\n${out}\nstderr:\n${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
+  return {
+    child,
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const [code] = await exited;
+      return code;
+    },
+  };
+}
+
+/** `obsim serve <args>` expected to refuse to start: its exit status and output. */
+export function serveFails(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const res = spawnSync(process.execPath, [...BIN, 'serve', '--port', '0', ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...ENV, ...opts.env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
