@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
+import { postForm } from '../hosted/helpers.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);
@@ -69,6 +70,18 @@ t.test('production: configured credentials are used as given and nothing is gene
   t.equal(app.meta.get('production.partnerClientSecret'), undefined);
   const res = await app.inject({ method: 'GET', url: '/v1/partner/merchants', headers: LIVE });
   t.equal(res.statusCode, 200);
+});
+
+t.test('production never falls back to the sandbox pair; configured explicitly, even that pair is used as given (the operator’s choice)', async (t) => {
+  const generated = await build(t, { config: { environment: 'production' } });
+  t.equal((await generated.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 401, 'not configured: the sandbox pair is refused');
+  const idOnly = await build(t, { config: { environment: 'production', partnerClientId: PARTNER['x-partner-client-id'] } });
+  t.equal((await idOnly.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 401, 'only the id configured: the secret is generated, not the well-known one');
+  const configured = await build(t, {
+    config: { environment: 'production', partnerClientId: PARTNER['x-partner-client-id'], partnerClientSecret: PARTNER['x-partner-client-secret'] },
+  });
+  t.equal((await configured.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 200, 'configured: used as given');
+  t.notOk(configured.startupNotes.some((n) => n.includes('generated')), 'nothing generated');
 });
 
 t.test('sandbox keeps the documented well-known credentials', async (t) => {
@@ -134,4 +147,60 @@ t.test('production: the startup output prints the generated credentials, and the
   const sandboxPair = await fetch(`${server.url}/v1/partner/merchants`, { headers: PARTNER });
   t.equal(sandboxPair.status, 401);
   await sandboxPair.arrayBuffer();
+});
+
+t.test('production: the payer acts on the hosted payment page; nothing settles by itself', async (t) => {
+  const app = await build(t, { config: production });
+  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const res = await app.inject({ method, url, headers: LIVE, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.equal(res.statusCode, 200, `${method} ${url}`);
+    return json(res);
+  };
+  const hook = await call('POST', '/v1/partner/webhooks', { url: 'https://127.0.0.1:9/hook', events: ['payment.completed', 'payment.failed'] });
+  t.ok(hook.id);
+  const m = await call('POST', '/v1/partner/merchants', { companyName: 'Live Shop ApS', contactEmail: 'ops@live.test' });
+  await call('POST', `/_sandbox/merchants/${m.merchantId}/activate`);
+  const p = await call('POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 125.5, referenceNumber: 'LIVE-PAGE-1' });
+  const path = new URL(p.paymentUrl).pathname;
+  t.match(path, /^\/pay\/[A-Za-z0-9_-]+$/);
+
+  // well past the sandbox settle delay (5 s) and approval delay, short of the link expiry (30 m)
+  await call('POST', '/_sandbox/clock/advance', { duration: '20m' });
+  t.equal((await call('GET', `/v1/partner/payments/${p.paymentId}/status`)).status, 'pending', 'nothing settled by itself');
+  const completedEvents = () => Number(app.db.prepare("SELECT count(*) FROM events WHERE name = 'payment.completed'").pluck().get());
+  t.equal(completedEvents(), 0);
+
+  // the payer opens the page, picks a bank and approves
+  const page = await app.inject({ method: 'GET', url: path });
+  t.equal(page.statusCode, 200);
+  t.match(page.body, /<form method="post" action="\/pay\//);
+  t.match(page.body, 'DKK 125.50');
+  const missingBank = await postForm(app, path, { decision: 'approve' });
+  t.equal(missingBank.statusCode, 400, 'the form still validates: approve needs a bank');
+  const approved = await postForm(app, path, { decision: 'approve', bankId: 'nordlys-bank' });
+  t.equal(approved.statusCode, 303);
+  t.equal(approved.headers.location, path);
+
+  const status = await call('GET', `/v1/partner/payments/${p.paymentId}/status`);
+  t.match(status, { status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', failureReason: null });
+  t.same(schemaErrors('Payment', status), []);
+  const done = await app.inject({ method: 'GET', url: path });
+  t.match(done.body, '<h1>Payment completed</h1>');
+  t.equal(completedEvents(), 1, 'one payment.completed');
+  await app.webhooks.drain();
+  const deliveries = await call('GET', '/_sandbox/deliveries');
+  t.equal(deliveries.items.filter((d: { event: string }) => d.event === 'payment.completed').length, 1, 'delivered (attempted) once to the production webhook');
+
+  // and nothing fires later either
+  await call('POST', '/_sandbox/clock/advance', { duration: '2h' });
+  t.equal((await call('GET', `/v1/partner/payments/${p.paymentId}/status`)).status, 'paid');
+  t.equal(completedEvents(), 1);
+  t.equal(Number(app.db.prepare("SELECT count(*) FROM events WHERE name = 'payment.failed'").pluck().get()), 0, 'no expiry after payment');
+
+  // a second payment left alone: still pending before its link expires, then expired (not paid)
+  const q = await call('POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 10, referenceNumber: 'LIVE-PAGE-2' });
+  await call('POST', '/_sandbox/clock/advance', { duration: '29m' });
+  t.equal((await call('GET', `/v1/partner/payments/${q.paymentId}/status`)).status, 'pending');
+  await call('POST', '/_sandbox/clock/advance', { duration: '2m' });
+  t.match(await call('GET', `/v1/partner/payments/${q.paymentId}/status`), { status: 'failed', failureReason: 'expired' }, 'an unpaid link still expires');
 });
