@@ -171,12 +171,24 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
     app.webhooks.start(); // resume pending and interrupted deliveries
   });
 
-  // callback style: no promise per request
+  // callback style: no promise per request. Every answer waits until the writes of its turn are
+  // committed (group commit, src/store/index.ts): nothing is acknowledged before it is durable.
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
-    done(null, payload);
+    const committed = app.store.committed();
+    if (!committed) return done(null, payload);
+    committed.then(
+      () => done(null, payload),
+      (err: unknown) => {
+        request.log.error({ err }, 'commit failed: the change was rolled back');
+        const apiErr = new ApiError('internal_error', { message: 'The change could not be stored (the database refused the commit); nothing was changed' });
+        void reply.code(500).type('application/json; charset=utf-8');
+        done(null, JSON.stringify(errorBody(apiErr, request.id)));
+      },
+    );
   });
   app.addHook('onClose', async () => {
+    app.store.flush(); // commit what the last turn wrote before anything closes
     app.engine.close();
     offClockPersist();
     await app.webhooks.stop();

@@ -298,7 +298,7 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
    * a few ms before its setTimeout fires): a payer cannot approve a payment that has expired.
    */
   function catchUp(): void {
-    if (!running && !db.inTransaction) runDue(clock.nowMs());
+    if (!running && !store.inTransaction) runDue(clock.nowMs());
   }
 
   // real-time arming (running clock only)

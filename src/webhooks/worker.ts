@@ -1,7 +1,8 @@
 /**
  * The webhook delivery worker: sends outbox deliveries after commit.
  *
- * - Woken after every committed transaction (store.onCommit) and at start; never awaited by a
+ * - Woken after every commit (store.onCommit) and at start; never claims while a group
+ *   transaction is open (its events are not committed yet); never awaited by a
  *   request, so a slow receiver cannot slow the API down.
  * - Claims pending rows in a transaction (state 'delivering', attempted_at, signature), then
  *   POSTs them concurrently (up to `concurrency` in flight), so one hanging receiver never
@@ -95,6 +96,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     if (!started || stopped) return;
     const room = concurrency - inFlight.size;
     if (room <= 0) return;
+    // a group transaction is open: its events are not committed yet, so none may leave; the
+    // after-commit listener kicks again right after its COMMIT
+    if (store.groupOpen) return;
     let rows: Claimed[];
     try {
       // the worker is kicked after every commit; most commits create no delivery, so look
@@ -213,6 +217,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     /** Resolves when nothing is pending or in flight (tests). */
     async drain(): Promise<void> {
       for (;;) {
+        await store.committed()?.catch(() => undefined);
         if (inFlight.size === 0) {
           if (!started || stopped || (countPending.get() as number) === 0) return;
           pump();

@@ -1,0 +1,115 @@
+/**
+ * Group commit (src/store/index.ts): the writes of one turn of the event loop share one COMMIT,
+ * each call keeps its own all-or-nothing savepoint, and no answer leaves before its change is
+ * durable. Checked from a second connection on a file database, the way a crash would see it.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { openDatabase } from '../../src/store/db.js';
+import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
+
+function fileDb(t: { teardown(fn: () => unknown): void }) {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-group-'));
+  const path = join(dir, 'obsim.sqlite');
+  const db = openDatabase(path);
+  t.teardown(() => {
+    if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db, path };
+}
+
+t.test('concurrent writes share COMMITs, and every answer is already durable when it arrives', async (t) => {
+  const { db, path } = fileDb(t);
+  const app = await build(t, { db });
+  const reader = new Database(path, { readonly: true });
+  t.teardown(() => reader.close());
+  const committedPayment = reader.prepare('SELECT count(*) FROM payments WHERE id = ?').pluck();
+
+  let commits = 0;
+  const exec = db.exec.bind(db);
+  (db as unknown as { exec: (sql: string) => unknown }).exec = (sql: string) => {
+    if (sql === 'COMMIT') commits++;
+    return exec(sql);
+  };
+
+  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Group ApS' } }));
+  commits = 0;
+  const n = 40;
+  const durableOnArrival: boolean[] = [];
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      app
+        .inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10 + i, referenceNumber: `g${i}` } })
+        .then((res) => {
+          t.equal(res.statusCode, 200);
+          // checked the moment the answer arrives, from another connection
+          durableOnArrival.push(committedPayment.get(json(res).paymentId) === 1);
+        }),
+    ),
+  );
+  t.equal(durableOnArrival.length, n);
+  t.ok(durableOnArrival.every(Boolean), 'every acknowledged payment was committed before its answer');
+  t.ok(commits >= 1 && commits < n, `${n} writes, ${commits} COMMIT(s)`);
+  t.equal(reader.prepare("SELECT count(*) FROM payments WHERE reference_number LIKE 'g%'").pluck().get(), n);
+});
+
+t.test('one call failing in a turn rolls back only its own work', async (t) => {
+  const app = await build(t);
+  const { store, db } = app;
+  db.exec('CREATE TABLE scratch (v TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO scratch VALUES (?)');
+  // three calls in the same turn: one group transaction
+  store.tx(() => insert.run('first'));
+  t.throws(() =>
+    store.tx(() => {
+      insert.run('doomed');
+      throw new Error('the handler failed after writing');
+    }),
+  );
+  store.tx(() => insert.run('third'));
+  t.ok(store.groupOpen, 'still one open group');
+  await store.committed();
+  t.notOk(store.groupOpen);
+  t.same(db.prepare('SELECT v FROM scratch ORDER BY rowid').pluck().all(), ['first', 'third']);
+});
+
+t.test('a COMMIT that fails answers 500 in ErrorBody and leaves nothing behind', async (t) => {
+  const { db, path } = fileDb(t);
+  const app = await build(t, { db });
+  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Doomed ApS' } }));
+  // a deferred foreign key is only checked at COMMIT: every payment insert now poisons its group
+  db.exec(`
+    CREATE TABLE audit (merchant_id INTEGER REFERENCES merchants (id) DEFERRABLE INITIALLY DEFERRED);
+    CREATE TRIGGER poison AFTER INSERT ON payments BEGIN INSERT INTO audit VALUES (-1); END;
+  `);
+  const res = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'lost' } });
+  t.equal(res.statusCode, 500);
+  t.same(schemaErrors('ErrorBody', json(res)), []);
+  t.match(json(res), { code: 'internal_error', message: /could not be stored/ });
+  t.notMatch(res.body, /FOREIGN KEY|SQLITE/i, 'no database internals in the answer');
+  t.notOk(db.inTransaction, 'the group was rolled back');
+  const reader = new Database(path, { readonly: true });
+  t.teardown(() => reader.close());
+  t.equal(reader.prepare("SELECT count(*) FROM payments WHERE reference_number = 'lost'").pluck().get(), 0, 'nothing stored');
+  t.equal(app.engine.timersOf('payment', 5000001).length, 0, 'no timer either');
+
+  db.exec('DROP TRIGGER poison');
+  const again = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'kept' } });
+  t.equal(again.statusCode, 200, 'the next turn commits normally');
+  t.equal(reader.prepare("SELECT count(*) FROM payments WHERE reference_number = 'kept'").pluck().get(), 1);
+});
+
+t.test('close commits what the last turn wrote', async (t) => {
+  const { db, path } = fileDb(t);
+  const app = await build(t, { db });
+  app.store.tx(() => app.meta.set('group.test', 'written just before close'));
+  t.ok(app.store.groupOpen);
+  await app.close();
+  const reader = new Database(path, { readonly: true });
+  t.teardown(() => reader.close());
+  t.equal(reader.prepare("SELECT value FROM meta WHERE key = 'group.test'").pluck().get(), 'written just before close');
+});
