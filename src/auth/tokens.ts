@@ -1,10 +1,10 @@
 /**
- * AIS bearer tokens: real JWTs (JWS compact, HS256), signed with node:crypto and verified with `jose`
- * (a token verified once is cached; later uses re-check only the time claims).
+ * AIS bearer tokens: real JWTs (JWS compact, HS256), signed with jose's SignJWT and verified with
+ * jose's jwtVerify on every use (no JWT code of our own).
  *
  * - Secret: config.jwtSecret (UTF-8 bytes, at least 32 characters recommended) or 32 random
  *   bytes persisted in the database (meta key `jwt_secret:<environment>`), so tokens survive a
- *   restart and sandbox/production never share a key.
+ *   restart and sandbox/production never share a key. Imported once as a KeyObject.
  * - Claims: sub (userId), merchantId, permissions, iat, exp (iat + OBSIM_TOKEN_TTL, default one
  *   hour), iss `obsim-<environment>`, aud `obsim-ais`, jti. Times come from the VIRTUAL clock, so
  *   advancing the clock past exp expires a token.
@@ -12,7 +12,7 @@
  *   nbf checked against the virtual clock with a 5 second tolerance; iat in the future beyond the
  *   tolerance is rejected too. Every failure maps to its own error code (see `tokenError`).
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { VirtualClock } from '../clock.js';
 import type { Environment } from '../config.js';
@@ -56,25 +56,13 @@ export function resolveSecret(configured: string | undefined, environment: Envir
 }
 
 /**
- * jose is loaded with the first token verification (it is an ES module: ~40 ms at start-up that
+ * jose is loaded with the first token call (it is an ES module: ~40 ms at start-up that
  * `obsim serve` does not need before the first AIS call).
  */
 let jose: typeof import('jose') | undefined;
 async function loadJose(): Promise<typeof import('jose')> {
   return (jose ??= await import('jose'));
 }
-
-/** Verified tokens kept (LRU order) so a repeated bearer token skips the HMAC and JSON work. */
-const VERIFIED_CACHE_SIZE = 1000;
-
-interface VerifiedToken {
-  claims: TokenClaims;
-  nbf: number | undefined;
-  exp: number | undefined;
-  iat: number | undefined;
-}
-
-const JWT_HEADER = Buffer.from(JSON.stringify({ alg: TOKEN_ALGORITHM, typ: 'JWT' })).toString('base64url');
 
 /** Map a jose failure (or anything else thrown while verifying) to one of the token_* codes. */
 export function tokenError(err: unknown): ApiError {
@@ -96,10 +84,11 @@ export function tokenError(err: unknown): ApiError {
 
 export class TokenService {
   readonly issuer: string;
-  private readonly verified = new Map<string, VerifiedToken>();
+  private readonly key: KeyObject;
 
   constructor(private readonly options: TokenServiceOptions) {
     this.issuer = issuerFor(options.environment);
+    this.key = createSecretKey(options.secret);
   }
 
   get ttlMs(): number {
@@ -111,24 +100,26 @@ export class TokenService {
     const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
     const jti = randomUUID();
     const permissions = [...new Set(input.permissions)];
-    // JWS compact HS256, byte for byte what jose's SignJWT produces for these claims (same header,
-    // same claim order: constructor payload, then sub, iss, aud, iat, exp, jti), signed with
-    // node:crypto synchronously instead of an async WebCrypto job per token
-    const claimsSet = { merchantId: input.merchantId, permissions, sub: input.userId, iss: this.issuer, aud: TOKEN_AUDIENCE, iat, exp, jti };
-    const signingInput = `${JWT_HEADER}.${Buffer.from(JSON.stringify(claimsSet)).toString('base64url')}`;
-    const token = `${signingInput}.${createHmac('sha256', this.options.secret).update(signingInput).digest('base64url')}`;
+    const { SignJWT } = await loadJose();
+    const token = await new SignJWT({ merchantId: input.merchantId, permissions })
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
+      .setSubject(input.userId)
+      .setIssuer(this.issuer)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(jti)
+      .sign(this.key);
     return { token, claims: { userId: input.userId, merchantId: input.merchantId, permissions, issuedAt: iat, expiresAt: exp, tokenId: jti } };
   }
 
   /** Verify a compact JWT; throws ApiError with a token_* code. */
   async verify(token: string): Promise<TokenClaims> {
-    const cached = this.verified.get(token);
-    if (cached) return this.recheck(token, cached);
     const now = this.options.clock.now();
     let payload: JWTPayload;
     try {
       const { jwtVerify } = await loadJose();
-      ({ payload } = await jwtVerify(token, this.options.secret, {
+      ({ payload } = await jwtVerify(token, this.key, {
         algorithms: [TOKEN_ALGORITHM],
         issuer: this.issuer,
         audience: TOKEN_AUDIENCE,
@@ -147,7 +138,7 @@ export class TokenService {
     if (!Array.isArray(permissions) || !permissions.every((p) => (TOKEN_PERMISSIONS as readonly unknown[]).includes(p))) {
       throw claims('permissions');
     }
-    const result: TokenClaims = {
+    return {
       userId: sub,
       merchantId,
       permissions: permissions as TokenPermission[],
@@ -155,25 +146,6 @@ export class TokenService {
       expiresAt: payload.exp!,
       tokenId: String(payload.jti),
     };
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { claims: result, nbf: payload.nbf, exp: payload.exp, iat: payload.iat });
-    return { ...result, permissions: [...result.permissions] };
-  }
-
-  /**
-   * A token verified before: signature, header and claims cannot have changed (same string, same
-   * secret), only time has. Repeat jose's time checks in jose's order (nbf, then exp, same
-   * tolerance, same "now" in whole seconds) and ours (iat), with the same error codes.
-   */
-  private recheck(token: string, v: VerifiedToken): TokenClaims {
-    const nowS = Math.floor(this.options.clock.nowMs() / 1000);
-    if (v.nbf !== undefined && v.nbf > nowS + CLOCK_TOLERANCE_S) throw new ApiError('token_not_yet_valid');
-    if (v.exp !== undefined && v.exp <= nowS - CLOCK_TOLERANCE_S) throw new ApiError('token_expired');
-    if (typeof v.iat === 'number' && v.iat > nowS + CLOCK_TOLERANCE_S) throw new ApiError('token_not_yet_valid');
-    // keep recently used tokens at the young end of the LRU order
-    this.verified.delete(token);
-    this.verified.set(token, v);
-    return { ...v.claims, permissions: [...v.claims.permissions] };
   }
 }
 
