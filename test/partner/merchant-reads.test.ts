@@ -166,7 +166,23 @@ t.test('resend-onboarding: new token and link, fresh 7 days, old link dead', asy
     t.equal(notObject.statusCode, 400, `body ${payload}`);
     t.match(JSON.parse(notObject.body), { code: 'validation_failed', field: 'body' });
   }
+  // a body in another Content-Type is not ignored silently: 415 (found by the long fuzz run)
+  for (const [type, payload] of [
+    ['text/plain; charset=utf-8', '1e999'],
+    ['text/plain', 'x'],
+    ['application/x-www-form-urlencoded', '-1e999'],
+    ['application/x-www-form-urlencoded', 'a=1'],
+  ]) {
+    const other = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type! }, payload });
+    t.equal(other.statusCode, 415, `${type} body ${payload}`);
+    t.same(schemaErrors('ErrorBody', JSON.parse(other.body)), []);
+    t.equal(JSON.parse(other.body).code, 'unsupported_media_type');
+  }
   t.equal(app.store.merchants.get(m.merchantId, 'sandbox-partner')!.onboarding_token, tokenBefore, 'rejected bodies change nothing');
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+    const emptyOther = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type }, payload: '' });
+    t.equal(emptyOther.statusCode, 200, `an empty ${type} body is no body`);
+  }
 });
 
 t.test('resend-onboarding: 409 once onboarding is over, 404 for unknown ids', async (t) => {

@@ -125,3 +125,24 @@ t.test('a test merchant created after registering a webhook emits merchant.activ
   t.equal(events.length, 1);
   t.match(JSON.parse(events[0]!), { event: 'merchant.activated', data: { merchantId: m.merchantId, clientId: m.clientId, status: 'active' } });
 });
+
+t.test('webhook test takes no body: a JSON object is ignored, a body of another Content-Type is 415 and queues nothing', async (t) => {
+  const app = await build(t);
+  const hook = await call(app, 'POST', URL, { url: 'http://127.0.0.1:9/none', events: ['payment.failed'] });
+  const url = `${URL}/${hook.body.id}/test`;
+  t.equal((await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{"x":1}' })).statusCode, 200, 'JSON object ignored');
+  const events = count(app, 'events');
+  // found by the long fuzz run: these were accepted and queued a delivery
+  for (const [type, payload] of [
+    ['text/plain; charset=utf-8', '1e999'],
+    ['application/x-www-form-urlencoded', '-1e999'],
+  ]) {
+    const r = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type! }, payload });
+    t.equal(r.statusCode, 415, `${type} ${payload}`);
+    t.same(schemaErrors('ErrorBody', JSON.parse(r.body)), []);
+    t.match(JSON.parse(r.body), { code: 'unsupported_media_type', message: /takes no body/ });
+  }
+  t.equal(count(app, 'events'), events, 'no test event queued by a rejected request');
+  const noCreds = await app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, payload: 'x' });
+  t.equal(noCreds.statusCode, 401, 'credentials are still checked first');
+});
