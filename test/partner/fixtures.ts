@@ -64,8 +64,9 @@ export function normalise(body: unknown): unknown {
   return JSON.parse(
     JSON.stringify(body)
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-      .replace(/\bpay_[0-9]+_[A-Za-z0-9_-]{22}\b/g, 'pay_<token>')
-      .replace(/\b(onb|pay)_[A-Za-z0-9_-]{24}\b/g, '$1_<token>')
+      // base64url tokens may end in '-' or '_' (no \b word boundary there): explicit lookaround
+      .replace(/\bpay_[0-9]+_[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g, 'pay_<token>')
+      .replace(/\b(onb|pay)_[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])/g, '$1_<token>')
       .replace(/\b(wh|whsec|evt|stpp|req)_[0-9a-f]+\b/g, '$1_<hex>'),
   );
 }
