@@ -24,7 +24,6 @@ import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
 import { preferPlugin } from './plugins/prefer.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { responseValidationPlugin } from './plugins/response-validation.js';
 import { dedupedSerializerFactory } from './plugins/serializers.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
@@ -94,9 +93,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   const config: Config = { ...defaultConfig(), ...options.config };
   // each environment has its own default file (never the same one by accident)
   if (options.config?.db === undefined) config.db = DEFAULT_DATABASE[config.environment];
+  // our own validator compiler (src/plugins/validation.ts), also handed to the schema controller
+  // so Fastify never loads its default one (@fastify/ajv-compiler, i.e. Ajv) at start-up
+  const validatorCompiler = buildValidatorCompiler(sharedSchemas, config.strict);
   const app = Fastify({
-    // one fast-json-stringify serializer per distinct response schema, not per route (start-up time)
-    schemaController: { compilersFactory: { buildSerializer: dedupedSerializerFactory() } },
+    // one fast-json-stringify serializer per distinct response schema, not per route (start-up
+    // time); validators and serializers come precompiled from dist/compiled when built
+    schemaController: { compilersFactory: { buildSerializer: dedupedSerializerFactory(), buildValidator: (() => validatorCompiler) as never /* typed for Ajv's own compiler; any compiler function works */ } },
     logger: options.logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: !config.requestLog }),
     bodyLimit: 1_048_576,
@@ -197,12 +200,13 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   });
 
   for (const schema of sharedSchemas) app.addSchema(schema);
-  app.setValidatorCompiler(buildValidatorCompiler(sharedSchemas, config.strict));
+  app.setValidatorCompiler(validatorCompiler);
 
   await app.register(errorsPlugin);
   await app.register(headerGuardPlugin);
   await app.register(preferPlugin);
-  if (config.validateResponses) await app.register(responseValidationPlugin);
+  // loaded only when on (it compiles every response schema with Ajv: tests and --validate-responses)
+  if (config.validateResponses) await app.register((await import('./plugins/response-validation.js')).responseValidationPlugin);
   await app.register(swaggerPlugin);
   await app.register(formbody);
   await app.register(rateLimitPlugin);

@@ -9,13 +9,17 @@
  */
 import type { FastifyServerOptions } from 'fastify';
 import { createRequire } from 'node:module';
+import { isRecording, precompiledKey, record, takePrecompiled } from './precompiled.js';
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
 // Fastify's default serializer compiler, resolved from Fastify itself (the exact version it uses)
 const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const { SerializerSelector } = fastifyRequire('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory };
+// loaded only when a serializer must be built (none at all when dist/compiled has them)
+const serializerSelector = () => (fastifyRequire('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory }).SerializerSelector;
+/** Besides the schemas and options, what a compiled serializer depends on. */
+const FJS_VERSION = (fastifyRequire('fast-json-stringify/package.json') as { version: string }).version;
 
 /**
  * `schemaController.compilersFactory.buildSerializer` for the Fastify constructor. Fastify calls
@@ -23,11 +27,15 @@ const { SerializerSelector } = fastifyRequire('@fastify/fast-json-stringify-comp
  * contexts whose external schemas are the same objects (one cache per app).
  */
 export function dedupedSerializerFactory(): SerializerFactory {
-  const defaultFactory = SerializerSelector();
+  let selected: SerializerFactory | undefined;
+  const defaultFactory: SerializerFactory = (externalSchemas, serializerOpts) => (selected ??= serializerSelector()())(externalSchemas, serializerOpts);
   const built = new Map<string, Serializer>();
+  const recording = isRecording();
   const contextIds = new Map<string, number>();
   return (externalSchemas, serializerOpts) => {
-    const compile = defaultFactory(externalSchemas, serializerOpts);
+    // the compiler for every external schema of this context, made on first need
+    let compileWithAll: ReturnType<SerializerFactory> | undefined;
+    const compile: ReturnType<SerializerFactory> = (info) => (compileWithAll ??= defaultFactory(externalSchemas, serializerOpts))(info);
     const ext = (externalSchemas ?? {}) as Record<string, unknown>;
     // contexts that see the same schema objects under the same ids share one id
     const signature = JSON.stringify([serializerOpts ?? null, Object.keys(ext).sort().map((k) => [k, ext[k]])]);
@@ -41,10 +49,19 @@ export function dedupedSerializerFactory(): SerializerFactory {
         // build: give it only the ones this schema reaches through $ref (the same resolution,
         // a fraction of the work); fall back to all of them if that set is somehow not enough
         const reached = reachableSchemas(info.schema, ext);
-        try {
-          serializer = reached ? defaultFactory(reached, serializerOpts)(info) : compile(info);
-        } catch {
-          serializer = compile(info);
+        // compiled at build time (src/plugins/precompiled.ts) when this exact schema was seen there
+        const pkey = reached ? precompiledKey('serializers', FJS_VERSION, serializerOpts ?? null, info.schema, reached) : undefined;
+        serializer = pkey && !recording ? takePrecompiled<Serializer>('serializers', pkey) : undefined;
+        if (!serializer) {
+          try {
+            serializer = reached ? defaultFactory(reached, serializerOpts)(info) : compile(info);
+          } catch {
+            serializer = compile(info);
+          }
+          if (recording && pkey && reached) {
+            const standalone = { ...serializerOpts, mode: 'standalone', inlineValidators: true } as typeof serializerOpts;
+            record('serializers', pkey, defaultFactory(reached, standalone)(info) as unknown as string);
+          }
         }
         built.set(key, serializer);
       }

@@ -9,11 +9,22 @@
  *
  * Both instances know every shared schema, so `{ $ref: 'X#' }` works in any part.
  */
-import { Ajv, type ErrorObject, type Options } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv, AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { ApiError, ErrorDetail } from '../domain/errors.js';
 import { ApiError as ApiErrorClass } from '../domain/errors.js';
+import { lazyRequire } from '../lazy.js';
+import { isRecording, precompiledKey, record, takePrecompiled } from './precompiled.js';
+
+// Ajv is loaded only when a validator must be compiled (none at all when dist/compiled has them)
+const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
+const ajvFormats = lazyRequire<{ default: (ajv: Ajv) => Ajv }>('ajv-formats');
+const standaloneCode = lazyRequire<(ajv: Ajv, fn: ValidateFunction) => string>('ajv/dist/standalone');
+const require = createRequire(import.meta.url);
+/** Everything besides the schema that a compiled validator depends on. */
+const COMPILER_VERSIONS = [require('ajv/package.json').version, require('ajv-formats/package.json').version] as const;
 
 export function buildValidatorCompiler(sharedSchemas: readonly object[], strict: boolean): FastifySchemaCompiler<unknown> {
   // strictNumbers: NaN and ±Infinity (JSON `1e999`) are not numbers (found by the fuzz suite:
@@ -21,19 +32,45 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
   // validateSchema off: the schemas are static and covered by the OpenAPI validity test; checking
   // them against the meta-schema at every start (once per instance) only cost start-up time
   const base: Options = { allErrors: false, useDefaults: true, strict: false, allowUnionTypes: true, strictNumbers: true, validateSchema: false };
-  const bodyAjv = new Ajv({ ...base, coerceTypes: false, removeAdditional: strict ? false : true });
-  const partsAjv = new Ajv({ ...base, coerceTypes: true, removeAdditional: false });
-  for (const ajv of [bodyAjv, partsAjv]) {
-    addFormats.default(ajv);
-    for (const schema of sharedSchemas) ajv.addSchema(schema);
-  }
+  const bodyOptions: Options = { ...base, coerceTypes: false, removeAdditional: strict ? false : true };
+  const partsOptions: Options = { ...base, coerceTypes: true, removeAdditional: false };
+  // building dist/compiled (src/precompile.ts): Ajv also keeps each validator's source
+  const recording = isRecording();
+  const ajvs = new Map<boolean, Ajv>();
+  const ajvFor = (body: boolean): Ajv => {
+    let ajv = ajvs.get(body);
+    if (!ajv) {
+      const { Ajv, _ } = ajvModule();
+      const code: Options = recording ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {};
+      ajv = new Ajv({ ...(body ? bodyOptions : partsOptions), ...code });
+      ajvFormats().default(ajv);
+      for (const schema of sharedSchemas) ajv.addSchema(schema as AnySchema);
+      ajvs.set(body, ajv);
+    }
+    return ajv;
+  };
+  // the schemas a route schema can $ref are part of what its validator depends on (hashed once)
+  const shared = createHash('sha256').update(JSON.stringify(sharedSchemas)).digest('base64url');
   // one validator per distinct (part, schema): many routes share a body or params schema
-  const compiled = new Map<string, unknown>();
+  const compiled = new Map<string, ValidateFunction>();
   return ({ schema, httpPart }) => {
     const body = httpPart === 'body';
     const key = `${body ? 'b' : 'p'}${JSON.stringify(schema)}`;
     let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = (body ? bodyAjv : partsAjv).compile(schema as object)));
+    if (!validate) {
+      const pkey = precompiledKey('validators', COMPILER_VERSIONS, body ? bodyOptions : partsOptions, shared, schema);
+      const ready = recording ? undefined : takePrecompiled<ValidateFunction>('validators', pkey);
+      if (ready) {
+        // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
+        // schemaEnv (Ajv's own); standalone ones take the same argument: call them the same way
+        (ready as { schemaEnv?: unknown }).schemaEnv ??= true;
+        validate = ready;
+      } else {
+        validate = ajvFor(body).compile(schema as object);
+        if (recording) record('validators', pkey, standaloneCode()(ajvFor(body), validate));
+      }
+      compiled.set(key, validate);
+    }
     return validate as never;
   };
 }

@@ -3,13 +3,15 @@
  * (schemas/scenario.ts) and answer a typed Scenario, or throw ScenarioLoadError naming the
  * file, the step number (1-based) and the reason.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyRequire } from '../lazy.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
 import type { Scenario, Step } from './types.js';
+
+const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
 
 export class ScenarioLoadError extends Error {
   constructor(
@@ -31,6 +33,7 @@ const yaml = lazyRequire<typeof import('yaml')>('yaml');
 let validators: { top: ValidateFunction; steps: Map<StepKind, ValidateFunction> } | undefined;
 function scenarioValidators() {
   if (!validators) {
+    const { Ajv } = ajvModule(); // loaded with the first scenario file, not at start-up
     const ajv = new Ajv({ strict: false, allErrors: false, allowUnionTypes: true });
     const { definitions: _unused, ...topSchema } = ScenarioSchema;
     validators = {
