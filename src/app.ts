@@ -166,7 +166,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   app.decorate('partners', new PartnerRegistry(partnerCredentials(config, meta, app.startupNotes)));
   app.decorate('store', createStore(db, clock));
   seedOnStart(app);
-  app.decorate('engine', createEngine({ store: app.store, clock, config, db }));
+  app.decorate('engine', createEngine({ store: app.store, clock, config, db, log: app.log }));
   app.decorate('webhooks', createWebhookWorker({ db, store: app.store, clock, log: app.log, timeoutMs: options.webhookTimeoutMs }));
   const offClockPersist = clock.onAdvance(() => persistClock(clock, meta));
   app.addHook('onReady', async () => {

@@ -64,6 +64,7 @@ export interface EngineDeps {
   clock: VirtualClock;
   config: Config;
   db: Db;
+  log?: { error(obj: unknown, msg?: string): void };
 }
 
 export interface MerchantOpts {
@@ -83,7 +84,7 @@ export interface ConsentOpts {
 
 export type Engine = ReturnType<typeof createEngine>;
 
-export function createEngine({ store, clock, config, db }: EngineDeps) {
+export function createEngine({ store, clock, config, db, log }: EngineDeps) {
   const scheduler: Scheduler = createScheduler(db, clock);
   const sandbox = config.environment !== 'production';
 
@@ -236,23 +237,29 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
 
   let firedTotal = 0;
   let running = false;
-  /** Due timers fired per transaction by runDue (each in its own savepoint). */
+  /** Due timers fired per transaction by fireDue (each in its own savepoint). */
   const RUN_BATCH = 100;
+  /** A sliced run (runDueSliced) gives the event loop back after about this much work. */
+  const SLICE_MS = 4;
 
   /**
-   * Fire every timer due at or before `nowMs`, earliest first, one transaction each. Timers
-   * scheduled by a firing that also fall due fire in the same call. Returns how many fired
-   * (a dropped, no-longer-legal timer does not count).
+   * Fire timers due at or before `nowMs`, earliest first, each in its own savepoint (up to
+   * RUN_BATCH per transaction). Timers scheduled by a firing that also fall due fire in the same
+   * call. `budgetMs`: stop after about that long and report `more` (the caller goes on in a later
+   * turn). `only`: one aggregate's timers (catch-up before a trigger on it). A timer whose
+   * transition is no longer legal is dropped and not counted.
    */
-  function runDue(nowMs: number = clock.nowMs()): number {
-    if (running) return 0; // re-entrant call (a listener advancing the clock): the outer loop picks them up
+  function fireDue(nowMs: number, opts: { budgetMs?: number; only?: [TimerAggregate, string | number] } = {}): { fired: number; more: boolean } {
+    if (running) return { fired: 0, more: false }; // re-entrant call (a listener advancing the clock): the outer loop picks them up
     running = true;
     let fired = 0;
-    // One timer = one savepoint (its own all-or-nothing unit, as before), up to RUN_BATCH of them
-    // per transaction: 1,000 payments settling at once are 10 WAL commits instead of 1,000,
-    // which kept the event loop (and every other request) waiting several times longer.
+    let more = false;
+    const started = performance.now();
+    const take = opts.only ? () => scheduler.takeNextDueOf(opts.only![0], opts.only![1], nowMs) : () => scheduler.takeNextDue(nowMs);
+    // One timer = one savepoint (its own all-or-nothing unit); 1,000 payments settling at once are
+    // 10 transactions of 100, not 1,000
     const fireOne = db.transaction((): boolean | undefined => {
-      const timer = scheduler.takeNextDue(nowMs);
+      const timer = take();
       if (!timer) return undefined;
       try {
         fire(timer.aggregate, timer.aggregate_id, timer.trigger, timer.due_at);
@@ -282,23 +289,56 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
               return;
             }
             if (ok) fired++;
+            if (opts.budgetMs !== undefined && performance.now() - started >= opts.budgetMs) {
+              more = true;
+              done = true;
+              return;
+            }
           }
         });
         if (failure !== undefined) throw failure;
       }
     } finally {
       running = false;
+      firedTotal += fired;
     }
-    firedTotal += fired;
-    return fired;
+    return { fired, more };
+  }
+
+  /** Fire everything due now, synchronously (start-up, a direct clock.advance). Returns how many fired. */
+  function runDue(nowMs: number = clock.nowMs()): number {
+    return fireDue(nowMs).fired;
   }
 
   /**
-   * Before applying a trigger, fire what already fell due (a running clock can pass a due instant
-   * a few ms before its setTimeout fires): a payer cannot approve a payment that has expired.
+   * Fire everything due, in slices of about SLICE_MS with the event loop given back between them,
+   * so a burst (1,000 payments settling at once) never holds other requests for more than a
+   * slice. Each slice fires what is due at its own "now". Resolves with how many fired.
    */
-  function catchUp(): void {
-    if (!running && !store.inTransaction) runDue(clock.nowMs());
+  let slicing = 0;
+  async function runDueSliced(): Promise<number> {
+    slicing++;
+    let total = 0;
+    try {
+      for (;;) {
+        const { fired, more } = fireDue(clock.nowMs(), { budgetMs: SLICE_MS });
+        total += fired;
+        if (!more || closed) break;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      slicing--;
+    }
+    return total;
+  }
+
+  /**
+   * Before applying a trigger to an aggregate, fire its own timers that already fell due (a
+   * running clock can pass a due instant a few ms before its timer fires, or a sliced run may not
+   * have reached it yet): a payer cannot approve a payment that has expired.
+   */
+  function catchUp(aggregate: TimerAggregate, id: string | number): void {
+    if (!running && !store.inTransaction) fireDue(clock.nowMs(), { only: [aggregate, id] });
   }
 
   // real-time arming (running clock only)
@@ -308,6 +348,7 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
   let closed = false;
   function arm(): void {
     scheduler.takeInsertedMin(); // arm() looks at the whole table: forget what was inserted before
+    if (slicing > 0) return; // a sliced run is firing what is due; it arms when it is done
     if (closed || clock.frozen) {
       if (handle) clearTimeout(handle);
       handle = undefined;
@@ -326,18 +367,23 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
     handle = setTimeout(() => {
       handle = undefined;
       if (closed) return;
-      runDue(clock.nowMs());
-      arm();
+      void runDueSliced().then(arm, (err: unknown) => {
+        log?.error({ err }, 'timed transitions failed; retrying at the next timer');
+        arm();
+      });
     }, delay);
     handle.unref();
   }
 
+  /** Set while advance() moves the clock: it fires the due timers itself, in slices. */
+  let advancing = false;
   const offAdvance = clock.onAdvance((now) => {
+    if (advancing) return;
     runDue(now);
     arm();
   });
   const offCommit = store.onCommit(() => {
-    if (running) return;
+    if (running || slicing > 0) return;
     // only an inserted timer can make the next due instant earlier (deletions at most make the
     // armed timer fire early, which re-arms): a commit that inserted none, or only timers due
     // after the armed one fires, needs no look at the timers table
@@ -350,17 +396,17 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
   return {
     /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
     merchant(merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow {
-      catchUp();
+      catchUp('merchant', merchantId);
       return store.tx(() => applyMerchant(merchantId, trigger, opts, clock.nowMs()));
     },
     /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
     payment(paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow {
-      catchUp();
+      catchUp('payment', paymentId);
       return store.tx(() => applyPayment(paymentId, trigger, opts, clock.nowMs()));
     },
     /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
     consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRowLike {
-      catchUp();
+      catchUp('consent', requestId);
       return store.tx(() => applyConsent(requestId, trigger, opts, clock.nowMs()));
     },
     /** Call INSIDE the transaction that inserted the payment: schedules settlement and expiry. */
@@ -384,6 +430,23 @@ export function createEngine({ store, clock, config, db }: EngineDeps) {
       if (owner) scheduleConsent(row, owner);
     },
     runDue,
+    /**
+     * Move the clock forward by `ms` and fire every transition that fell due, earliest first, in
+     * slices (other requests are served in between); resolves when all have fired, with how many
+     * fired meanwhile. The control API's clock advance.
+     */
+    async advance(ms: number): Promise<number> {
+      const before = firedTotal;
+      advancing = true;
+      try {
+        clock.advance(ms);
+      } finally {
+        advancing = false;
+      }
+      await runDueSliced();
+      arm();
+      return firedTotal - before;
+    },
     /** Timers fired since start (the clock route reports the difference around an advance). */
     get firedTotal(): number {
       return firedTotal;

@@ -22,6 +22,7 @@ export function createScheduler(db: Db, _clock: VirtualClock) {
   const insert = db.prepare('INSERT INTO timers (partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?)');
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
   const nextDue = db.prepare('SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT 1');
+  const nextDueOf = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
   const remove = db.prepare('DELETE FROM timers WHERE id = ?');
   const nextAt = db.prepare('SELECT min(due_at) FROM timers').pluck();
   const ofAggregate = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? ORDER BY due_at, id');
@@ -47,6 +48,12 @@ export function createScheduler(db: Db, _clock: VirtualClock) {
     /** Remove and return the earliest timer due at or before `nowMs` (call inside a transaction). */
     takeNextDue(nowMs: number): TimerRow | undefined {
       const timer = nextDue.get(nowMs) as TimerRow | undefined;
+      if (timer) remove.run(timer.id);
+      return timer;
+    },
+    /** Like takeNextDue, for one aggregate's timers only (call inside a transaction). */
+    takeNextDueOf(aggregate: TimerAggregate, aggregateId: string | number, nowMs: number): TimerRow | undefined {
+      const timer = nextDueOf.get(aggregate, String(aggregateId), nowMs) as TimerRow | undefined;
       if (timer) remove.run(timer.id);
       return timer;
     },
