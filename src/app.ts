@@ -22,6 +22,7 @@ import { createEngine, type Engine } from './engine/index.js';
 import { ApiError, errorBody } from './domain/errors.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
+import { integerParamsPlugin } from './plugins/integer-params.js';
 import { preferPlugin } from './plugins/prefer.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { dedupedSerializerFactory } from './plugins/serializers.js';
@@ -210,6 +211,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(swaggerPlugin);
   await app.register(formbody);
   await app.register(rateLimitPlugin);
+  await app.register(integerParamsPlugin);
   await app.register(routes);
   return app;
 }
