@@ -229,7 +229,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         if (inFlight.size === 0) {
           if (!started || stopped || (countPending.get() as number) === 0) return;
           pump();
-          if (inFlight.size === 0) return;
+          if (inFlight.size === 0) {
+            if (store.groupOpen) continue; // a new group opened meanwhile: wait for its commit, then claim
+            return;
+          }
         }
         await Promise.allSettled([...inFlight]);
       }
