@@ -4,7 +4,12 @@
  *
  * - Secret: config.jwtSecret (UTF-8 bytes, at least 32 characters recommended) or 32 random
  *   bytes persisted in the database (meta key `jwt_secret:<environment>`), so tokens survive a
- *   restart and sandbox/production never share a key. Imported once as a KeyObject.
+ *   restart and sandbox/production never share a key. Imported once as a WebCrypto CryptoKey
+ *   (jose would otherwise import the raw secret on every call: twice the cost).
+ * - jose's verdict on a token is a pure function of the token and the current time in whole
+ *   seconds (it compares every claim at Math.floor(now / 1000), as does our iat check), so each
+ *   verdict is remembered for the rest of its second: a client sending the same bearer token on
+ *   every request is verified by jose once per second, with exactly jose's outcome.
  * - Claims: sub (userId), merchantId, permissions, iat, exp (iat + OBSIM_TOKEN_TTL, default one
  *   hour), iss `obsim-<environment>`, aud `obsim-ais`, jti. Times come from the VIRTUAL clock, so
  *   advancing the clock past exp expires a token.
@@ -12,7 +17,7 @@
  *   nbf checked against the virtual clock with a 5 second tolerance; iat in the future beyond the
  *   tolerance is rejected too. Every failure maps to its own error code (see `tokenError`).
  */
-import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { VirtualClock } from '../clock.js';
 import type { Environment } from '../config.js';
@@ -82,13 +87,26 @@ export function tokenError(err: unknown): ApiError {
   return new ApiError('token_invalid');
 }
 
+/** Verdicts remembered (one second each; oldest dropped first). */
+const VERDICTS_KEPT = 1000;
+
+interface Verdict {
+  second: number;
+  claims?: TokenClaims;
+  error?: { code: ApiError['code']; message: string };
+}
+
 export class TokenService {
   readonly issuer: string;
-  private readonly key: KeyObject;
+  private cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
+  private readonly verdicts = new Map<string, Verdict>();
 
   constructor(private readonly options: TokenServiceOptions) {
     this.issuer = issuerFor(options.environment);
-    this.key = createSecretKey(options.secret);
+  }
+
+  private key(): Promise<webcrypto.CryptoKey> {
+    return (this.cryptoKey ??= webcrypto.subtle.importKey('raw', this.options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   }
 
   get ttlMs(): number {
@@ -109,17 +127,36 @@ export class TokenService {
       .setIssuedAt(iat)
       .setExpirationTime(exp)
       .setJti(jti)
-      .sign(this.key);
+      .sign(await this.key());
     return { token, claims: { userId: input.userId, merchantId: input.merchantId, permissions, issuedAt: iat, expiresAt: exp, tokenId: jti } };
   }
 
   /** Verify a compact JWT; throws ApiError with a token_* code. */
   async verify(token: string): Promise<TokenClaims> {
     const now = this.options.clock.now();
+    const second = Math.floor(now.getTime() / 1000);
+    let verdict = this.verdicts.get(token);
+    if (verdict?.second !== second) {
+      try {
+        verdict = { second, claims: await this.verifyWithJose(token, now) };
+      } catch (err) {
+        const apiErr = err instanceof ApiError ? err : tokenError(err);
+        verdict = { second, error: { code: apiErr.code, message: apiErr.message } };
+      }
+      this.verdicts.delete(token);
+      if (this.verdicts.size >= VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value!);
+      this.verdicts.set(token, verdict);
+    }
+    if (verdict.error) throw new ApiError(verdict.error.code, { message: verdict.error.message });
+    // a fresh object each time: a caller cannot change what the next request sees
+    return { ...verdict.claims!, permissions: [...verdict.claims!.permissions] };
+  }
+
+  private async verifyWithJose(token: string, now: Date): Promise<TokenClaims> {
     let payload: JWTPayload;
     try {
       const { jwtVerify } = await loadJose();
-      ({ payload } = await jwtVerify(token, this.key, {
+      ({ payload } = await jwtVerify(token, await this.key(), {
         algorithms: [TOKEN_ALGORITHM],
         issuer: this.issuer,
         audience: TOKEN_AUDIENCE,

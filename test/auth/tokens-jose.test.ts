@@ -93,3 +93,19 @@ t.test('a bad token is rejected every time', async (t) => {
   t.equal(await outcome(tokens.verify(tampered)), 'token_invalid');
   t.equal(await outcome(tokens.verify('not-a-jwt')), 'token_malformed');
 });
+
+t.test('verdicts are remembered within their second only, bounded, errors included', async (t) => {
+  const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
+  const tokens = service(clock);
+  const { token } = await tokens.sign({ userId: 'u4', merchantId: 7, permissions: ['ais:balance:read'] });
+  t.equal(await outcome(tokens.verify(token)), 'ok:u4');
+  t.equal(await outcome(tokens.verify(token)), 'ok:u4', 'same second: same verdict');
+  const wrong = `${token.split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`;
+  t.equal(await outcome(tokens.verify(wrong)), 'token_invalid');
+  t.equal(await outcome(tokens.verify(wrong)), 'token_invalid', 'an error verdict keeps its code');
+  clock.advance(3_600_000 + (CLOCK_TOLERANCE_S + 1) * 1000);
+  t.equal(await outcome(tokens.verify(token)), 'token_expired', 'a new second is verified again');
+  for (let i = 0; i < 1500; i++) await tokens.verify(`x.${i}.y`).catch(() => undefined);
+  const kept = (tokens as unknown as { verdicts: Map<string, unknown> }).verdicts.size;
+  t.ok(kept <= 1000, `at most 1000 verdicts kept (${kept})`);
+});
