@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -58,9 +58,16 @@ async function receiver(t: { teardown(fn: () => unknown): void }) {
       res.end('ok');
     });
   });
+  // open connections: after a kill, what the dead server wrote before dying may still sit in this
+  // process's socket buffers; it is read (and stamped) before its connection closes
+  const open = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, openConnections: () => open.size };
 }
 
 async function startServer(db: string): Promise<{ child: ChildProcess; url: string }> {
@@ -194,6 +201,10 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
     );
     db.close();
 
+    // everything the killed server sent is stamped with its generation: wait (a few turns for
+    // connections still in the accept queue, then) until its connections are all closed
+    await new Promise((r) => setTimeout(r, 100));
+    t.ok(await until(() => rx.openConnections() === 0, 10_000), `round ${round}: the killed server's connections to the receiver are closed`);
     generation++;
     server = await startServer(file);
 
