@@ -48,7 +48,7 @@ folder; the servers are pinned to core 0 and the load generator (autocannon, in 
 to core 1 with \`taskset\` when it exists; each case is warmed up, then run several passes at 50
 connections alternating the servers, and the medians of requests/s and p50/p99 latency are
 reported. Start-up is the time from spawning a cold process (fresh database: migrations, seed,
-every schema compiled) to its first \`/healthz\` 200. The webhook case registers a loopback
+validators and serializers loaded from the build) to its first \`/healthz\` 200. The webhook case registers a loopback
 receiver, lets 1,000 payments settle at once (one \`POST /_sandbox/clock/advance\` on a frozen
 clock) and checks 1,000 correctly signed deliveries, then completes 1,000 payments one by one at
 200 per second and measures trigger-to-receipt latency; an open-loop probe (500 GET/s) gives the
