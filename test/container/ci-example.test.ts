@@ -30,8 +30,9 @@ const settingEnvs = new Set<string>(SETTINGS.map((s) => s.env));
 const runEnvs = new Set(runOptions.map((o) => o.envVar).filter((e): e is string => e !== undefined));
 
 /** Every `obsim scenario run …` command in a shell text, line continuations joined. */
+/** The arguments of each `obsim scenario run …` command; a bare mention of the command name in prose is not a command. */
 function scenarioRunCommands(text: string): string[] {
-  return [...text.replace(/\\\n\s*/g, ' ').matchAll(/obsim scenario run\b([^\n`]*)/g)].map((m) => m[1]!.trim());
+  return [...text.replace(/\\\n\s*/g, ' ').matchAll(/obsim scenario run\b([^\n`]*)/g)].map((m) => m[1]!.trim()).filter((args) => args !== '');
 }
 
 t.test('the README CI example is valid YAML with a job, an obsim service and steps', async (t) => {
