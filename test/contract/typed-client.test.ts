@@ -139,7 +139,9 @@ t.test('a client generated from openapi.json (openapi-typescript + openapi-fetch
   t.match(types, /export interface paths/);
   writeFileSync(join(dir, 'api.d.ts'), types);
   const clientFile = join(dir, 'client.ts');
-  writeFileSync(clientFile, CLIENT);
+  // written during the run, so tap's coverage-exclude (a glob listed when the run starts) cannot see
+  // it: the marker keeps this generated client out of `npm run coverage`'s report
+  writeFileSync(clientFile, `/* c8 ignore start */\n${CLIENT}`);
 
   t.same(typecheck(clientFile), [], 'the client type-checks against the generated types');
 
