@@ -4,8 +4,9 @@
  * clientId as partner_id.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PartnerCredential } from './config.js';
+import { readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
 import { ApiError } from './domain/errors.js';
+import type { MetaStore } from './store/db.js';
 
 export interface Partner {
   clientId: string;
@@ -33,6 +34,11 @@ export class PartnerRegistry {
     return [...this.byId.values()].map((e) => e.partner);
   }
 
+  /** The configured default partner (the first one; the sandbox seeds its merchant). */
+  isDefault(clientId: string): boolean {
+    return this.byId.keys().next().value === clientId;
+  }
+
   /** 401 unless both headers are present and match; secrets compared in constant time. */
   authenticate(clientId: string | string[] | undefined, clientSecret: string | string[] | undefined): Partner {
     if (typeof clientId !== 'string' || typeof clientSecret !== 'string' || clientId === '' || clientSecret === '') {
@@ -43,4 +49,37 @@ export class PartnerRegistry {
     if (!entry || !ok) throw new ApiError('partner_credentials_invalid');
     return entry.partner;
   }
+}
+
+/**
+ * The default partner plus the partners file.
+ * - sandbox: the well-known `sandbox-partner` / `sandbox-secret` unless configured;
+ * - production: no well-known credentials. Unless configured, they are generated at first start,
+ *   persisted in the database (meta `production.partnerClientId` / `production.partnerClientSecret`)
+ *   so they survive restarts on a file database, and printed once per start via `notes`.
+ */
+export function partnerCredentials(config: Config, meta: MetaStore, notes: string[]): PartnerCredential[] {
+  let clientId = config.partnerClientId;
+  let clientSecret = config.partnerClientSecret;
+  if (config.environment === 'production') {
+    const generatedId = clientId === undefined;
+    const generatedSecret = clientSecret === undefined;
+    clientId ??= meta.getOrCreate('production.partnerClientId', () => `live_${randomBytes(8).toString('hex')}`);
+    clientSecret ??= meta.getOrCreate('production.partnerClientSecret', () => `live_secret_${randomBytes(24).toString('base64url')}`);
+    if (generatedId || generatedSecret) {
+      // a configured secret is never printed, only a generated one
+      notes.push(
+        `production credentials (generated, stored in the database): X-Partner-Client-Id: ${clientId}  X-Partner-Client-Secret: ${generatedSecret ? clientSecret : '(as configured, not printed)'}`,
+      );
+    }
+  }
+  const list: PartnerCredential[] = [
+    {
+      clientId: clientId ?? SANDBOX_PARTNER.clientId,
+      clientSecret: clientSecret ?? SANDBOX_PARTNER.clientSecret,
+      name: config.environment === 'production' ? 'Default production partner' : 'Default sandbox partner',
+    },
+  ];
+  if (config.partnersFile) list.push(...readPartnersFile(config.partnersFile));
+  return list;
 }

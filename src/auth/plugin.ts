@@ -1,10 +1,10 @@
 /**
- * Decorates `tokens` (the AIS TokenService) on the route scope: registered first in
- * src/routes/index.ts so every route area (auth, ais, sandbox, scenarios) can sign and verify.
+ * Decorates `tokens` (the AIS TokenService): sign (generate-token) and verify (/v1/ais/*), and
+ * the request's verified `aisToken` (set by the bearer hook of the AIS area).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveSecret, TokenService } from './tokens.js';
+import { resolveSecret, TokenService, type TokenClaims } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,9 +15,9 @@ declare module 'fastify' {
 
 export const tokensPlugin = fp(
   async (app: FastifyInstance) => {
-    if (app.hasDecorator('tokens')) return;
     const secret = resolveSecret(app.config.jwtSecret, app.config.environment, app.meta);
     app.decorate('tokens', new TokenService({ secret, environment: app.config.environment, clock: app.clock, ttlMs: app.config.tokenTtlMs }));
+    app.decorateRequest('aisToken', null as unknown as TokenClaims);
   },
-  { name: 'obsim-tokens' },
+  { name: 'obsim-tokens', dependencies: ['obsim-store', 'obsim-clock'] },
 );

@@ -7,7 +7,10 @@
  *   paid        settled (payment.completed)
  *   failed      bank rejected, payer abandoned, or expired (payment.failed, with failureReason)
  */
-import { defineMachine } from './machine.js';
+import type { NewPayment, PaymentRow } from '../store/payments.js';
+import { defineMachine, type EventName } from './machine.js';
+import { magicOutcome } from './magic.js';
+import { isSandbox, isoOf, type LifecycleSettings, type TimerRequest } from './settings.js';
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -17,6 +20,9 @@ export type PaymentTrigger = (typeof PAYMENT_TRIGGERS)[number];
 
 export const FAILURE_REASONS = ['bank_rejected', 'payer_abandoned', 'expired'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** Payments are in Danish kroner (the provider's sandbox banks are Nordic; the contract shows no currency field in requests). */
+export const PAYMENT_CURRENCY = 'DKK' as const;
 
 export const paymentMachine = defineMachine<PaymentStatus, PaymentTrigger>('payment', PAYMENT_STATUSES, PAYMENT_TRIGGERS, [
   { from: ['pending'], trigger: 'approve', to: 'processing', events: [], note: 'payer approved at the bank' },
@@ -46,18 +52,144 @@ export const FAILURE_REASON_BY_TRIGGER: Partial<Record<PaymentTrigger, FailureRe
   expire: 'expired',
 };
 
-/**
- * Magic amounts (sandbox): an amount that forces an outcome instead of the automatic settlement.
- * Served at GET /_sandbox/magic-values and listed in the README.
- */
-export const MAGIC_AMOUNTS = [
-  { amount: 666.66, outcome: 'bank_rejected', description: 'The bank rejects the payment at the settlement time: payment.failed, failureReason bank_rejected' },
-  { amount: 777.77, outcome: 'payer_abandoned', description: 'The payer abandons at the settlement time: payment.failed, failureReason payer_abandoned' },
-  { amount: 888.88, outcome: 'expired', description: 'Never settles by itself; expires after OBSIM_PAYMENT_EXPIRY: payment.failed, failureReason expired' },
-  { amount: 999.99, outcome: 'stay_pending', description: 'Stays pending until the payer acts on paymentUrl or a control call completes or fails it (no expiry)' },
-] as const;
-export type MagicOutcome = (typeof MAGIC_AMOUNTS)[number]['outcome'];
+/** The trigger that fails a payment with `reason` (control API `fail`). */
+export const TRIGGER_BY_FAILURE_REASON: Record<FailureReason, PaymentTrigger> = {
+  bank_rejected: 'reject',
+  payer_abandoned: 'abandon',
+  expired: 'expire',
+};
 
-export function magicOutcome(amount: number): MagicOutcome | undefined {
-  return MAGIC_AMOUNTS.find((m) => m.amount === amount)?.outcome;
+/** Still waiting for the payer on the hosted page. */
+export const awaitsPayer = (row: Pick<PaymentRow, 'status'>): boolean => row.status === 'pending';
+
+/** The sandbox outcome a payment's amount forces (magic amounts), never in production. */
+function magicOf(row: Pick<PaymentRow, 'amount_minor'>, settings: LifecycleSettings) {
+  return isSandbox(settings) ? magicOutcome(row.amount_minor / 100) : undefined;
+}
+
+/** A new pending payment of an activated merchant; its link expires after the payment expiry. */
+export function newPayment(
+  input: { partnerId: string; merchant: { id: number; client_id: string }; amountMinor: number; referenceNumber: string },
+  nowMs: number,
+  settings: LifecycleSettings,
+): NewPayment {
+  return {
+    partner_id: input.partnerId,
+    merchant_id: input.merchant.id,
+    merchant_client_id: input.merchant.client_id,
+    amount_minor: input.amountMinor,
+    currency: PAYMENT_CURRENCY,
+    reference_number: input.referenceNumber,
+    status: 'pending',
+    bank_payment_status: bankPaymentStatus('pending', null),
+    failure_reason: null,
+    bank_id: null,
+    expires_at: isoOf(nowMs + settings.paymentExpiryMs),
+  };
+}
+
+export interface PaymentChange {
+  status: PaymentStatus;
+  bank_payment_status: string;
+  failure_reason: FailureReason | null;
+  /** Set when the payer chose a bank; null keeps the stored one. */
+  bank_id: string | null;
+  updated_at: string;
+}
+
+/** Apply `trigger` at `atMs`: next status, its bank status and failure reason (409 when illegal), and the events. */
+export function decidePayment(row: PaymentRow, trigger: PaymentTrigger, bankId: string | undefined, atMs: number): { change: PaymentChange; events: readonly EventName[] } {
+  const { to, events } = paymentMachine.transition(row.status, trigger);
+  const reason = to === 'failed' ? (FAILURE_REASON_BY_TRIGGER[trigger] ?? null) : null;
+  return {
+    change: { status: to, bank_payment_status: bankPaymentStatus(to, reason), failure_reason: reason, bank_id: bankId ?? null, updated_at: isoOf(atMs) },
+    events,
+  };
+}
+
+/**
+ * The one timer a payment needs in its current state (`row.updated_at` is when it entered it).
+ * A pending payment has two possible timed endings, its sandbox outcome (settle / reject /
+ * abandon after the settle delay) and its expiry; whichever comes first moves it out of
+ * `pending`, which makes the other illegal, so only the earlier is asked for (on a tie, expiry).
+ * Magic 999.99 (stay_pending) never expires; in production nothing settles by itself. A
+ * processing payment (the payer approved) is settled by the bank after the settle delay (magic
+ * 666.66: rejected instead).
+ */
+export function paymentTimer(row: PaymentRow, settings: LifecycleSettings): TimerRequest<PaymentTrigger> | undefined {
+  const magic = magicOf(row, settings);
+  if (row.status === 'pending') {
+    const expiry = magic === 'stay_pending' ? undefined : Date.parse(row.expires_at);
+    const outcome: PaymentTrigger | undefined = !isSandbox(settings)
+      ? undefined
+      : magic === undefined
+        ? 'settle'
+        : magic === 'bank_rejected'
+          ? 'reject'
+          : magic === 'payer_abandoned'
+            ? 'abandon'
+            : undefined;
+    const outcomeAt = Date.parse(row.created_at) + settings.settleDelayMs;
+    if (outcome && (expiry === undefined || outcomeAt < expiry)) return { trigger: outcome, dueAtMs: outcomeAt };
+    if (expiry !== undefined) return { trigger: 'expire', dueAtMs: expiry };
+    return undefined;
+  }
+  if (row.status === 'processing') {
+    return { trigger: magic === 'bank_rejected' ? 'reject' : 'settle', dueAtMs: Date.parse(row.updated_at) + settings.settleDelayMs };
+  }
+  return undefined;
+}
+
+/**
+ * The hosted payment link no longer works: the payment expired, or it is pending past its
+ * expiry instant (the expiry timer may not have fired yet). Magic 999.99 never expires.
+ */
+export function paymentLinkExpired(row: PaymentRow, nowMs: number, settings: LifecycleSettings): boolean {
+  if (row.status === 'failed') return row.failure_reason === 'expired';
+  if (row.status !== 'pending') return false;
+  if (magicOf(row, settings) === 'stay_pending') return false;
+  return Date.parse(row.expires_at) <= nowMs;
+}
+
+export const PAYER_DECISIONS = ['approve', 'reject', 'abandon'] as const;
+export type PayerDecision = (typeof PAYER_DECISIONS)[number];
+
+/**
+ * What the payer's choice on the hosted page does, in order: approving moves the payment to
+ * processing and the sandbox bank settles it at once (so the payer sees the result), or rejects
+ * it for the magic amount 666.66; rejecting and cancelling fail it.
+ */
+export function payerDecisionTriggers(row: PaymentRow, decision: PayerDecision, settings: LifecycleSettings): PaymentTrigger[] {
+  if (decision === 'approve') return ['approve', magicOf(row, settings) === 'bank_rejected' ? 'reject' : 'settle'];
+  return [decision];
+}
+
+/** `data` of payment.completed / payment.failed (contract table, plus failureReason when failed). */
+export interface PaymentEventData {
+  paymentId: number;
+  referenceNumber: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  merchantClientId: string;
+  merchantName: string;
+  bankPaymentStatus: string;
+  timestamp: string;
+  failureReason?: FailureReason | null;
+}
+
+export function paymentEventData(row: PaymentRow, merchantName: string, atIso: string): PaymentEventData {
+  const data: PaymentEventData = {
+    paymentId: row.id,
+    referenceNumber: row.reference_number,
+    status: row.status,
+    amount: row.amount_minor / 100,
+    currency: row.currency,
+    merchantClientId: row.merchant_client_id,
+    merchantName,
+    bankPaymentStatus: row.bank_payment_status ?? bankPaymentStatus(row.status, row.failure_reason),
+    timestamp: atIso,
+  };
+  if (row.status === 'failed') data.failureReason = row.failure_reason;
+  return data;
 }

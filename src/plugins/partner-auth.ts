@@ -4,6 +4,7 @@
  * credentials learns nothing about validation. Sets request.partner.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Partner } from '../partners.js';
 
 declare module 'fastify' {
@@ -11,6 +12,14 @@ declare module 'fastify' {
     partner: Partner;
   }
 }
+
+/** Declares `request.partner` (set by the hook below on partner routes, null elsewhere). */
+export const partnerRequestPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('partner', null as unknown as Partner);
+  },
+  { name: 'obsim-partner-request' },
+);
 
 /** Add the partner-auth hook to the encapsulated scope `app` (call inside a route plugin). */
 export function requirePartner(app: FastifyInstance): void {

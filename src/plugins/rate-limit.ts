@@ -20,14 +20,10 @@ import { ApiError } from '../domain/errors.js';
 
 /** The verified identity of a request, or undefined when it has none. */
 export function rateLimitKey(request: FastifyRequest): string | undefined {
-  const partner = (request as { partner?: { clientId?: string } }).partner;
-  if (partner?.clientId) return `partner:${partner.clientId}`;
-  // AIS: whatever the bearer-auth hook decorated (TokenClaims: userId, merchantId)
-  const r = request as unknown as Record<string, unknown>;
-  for (const name of ['aisToken', 'token', 'tokenClaims', 'claims', 'auth']) {
-    const c = r[name] as { userId?: unknown; merchantId?: unknown } | undefined;
-    if (c && typeof c === 'object' && typeof c.userId === 'string') return `token:${String(c.merchantId)}:${c.userId}`;
-  }
+  const partner = request.partner as typeof request.partner | null;
+  if (partner) return `partner:${partner.clientId}`;
+  const token = request.aisToken as typeof request.aisToken | null;
+  if (token) return `token:${token.merchantId}:${token.userId}`;
   return undefined;
 }
 

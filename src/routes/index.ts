@@ -3,7 +3,6 @@
  * under src/routes with an index.ts, registered here.
  */
 import type { FastifyInstance } from 'fastify';
-import { tokensPlugin } from '../auth/plugin.js';
 import { aisRoutes } from './ais/index.js';
 import { authRoutes } from './auth/index.js';
 import { hostedRoutes } from './hosted/index.js';
@@ -12,7 +11,6 @@ import { sandboxRoutes } from './sandbox/index.js';
 import { systemRoutes } from './system/index.js';
 
 export async function routes(app: FastifyInstance): Promise<void> {
-  await app.register(tokensPlugin); // app.tokens for every area below
   await app.register(systemRoutes);
   await app.register(partnerRoutes, { prefix: '/v1/partner' });
   await app.register(authRoutes, { prefix: '/v1/auth' });

@@ -34,6 +34,28 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/** meta key holding the environment that created the database. */
+export const DATABASE_ENVIRONMENT_KEY = 'environment';
+
+/**
+ * A database belongs to the environment that created it: recorded in meta at first start, so a
+ * server of the other environment can refuse it before anything is read or written (otherwise
+ * the timers and deliveries of one environment would be fired and sent by the other). Recorded
+ * in an IMMEDIATE transaction so two servers starting on a new file at once cannot both claim
+ * it. A database from before this check has no record and is claimed by the first server that
+ * opens it. Returns the owning environment.
+ */
+export function claimDatabase(db: Db, environment: string): string {
+  const meta = metaStore(db);
+  return db.transaction(() => meta.getOrCreate(DATABASE_ENVIRONMENT_KEY, () => environment)).immediate();
+}
+
+/** The health probe: throws when the database does not answer. */
+export function pingDatabase(db: Db): () => void {
+  const ping = db.prepare('SELECT 1').pluck();
+  return () => void ping.get();
+}
+
 /** Apply every migration not yet recorded, in order, each in its own transaction. */
 export function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -54,16 +76,19 @@ export function migrate(db: Db): void {
 export function metaStore(db: Db) {
   const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const set = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  const insertNew = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   return {
     get: (key: string): string | undefined => get.get(key) as string | undefined,
     set: (key: string, value: string): void => void set.run(key, value),
-    /** The stored value, or `create()` stored and returned. */
+    /**
+     * The stored value, or `create()` stored and returned. When two servers create it at once
+     * (a new database file), the first insert wins and both read it.
+     */
     getOrCreate(key: string, create: () => string): string {
       const existing = get.get(key) as string | undefined;
       if (existing !== undefined) return existing;
-      const value = create();
-      set.run(key, value);
-      return value;
+      insertNew.run(key, create());
+      return get.get(key) as string;
     },
   };
 }

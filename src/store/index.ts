@@ -1,5 +1,6 @@
 /**
- * The repositories, created once per database with their statements prepared, plus `tx()`.
+ * The repositories, one per table, created once per database with their statements prepared,
+ * plus `tx()`. Every SQL statement of obsim is in this folder.
  *
  * Group commit. `tx(fn)` runs `fn` synchronously (never await inside) in its own SAVEPOINT of a
  * transaction shared by every `tx()` of the same turn of the event loop; the shared transaction
@@ -15,14 +16,16 @@
  *   the change that caused it is committed.
  * A COMMIT that fails rolls the whole group back; every waiting request then answers 500.
  */
-import type { VirtualClock } from '../clock.js';
 import { accountStore } from './accounts.js';
 import { consentStore } from './consents.js';
-import type { Db } from './db.js';
+import { metaStore, pingDatabase, type Db } from './db.js';
+import { deliveryStore } from './deliveries.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
+import { resetStore } from './reset.js';
 import { storeStore } from './stores.js';
+import { timerStore } from './timers.js';
 import { webhookStore } from './webhooks.js';
 
 interface Group {
@@ -31,7 +34,7 @@ interface Group {
   reject(err: unknown): void;
 }
 
-export function createStore(db: Db, clock: VirtualClock) {
+export function createStore(db: Db) {
   const afterCommit = new Set<() => void>();
   let group: Group | undefined;
   /** tx() calls currently running (nested calls become nested savepoints). */
@@ -70,15 +73,21 @@ export function createStore(db: Db, clock: VirtualClock) {
     for (const listener of afterCommit) listener();
   }
 
+  const deliveries = deliveryStore(db);
   return {
-    clock,
     accounts: accountStore(db),
     consents: consentStore(db),
+    deliveries,
     merchants: merchantStore(db),
-    outbox: outboxStore(db),
+    meta: metaStore(db),
+    outbox: outboxStore(db, deliveries),
     payments: paymentStore(db),
+    reset: resetStore(db),
     stores: storeStore(db),
+    timers: timerStore(db),
     webhooks: webhookStore(db),
+    /** Throws when the database does not answer (GET /healthz). */
+    ping: pingDatabase(db),
     /**
      * Run `fn` atomically (its own savepoint) in this turn's group transaction. Its result is
      * visible at once on this connection and durable once `committed()` resolves.
@@ -93,6 +102,17 @@ export function createStore(db: Db, clock: VirtualClock) {
       } finally {
         depth--;
       }
+    },
+    /**
+     * `fn` as one all-or-nothing unit nested in whatever transaction is open (a savepoint): the
+     * timer runtime fires each timer this way inside its batch.
+     */
+    savepoint<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T {
+      return db.transaction(fn);
+    },
+    /** The database connection is open (false after a shutdown or a test closed it). */
+    get open(): boolean {
+      return db.open;
     },
     /** Inside a tx() callback (the engine does not start timed work there). */
     get inTransaction(): boolean {

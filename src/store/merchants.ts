@@ -2,8 +2,8 @@
  * Merchants table. Statements are prepared once; every read filters on partner_id so another
  * partner's merchant is indistinguishable from a missing one.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { MerchantStatus } from '../domain/merchant.js';
+import { newMerchantClientId } from '../domain/ids.js';
+import type { MerchantChange, MerchantStatus } from '../domain/merchant.js';
 import type { Db } from './db.js';
 
 export interface MerchantRow {
@@ -29,17 +29,6 @@ export interface MerchantRow {
 
 export type NewMerchant = Omit<MerchantRow, 'id' | 'client_id' | 'created_at' | 'updated_at'>;
 
-export const ONBOARDING_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-export function newOnboardingToken(): string {
-  return `onb_${randomBytes(18).toString('base64url')}`;
-}
-
-/** Sub-TPP ids are allocated at creation and reported once the sub-TPP exists (see views). */
-export function newSubTppId(): string {
-  return `stpp_${randomBytes(10).toString('hex')}`;
-}
-
 export function merchantStore(db: Db) {
   const insert = db.prepare(
     `INSERT INTO merchants (partner_id, client_id, kind, status, company_name, contact_email, contact_phone, partner_ref_id,
@@ -53,26 +42,26 @@ export function merchantStore(db: Db) {
   // the payment path needs four columns; SELECT * also decoded `details` (the fast-track JSON)
   const byClientIdForPartner = db.prepare('SELECT id, client_id, status, company_name FROM merchants WHERE client_id = ? AND partner_id = ?');
   const byOnboardingToken = db.prepare('SELECT * FROM merchants WHERE onboarding_token = ?');
-  const updateStatus = db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ? RETURNING *');
+  const update = db.prepare('UPDATE merchants SET status = @status, details = @details, updated_at = @updated_at WHERE id = @id RETURNING *');
   const updateOnboarding = db.prepare(
     'UPDATE merchants SET onboarding_token = ?, onboarding_expires_at = ?, updated_at = ? WHERE id = ? RETURNING *',
   );
   const pageForPartner = db.prepare('SELECT * FROM merchants WHERE partner_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const countForPartner = db.prepare('SELECT count(*) FROM merchants WHERE partner_id = ?').pluck();
-  const firstByRef = db.prepare('SELECT * FROM merchants WHERE partner_id = ? AND partner_ref_id = ? ORDER BY id LIMIT 1');
 
   return {
     insert(m: NewMerchant, nowIso: string): MerchantRow {
-      return insert.get({ ...m, client_id: randomUUID(), created_at: nowIso, updated_at: nowIso }) as MerchantRow;
+      return insert.get({ ...m, client_id: newMerchantClientId(), created_at: nowIso, updated_at: nowIso }) as MerchantRow;
     },
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as MerchantRow | undefined,
-    /** Unscoped read, for the engine and hosted pages (which hold a token, not a partner). */
+    /** Unscoped read, for the engine, hosted pages and AIS (which hold a token or an id, not a partner). */
     getAny: (id: number) => byId.get(id) as MerchantRow | undefined,
     /** The merchant a payment names (id, client_id, status, company_name only). */
     getByClientId: (clientId: string, partnerId: string) =>
       byClientIdForPartner.get(clientId, partnerId) as Pick<MerchantRow, 'id' | 'client_id' | 'status' | 'company_name'> | undefined,
     getByOnboardingToken: (token: string) => byOnboardingToken.get(token) as MerchantRow | undefined,
-    setStatus: (id: number, status: MerchantStatus, nowIso: string) => updateStatus.get(status, nowIso, id) as MerchantRow,
+    /** Write a transition decided by domain/merchant.ts decideMerchant; returns the new row. */
+    update: (id: number, change: MerchantChange) => update.get({ ...change, id }) as MerchantRow,
     /** Replace the onboarding link: the previous token no longer finds the merchant. */
     setOnboardingToken: (id: number, token: string, expiresAtIso: string, nowIso: string) =>
       updateOnboarding.get(token, expiresAtIso, nowIso, id) as MerchantRow,
@@ -81,7 +70,6 @@ export function merchantStore(db: Db) {
       const rows = pageForPartner.all(partnerId, limit, (page - 1) * limit) as MerchantRow[];
       return { rows, total: countForPartner.get(partnerId) as number };
     },
-    getByPartnerRef: (partnerId: string, partnerRefId: string) => firstByRef.get(partnerId, partnerRefId) as MerchantRow | undefined,
   };
 }
 export type MerchantStore = ReturnType<typeof merchantStore>;

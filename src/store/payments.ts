@@ -7,8 +7,8 @@
  * a random token while an insert maintains no extra index (092_perf_payment_writes).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FailureReason, PaymentStatus } from '../domain/payment.js';
-import type { Db } from './db.js';
+import type { FailureReason, PaymentChange, PaymentStatus } from '../domain/payment.js';
+import { metaStore, type Db } from './db.js';
 
 export interface PaymentRow {
   id: number;
@@ -39,8 +39,13 @@ export function paymentStore(db: Db) {
   );
   const byIdForPartner = db.prepare('SELECT * FROM payments WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM payments WHERE id = ?');
+  const update = db.prepare(
+    `UPDATE payments SET status = @status, bank_payment_status = @bank_payment_status, failure_reason = @failure_reason,
+       bank_id = COALESCE(@bank_id, bank_id), updated_at = @updated_at WHERE id = @id RETURNING *`,
+  );
 
-  const secret = tokenSecret(db);
+  // the per-database HMAC key of payment tokens, created on first start
+  const secret = Buffer.from(metaStore(db).getOrCreate('payments.tokenSecret', () => randomBytes(32).toString('base64url')), 'base64url');
   const mac = (id: number) => createHmac('sha256', secret).update(`payment:${id}`).digest('base64url').slice(0, 22);
 
   return {
@@ -66,6 +71,8 @@ export function paymentStore(db: Db) {
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as PaymentRow | undefined,
     /** Unscoped read, for the engine and the hosted payment page. */
     getAny: (id: number) => byId.get(id) as PaymentRow | undefined,
+    /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
+    update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */
     tokenFor: (id: number): string => `pay_${id}_${mac(id)}`,
     /** The payment a hosted-page token names, or undefined (unknown, malformed or forged). */
@@ -81,16 +88,3 @@ export function paymentStore(db: Db) {
   };
 }
 export type PaymentStore = ReturnType<typeof paymentStore>;
-
-/** The per-database HMAC key of payment tokens, created on first use. */
-function tokenSecret(db: Db): Buffer {
-  const key = 'payments.tokenSecret';
-  const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-  let value = get.get(key) as string | undefined;
-  if (value === undefined) {
-    value = randomBytes(32).toString('base64url');
-    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(key, value);
-    value = get.get(key) as string;
-  }
-  return Buffer.from(value, 'base64url');
-}

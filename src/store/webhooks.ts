@@ -1,5 +1,5 @@
 /** Webhooks table: a partner's registered URLs, their event lists (JSON array) and secrets. */
-import { randomBytes } from 'node:crypto';
+import { newWebhookId, newWebhookSecret } from '../domain/ids.js';
 import type { Db } from './db.js';
 
 export interface WebhookRow {
@@ -10,14 +10,6 @@ export interface WebhookRow {
   events: string;
   secret: string;
   created_at: string;
-}
-
-export function newWebhookId(): string {
-  return `wh_${randomBytes(12).toString('hex')}`;
-}
-
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('hex')}`;
 }
 
 export function webhookStore(db: Db) {

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { Agent } from 'undici';
 import { lazyRequire } from '../lazy.js';
 import type { VirtualClock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
 import { sign } from './sign.js';
 
@@ -41,7 +41,6 @@ const undici = lazyRequire<typeof import('undici')>('undici');
 export type DeliveryOutcome = 'delivered' | 'timeout' | 'connection_refused' | 'connection_reset' | 'non_2xx' | 'redirect' | 'error';
 
 export interface WebhookWorkerOptions {
-  db: Db;
   store: Store;
   clock: VirtualClock;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
@@ -49,53 +48,25 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
 }
 
-interface Claimed {
-  id: number;
-  event_id: string;
-  url: string;
-  body: string;
-  secret: string | null;
-  signature: string | null;
-}
-
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
 
 export function createWebhookWorker(options: WebhookWorkerOptions) {
-  const { db, store, clock } = options;
+  const { store, clock } = options;
+  const { deliveries } = store;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
   let agent: Agent | undefined;
   const dispatcher = (): Agent => (agent ??= new (undici().Agent)({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 5_000 }));
   const closing = new AbortController();
 
-  const nextPending = db.prepare(
-    `SELECT d.id, d.event_id, d.url, e.body, w.secret, d.signature
-       FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
-      WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
-  );
-  const markDelivering = db.prepare(`UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`);
-  const record = db.prepare(
-    `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms
-      WHERE id = @id`,
-  );
-  const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
-  const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
-  const anyPending = db.prepare(`SELECT 1 FROM deliveries WHERE state = 'pending' LIMIT 1`).pluck();
-
   const inFlight = new Set<Promise<void>>();
   let started = false;
   let stopped = false;
   let scheduled = false;
 
-  const claim = db.transaction((limit: number): Claimed[] => {
-    const rows = nextPending.all(limit) as Claimed[];
-    const at = clock.iso();
-    for (const row of rows) {
-      row.signature = row.secret === null ? null : sign(row.secret, row.body);
-      markDelivering.run(at, row.signature, row.id);
-    }
-    return rows;
-  });
+  /** Claim up to `limit` pending deliveries, each signed with its webhook's secret. */
+  const claim = (limit: number): ClaimedDelivery[] =>
+    deliveries.claim(limit, clock.iso(), (row) => (row.secret === null ? null : sign(row.secret, row.body)));
 
   function pump(): void {
     scheduled = false;
@@ -105,11 +76,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     // a group transaction is open: its events are not committed yet, so none may leave; the
     // after-commit listener kicks again right after its COMMIT
     if (store.groupOpen) return;
-    let rows: Claimed[];
+    let rows: ClaimedDelivery[];
     try {
       // the worker is kicked after every commit; most commits create no delivery, so look
       // (one index probe) before opening a claim transaction
-      if (anyPending.get() === undefined) return;
+      if (!deliveries.anyPending()) return;
       rows = claim(Math.min(room, CLAIM_CHUNK));
     } catch (err) {
       if (!stopped) options.log?.error({ err }, 'webhook worker: cannot claim deliveries');
@@ -133,7 +104,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     setImmediate(pump);
   }
 
-  async function deliver(row: Claimed): Promise<void> {
+  async function deliver(row: ClaimedDelivery): Promise<void> {
     const began = performance.now();
     const result = await send(row);
     if (stopped && result.outcome === 'aborted') return; // closing: leave it 'delivering', resumed at next start
@@ -151,13 +122,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   // Results are written in one transaction per turn of the event loop instead of one commit
   // per delivery (a burst of 1,000 deliveries was 1,000 WAL commits competing with the API).
   // deliver() resolves only once its row is written, so drain() and the delivery log see it.
-  type Outcome = { id: number; state: string; status_code: number | null; outcome: string; error: string | null; duration_ms: number };
-  let toRecord: Outcome[] = [];
+  let toRecord: DeliveryResult[] = [];
   let recorded: Promise<void> | undefined;
-  const recordAll = db.transaction((rows: Outcome[]) => {
-    for (const r of rows) record.run(r);
-  });
-  function recordSoon(outcome: Outcome): Promise<void> {
+  function recordSoon(outcome: DeliveryResult): Promise<void> {
     toRecord.push(outcome);
     recorded ??= new Promise<void>((resolve) =>
       setImmediate(() => {
@@ -165,7 +132,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         toRecord = [];
         recorded = undefined;
         try {
-          recordAll(rows);
+          deliveries.recordAll(rows);
         } catch (err) {
           if (!stopped) options.log?.error({ err }, 'webhook worker: cannot record a delivery');
         }
@@ -175,7 +142,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return recorded;
   }
 
-  async function send(row: Claimed): Promise<{ outcome: DeliveryOutcome | 'aborted'; statusCode: number | null; error: string | null }> {
+  async function send(row: ClaimedDelivery): Promise<{ outcome: DeliveryOutcome | 'aborted'; statusCode: number | null; error: string | null }> {
     if (row.secret === null || row.signature === null) {
       return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists' };
     }
@@ -218,7 +185,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     start(): void {
       if (started) return;
       started = true;
-      resumeInterrupted.run();
+      deliveries.resumeInterrupted();
       kick();
     },
     kick,
@@ -227,7 +194,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       for (;;) {
         await store.committed()?.catch(() => undefined);
         if (inFlight.size === 0) {
-          if (!started || stopped || (countPending.get() as number) === 0) return;
+          if (!started || stopped || deliveries.countPending() === 0) return;
           pump();
           if (inFlight.size === 0) {
             if (store.groupOpen) continue; // a new group opened meanwhile: wait for its commit, then claim

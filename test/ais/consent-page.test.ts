@@ -41,7 +41,7 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   t.equal(noBank.statusCode, 400);
   t.match(noBank.body, /Choose your bank/);
   t.match(noBank.body, /aria-invalid="true"/);
-  t.equal(app.store.consents.get(consent.requestId, app.clock.nowMs())?.status, 'pending');
+  t.equal(app.store.consents.get(consent.requestId)?.status, 'pending');
 
   const post = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=fjord-sparekasse' });
   t.equal(post.statusCode, 303);
@@ -52,7 +52,7 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   t.equal(location.searchParams.get('requestId'), consent.requestId);
   const consentId = location.searchParams.get('consentId');
   t.match(consentId, /^cns_[0-9a-f]{32}$/);
-  const row = app.store.consents.get(consent.requestId, app.clock.nowMs())!;
+  const row = app.store.consents.get(consent.requestId)!;
   t.equal(row.status, 'authorized');
   t.equal(row.consent_id, consentId);
   t.equal(row.bank_id, 'fjord-sparekasse');
@@ -67,7 +67,7 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   const again = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=deny' });
   t.equal(again.statusCode, 303);
   t.equal(again.headers.location, path(consent.authorizationUrl));
-  t.equal(app.store.consents.get(consent.requestId, app.clock.nowMs())?.status, 'authorized');
+  t.equal(app.store.consents.get(consent.requestId)?.status, 'authorized');
   const view = await app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
   t.equal(view.statusCode, 200);
   t.match(view.body, /Access authorized/);
@@ -136,7 +136,7 @@ t.test('expired, unknown, bogus input and escaping', async (t) => {
   t.match(expired.body, /expired/);
   const late = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=nordlys-bank' });
   t.equal(late.statusCode, 303, 'too late: back to the page, which says it expired');
-  t.equal(app.store.consents.get(consent.requestId, app.clock.nowMs())?.status, 'expired');
+  t.equal(app.store.consents.get(consent.requestId)?.status, 'expired');
 
   const unknown = await app.inject({ method: 'GET', url: '/consent/ctk_does-not-exist' });
   t.equal(unknown.statusCode, 404);

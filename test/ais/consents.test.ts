@@ -1,5 +1,5 @@
 import t from 'tap';
-import { json, schemaErrors, T0 } from '../helpers/app.js';
+import { forceMerchantStatus, json, schemaErrors, T0 } from '../helpers/app.js';
 import { aisApp, createMerchant, normalise } from './setup.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
@@ -40,7 +40,7 @@ t.test('POST /v1/ais/consents creates a pending consent with an authorization UR
   t.match(body.authorizationUrl, /^http:\/\/127\.0\.0\.1:4010\/consent\/ctk_[A-Za-z0-9_-]{32}$/);
   t.notOk('consentId' in body);
   t.notOk('callbackUrl' in body, 'callbackUrl is not echoed (contract: absent in response)');
-  const row = app.store.consents.get(body.requestId, app.clock.nowMs());
+  const row = app.store.consents.get(body.requestId);
   t.equal(row?.callback_url, 'https://merchant.test/ais/return');
   t.equal(row?.status, 'pending');
   t.equal(app.db.prepare("SELECT count(*) FROM timers WHERE aggregate = 'consent' AND aggregate_id = ?").pluck().get(body.requestId), 1, 'expiry timer scheduled');
@@ -83,7 +83,7 @@ t.test('403 when the token is for another user or merchant; 409 for a merchant n
   t.equal(otherMerchant.statusCode, 403);
   t.match(json(otherMerchant), { code: 'token_subject_mismatch', field: 'merchantId' });
   const headers = await bearer('u1');
-  app.store.merchants.setStatus(merchantId, 'inactive', app.clock.iso());
+  forceMerchantStatus(app, merchantId, 'inactive');
   const inactive = await app.inject({ method: 'POST', url: '/v1/ais/consents', headers, payload });
   t.equal(inactive.statusCode, 409);
   t.match(json(inactive), { code: 'merchant_not_activated' });
@@ -142,16 +142,19 @@ t.test('a consent reads expired once the virtual clock passes expirationDateTime
   app.clock.advance(DAY);
   list = json(await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await ctx.bearer('u1') }));
   t.same(list.map((c: any) => c.status), ['expired', 'expired']);
-  t.equal(app.store.consents.get(authorized.requestId, app.clock.nowMs())?.consent_id, authorized.consent_id, 'consentId kept');
+  t.equal(app.store.consents.get(authorized.requestId)?.consent_id, authorized.consent_id, 'consentId kept');
 });
 
-t.test('expiry is computed on read even when no timer fired (store level)', async (t) => {
+t.test('expiry is applied on read even when no timer fired (engine level), and persisted', async (t) => {
   const ctx = await aisApp(t);
-  const c = await ctx.createConsent('u1', { expirationDateTime: ctx.app.clock.iso(1000) });
-  ctx.app.db.prepare('DELETE FROM timers').run();
-  const later = ctx.app.clock.nowMs() + 1000;
-  t.equal(ctx.app.store.consents.get(c.requestId, later - 1)?.status, 'pending');
-  t.equal(ctx.app.store.consents.get(c.requestId, later)?.status, 'expired', 'at the instant itself');
+  const { app } = ctx;
+  const c = await ctx.createConsent('u1', { expirationDateTime: app.clock.iso(1000) });
+  app.db.prepare('DELETE FROM timers').run();
+  app.clock.advance(999);
+  t.equal(app.engine.consentAsOf(app.store.consents.get(c.requestId)!).status, 'pending');
+  app.clock.advance(1);
+  t.match(app.engine.consentAsOf(app.store.consents.get(c.requestId)!), { status: 'expired', updated_at: c.expirationDateTime }, 'at the instant itself');
+  t.equal(app.store.consents.get(c.requestId)?.status, 'expired', 'written through the engine');
 });
 
 t.test('404 when the merchant disappeared after the token was issued; strict mode rejects unknown fields', async (t) => {

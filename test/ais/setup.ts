@@ -83,7 +83,7 @@ export async function aisApp(t: Teardown, config: Record<string, unknown> = {}):
     async authorizedConsent(userId, body = {}) {
       const c = await ctx.createConsent(userId, body);
       app.engine.consent(c.requestId, 'authorize', { bankId: 'nordlys-bank' });
-      return { ...c, ...app.store.consents.get(c.requestId, app.clock.nowMs()) };
+      return { ...c, ...app.store.consents.get(c.requestId) };
     },
   };
   return ctx;

@@ -277,7 +277,7 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     await page.locator('h1', { hasText: 'Access authorized' }).waitFor();
     t.equal(new URL(page.url()).pathname, new URL(consent.authorizationUrl).pathname, 'POST-redirect-GET back to the bank page, which shows the result');
 
-    const row = app.store.consents.get(consent.requestId, app.clock.nowMs())!;
+    const row = app.store.consents.get(consent.requestId)!;
     t.match(row, { status: 'authorized', bank_id: 'fjord-sparekasse' });
     t.match(await page.locator('main').textContent(), row.consent_id!, 'the result page names the consent id');
     const accounts = await fetch(`${baseUrl}/v1/ais/accounts`, { method: 'POST', headers: bearer, body: JSON.stringify({ userId, merchantId: shop.merchantId }) });

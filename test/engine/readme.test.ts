@@ -1,8 +1,8 @@
 /** The README's lifecycle section holds the current state diagrams and magic amounts. */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { MAGIC_AMOUNTS } from '../../src/domain/payment.js';
-import { lifecycleDiagrams } from '../../src/engine/docs.js';
+import { MAGIC_AMOUNTS } from '../../src/domain/magic.js';
+import { lifecycleDiagrams } from '../../src/domain/diagrams.js';
 import { envelopeProblems, EVENT_DATA } from '../webhooks/contract.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
+import type { MerchantStatus } from '../../src/domain/merchant.js';
 import { sharedSchemas } from '../../schemas/index.js';
 
 export const T0 = '2026-01-15T09:00:00.000Z';
@@ -47,4 +48,12 @@ export function schemaErrors(id: string, body: unknown): string[] {
   const validate = ajv.getSchema(id);
   if (!validate) throw new Error(`no shared schema ${id}`);
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/**
+ * Put a merchant straight into a status, skipping the state machine (a test back door: the
+ * product has none; tests write SQL through app.db).
+ */
+export function forceMerchantStatus(app: FastifyInstance, merchantId: number, status: MerchantStatus): void {
+  app.db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ?').run(status, app.clock.iso(), merchantId);
 }

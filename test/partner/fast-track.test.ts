@@ -1,5 +1,5 @@
 import t from 'tap';
-import { FAST_TRACK_MAGIC } from '../../src/domain/merchant-magic.js';
+import { FAST_TRACK_MAGIC } from '../../src/domain/magic.js';
 import { build, schemaErrors, T0 } from '../helpers/app.js';
 import { call, count, fastTrackBody, VALID_IBAN } from './fixtures.js';
 

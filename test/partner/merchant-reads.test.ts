@@ -1,5 +1,5 @@
 import t from 'tap';
-import { build, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
+import { build, forceMerchantStatus, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { call, count, standardMerchant, testMerchant } from './fixtures.js';
 
 const DAY = 86_400_000;
@@ -67,7 +67,7 @@ t.test('onboarding-status follows the merchant through later states', async (t) 
     rejected: { status: 'rejected', isActivated: false },
   } as const;
   for (const [state, details] of Object.entries(expected)) {
-    app.store.merchants.setStatus(m.merchantId, state as keyof typeof expected, app.clock.iso());
+    forceMerchantStatus(app, m.merchantId, state as keyof typeof expected);
     const r = await call(app, 'GET', `/v1/partner/merchants/${m.merchantId}/onboarding-status`);
     t.same(schemaErrors('OnboardingStatusResponse', r.body), []);
     t.equal(r.body.onboardingStatus, state);
@@ -192,7 +192,7 @@ t.test('resend-onboarding: 409 once onboarding is over, 404 for unknown ids', as
   t.equal(r.status, 409);
   t.match(r.body, { code: 'onboarding_closed' });
   const m = await standardMerchant(app);
-  app.store.merchants.setStatus(m.merchantId, 'awaiting_approval', app.clock.iso());
+  forceMerchantStatus(app, m.merchantId, 'awaiting_approval');
   const after = await call(app, 'POST', `/v1/partner/merchants/${m.merchantId}/resend-onboarding`);
   t.equal(after.status, 409);
   t.equal(app.store.merchants.get(m.merchantId, 'sandbox-partner')!.onboarding_token, m.onboardingToken, 'unchanged');

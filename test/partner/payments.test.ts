@@ -1,5 +1,5 @@
 import t from 'tap';
-import { build, schemaErrors, T0 } from '../helpers/app.js';
+import { build, forceMerchantStatus, schemaErrors, T0 } from '../helpers/app.js';
 import { call, count, standardMerchant, testMerchant } from './fixtures.js';
 
 const URL = '/v1/partner/payments';
@@ -107,7 +107,7 @@ t.test('merchant must exist, be the partner\'s and be activated', async (t) => {
   t.match(notActive.body, { code: 'merchant_not_activated', field: 'merchantClientId' });
 
   const tm = await testMerchant(app);
-  app.store.merchants.setStatus(tm.merchantId, 'inactive', app.clock.iso());
+  forceMerchantStatus(app, tm.merchantId, 'inactive');
   const inactive = await call(app, 'POST', URL, { merchantClientId: tm.clientId, amount: 10, referenceNumber: 'r' });
   t.equal(inactive.status, 409);
   t.equal(count(app, 'payments'), 0);

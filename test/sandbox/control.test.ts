@@ -1,6 +1,6 @@
 import t from 'tap';
-import { FAST_TRACK_MAGIC } from '../../src/domain/merchant-magic.js';
-import { MAGIC_AMOUNTS } from '../../src/domain/payment.js';
+import { FAST_TRACK_MAGIC, MAGIC_AMOUNTS } from '../../src/domain/magic.js';
+
 import { CLOCK_META_KEY } from '../../src/engine/clock-state.js';
 import { parsePrefer, PREFER_MAX_DELAY_MS } from '../../src/plugins/prefer.js';
 import { SPECIAL_USERS } from '../../fixtures/users.js';

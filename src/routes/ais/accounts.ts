@@ -15,6 +15,7 @@
  * | GET  /v1/ais/accounts/{id}/transactions   | ais:transactions:read | ReadTransactionsDetail |
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountDetails } from '../../../fixtures/generate.js';
 import {
   AccountIdParams,
   DateWindowQuery,
@@ -33,9 +34,10 @@ import {
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import type { TokenPermission } from '../../auth/tokens.js';
+import { consentPermissions, grantsAccess, type ConsentPermission } from '../../domain/consent.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AccountRow, DateWindow, TransactionRow } from '../../store/accounts.js';
-import { consentPermissions, type ConsentPermission, type ConsentRow } from '../../store/consents.js';
+import type { ConsentRow } from '../../store/consents.js';
 import { isoOf, parseInstant } from './dates.js';
 
 const FAR_FUTURE = '9999-12-31T23:59:59.999Z';
@@ -71,19 +73,12 @@ function accountView(a: AccountRow) {
     currency: a.currency,
     balance: a.balance,
     accountType: a.account_type as 'current' | 'savings' | 'credit_card',
-    accountDetails: JSON.parse(a.details) as {
-      bankName: string;
-      bic: string;
-      bban: string;
-      productName: string;
-      ownerType: 'private';
-      openedDate: string;
-    },
+    accountDetails: JSON.parse(a.details) as AccountDetails,
   };
 }
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock } = app;
+  const { store, clock, engine } = app;
 
   /** Token checks, then the newest authorized unexpired consent granting `consentPermission`. */
   function authorizeRead(
@@ -94,7 +89,10 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     consentPermission: ConsentPermission,
   ): ConsentRow {
     requireToken(request, userId, merchantId, tokenPermission);
-    const authorized = store.consents.listForUser(userId, merchantId, clock.nowMs()).filter((c) => c.status === 'authorized');
+    const authorized = store.consents
+      .listForUser(userId, merchantId)
+      .map(engine.consentAsOf)
+      .filter(grantsAccess);
     if (authorized.length === 0) {
       throw new ApiError('consent_missing', {
         message: `No authorized, unexpired consent of user ${userId} for merchant ${merchantId}; create one with POST /v1/ais/consents and authorize it`,

@@ -10,8 +10,10 @@ import type { ConsentListT, ConsentT, CreateConsentBody, MerchantIdQueryT, UserI
 import { MerchantIdQuery, UserIdParams } from '../../../schemas/ais.js';
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
+import { awaitsUser, consentPermissions } from '../../domain/consent.js';
 import { ApiError } from '../../domain/errors.js';
-import { consentPermissions, type ConsentRow } from '../../store/consents.js';
+import { assertActivated } from '../../domain/merchant.js';
+import type { ConsentRow } from '../../store/consents.js';
 import { isoOf, parseInstant } from './dates.js';
 
 /** A consents row in the contract's Consent shape. */
@@ -27,7 +29,7 @@ export function consentView(row: ConsentRow, publicUrl: string) {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.consent_id ? { consentId: row.consent_id } : {}),
-    ...(row.status === 'pending' ? { authorizationUrl: `${publicUrl}/consent/${row.auth_token}` } : {}),
+    ...(awaitsUser(row) ? { authorizationUrl: `${publicUrl}/consent/${row.auth_token}` } : {}),
     ...(row.error_message ? { errorMessage: row.error_message } : {}),
   };
 }
@@ -63,7 +65,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       }
       const merchant = store.merchants.getAny(body.merchantId);
       if (!merchant) throw new ApiError('merchant_not_found', { field: 'merchantId' });
-      if (merchant.status !== 'activated') throw new ApiError('merchant_not_activated', { field: 'merchantId' });
+      assertActivated(merchant, 'consents');
       const row = store.tx(() => {
         const inserted = store.consents.insert(
           {
@@ -101,7 +103,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       const { userId } = request.params;
       const { merchantId } = request.query;
       requireToken(request, userId, merchantId);
-      const rows = store.consents.listForUser(userId, merchantId, clock.nowMs());
+      const rows = store.consents.listForUser(userId, merchantId).map(engine.consentAsOf);
       return rows.map((row) => consentView(row, app.publicUrl));
     },
   );

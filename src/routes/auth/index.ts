@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GenerateTokenBody, TokenResponseT } from '../../../schemas/ais.js';
 import { responses } from '../../../schemas/common.js';
 import { ApiError } from '../../domain/errors.js';
+import { assertActivated } from '../../domain/merchant.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
@@ -39,12 +40,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId, permissions } = request.body;
       const merchant = request.partner ? store.merchants.get(merchantId, request.partner.clientId) : store.merchants.getAny(merchantId);
       if (!merchant) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found`, field: 'merchantId' });
-      if (merchant.status !== 'activated') {
-        throw new ApiError('merchant_not_activated', {
-          message: `Merchant ${merchantId} is ${merchant.status}; tokens are issued for activated merchants only`,
-          field: 'merchantId',
-        });
-      }
+      assertActivated(merchant, 'tokens');
       const { token } = await app.tokens.sign({ userId, merchantId, permissions });
       return { token };
     },

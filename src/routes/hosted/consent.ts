@@ -18,7 +18,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
-import { consentPermissions, type ConsentPermission, type ConsentRow } from '../../store/consents.js';
+import { awaitsUser, consentPermissions, DENIED_ON_BANK_PAGE, type ConsentPermission, type ConsentStatus } from '../../domain/consent.js';
+import type { ConsentRow } from '../../store/consents.js';
 import { errorSummary, formFields, radioGroup, seeOther } from './forms.js';
 import { html, messagePage, page, sendPage } from './layout.js';
 
@@ -27,8 +28,6 @@ const PERMISSION_LABELS: Record<ConsentPermission, string> = {
   ReadBalances: 'See your account balances',
   ReadTransactionsDetail: 'See your transactions, with amounts, descriptions and counterparties',
 };
-
-const DENIED_MESSAGE = 'The user denied access at the bank';
 
 const day = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
@@ -40,35 +39,35 @@ export function callbackLocation(callbackUrl: string, params: Record<string, str
 }
 
 export async function consentPages(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store, engine } = app;
+  /** The consent of a page token, as it is now (expired once its instant has passed). */
+  const byToken = (token: string): ConsentRow | undefined => {
+    const row = store.consents.getByToken(token);
+    return row && engine.consentAsOf(row);
+  };
 
   function merchantName(row: ConsentRow): string {
     return store.merchants.getAny(row.merchant_id)?.company_name ?? `Merchant ${row.merchant_id}`;
   }
 
-  /** The page for a consent that is no longer pending (GET only; POSTs redirect here). */
+  /** The page for a consent that is no longer pending (GET only; POSTs redirect here), by status. */
+  const RESULT_PAGES: Record<Exclude<ConsentStatus, 'pending'>, (row: ConsentRow) => [string, number]> = {
+    expired: (row) => [messagePage('This consent request has expired', `It expired at ${day(row.expiration_date_time)}. Return to ${merchantName(row)} and start again.`, 'bad'), 410],
+    authorized: (row) => [
+      messagePage(
+        'Access authorized',
+        html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id: <code>${row.consent_id}</code>. You can close this page.`,
+        'ok',
+      ),
+      200,
+    ],
+    failed: (row) => [messagePage('Access denied', `You declined ${merchantName(row)}'s request (${row.error_message ?? 'failed'}). You can close this page.`, 'bad'), 200],
+    revoked: (row) => [messagePage('Consent revoked', `${merchantName(row)} can no longer read your accounts with this consent.`, 'bad'), 200],
+  };
+
   function resultPage(reply: FastifyReply, row: ConsentRow): FastifyReply {
-    switch (row.status) {
-      case 'expired':
-        return sendPage(
-          reply,
-          messagePage('This consent request has expired', `It expired at ${day(row.expiration_date_time)}. Return to ${merchantName(row)} and start again.`, 'bad'),
-          410,
-        );
-      case 'authorized':
-        return sendPage(
-          reply,
-          messagePage(
-            'Access authorized',
-            html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id: <code>${row.consent_id}</code>. You can close this page.`,
-            'ok',
-          ),
-        );
-      case 'failed':
-        return sendPage(reply, messagePage('Access denied', `You declined ${merchantName(row)}'s request (${row.error_message ?? 'failed'}). You can close this page.`, 'bad'));
-      default:
-        return sendPage(reply, messagePage('Consent revoked', `${merchantName(row)} can no longer read your accounts with this consent.`, 'bad'));
-    }
+    const [document, status] = RESULT_PAGES[row.status as Exclude<ConsentStatus, 'pending'>](row);
+    return sendPage(reply, document, status);
   }
 
   function formPage(row: ConsentRow, error?: string): string {
@@ -107,30 +106,30 @@ ${radioGroup({
   }
 
   app.get<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
-    const row = store.consents.getByToken(request.params.token, clock.nowMs());
+    const row = byToken(request.params.token);
     if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid. Ask the service that sent you here for a new one.', 'bad'), 404);
-    if (row.status !== 'pending') return resultPage(reply, row);
+    if (!awaitsUser(row)) return resultPage(reply, row);
     return sendPage(reply, formPage(row));
   });
 
   app.post<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
-    const row = store.consents.getByToken(request.params.token, clock.nowMs());
+    const row = byToken(request.params.token);
     if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid.', 'bad'), 404);
     const self = `/consent/${encodeURIComponent(request.params.token)}`;
-    if (row.status !== 'pending') return seeOther(reply, self); // already decided or expired: show it, change nothing
+    if (!awaitsUser(row)) return seeOther(reply, self); // already decided or expired: show it, change nothing
     const form = formFields(request.body);
 
     if (form.action === 'deny') {
-      engine.consent(row.request_id, 'deny', { errorMessage: DENIED_MESSAGE });
+      const denied = engine.consent(row.request_id, 'deny', { errorMessage: DENIED_ON_BANK_PAGE });
       if (!row.callback_url) return seeOther(reply, self);
-      return seeOther(reply, callbackLocation(row.callback_url, { status: 'failed', error: 'access_denied', requestId: row.request_id }));
+      return seeOther(reply, callbackLocation(row.callback_url, { status: denied.status, error: 'access_denied', requestId: row.request_id }));
     }
 
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
     const bank = form.bankId ? bankById(form.bankId) : undefined;
     if (!bank) return sendPage(reply, formPage(row, 'Choose your bank'), 400);
     engine.consent(row.request_id, 'authorize', { bankId: bank.bankId });
-    const updated = store.consents.get(row.request_id, clock.nowMs())!;
+    const updated = store.consents.get(row.request_id)!;
     if (!updated.callback_url) return seeOther(reply, self);
     return seeOther(
       reply,

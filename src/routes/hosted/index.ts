@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { consentPages } from './consent.js';
-import { onboardingPages } from './onboarding.js';
+import { onboardingPages } from './onboarding/routes.js';
 import { paymentPages } from './payment.js';
 
 export async function hostedRoutes(app: FastifyInstance): Promise<void> {

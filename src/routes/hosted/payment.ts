@@ -24,14 +24,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { ApiError } from '../../domain/errors.js';
-import { magicOutcome, type FailureReason } from '../../domain/payment.js';
-import type { Engine } from '../../engine/index.js';
+import { awaitsPayer, PAYER_DECISIONS, payerDecisionTriggers, paymentLinkExpired, type FailureReason, type PayerDecision, type PaymentStatus } from '../../domain/payment.js';
 import type { PaymentRow } from '../../store/payments.js';
 import { errorSummary, formFields, htmlErrors, radioGroup, seeOther, type FieldErrors } from './forms.js';
-import { html, page, sendPage, type RawHtml } from './layout.js';
-
-const DECISIONS = ['approve', 'reject', 'abandon'] as const;
-type Decision = (typeof DECISIONS)[number];
+import { html, page, sendPage, type PageOptions, type RawHtml } from './layout.js';
 
 const REASON_TEXT: Record<FailureReason, string> = {
   bank_rejected: 'The bank rejected the payment. No money was moved.',
@@ -39,29 +35,20 @@ const REASON_TEXT: Record<FailureReason, string> = {
   expired: 'The payment link expired before the payment was completed. No money was moved.',
 };
 
-/** "DKK 1,234.50" from integer minor units. */
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
+/** "DKK 1,234.50" from integer minor units (Intl, with the ISO code before the amount). */
 export function formatAmount(minor: number, currency: string): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  const whole = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${currency} ${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
+  let format = amountFormats.get(currency);
+  if (!format) amountFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
+  // en puts a no-break space between code and amount; the page has always shown a plain space
+  return format.format(minor / 100).replace(/\u00a0/g, ' ');
 }
 
 export async function paymentPages(app: FastifyInstance): Promise<void> {
-  const { store, clock } = app;
+  const { store, clock, engine, settings } = app;
   htmlErrors(app);
-  const engine = (): Engine => app.engine;
-  const sandbox = app.config.environment !== 'production';
-
-  /** Pending, but the link's lifetime is over (the expiry timer may not have fired yet). */
-  function linkExpired(p: PaymentRow): boolean {
-    if (p.status === 'failed') return p.failure_reason === 'expired';
-    if (p.status !== 'pending') return false;
-    if (sandbox && magicOutcome(p.amount_minor / 100) === 'stay_pending') return false; // documented: no expiry
-    return Date.parse(p.expires_at) <= clock.nowMs();
-  }
+  const linkExpired = (p: PaymentRow): boolean => paymentLinkExpired(p, clock.nowMs(), settings);
 
   function summary(p: PaymentRow, merchantName: string): RawHtml {
     const bank = p.bank_id ? (bankById(p.bank_id)?.name ?? p.bank_id) : undefined;
@@ -74,7 +61,44 @@ ${bank ? html`<dt>Bank</dt><dd>${bank}</dd>` : ''}
 </dl>`;
   }
 
-  function render(reply: FastifyReply, p: PaymentRow, form: { values?: Record<string, string>; errors?: FieldErrors } = {}): FastifyReply {
+  type Form = { values?: Record<string, string>; errors?: FieldErrors };
+
+  /** What the payer sees in each state: [title, body, HTTP status]. */
+  const PAGES: Record<PaymentStatus, (p: PaymentRow, merchantName: string, form: Form) => [PageOptions, number]> = {
+    paid: (p, merchantName) => [
+      {
+        title: 'Payment completed',
+        body: html`<p class="notice ok" role="status"><span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.</p>
+${summary(p, merchantName)}<p>You can close this window.</p>`,
+      },
+      200,
+    ],
+    failed: (p, merchantName) => [
+      {
+        title: 'Payment failed',
+        body: html`<p class="notice bad" role="status"><span class="status bad" data-status="failed">Failed</span> ${
+          REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
+        }</p>
+${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
+      },
+      200,
+    ],
+    processing: (p, merchantName) => [
+      {
+        title: 'Payment processing',
+        body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
+${summary(p, merchantName)}
+<form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
+      },
+      200,
+    ],
+    pending: (p, merchantName, form) => [
+      { title: `Pay ${merchantName}`, brand: 'Sandbox bank selection', body: paymentForm(p, merchantName, form) },
+      form.errors ? 400 : 200,
+    ],
+  };
+
+  function render(reply: FastifyReply, p: PaymentRow, form: Form = {}): FastifyReply {
     const merchantName = store.merchants.getAny(p.merchant_id)?.company_name ?? '';
     if (linkExpired(p)) {
       return sendPage(
@@ -82,47 +106,15 @@ ${bank ? html`<dt>Bank</dt><dd>${bank}</dd>` : ''}
         page({
           title: 'This payment link has expired',
           body: html`<p class="notice bad" role="status">This payment can no longer be completed: its link expired${
-            p.status === 'failed' ? '' : ` at ${p.expires_at}`
+            awaitsPayer(p) ? ` at ${p.expires_at}` : ''
           }. No money was moved. Ask ${merchantName || 'the merchant'} for a new payment link.</p>
 ${summary(p, merchantName)}`,
         }),
         410,
       );
     }
-    switch (p.status) {
-      case 'paid':
-        return sendPage(
-          reply,
-          page({
-            title: 'Payment completed',
-            body: html`<p class="notice ok" role="status"><span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.</p>
-${summary(p, merchantName)}<p>You can close this window.</p>`,
-          }),
-        );
-      case 'failed':
-        return sendPage(
-          reply,
-          page({
-            title: 'Payment failed',
-            body: html`<p class="notice bad" role="status"><span class="status bad" data-status="failed">Failed</span> ${
-              REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
-            }</p>
-${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
-          }),
-        );
-      case 'processing':
-        return sendPage(
-          reply,
-          page({
-            title: 'Payment processing',
-            body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
-${summary(p, merchantName)}
-<form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
-          }),
-        );
-      case 'pending':
-        return sendPage(reply, page({ title: `Pay ${merchantName}`, brand: 'Sandbox bank selection', body: paymentForm(p, merchantName, form) }), form.errors ? 400 : 200);
-    }
+    const [options, status] = PAGES[p.status](p, merchantName, form);
+    return sendPage(reply, page(options), status);
   }
 
   function paymentForm(p: PaymentRow, merchantName: string, form: { values?: Record<string, string>; errors?: FieldErrors }): RawHtml {
@@ -171,12 +163,12 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     const p = store.payments.getByToken(request.params.token);
     if (!p) return notFound(reply);
     const location = `/pay/${encodeURIComponent(request.params.token)}`;
-    if (p.status !== 'pending' || linkExpired(p)) return linkExpired(p) ? render(reply, p) : seeOther(reply, location);
+    if (!awaitsPayer(p) || linkExpired(p)) return linkExpired(p) ? render(reply, p) : seeOther(reply, location);
 
     const values = formFields(request.body);
     const errors: FieldErrors = {};
-    const decision = values.decision as Decision;
-    if (!DECISIONS.includes(decision)) errors.decision = 'Choose Approve payment, Reject at the bank or Cancel payment.';
+    const decision = values.decision as PayerDecision;
+    if (!PAYER_DECISIONS.includes(decision)) errors.decision = 'Choose Approve payment, Reject at the bank or Cancel payment.';
     const bank = values.bankId ? bankById(values.bankId) : undefined;
     if (decision !== 'abandon') {
       if (!values.bankId) errors.bankId = 'Choose your bank.';
@@ -185,16 +177,10 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     if (Object.keys(errors).length > 0) return render(reply, p, { values, errors });
 
     try {
+      // one transaction: approving also settles (or, 666.66, rejects) at once, so the payer sees the result
       store.tx(() => {
-        const eng = engine();
-        if (decision === 'approve') {
-          eng.payment(p.id, 'approve', { bankId: bank!.bankId });
-          // the sandbox bank settles at once; the magic amount 666.66 makes it reject instead
-          eng.payment(p.id, sandbox && magicOutcome(p.amount_minor / 100) === 'bank_rejected' ? 'reject' : 'settle');
-        } else if (decision === 'reject') {
-          eng.payment(p.id, 'reject', { bankId: bank!.bankId });
-        } else {
-          eng.payment(p.id, 'abandon', bank ? { bankId: bank.bankId } : {});
+        for (const [i, trigger] of payerDecisionTriggers(p, decision, settings).entries()) {
+          engine.payment(p.id, trigger, i === 0 && bank ? { bankId: bank.bankId } : {});
         }
       });
     } catch (err) {

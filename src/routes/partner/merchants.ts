@@ -20,25 +20,22 @@ import {
 } from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
-import { ONBOARDING_OPEN_STATES } from '../../domain/merchant.js';
-import { fastTrackFailure } from '../../domain/merchant-magic.js';
+import { fastTrackFailure } from '../../domain/magic.js';
+import { assertActivated, assertOnboardingOpen, newMerchant, newOnboardingLink, reportedStatus, type MerchantCreation } from '../../domain/merchant.js';
 import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { newOnboardingToken, newSubTppId, ONBOARDING_LINK_TTL_MS, type MerchantRow, type NewMerchant } from '../../store/merchants.js';
-import { creationHooks } from './engine-hooks.js';
+import type { MerchantRow } from '../../store/merchants.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
-import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView } from './views.js';
-
-export const TEST_MERCHANT_MESSAGE = 'Test merchant created and activated: it can accept payments at once (sandbox only).';
+import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView, TEST_MERCHANT_MESSAGE } from './views.js';
 
 export async function merchantRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock } = app;
+  const { store, clock, engine } = app;
 
-  /** Insert + engine creation hook, one transaction. */
-  const create = (m: NewMerchant, nowIso: string): MerchantRow =>
+  /** Insert + the engine's creation hook (events, timers), one transaction. */
+  const create = (partnerId: string, creation: MerchantCreation): MerchantRow =>
     store.tx(() => {
-      const row = store.merchants.insert(m, nowIso);
-      creationHooks(app).onMerchantCreated?.(row);
+      const row = store.merchants.insert(newMerchant(partnerId, creation), clock.iso());
+      engine.onMerchantCreated(row);
       return row;
     });
 
@@ -61,35 +58,17 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const now = clock.nowMs();
-      const token = newOnboardingToken();
-      const row = create(
-        {
-          partner_id: request.partner.clientId,
-          kind: 'standard',
-          status: 'pending_onboarding',
-          company_name: request.body.companyName,
-          contact_email: request.body.contactEmail,
-          contact_phone: request.body.contactPhone ?? null,
-          partner_ref_id: request.body.partnerRefId ?? null,
-          details: '{}',
-          sub_tpp_id: newSubTppId(),
-          sub_tpp_status: null,
-          sub_tpp_message: null,
-          onboarding_token: token,
-          onboarding_expires_at: new Date(now + ONBOARDING_LINK_TTL_MS).toISOString(),
-        },
-        new Date(now).toISOString(),
-      );
+      const link = newOnboardingLink(clock.nowMs());
+      const row = create(request.partner.clientId, { kind: 'standard', contact: request.body, link });
       return {
         merchantId: row.id,
         clientId: row.client_id,
         companyName: row.company_name,
         contactEmail: row.contact_email!,
-        onboardingUrl: onboardingUrl(app.publicUrl, token),
-        onboardingToken: token,
+        onboardingUrl: onboardingUrl(app.publicUrl, link.token),
+        onboardingToken: link.token,
         status: 'pending_onboarding' as const,
-        expiresAt: row.onboarding_expires_at!,
+        expiresAt: link.expiresAt,
       };
     },
   );
@@ -113,28 +92,11 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       checkSoleTrader(body);
       checkDatesOfBirth(body, clock.iso());
       const failure = fastTrackFailure(body);
-      const now = clock.nowMs();
-      const token = newOnboardingToken();
+      const link = newOnboardingLink(clock.nowMs());
       const { companyName, contactEmail, contactPhone, partnerRefId, ...rest } = body;
       const details = { fastTrack: { ...rest, iban: normalizeIban(body.iban) } };
-      const row = create(
-        {
-          partner_id: request.partner.clientId,
-          kind: 'fast_track',
-          status: failure ? 'pending_onboarding' : 'pending_completion',
-          company_name: companyName,
-          contact_email: contactEmail,
-          contact_phone: contactPhone ?? null,
-          partner_ref_id: partnerRefId ?? null,
-          details: JSON.stringify(details),
-          sub_tpp_id: newSubTppId(),
-          sub_tpp_status: failure ? 'failed' : 'created',
-          sub_tpp_message: failure ? failure.subTppMessage : null,
-          onboarding_token: token,
-          onboarding_expires_at: new Date(now + ONBOARDING_LINK_TTL_MS).toISOString(),
-        },
-        new Date(now).toISOString(),
-      );
+      const contact = { companyName, contactEmail, contactPhone, partnerRefId };
+      const row = create(request.partner.clientId, { kind: 'fast_track', contact, link, details, failure });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -143,10 +105,10 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
         subTppId: failure ? null : row.sub_tpp_id,
         subTppStatus: failure ? ('failed' as const) : ('created' as const),
         subTppMessage: row.sub_tpp_message,
-        onboardingUrl: onboardingUrl(app.publicUrl, token),
-        onboardingToken: token,
+        onboardingUrl: onboardingUrl(app.publicUrl, link.token),
+        onboardingToken: link.token,
         status: failure ? ('pending_onboarding' as const) : ('pending_partner_ais' as const),
-        expiresAt: row.onboarding_expires_at!,
+        expiresAt: link.expiresAt,
       };
     },
   );
@@ -167,25 +129,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const nowIso = clock.iso();
-      const row = create(
-        {
-          partner_id: request.partner.clientId,
-          kind: 'test',
-          status: 'activated',
-          company_name: request.body.companyName,
-          contact_email: null,
-          contact_phone: null,
-          partner_ref_id: null,
-          details: '{}',
-          sub_tpp_id: newSubTppId(),
-          sub_tpp_status: 'created',
-          sub_tpp_message: null,
-          onboarding_token: null,
-          onboarding_expires_at: null,
-        },
-        nowIso,
-      );
+      const row = create(request.partner.clientId, { kind: 'test', companyName: request.body.companyName });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -246,27 +190,18 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request) => {
         const partnerId = request.partner.clientId;
-        const now = clock.nowMs();
         const row = store.tx(() => {
           const current = ownMerchant(request.params.merchantId, partnerId);
-          if (!ONBOARDING_OPEN_STATES.includes(current.status)) {
-            throw new ApiError('onboarding_closed', {
-              message: `Merchant ${current.id} is ${current.status}; onboarding links exist only while pending_onboarding or pending_completion`,
-            });
-          }
-          return store.merchants.setOnboardingToken(
-            current.id,
-            newOnboardingToken(),
-            new Date(now + ONBOARDING_LINK_TTL_MS).toISOString(),
-            new Date(now).toISOString(),
-          );
+          assertOnboardingOpen(current);
+          const link = newOnboardingLink(clock.nowMs());
+          return store.merchants.setOnboardingToken(current.id, link.token, link.expiresAt, clock.iso());
         });
         return {
           merchantId: row.id,
           onboardingUrl: onboardingUrl(app.publicUrl, row.onboarding_token!),
           onboardingToken: row.onboarding_token!,
           expiresAt: row.onboarding_expires_at!,
-          status: row.status === 'pending_onboarding' ? ('pending_onboarding' as const) : ('pending_completion' as const),
+          status: reportedStatus(row.status) as 'pending_onboarding' | 'pending_completion',
         };
       },
     );
@@ -278,7 +213,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['partner'],
         summary: 'Add a store (point of sale) to an activated merchant',
-        description: 'Not shown in the contract; obsim\'s design. 409 merchant_not_activated unless the merchant is activated.',
+        description: "Not shown in the contract; obsim's design. 409 merchant_not_activated unless the merchant is activated.",
         security: partnerSecurity,
         params: MerchantIdParams,
         body: { $ref: 'CreateStoreRequest#' },
@@ -290,11 +225,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       const { name, address, mccCode, partnerRefId } = request.body;
       const row = store.tx(() => {
         const merchant = ownMerchant(request.params.merchantId, partnerId);
-        if (merchant.status !== 'activated') {
-          throw new ApiError('merchant_not_activated', {
-            message: `Merchant ${merchant.id} is ${merchant.status}; stores can be added once it is activated`,
-          });
-        }
+        assertActivated(merchant, 'stores');
         const details = Object.fromEntries(Object.entries({ address, mccCode, partnerRefId }).filter(([, v]) => v !== undefined));
         return store.stores.insert(partnerId, merchant.id, name, details, clock.iso());
       });

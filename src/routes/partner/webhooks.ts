@@ -3,11 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import { WebhookIdParams, type CreateWebhookBody, type WebhookIdParamsT, type WebhookResponseT, type WebhookTestResponseT } from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
+import { testDeliveryEnvelope } from '../../domain/events.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
-
-export const TEST_DELIVERY_MESSAGE = 'This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.';
 
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const { store, clock } = app;
@@ -56,7 +55,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
         const { eventId, deliveryId } = store.tx(() => {
           const hook = store.webhooks.get(request.params.id, partnerId);
           if (!hook) throw new ApiError('webhook_not_found', { message: `Webhook ${request.params.id} not found` });
-          return store.outbox.emitTest(partnerId, hook, { webhookId: hook.id, message: TEST_DELIVERY_MESSAGE, timestamp: nowIso }, nowIso);
+          return store.outbox.emitTest(partnerId, hook, testDeliveryEnvelope(hook.id, nowIso));
         });
         return { webhookId: request.params.id, eventId, deliveryId, status: 'queued' as const };
       },

@@ -21,8 +21,9 @@ import {
 import type { ConsentTrigger } from '../../domain/consent.js';
 import { ApiError } from '../../domain/errors.js';
 import type { MerchantTrigger } from '../../domain/merchant.js';
-import type { PaymentTrigger } from '../../domain/payment.js';
+import { TRIGGER_BY_FAILURE_REASON, type PaymentTrigger } from '../../domain/payment.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { consentView } from '../ais/consents.js';
 import { paymentView } from '../partner/views.js';
 
 const MERCHANT_TRIGGER: Record<MerchantAction, MerchantTrigger> = {
@@ -35,12 +36,6 @@ const MERCHANT_TRIGGER: Record<MerchantAction, MerchantTrigger> = {
   reactivate: 'reactivate',
 };
 
-const FAIL_TRIGGER: Record<'bank_rejected' | 'payer_abandoned' | 'expired', PaymentTrigger> = {
-  bank_rejected: 'reject',
-  payer_abandoned: 'abandon',
-  expired: 'expire',
-};
-
 const CONSENT_TRIGGER: Record<ConsentAction, ConsentTrigger> = {
   authorize: 'authorize',
   deny: 'deny',
@@ -48,10 +43,7 @@ const CONSENT_TRIGGER: Record<ConsentAction, ConsentTrigger> = {
   expire: 'expire',
 };
 
-/** Consent response: the AIS area's Consent object when it is available. */
-export type ConsentViewFn = (row: Record<string, unknown>) => unknown;
-
-export async function actionRoutes(app: FastifyInstance, opts: { consentView?: ConsentViewFn; consentSchema?: string } = {}): Promise<void> {
+export async function actionRoutes(app: FastifyInstance): Promise<void> {
   const { engine } = app;
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
@@ -98,9 +90,9 @@ export async function actionRoutes(app: FastifyInstance, opts: { consentView?: C
         throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
       }
       const trigger: PaymentTrigger =
-        action === 'fail' ? FAIL_TRIGGER[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : (action as Exclude<PaymentAction, 'fail' | 'complete'>);
+        action === 'fail' ? TRIGGER_BY_FAILURE_REASON[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : (action as Exclude<PaymentAction, 'fail' | 'complete'>);
       const row = engine.payment(paymentId, trigger, { partnerId: request.partner.clientId });
-      return paymentView(app, row as Parameters<typeof paymentView>[1]);
+      return paymentView(app, row);
     },
   );
 
@@ -114,7 +106,7 @@ export async function actionRoutes(app: FastifyInstance, opts: { consentView?: C
           'authorize (pending -> authorized), deny (pending -> failed, errorMessage from the body or a default), revoke (authorized -> revoked), expire (pending/authorized -> expired). Consents are scoped through their merchant. Answers the Consent object.',
         params: ConsentActionParams,
         body: { $ref: 'SandboxConsentActionRequest#' },
-        response: responses(opts.consentSchema ? { $ref: `${opts.consentSchema}#` } : { type: 'object', additionalProperties: true }),
+        response: responses({ $ref: 'Consent#' }),
       },
     },
     async (request) => {
@@ -124,7 +116,7 @@ export async function actionRoutes(app: FastifyInstance, opts: { consentView?: C
         throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
       }
       const row = engine.consent(requestId, CONSENT_TRIGGER[action as ConsentAction], { partnerId: request.partner.clientId, errorMessage });
-      return opts.consentView ? opts.consentView(row) : row;
+      return consentView(row, app.publicUrl);
     },
   );
 }

@@ -4,7 +4,6 @@ import { responses } from '../../../schemas/common.js';
 import type { ClockAdvanceBody } from '../../../schemas/sandbox.js';
 import { parseDuration } from '../../config.js';
 import { ApiError } from '../../domain/errors.js';
-import { persistClock } from '../../engine/clock-state.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 /** Same bound as the schema's `ms` maximum (10 years), applied to duration and `to` too. */
@@ -58,16 +57,12 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.post('/clock/freeze', { schema: { ...common, summary: 'Freeze the virtual clock at the current instant', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
-    clock.freeze();
-    persistClock(clock, app.meta);
-    engine.rearm();
+    engine.freeze();
     return view();
   });
 
   app.post('/clock/resume', { schema: { ...common, summary: 'Let the virtual clock run again (from the current simulated instant)', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
-    clock.resume();
-    persistClock(clock, app.meta);
-    engine.rearm();
+    engine.resume();
     return view();
   });
 }

@@ -4,10 +4,10 @@ import { responses } from '../../../schemas/common.js';
 import { DeliveryIdParams, DeliveryListQuery, type DeliveryIdParamsT, type DeliveryListQueryT } from '../../../schemas/sandbox.js';
 import { ApiError } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { deliveryLog } from '../../webhooks/log.js';
+import { deliveryView } from '../../webhooks/delivery-view.js';
 
 export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
-  const log = deliveryLog(app.db);
+  const { store, clock } = app;
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
   app.get<{ Querystring: DeliveryListQueryT }>(
@@ -22,7 +22,10 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
         response: responses({ $ref: 'SandboxDeliveryList#' }),
       },
     },
-    async (request) => log.list(request.partner.clientId, request.query),
+    async (request) => {
+      const { rows, total } = store.deliveries.list(request.partner.clientId, request.query);
+      return { items: rows.map(deliveryView), total };
+    },
   );
 
   app.get<{ Params: DeliveryIdParamsT }>(
@@ -31,9 +34,9 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
       schema: { ...common, summary: 'Read one webhook delivery', params: DeliveryIdParams, response: responses({ $ref: 'SandboxDelivery#' }) },
     },
     async (request) => {
-      const d = log.get(request.params.deliveryId, request.partner.clientId);
+      const d = store.deliveries.get(request.params.deliveryId, request.partner.clientId);
       if (!d) throw new ApiError('delivery_not_found', { message: `Delivery ${request.params.deliveryId} not found` });
-      return d;
+      return deliveryView(d);
     },
   );
 
@@ -52,8 +55,8 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const partnerId = request.partner.clientId;
-      const id = app.store.tx(() => log.redeliver(request.params.deliveryId, partnerId, app.clock.iso()));
-      return log.get(id, partnerId)!;
+      const id = store.tx(() => store.deliveries.redeliver(request.params.deliveryId, partnerId, clock.iso()));
+      return deliveryView(store.deliveries.get(id, partnerId)!);
     },
   );
 }

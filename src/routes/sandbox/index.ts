@@ -5,8 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { requirePartner } from '../../plugins/partner-auth.js';
-import type { ConsentRow } from '../../store/consents.js';
-import { consentView } from '../ais/consents.js';
 import { actionRoutes } from './actions.js';
 import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
@@ -16,10 +14,7 @@ import { scenarioRoutes } from './scenarios.js';
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
   await app.register(clockRoutes);
-  await app.register(actionRoutes, {
-    consentView: (row: Record<string, unknown>) => consentView(row as ConsentRow, app.publicUrl),
-    consentSchema: 'Consent',
-  });
+  await app.register(actionRoutes);
   await app.register(deliveryRoutes);
   await app.register(resetRoutes);
   await app.register(scenarioRoutes);

@@ -15,13 +15,12 @@ const Health = {
 } as const;
 
 export async function systemRoutes(app: FastifyInstance): Promise<void> {
-  const ping = app.db.prepare('SELECT 1').pluck();
   app.get(
     '/healthz',
     { schema: { tags: ['system'], summary: 'Health: 200 when the database answers', response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } } } },
     async () => {
       try {
-        ping.get();
+        app.store.ping();
       } catch {
         throw new ApiError('internal_error', { status: 503, message: 'The database does not answer' });
       }

@@ -1,9 +1,8 @@
 /**
- * Timers: due transitions (settlement, expiry, approval, consent expiry) in the `timers` table
- * (001_core). due_at is virtual-clock milliseconds. The engine takes them in (due_at, id) order.
+ * Timers table: due transitions (settlement, expiry, approval, consent expiry). due_at is
+ * virtual-clock milliseconds; the engine's timer runtime takes them in (due_at, id) order.
  */
-import type { VirtualClock } from '../clock.js';
-import type { Db } from '../store/db.js';
+import type { Db } from './db.js';
 
 export type TimerAggregate = 'merchant' | 'payment' | 'consent';
 
@@ -16,9 +15,7 @@ export interface TimerRow {
   trigger: string;
 }
 
-export type Scheduler = ReturnType<typeof createScheduler>;
-
-export function createScheduler(db: Db, _clock: VirtualClock) {
+export function timerStore(db: Db) {
   const insert = db.prepare('INSERT INTO timers (partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?)');
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
   const nextDue = db.prepare('SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT 1');
@@ -29,6 +26,11 @@ export function createScheduler(db: Db, _clock: VirtualClock) {
 
   /** Earliest due_at inserted since the last takeInsertedMin() (only an insert can move the next due instant earlier). */
   let insertedMin: number | undefined;
+
+  const take = (timer: TimerRow | undefined) => {
+    if (timer) remove.run(timer.id);
+    return timer;
+  };
 
   return {
     schedule(partnerId: string, aggregate: TimerAggregate, aggregateId: string | number, trigger: string, dueAtMs: number): void {
@@ -46,22 +48,12 @@ export function createScheduler(db: Db, _clock: VirtualClock) {
       cancel.run(aggregate, String(aggregateId));
     },
     /** Remove and return the earliest timer due at or before `nowMs` (call inside a transaction). */
-    takeNextDue(nowMs: number): TimerRow | undefined {
-      const timer = nextDue.get(nowMs) as TimerRow | undefined;
-      if (timer) remove.run(timer.id);
-      return timer;
-    },
+    takeNextDue: (nowMs: number) => take(nextDue.get(nowMs) as TimerRow | undefined),
     /** Like takeNextDue, for one aggregate's timers only (call inside a transaction). */
-    takeNextDueOf(aggregate: TimerAggregate, aggregateId: string | number, nowMs: number): TimerRow | undefined {
-      const timer = nextDueOf.get(aggregate, String(aggregateId), nowMs) as TimerRow | undefined;
-      if (timer) remove.run(timer.id);
-      return timer;
-    },
-    nextDueAt(): number | undefined {
-      return (nextAt.get() as number | null) ?? undefined;
-    },
-    timersOf(aggregate: TimerAggregate, aggregateId: string | number): TimerRow[] {
-      return ofAggregate.all(aggregate, String(aggregateId)) as TimerRow[];
-    },
+    takeNextDueOf: (aggregate: TimerAggregate, aggregateId: string | number, nowMs: number) =>
+      take(nextDueOf.get(aggregate, String(aggregateId), nowMs) as TimerRow | undefined),
+    nextDueAt: (): number | undefined => (nextAt.get() as number | null) ?? undefined,
+    timersOf: (aggregate: TimerAggregate, aggregateId: string | number) => ofAggregate.all(aggregate, String(aggregateId)) as TimerRow[],
   };
 }
+export type TimerStore = ReturnType<typeof timerStore>;

@@ -3,10 +3,10 @@
  * diagrams come from the transition tables (test/engine/readme.test.ts checks the README holds
  * the current ones).
  */
-import { consentMachine } from '../domain/consent.js';
-import { toMermaid, type Machine } from '../domain/machine.js';
-import { merchantMachine } from '../domain/merchant.js';
-import { paymentMachine } from '../domain/payment.js';
+import { consentMachine } from './consent.js';
+import { toMermaid, type Machine } from './machine.js';
+import { merchantMachine } from './merchant.js';
+import { paymentMachine } from './payment.js';
 
 export function lifecycleDiagrams(): { merchant: string; payment: string; consent: string } {
   return {

@@ -1,0 +1,181 @@
+/**
+ * The timer runtime: fires due timers (store/timers.ts) in due order through the lifecycle, and
+ * keeps a real-time setTimeout armed for the next one while the virtual clock runs.
+ *
+ * - fireDue: every timer due at `nowMs`, earliest first, each in its own savepoint, up to
+ *   RUN_BATCH per group transaction; with a budget it stops after about that long (`more`).
+ *   A timer whose transition is no longer legal (the payer acted first, a control call moved the
+ *   aggregate on) is dropped.
+ * - runSliced: fireDue in SLICE_MS slices with the event loop given back in between, so a burst
+ *   (1,000 payments settling at once) never holds other requests for more than a slice.
+ * - catchUp: before a trigger on one aggregate, fire that aggregate's own due timers (a payer
+ *   cannot approve a payment that has expired).
+ * - arm: the real-time timer for the earliest due instant (running clock only). Every commit
+ *   that inserted a timer due earlier than the armed one re-arms (store.onCommit).
+ */
+import type { VirtualClock } from '../clock.js';
+import { ApiError } from '../domain/errors.js';
+import type { Store } from '../store/index.js';
+import type { TimerAggregate } from '../store/timers.js';
+import type { Lifecycle } from './lifecycle.js';
+
+/** Due timers fired per group transaction (each in its own savepoint). */
+const RUN_BATCH = 100;
+/** A sliced run gives the event loop back after about this much work. */
+const SLICE_MS = 4;
+/** setTimeout's largest delay. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+export interface TimerRuntimeDeps {
+  store: Store;
+  clock: VirtualClock;
+  lifecycle: Lifecycle;
+  log?: { error(obj: unknown, msg?: string): void };
+}
+
+export type TimerRuntime = ReturnType<typeof createTimerRuntime>;
+
+export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntimeDeps) {
+  const { timers } = store;
+  let firedTotal = 0;
+  let running = false;
+  let slicing = 0;
+  let closed = false;
+
+  function fireDue(nowMs: number, opts: { budgetMs?: number; only?: [TimerAggregate, string | number] } = {}): { fired: number; more: boolean } {
+    if (running) return { fired: 0, more: false }; // re-entrant call (a listener advancing the clock): the outer loop picks them up
+    running = true;
+    let fired = 0;
+    let more = false;
+    const started = performance.now();
+    const only = opts.only;
+    const take = only ? () => timers.takeNextDueOf(only[0], only[1], nowMs) : () => timers.takeNextDue(nowMs);
+    // one timer = one savepoint (its own all-or-nothing unit); 1,000 payments settling at once are
+    // 10 transactions of 100, not 1,000
+    const fireOne = store.savepoint((): boolean | undefined => {
+      const timer = take();
+      if (!timer) return undefined;
+      try {
+        lifecycle.fire(timer.aggregate, timer.aggregate_id, timer.trigger, timer.due_at);
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError) return false; // illegal now, or the row is gone: drop the timer
+        throw err;
+      }
+    });
+    try {
+      let done = false;
+      while (!done) {
+        let failure: unknown;
+        store.tx(() => {
+          for (let i = 0; i < RUN_BATCH; i++) {
+            let ok: boolean | undefined;
+            try {
+              ok = fireOne();
+            } catch (err) {
+              // this timer's savepoint is rolled back; the ones before it in the batch still commit
+              failure = err;
+              done = true;
+              return;
+            }
+            if (ok === undefined) {
+              done = true;
+              return;
+            }
+            if (ok) fired++;
+            if (opts.budgetMs !== undefined && performance.now() - started >= opts.budgetMs) {
+              more = true;
+              done = true;
+              return;
+            }
+          }
+        });
+        if (failure !== undefined) throw failure;
+      }
+    } finally {
+      running = false;
+      firedTotal += fired;
+    }
+    return { fired, more };
+  }
+
+  /** Fire everything due in slices (other requests are served in between); how many fired. */
+  async function runSliced(): Promise<number> {
+    slicing++;
+    let total = 0;
+    try {
+      for (;;) {
+        const { fired, more } = fireDue(clock.nowMs(), { budgetMs: SLICE_MS });
+        total += fired;
+        if (!more || closed) break;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      slicing--;
+    }
+    return total;
+  }
+
+  // ---- real-time arming (running clock only)
+  let handle: NodeJS.Timeout | undefined;
+  /** When (performance.now(), real ms) the armed real-time timer fires. */
+  let armedAtReal = Number.POSITIVE_INFINITY;
+
+  function arm(): void {
+    timers.takeInsertedMin(); // arm() looks at the whole table: forget what was inserted before
+    if (slicing > 0) return; // a sliced run is firing what is due; it arms when it is done
+    if (closed || clock.frozen) {
+      if (handle) clearTimeout(handle);
+      handle = undefined;
+      return;
+    }
+    const next = timers.nextDueAt();
+    const delay = next === undefined ? 0 : Math.min(Math.max(0, next - clock.nowMs()), MAX_DELAY_MS);
+    // every commit may re-arm: keep the armed timer when it fires no later (in real time) than the
+    // earliest due timer needs (firing early only finds nothing due and re-arms), instead of a
+    // clearTimeout + setTimeout per request
+    if (handle && next !== undefined && armedAtReal <= performance.now() + delay) return;
+    if (handle) clearTimeout(handle);
+    handle = undefined;
+    if (next === undefined) return;
+    armedAtReal = performance.now() + delay;
+    handle = setTimeout(() => {
+      handle = undefined;
+      if (closed) return;
+      void runSliced().then(arm, (err: unknown) => {
+        log?.error({ err }, 'timed transitions failed; retrying at the next timer');
+        arm();
+      });
+    }, delay);
+    handle.unref();
+  }
+
+  const offCommit = store.onCommit(() => {
+    if (running || slicing > 0) return;
+    // only an inserted timer can make the next due instant earlier (deletions at most make the
+    // armed timer fire early, which re-arms): a commit that inserted none, or only timers due
+    // after the armed one fires, needs no look at the timers table
+    const insertedMin = timers.takeInsertedMin();
+    if (insertedMin === undefined && (handle || clock.frozen || closed)) return;
+    if (insertedMin !== undefined && handle && armedAtReal <= performance.now() + Math.max(0, insertedMin - clock.nowMs())) return;
+    arm();
+  });
+
+  return {
+    fireDue,
+    runSliced,
+    arm,
+    /** Fire one aggregate's own due timers first (not from inside a transaction or a firing). */
+    catchUp(aggregate: TimerAggregate, id: string | number): void {
+      if (!running && !store.inTransaction) fireDue(clock.nowMs(), { only: [aggregate, id] });
+    },
+    get firedTotal(): number {
+      return firedTotal;
+    },
+    close(): void {
+      closed = true;
+      if (handle) clearTimeout(handle);
+      offCommit();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The lifecycle engine (src/engine) and the webhook delivery worker (src/webhooks): decorated as
+ * `engine` and `webhooks`, started when the app is ready (fire what fell due while obsim was
+ * down; resume pending and interrupted deliveries), stopped when it closes.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { LifecycleSettings } from '../domain/settings.js';
+import { createEngine, type Engine } from '../engine/index.js';
+import { createWebhookWorker, type WebhookWorker } from '../webhooks/worker.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What the lifecycle rules read: environment and the sandbox's delays. */
+    settings: LifecycleSettings;
+    /** Apply triggers, schedule and fire timers, move the clock. */
+    engine: Engine;
+    /** Webhook delivery worker. */
+    webhooks: WebhookWorker;
+  }
+}
+
+export const enginePlugin = fp(
+  async (app: FastifyInstance) => {
+    const { config } = app;
+    const settings: LifecycleSettings = {
+      environment: config.environment,
+      settleDelayMs: config.settleDelayMs,
+      approvalDelayMs: config.approvalDelayMs,
+      paymentExpiryMs: config.paymentExpiryMs,
+    };
+    app.decorate('settings', settings);
+    app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, log: app.log }));
+    app.addHook('onReady', async () => app.engine.start());
+    app.addHook('onClose', async () => app.engine.close());
+  },
+  { name: 'obsim-engine', dependencies: ['obsim-store', 'obsim-clock'] },
+);
+
+export const webhookWorkerPlugin = fp(
+  async (app: FastifyInstance, opts: { timeoutMs?: number }) => {
+    app.decorate('webhooks', createWebhookWorker({ store: app.store, clock: app.clock, log: app.log, timeoutMs: opts.timeoutMs }));
+    app.addHook('onReady', async () => app.webhooks.start());
+    app.addHook('onClose', async () => app.webhooks.stop());
+  },
+  { name: 'obsim-webhooks', dependencies: ['obsim-store', 'obsim-clock'] },
+);

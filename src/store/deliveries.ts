@@ -1,0 +1,141 @@
+/**
+ * Deliveries table: one row per attempt to send an event to a webhook. Written by the outbox
+ * (a pending row per subscribed webhook, in the transaction that made the change), claimed and
+ * recorded by the webhook worker, listed and redelivered through the control API. A delivery
+ * whose webhook was deleted has no secret and fails with an error.
+ */
+import { ApiError } from '../domain/errors.js';
+import type { Db } from './db.js';
+
+export type DeliveryState = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: number;
+  event_id: string;
+  webhook_id: string;
+  partner_id: string;
+  url: string;
+  state: DeliveryState;
+  status_code: number | null;
+  outcome: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  attempted_at: string | null;
+  redelivery_of: number | null;
+  created_at: string;
+  /** The signature sent with the attempt (040_delivery_signature); null before the first attempt. */
+  signature: string | null;
+}
+
+/** A delivery with its event (name, exact body) and its webhook's secret. */
+export interface DeliveryWithEvent extends DeliveryRow {
+  name: string;
+  body: string;
+  secret: string | null;
+}
+
+/** What the worker needs to send one delivery. */
+export interface ClaimedDelivery {
+  id: number;
+  event_id: string;
+  url: string;
+  body: string;
+  secret: string | null;
+  signature: string | null;
+}
+
+export interface DeliveryResult {
+  id: number;
+  state: 'delivered' | 'failed';
+  status_code: number | null;
+  outcome: string;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface DeliveryFilter {
+  event?: string;
+  webhookId?: string;
+  state?: string;
+  outcome?: string;
+  statusCode?: number;
+  limit?: number;
+}
+
+const WITH_EVENT = `SELECT d.*, e.name, e.body, w.secret FROM deliveries d
+  JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id`;
+const FILTER = `d.partner_id = @partner AND (@event IS NULL OR e.name = @event)
+  AND (@webhook IS NULL OR d.webhook_id = @webhook) AND (@state IS NULL OR d.state = @state)
+  AND (@outcome IS NULL OR d.outcome = @outcome) AND (@status_code IS NULL OR d.status_code = @status_code)`;
+
+export function deliveryStore(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+  );
+  const nextPending = db.prepare(
+    `SELECT d.id, d.event_id, d.url, e.body, w.secret, d.signature
+       FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
+      WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
+  );
+  const markDelivering = db.prepare(`UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`);
+  const record = db.prepare(
+    `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms
+      WHERE id = @id`,
+  );
+  const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
+  const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
+  const anyPending = db.prepare(`SELECT 1 FROM deliveries WHERE state = 'pending' LIMIT 1`).pluck();
+  const byId = db.prepare(`${WITH_EVENT} WHERE d.id = ? AND d.partner_id = ?`);
+  const list = db.prepare(`${WITH_EVENT} WHERE ${FILTER} ORDER BY d.id DESC LIMIT @limit`);
+  const count = db.prepare(`SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${FILTER}`).pluck();
+  const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
+
+  /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
+  const claim = db.transaction((limit: number, atIso: string, sign: (row: ClaimedDelivery) => string | null): ClaimedDelivery[] => {
+    const rows = nextPending.all(limit) as ClaimedDelivery[];
+    for (const row of rows) {
+      row.signature = sign(row);
+      markDelivering.run(atIso, row.signature, row.id);
+    }
+    return rows;
+  });
+  const recordAll = db.transaction((rows: readonly DeliveryResult[]) => {
+    for (const r of rows) record.run(r);
+  });
+
+  return {
+    /** A pending delivery of `eventId` to one webhook (call inside the transaction that wrote the event). */
+    insert(eventId: string, hook: { id: string; url: string }, partnerId: string, nowIso: string, redeliveryOf: number | null = null): number {
+      return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso).lastInsertRowid);
+    },
+    /** One index probe: is anything waiting to be sent? */
+    anyPending: (): boolean => anyPending.get() !== undefined,
+    countPending: (): number => countPending.get() as number,
+    claim,
+    /** Write the outcomes of finished attempts, in one transaction. */
+    recordAll,
+    /** At start: attempts a crash interrupted are sent again (same event id, same bytes). */
+    resumeInterrupted: (): void => void resumeInterrupted.run(),
+    get: (id: number, partnerId: string) => byId.get(id, partnerId) as DeliveryWithEvent | undefined,
+    list(partnerId: string, q: DeliveryFilter): { rows: DeliveryWithEvent[]; total: number } {
+      const params = {
+        partner: partnerId,
+        event: q.event ?? null,
+        webhook: q.webhookId ?? null,
+        state: q.state ?? null,
+        outcome: q.outcome ?? null,
+        status_code: q.statusCode ?? null,
+      };
+      return { rows: list.all({ ...params, limit: q.limit ?? 50 }) as DeliveryWithEvent[], total: count.get(params) as number };
+    },
+    /** A new pending delivery of the same event to the same webhook (call inside a transaction); its id. */
+    redeliver(id: number, partnerId: string, nowIso: string): number {
+      const original = byId.get(id, partnerId) as DeliveryWithEvent | undefined;
+      if (!original) throw new ApiError('delivery_not_found', { message: `Delivery ${id} not found` });
+      const url = webhookUrl.get(original.webhook_id, partnerId) as string | undefined;
+      if (url === undefined) throw new ApiError('webhook_not_found', { message: `Webhook ${original.webhook_id} no longer exists` });
+      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso).lastInsertRowid);
+    },
+  };
+}
+export type DeliveryStore = ReturnType<typeof deliveryStore>;
