@@ -3,11 +3,14 @@
  * where the contract says "not shown", the description states obsim's choice.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { TOKEN_PERMISSIONS } from '../src/auth/tokens.js';
+import { CONSENT_PERMISSIONS, CONSENT_STATUSES } from '../src/domain/consent.js';
 import { Timestamp } from './common.js';
 
-export const TOKEN_PERMISSION_ENUM = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'] as const;
-export const CONSENT_PERMISSION_ENUM = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'] as const;
-export const CONSENT_STATUS_ENUM = ['pending', 'authorized', 'expired', 'revoked', 'failed'] as const;
+// enums come from their one definition (domain tuples, the token service)
+export const TOKEN_PERMISSION_ENUM = TOKEN_PERMISSIONS;
+export const CONSENT_PERMISSION_ENUM = CONSENT_PERMISSIONS;
+export const CONSENT_STATUS_ENUM = CONSENT_STATUSES;
 
 /** Largest pageLimit accepted by POST /v1/ais/accounts/transactions (contract: not shown). */
 export const MAX_PAGE_LIMIT = 1000;

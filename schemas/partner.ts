@@ -4,15 +4,13 @@
  * default and rejected in strict mode (see src/plugins/validation.ts).
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { EVENT_NAMES } from '../src/domain/machine.js';
+import { MERCHANT_KINDS, REPORTED_MERCHANT_STATUSES, SUB_TPP_STATES } from '../src/domain/merchant.js';
+import { FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
 
-const EVENT_NAME_ENUM = [
-  'payment.completed',
-  'payment.failed',
-  'merchant.activated',
-  'merchant.deactivated',
-  'merchant.onboarding.completed',
-] as const;
+// enums come from the domain's `as const` tuples (one source per definition)
+const EVENT_NAME_ENUM = EVENT_NAMES;
 
 export const PRIMARY_USE_CASES = [
   'PIS: In store merchant payment',
@@ -177,7 +175,7 @@ export type TestMerchantResponseT = FromSchema<typeof TestMerchantResponse>;
 
 const StoredMerchantStatus = {
   type: 'string',
-  enum: ['pending_onboarding', 'pending_completion', 'awaiting_approval', 'activated', 'rejected', 'inactive'],
+  enum: REPORTED_MERCHANT_STATUSES,
 } as const;
 
 export const OnboardingStatusResponse = {
@@ -199,7 +197,7 @@ export const OnboardingStatusResponse = {
       properties: {
         status: {
           type: 'string',
-          enum: ['not_created', 'failed', 'created', 'active', 'inactive', 'rejected'],
+          enum: SUB_TPP_STATES,
           description:
             'not_created: onboarding form not submitted yet; failed: fast-track sub-TPP creation failed; created: sub-TPP exists, merchant not active yet; active / inactive / rejected follow the merchant',
         },
@@ -223,10 +221,10 @@ export const MerchantSummary = {
     companyName: { type: 'string' },
     contactEmail: { type: ['string', 'null'] },
     partnerRefId: { type: ['string', 'null'] },
-    type: { type: 'string', enum: ['standard', 'fast_track', 'test'], description: 'How the merchant was created' },
+    type: { type: 'string', enum: MERCHANT_KINDS, description: 'How the merchant was created' },
     status: StoredMerchantStatus,
     subTppId: { type: ['string', 'null'] },
-    subTppStatus: { type: 'string', enum: ['not_created', 'failed', 'created', 'active', 'inactive', 'rejected'] },
+    subTppStatus: { type: 'string', enum: SUB_TPP_STATES },
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -351,11 +349,11 @@ export const Payment = {
   additionalProperties: false,
   properties: {
     paymentId: { type: 'integer' },
-    status: { type: 'string', enum: ['pending', 'processing', 'paid', 'failed'] },
+    status: { type: 'string', enum: PAYMENT_STATUSES },
     bankPaymentStatus: { type: 'string', description: 'Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled' },
-    failureReason: { type: ['string', 'null'], enum: ['bank_rejected', 'payer_abandoned', 'expired', null] },
+    failureReason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     amount: { type: 'number' },
-    currency: { type: 'string', enum: ['DKK'] },
+    currency: { type: 'string', enum: [PAYMENT_CURRENCY] },
     referenceNumber: { type: 'string' },
     merchantClientId: { type: 'string' },
     merchantName: { type: 'string' },

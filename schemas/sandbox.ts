@@ -3,6 +3,7 @@
  * own, not the provider's: they drive time, outcomes and webhook deliveries for testing.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { FAILURE_REASONS } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
 
 /** Body of the control calls that take none: absent, `null` or `{}`; anything else is a 400. */
@@ -103,7 +104,7 @@ export const PaymentActionRequest = {
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {
-    reason: { type: 'string', enum: ['bank_rejected', 'payer_abandoned', 'expired'] },
+    reason: { type: 'string', enum: FAILURE_REASONS },
   },
 } as const;
 export type PaymentActionBody = { reason?: 'bank_rejected' | 'payer_abandoned' | 'expired' } | null | undefined;

@@ -2,10 +2,11 @@
  * Configuration: CLI flags + environment variables -> one typed, validated Config.
  *
  * Every setting is declared once in SETTINGS (flag, env var, default, parser, help text). The CLI
- * builds its options from this table and the README configuration table is checked against it
- * in test/config.test.ts, so the three never drift apart.
+ * builds its options from this table and the configuration table in docs/configuration.md is
+ * generated from it (test/foundation/config.test.ts checks it), so the three never drift apart.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import ms from 'ms';
 import { dirname, resolve } from 'node:path';
 
 export type Environment = 'sandbox' | 'production';
@@ -110,12 +111,11 @@ function nonNegativeInt(raw: string, setting: string): number {
   return Number(raw);
 }
 
-/** "250ms", "5s", "2m", "1h", "7d" or a bare number of milliseconds. */
+/** "250ms", "5s", "2m", "1h", "7d" or a bare number of milliseconds (parsed by `ms`); never negative. */
 export function parseDuration(raw: string, setting = 'duration'): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(raw);
-  if (!m) throw new ConfigError(setting, `"${raw}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 'ms') as 'ms'];
-  return Math.round(Number(m[1]) * unit);
+  const value = typeof raw === 'string' && raw.trim() !== '' ? ms(raw.trim() as ms.StringValue) : Number.NaN;
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(setting, `"${raw}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
+  return Math.round(value);
 }
 
 function environment(raw: string, setting: string): Environment {

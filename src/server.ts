@@ -3,6 +3,7 @@
  * it, and shut down gracefully on SIGTERM/SIGINT (in-flight requests finish, then the
  * database closes).
  */
+import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { SANDBOX_PARTNER, type Config } from './config.js';
@@ -55,21 +56,18 @@ function defaultPartnerLine(config: Config, clientId: string | undefined): strin
   return `X-Partner-Client-Id: ${clientId}  (secret as configured, not printed)`;
 }
 
-/** Close on the first SIGTERM/SIGINT; a second one exits at once. */
+/**
+ * Close gracefully on SIGTERM/SIGINT (and on an uncaught error, then exit 1), with
+ * close-with-grace: in-flight requests finish, the database closes; a second signal exits at once,
+ * and a close that takes longer than SHUTDOWN_DELAY_MS exits 1.
+ */
 export function closeOnSignals(server: RunningServer): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  closeWithGrace({ delay: SHUTDOWN_DELAY_MS, logger: { error: (msg: unknown) => server.app.log.error(msg) } }, async ({ signal, err }) => {
+    if (err) server.app.log.error({ err }, 'shutting down after an error');
+    else server.app.log.info({ signal }, 'shutting down');
+    await server.close();
+  });
 }
+
+/** Longest graceful shutdown (in-flight requests; webhook deliveries are aborted at once). */
+export const SHUTDOWN_DELAY_MS = 20_000;

@@ -6,10 +6,12 @@
  *
  *   obsim listen --port 9000 --secret whsec… --forward-to http://localhost:3000/webhooks
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { portArg, urlArg } from './args.js';
 import pc from 'picocolors';
 import { lazyRequire } from '../lazy.js';
-import { signatureValid, startReceiver, type ReceivedDelivery } from '../scenarios/receiver.js';
+import { startReceiver, type ReceivedDelivery } from '../scenarios/receiver.js';
+import { verify } from '../webhooks/sign.js';
 
 /** undici is loaded only when `obsim listen --forward-to` forwards (start-up time of every command). */
 const undici = lazyRequire<typeof import('undici')>('undici');
@@ -55,26 +57,11 @@ export function describeDelivery(d: ReceivedDelivery, secret: string | undefined
   }
   const event = typeof envelope?.event === 'string' ? envelope.event : '(not JSON)';
   const id = d.headers['x-webhook-id'] ?? '-';
-  const valid = secret === undefined ? undefined : signatureValid(secret, d.body, d.headers['x-webhook-signature']);
+  const valid = secret === undefined ? undefined : verify(secret, d.body, d.headers['x-webhook-signature']);
   const sig =
     valid === undefined ? 'signature not checked (no --secret)' : valid ? 'signature valid' : d.headers['x-webhook-signature'] ? 'signature INVALID' : 'signature MISSING';
   const fields = keyFields(envelope?.data);
   return { line: `${d.receivedAt} ${d.method} ${d.path} ${event} ${id}${fields ? ` ${fields}` : ''} ${sig}`, valid };
-}
-
-function portArg(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return Number(raw);
-}
-
-function urlArg(raw: string): string {
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL');
-  }
-  return raw;
 }
 
 const FORWARDED_HEADERS = ['content-type', 'x-webhook-signature', 'x-webhook-id', 'user-agent'];
@@ -86,7 +73,7 @@ export function registerListenCommand(program: Command): void {
     .addOption(new Option('--port <port>', 'port to listen on (0 = any free port)').default(9000).argParser(portArg))
     .addOption(new Option('--host <host>', 'interface to bind (0.0.0.0 to accept deliveries from a container)').default('127.0.0.1'))
     .addOption(new Option('--secret <secret>', 'webhook secret to verify X-Webhook-Signature with (from POST /v1/partner/webhooks)').env('OBSIM_WEBHOOK_SECRET'))
-    .option('--forward-to <url>', 'forward every delivery (same body and headers) to this URL and answer with its status', urlArg)
+    .option('--forward-to <url>', 'forward every delivery (same body and headers) to this URL and answer with its status', (raw: string) => urlArg(raw, { keepSlash: true }))
     .option('--body', 'also print the JSON body of each delivery')
     .option('--no-color', 'plain output even on a terminal')
     .action(async (opts: ListenOpts) => {

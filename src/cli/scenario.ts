@@ -10,6 +10,8 @@
  * Exit codes: 0 every scenario passed; 1 a scenario failed or a file is invalid; 2 wrong usage.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { SANDBOX_PARTNER } from '../config.js';
+import { portArg, urlArg } from './args.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { scenarioJsonSchema } from '../../schemas/scenario.js';
@@ -39,21 +41,6 @@ interface RunOpts {
   quiet?: boolean;
 }
 
-function portArg(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
-  return Number(raw);
-}
-
-function urlArg(raw: string): string {
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new InvalidArgumentError('expected an http(s) URL, e.g. http://127.0.0.1:4010');
-  }
-  return raw.replace(/\/+$/, '');
-}
-
 function varArg(raw: string, previous: string[] = []): string[] {
   if (!/^[A-Za-z_][\w.]*=/.test(raw)) throw new InvalidArgumentError('expected NAME=VALUE');
   return [...previous, raw];
@@ -80,19 +67,19 @@ export function registerScenarioCommands(program: Command): void {
       'Run scenario files against a simulator, printing each step; stops a scenario at its first failed expectation. Exit 0 when all pass, 1 otherwise.',
     )
     .argument('<paths...>', 'scenario files (.yaml, .yml, .json), folders of them, or names of shipped scenarios')
-    .addOption(new Option('--base-url <url>', 'simulator to run against').env('OBSIM_BASE_URL').default('http://127.0.0.1:4010').argParser(urlArg))
+    .addOption(new Option('--base-url <url>', 'simulator to run against').env('OBSIM_BASE_URL').default('http://127.0.0.1:4010').argParser((raw: string) => urlArg(raw)))
     .option('--in-process', 'run against a fresh in-memory simulator started inside this process (no server needed)')
     .option('--junit <file>', 'write a JUnit XML report to this file (one testsuite per scenario, one testcase per step)')
     .option('--receiver', 'start a local webhook receiver and register its URL (default: read deliveries from GET /_sandbox/deliveries)')
     .addOption(new Option('--receiver-host <host>', 'interface the --receiver listens on').default('127.0.0.1'))
     .addOption(new Option('--receiver-port <port>', 'port of the --receiver (0 = any free port)').default(0).argParser(portArg))
-    .option('--receiver-url <url>', 'URL of the --receiver as the simulator sees it (e.g. http://host.docker.internal:9100 for a container)', urlArg)
+    .option('--receiver-url <url>', 'URL of the --receiver as the simulator sees it (e.g. http://host.docker.internal:9100 for a container)', (raw: string) => urlArg(raw))
     .option('--reset', "POST /_sandbox/reset before each scenario (deletes ALL of the partner's data on that simulator)")
     .addOption(
-      new Option('--partner-client-id <id>', 'partner client id used for partner and control calls').env('OBSIM_PARTNER_CLIENT_ID').default('sandbox-partner'),
+      new Option('--partner-client-id <id>', 'partner client id used for partner and control calls').env('OBSIM_PARTNER_CLIENT_ID').default(SANDBOX_PARTNER.clientId),
     )
     .addOption(
-      new Option('--partner-client-secret <secret>', 'partner client secret').env('OBSIM_PARTNER_CLIENT_SECRET').default('sandbox-secret'),
+      new Option('--partner-client-secret <secret>', 'partner client secret').env('OBSIM_PARTNER_CLIENT_SECRET').default(SANDBOX_PARTNER.clientSecret),
     )
     .option('--tag <tag>', 'only run scenarios with this tag (repeatable; e.g. --tag payment --tag webhook)', (v: string, prev: string[] = []) => [...prev, v], [])
     .option('--bail', 'stop after the first failed scenario')

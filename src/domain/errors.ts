@@ -78,11 +78,6 @@ export class ApiError extends Error {
   }
 }
 
-/** Shorthand used by routes and domain code: `throw apiError('merchant_not_found')`. */
-export function apiError(code: ErrorCode, message?: string, field?: string): ApiError {
-  return new ApiError(code, { message, field });
-}
-
 export interface ErrorBody {
   status: number;
   code: string;

@@ -26,6 +26,13 @@ export const MERCHANT_STATUSES = [
 ] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 
+/** The statuses reads report (`pending_partner_ais` reads as pending_completion: reportedStatus). */
+export const REPORTED_MERCHANT_STATUSES = ['pending_onboarding', 'pending_completion', 'awaiting_approval', 'activated', 'rejected', 'inactive'] as const satisfies readonly MerchantStatus[];
+
+/** How a merchant was created. */
+export const MERCHANT_KINDS = ['standard', 'fast_track', 'test'] as const;
+export type MerchantKind = (typeof MERCHANT_KINDS)[number];
+
 export const MERCHANT_TRIGGERS = [
   'submit_onboarding', // standard onboarding form submitted on the hosted page
   'complete_fast_track', // billing agreement + bank linking done on the hosted page
@@ -263,7 +270,7 @@ export function subTpp(row: Pick<MerchantRow, 'status' | 'sub_tpp_id' | 'sub_tpp
 }
 
 /** The status reads report: `pending_partner_ais` (the fast-track create answer's name) reads as pending_completion. */
-export function reportedStatus(status: MerchantStatus): Exclude<MerchantStatus, 'pending_partner_ais'> {
+export function reportedStatus(status: MerchantStatus): (typeof REPORTED_MERCHANT_STATUSES)[number] {
   return status === 'pending_partner_ais' ? 'pending_completion' : status;
 }
 

@@ -3,7 +3,6 @@
  * exact body bytes). Used by `obsim scenario run --receiver` (the runner registers its URL) and
  * by `obsim listen`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,18 +30,6 @@ export interface ReceiverOptions {
   /** Called for each delivery; its answer (status, body) is sent back. Default: 200 `{"received":true}`. */
   onDelivery?: (d: ReceivedDelivery) => Promise<{ status: number; body?: string }> | { status: number; body?: string } | void;
   maxBodyBytes?: number;
-}
-
-/** Lower-case hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret. */
-export function sign(secret: string, body: string): string {
-  return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
-}
-
-/** Constant-time comparison of a received X-Webhook-Signature with our own computation. */
-export function signatureValid(secret: string, body: string, signature: string | undefined): boolean {
-  if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
-  const expected = Buffer.from(sign(secret, body), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature.toLowerCase(), 'hex'));
 }
 
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {

@@ -6,6 +6,7 @@
  *   const results = await runFiles(['scenarios/'], { transport: httpTransport(url) }, reporter);
  */
 import type { StepKind } from '../../schemas/scenario.js';
+import { SANDBOX_PARTNER } from '../config.js';
 import { RunContext, StepFailure, type PartnerCredentials } from './context.js';
 import { expandPaths, KINDS, loadScenarioFile, ScenarioLoadError } from './loader.js';
 import type { Receiver } from './receiver.js';
@@ -15,7 +16,8 @@ import { TemplateError } from './template.js';
 import type { Transport } from './transport.js';
 import type { Scenario, Step } from './types.js';
 
-export const DEFAULT_PARTNER: PartnerCredentials = { clientId: 'sandbox-partner', clientSecret: 'sandbox-secret' };
+/** The simulator's well-known sandbox partner, unless the run says otherwise. */
+export const DEFAULT_PARTNER: PartnerCredentials = SANDBOX_PARTNER;
 
 export type StepStatus = 'passed' | 'failed' | 'skipped';
 

@@ -18,6 +18,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { parseDuration } from '../config.js';
+import { isMagicAmount } from '../domain/magic.js';
 
 export class TemplateError extends Error {}
 
@@ -55,8 +56,6 @@ export function renderString(s: string, ctx: TemplateContext): unknown {
   });
 }
 
-/** Magic amounts force outcomes; random amounts must avoid them. */
-const MAGIC = new Set([666.66, 777.77, 888.88, 999.99]);
 
 function evaluate(expr: string, ctx: TemplateContext): unknown {
   switch (expr) {
@@ -71,7 +70,7 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
     case 'random.amount': {
       let a: number;
       do a = randomInt(100, 99_900) / 100;
-      while (MAGIC.has(a));
+      while (isMagicAmount(a)); // magic amounts force outcomes
       return a;
     }
     default:

@@ -3,14 +3,14 @@
  * partner's merchant is indistinguishable from a missing one.
  */
 import { newMerchantClientId } from '../domain/ids.js';
-import type { MerchantChange, MerchantStatus } from '../domain/merchant.js';
+import type { MerchantChange, MerchantKind, MerchantStatus } from '../domain/merchant.js';
 import type { Db } from './db.js';
 
 export interface MerchantRow {
   id: number;
   partner_id: string;
   client_id: string;
-  kind: 'standard' | 'fast_track' | 'test';
+  kind: MerchantKind;
   status: MerchantStatus;
   company_name: string;
   contact_email: string | null;

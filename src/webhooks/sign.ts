@@ -9,9 +9,11 @@ export function sign(secret: string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-/** Constant-time check of a received signature (used by tests and documented for receivers). */
-export function verify(secret: string, body: string | Buffer, signature: string): boolean {
-  const expected = Buffer.from(sign(secret, body), 'hex');
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/**
+ * Constant-time check of a received X-Webhook-Signature against our own computation: false for
+ * a missing or malformed one (64 hex digits, any case).
+ */
+export function verify(secret: string, body: string | Buffer, signature: string | undefined): boolean {
+  if (typeof signature !== 'string' || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  return timingSafeEqual(Buffer.from(sign(secret, body), 'hex'), Buffer.from(signature, 'hex'));
 }

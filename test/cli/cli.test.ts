@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { buildCli } from '../../src/cli.js';
-import { sign } from '../../src/scenarios/receiver.js';
+import { sign } from '../../src/webhooks/sign.js';
 import { build, PARTNER } from '../helpers/app.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

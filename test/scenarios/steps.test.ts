@@ -1,6 +1,7 @@
 import t from 'tap';
 import { build } from '../helpers/app.js';
-import { sign, startReceiver } from '../../src/scenarios/receiver.js';
+import { startReceiver } from '../../src/scenarios/receiver.js';
+import { sign } from '../../src/webhooks/sign.js';
 import { runScenario } from '../../src/scenarios/runner.js';
 import type { Step } from '../../src/scenarios/types.js';
 import { validateScenario } from '../../src/scenarios/loader.js';

@@ -40,11 +40,6 @@ export function fieldId(name: string): string {
   return `f-${name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/-+$/, '')}`;
 }
 
-/** The name of the first field with an error, in the order the fields appear on the page. */
-export function firstError(errors: FieldErrors, order: readonly string[]): string | undefined {
-  return order.find((name) => errors[name] !== undefined) ?? Object.keys(errors)[0];
-}
-
 /**
  * The box at the top of a re-rendered form: "There is a problem" and one link per error to the
  * field (WCAG "error identification"). Not focused itself: the first invalid field is.

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseDuration } from '../../config.js';
 import { StepFailure, type RunContext, type SeenDelivery, type WatchedWebhook } from '../context.js';
 import { formatMismatches, partialMatch, short } from '../match.js';
-import { sign, signatureValid } from '../receiver.js';
+import { sign, verify } from '../../webhooks/sign.js';
 import type { ExpectNoWebhookStep, ExpectWebhookStep, RegisterWebhookStep } from '../types.js';
 import { advance } from './clock.js';
 import { applyCaptures } from './request.js';
@@ -138,7 +138,7 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
       // a delivery still pending in the log is not signed yet: wait for the worker to claim it
       const ready = found !== undefined && (found.signature != null || (step.signature ?? 'valid') === 'ignore' || elapsed >= timeoutMs);
       if (found && ready) {
-        if ((step.signature ?? 'valid') === 'valid' && !signatureValid(hook.secret, found.body, found.signature)) {
+        if ((step.signature ?? 'valid') === 'valid' && !verify(hook.secret, found.body, found.signature)) {
           throw new StepFailure(
             `${step.event} delivery ${found.eventId ?? found.key}: X-Webhook-Signature does not verify with the webhook secret\n    received: ${found.signature ?? '(none)'}\n    expected: ${sign(hook.secret, found.body)} (HMAC-SHA256 of the ${found.body.length}-byte body)`,
           );
