@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anchorServers, type AnchorSpec } from './lib/anchors.js';
-import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
+import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
 import { freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
@@ -170,7 +170,14 @@ const CASES: CaseDef[] = [
     label: 'POST generate-token',
     servers: ['obsim'],
     request: (_kind, fx) =>
-      fx.tokenRequest ? { method: 'POST', path: '/v1/auth/generate-token', headers: { ...PARTNER_HEADERS, ...json }, body: JSON.stringify(fx.tokenRequest) } : null,
+      fx.tokenRequest
+        ? {
+            method: 'POST',
+            path: '/v1/auth/generate-token',
+            headers: { ...PARTNER_HEADERS, ...json },
+            body: JSON.stringify(fx.tokenRequest),
+          }
+        : null,
   },
   {
     id: 'aisread',
@@ -238,7 +245,7 @@ async function runCases(servers: Partial<Record<Kind, Server>>, fx: ObsimFixture
     if (skipped.includes('obsim')) result.note = `obsim skipped: ${fx.missing.join('; ') || 'fixture missing'}`;
     log(`case ${def.id}: ${def.label}`);
     // warm-up each server on this case
-    for (const [k, job] of jobs) await load.run({ ...job, durationS: opts.warmupS });
+    for (const [, job] of jobs) await load.run({ ...job, durationS: opts.warmupS });
     const order = [...jobs.keys()];
     for (let pass = 0; pass < opts.passes; pass++) {
       // alternate which server goes first in each pass
@@ -246,7 +253,9 @@ async function runCases(servers: Partial<Record<Kind, Server>>, fx: ObsimFixture
       for (const k of rotated) {
         const s = await load.run(jobs.get(k)!);
         (result.servers[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);
-        log(`  pass ${pass + 1} ${k.padEnd(7)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}` : ''}${s.errors ? `  errors ${s.errors}` : ''}`);
+        log(
+          `  pass ${pass + 1} ${k.padEnd(7)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}` : ''}${s.errors ? `  errors ${s.errors}` : ''}`,
+        );
       }
     }
     for (const entry of Object.values(result.servers)) {
@@ -266,12 +275,14 @@ const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(2));
 
 async function soak(server: Server, fx: ObsimFixture, load: LoadGenerator): Promise<Results['soak']> {
   log(`soak: ${opts.soakSeconds} s of mixed load on obsim, RSS sampled every 5 s`);
-  const mix = ['onboarding', 'payments', 'tx20', 'token'].map((id) => CASES.find((c) => c.id === id)!.request('obsim', fx)).filter((r) => r !== null);
+  const mix = ['onboarding', 'payments', 'tx20', 'token']
+    .map((id) => CASES.find((c) => c.id === id)!.request('obsim', fx))
+    .filter((r) => r !== null);
   const samples: { t: number; rssMb: number | null }[] = [{ t: 0, rssMb: rssMb(server.pid) }];
   const t0 = performance.now();
   let i = 0;
   while (performance.now() - t0 < opts.soakSeconds * 1000) {
-    await load.run({ ...mix[i++ % mix.length]!, url: server.url, connections: opts.connections, durationS: 5 });
+    await load.run({ ...mix[i++ % mix.length], url: server.url, connections: opts.connections, durationS: 5 });
     samples.push({ t: round((performance.now() - t0) / 1000, 1)!, rssMb: round(rssMb(server.pid), 1) });
   }
   const v = samples.map((s) => s.rssMb ?? 0);
@@ -279,7 +290,14 @@ async function soak(server: Server, fx: ObsimFixture, load: LoadGenerator): Prom
   const first = median(v.slice(1, 1 + third)) ?? v[0];
   const last = median(v.slice(-third)) ?? v[v.length - 1];
   const growthPct = round(((last - first) / first) * 100, 1);
-  return { seconds: opts.soakSeconds, samples, firstThirdMb: round(first, 1), lastThirdMb: round(last, 1), growthPct, flat: growthPct !== null && growthPct <= 10 };
+  return {
+    seconds: opts.soakSeconds,
+    samples,
+    firstThirdMb: round(first, 1),
+    lastThirdMb: round(last, 1),
+    growthPct,
+    flat: growthPct !== null && growthPct <= 10,
+  };
 }
 
 // ---------------------------------------------------------------------------------- main
@@ -309,7 +327,12 @@ async function main(): Promise<void> {
     }
 
     const profileDir = join(tmp, 'profile');
-    const obsim = await startObsim('obsim', join(tmp, 'obsim.sqlite'), [], opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const obsim = await startObsim(
+      'obsim',
+      join(tmp, 'obsim.sqlite'),
+      [],
+      opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     running.push(obsim.server);
     const bare = await startBaseline('bare');
     running.push(bare.server);
@@ -321,7 +344,11 @@ async function main(): Promise<void> {
       running.push(s.server);
       servers[a.kind] = s.server;
     }
-    log(`servers: ${Object.entries(servers).map(([k, s]) => `${k} ${s!.url}`).join(', ')}`);
+    log(
+      `servers: ${Object.entries(servers)
+        .map(([k, s]) => `${k} ${s.url}`)
+        .join(', ')}`,
+    );
 
     const fx = await setupObsim(obsim.server.url);
     results.fixture = {
@@ -335,8 +362,12 @@ async function main(): Promise<void> {
 
     results.cases = await runCases(servers, fx, load);
     await sleep(500);
-    for (const [k, s] of Object.entries(servers)) results.rss[k] = round(rssMb(s!.pid), 1);
-    log(`RSS after the load cases: ${Object.entries(results.rss).map(([k, v]) => `${k} ${v} MB`).join(', ')}`);
+    for (const [k, s] of Object.entries(servers)) results.rss[k] = round(rssMb(s.pid), 1);
+    log(
+      `RSS after the load cases: ${Object.entries(results.rss)
+        .map(([k, v]) => `${k} ${v} MB`)
+        .join(', ')}`,
+    );
 
     if (opts.soak) results.soak = await soak(obsim.server, fx, load);
 
@@ -349,7 +380,13 @@ async function main(): Promise<void> {
         const kept = join(RESULTS, 'history', `profile-${results.date.replace(/[:.]/g, '-')}.cpuprofile`);
         copyFileSync(src, kept);
         const { top } = topSelfTime(src, 30, ROOT);
-        results.profile = { file: kept, top: top.map((f) => ({ ...f, selfMs: round(f.selfMs, 1)!, selfPct: round(f.selfPct, 1)! })), byModule: selfByModule(src, ROOT).slice(0, 15).map((g) => ({ module: g.module, pct: round(g.pct, 1)! })) };
+        results.profile = {
+          file: kept,
+          top: top.map((f) => ({ ...f, selfMs: round(f.selfMs, 1)!, selfPct: round(f.selfPct, 1)! })),
+          byModule: selfByModule(src, ROOT)
+            .slice(0, 15)
+            .map((g) => ({ module: g.module, pct: round(g.pct, 1)! })),
+        };
         log('profile: top self time (obsim, whole run)');
         for (const f of results.profile.top.slice(0, 25)) log(`  ${String(f.selfPct).padStart(5)}%  ${f.name}  ${f.where}`);
         log('profile: by module');
@@ -362,7 +399,13 @@ async function main(): Promise<void> {
       const receiver = new Receiver();
       const receiverUrl = await receiver.listen();
       const settleDelayMs = 5000;
-      const wh = await startObsim('obsim-webhooks', join(tmp, 'webhooks.sqlite'), ['--clock-frozen', '--settle-delay', `${settleDelayMs}ms`, '--payment-expiry', '1h']);
+      const wh = await startObsim('obsim-webhooks', join(tmp, 'webhooks.sqlite'), [
+        '--clock-frozen',
+        '--settle-delay',
+        `${settleDelayMs}ms`,
+        '--payment-expiry',
+        '1h',
+      ]);
       running.push(wh.server);
       try {
         results.webhooks = await webhookCase({
@@ -377,9 +420,13 @@ async function main(): Promise<void> {
           settleDelayMs,
         });
         const w = results.webhooks;
-        log(`  burst: ${w.burst.delivered}/${w.events} delivered, ${w.burst.signedOk} signed ok, median ${w.burst.medianMs} ms, p99 ${w.burst.p99Ms} ms, last ${w.burst.lastMs} ms (advance call ${w.burst.advanceCallMs} ms)`);
+        log(
+          `  burst: ${w.burst.delivered}/${w.events} delivered, ${w.burst.signedOk} signed ok, median ${w.burst.medianMs} ms, p99 ${w.burst.p99Ms} ms, last ${w.burst.lastMs} ms (advance call ${w.burst.advanceCallMs} ms)`,
+        );
         log(`  paced: ${w.paced.delivered}/${w.events} delivered, median ${w.paced.medianMs} ms, p99 ${w.paced.p99Ms} ms`);
-        log(`  API p99 at ${w.api.rate} req/s: quiet ${fmt(w.api.quiet.p99)} ms, burst ${fmt(w.api.burst.p99)} ms, paced ${fmt(w.api.paced.p99)} ms`);
+        log(
+          `  API p99 at ${w.api.rate} req/s: quiet ${fmt(w.api.quiet.p99)} ms, burst ${fmt(w.api.burst.p99)} ms, paced ${fmt(w.api.paced.p99)} ms`,
+        );
       } catch (err) {
         results.notes.push(`webhook case failed: ${(err as Error).message}`);
         log(`  webhook case failed: ${(err as Error).message}`);

@@ -95,7 +95,17 @@ export const Consent = {
   description:
     'A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract).',
   type: 'object',
-  required: ['merchantId', 'userId', 'permissions', 'expirationDateTime', 'transactionFromDateTime', 'requestId', 'status', 'createdAt', 'updatedAt'],
+  required: [
+    'merchantId',
+    'userId',
+    'permissions',
+    'expirationDateTime',
+    'transactionFromDateTime',
+    'requestId',
+    'status',
+    'createdAt',
+    'updatedAt',
+  ],
   additionalProperties: false,
   properties: {
     merchantId: { type: 'integer' },
@@ -107,7 +117,8 @@ export const Consent = {
     status: {
       type: 'string',
       enum: CONSENT_STATUS_ENUM,
-      description: 'pending -> authorized | failed (bank page); pending/authorized -> expired (virtual clock passes expirationDateTime); authorized -> revoked',
+      description:
+        'pending -> authorized | failed (bank page); pending/authorized -> expired (virtual clock passes expirationDateTime); authorized -> revoked',
     },
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -183,7 +194,11 @@ export const Account = {
     iban: { type: 'string' },
     currency: { type: 'string', description: 'ISO 4217 code' },
     balance: { type: 'string', pattern: '^-?\\d+\\.\\d{2}$', description: 'Decimal amount, two decimals' },
-    accountType: { type: 'string', enum: ['current', 'savings', 'credit_card'], description: 'obsim values: current, savings, credit_card' },
+    accountType: {
+      type: 'string',
+      enum: ['current', 'savings', 'credit_card'],
+      description: 'obsim values: current, savings, credit_card',
+    },
     accountDetails: { $ref: 'AccountDetails#' },
   },
 } as const;
@@ -269,7 +284,18 @@ export const Transaction = {
   $id: 'Transaction',
   title: 'Transaction',
   type: 'object',
-  required: ['transactionId', 'amount', 'currency', 'description', 'bookingDate', 'valueDate', 'counterparty', 'reference', 'type', 'status'],
+  required: [
+    'transactionId',
+    'amount',
+    'currency',
+    'description',
+    'bookingDate',
+    'valueDate',
+    'counterparty',
+    'reference',
+    'type',
+    'status',
+  ],
   additionalProperties: false,
   properties: {
     transactionId: { type: 'string' },
@@ -300,7 +326,10 @@ export const TransactionsResponse = {
     userId: { type: 'string' },
     merchantId: { type: 'integer' },
     accountId: { type: 'string' },
-    totalTransactions: { type: 'integer', description: 'Number of transactions matching the date filters (and the consent window), not just this page' },
+    totalTransactions: {
+      type: 'integer',
+      description: 'Number of transactions matching the date filters (and the consent window), not just this page',
+    },
     pageLimit: { type: 'integer', description: 'The limit used' },
     transactions: { type: 'array', items: { $ref: 'Transaction#' } },
   },

@@ -88,6 +88,6 @@ export const errorResponses = {
  * `{ 200: schema, 4xx: ErrorBody, 5xx: ErrorBody }`, each declaring the x-request-id response
  * header; `okHeaders` declares more headers of the 200 answer (e.g. X-Total-Count).
  */
-export function responses<T extends object, H extends object = {}>(ok: T, okHeaders?: H) {
+export function responses<T extends object, H extends object = Record<never, never>>(ok: T, okHeaders?: H) {
   return { 200: withHeaders(ok, okHeaders ?? ({} as H)), ...errorResponses } as const;
 }

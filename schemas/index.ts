@@ -8,4 +8,10 @@ import { partnerSchemas } from './partner.js';
 import { sandboxSchemas } from './sandbox.js';
 import { scenarioApiSchemas } from './scenario.js';
 
-export const sharedSchemas: readonly { $id: string }[] = [ErrorBody, ...partnerSchemas, ...sandboxSchemas, ...aisSchemas, ...scenarioApiSchemas];
+export const sharedSchemas: readonly { $id: string }[] = [
+  ErrorBody,
+  ...partnerSchemas,
+  ...sandboxSchemas,
+  ...aisSchemas,
+  ...scenarioApiSchemas,
+];

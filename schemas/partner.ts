@@ -104,12 +104,27 @@ export const FastTrackMerchantRequest = {
   properties: {
     companyName: { type: 'string', minLength: 1, maxLength: 200 },
     contactEmail: { type: 'string', format: 'email', maxLength: 254 },
-    registrationNumber: { type: 'string', minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$', description: 'Company registration number (DK: 8-digit CVR)' },
+    registrationNumber: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$',
+      description: 'Company registration number (DK: 8-digit CVR)',
+    },
     website: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'Absolute http(s) URL' },
-    iban: { type: 'string', minLength: 15, maxLength: 42, description: 'Payout IBAN; spaces between groups allowed; checksum verified. Stored without spaces, upper case.' },
+    iban: {
+      type: 'string',
+      minLength: 15,
+      maxLength: 42,
+      description: 'Payout IBAN; spaces between groups allowed; checksum verified. Stored without spaces, upper case.',
+    },
     contactPhone: { type: 'string', maxLength: 40, pattern: '^\\+?[0-9][0-9 ()-]*$' },
     partnerRefId: { type: 'string', maxLength: 200 },
-    bic: { type: 'string', pattern: '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$', description: 'BIC/SWIFT, 8 or 11 characters, upper case' },
+    bic: {
+      type: 'string',
+      pattern: '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$',
+      description: 'BIC/SWIFT, 8 or 11 characters, upper case',
+    },
     primaryUseCase: { type: 'string', enum: PRIMARY_USE_CASES, default: 'PIS: In store merchant payment' },
     mccCode: { type: 'string', pattern: '^[0-9]{4}$', description: '4-digit merchant category code' },
     isSoleTrader: { type: 'boolean' },
@@ -128,7 +143,19 @@ export const FastTrackMerchantResponse = {
   description:
     'status pending_partner_ais when the sub-TPP was created (subTppStatus created, subTppMessage null); pending_onboarding when it failed (subTppStatus failed, subTppMessage says why, subTppId null) — the merchant then uses the standard onboarding form at onboardingUrl.',
   type: 'object',
-  required: ['merchantId', 'clientId', 'companyName', 'contactEmail', 'subTppId', 'subTppStatus', 'subTppMessage', 'onboardingUrl', 'onboardingToken', 'status', 'expiresAt'],
+  required: [
+    'merchantId',
+    'clientId',
+    'companyName',
+    'contactEmail',
+    'subTppId',
+    'subTppStatus',
+    'subTppMessage',
+    'onboardingUrl',
+    'onboardingToken',
+    'status',
+    'expiresAt',
+  ],
   additionalProperties: false,
   properties: {
     merchantId: { type: 'integer' },
@@ -213,7 +240,19 @@ export const MerchantSummary = {
   title: 'MerchantSummary',
   description: 'Item of GET /v1/partner/merchants.',
   type: 'object',
-  required: ['merchantId', 'clientId', 'companyName', 'contactEmail', 'partnerRefId', 'type', 'status', 'subTppId', 'subTppStatus', 'createdAt', 'updatedAt'],
+  required: [
+    'merchantId',
+    'clientId',
+    'companyName',
+    'contactEmail',
+    'partnerRefId',
+    'type',
+    'status',
+    'subTppId',
+    'subTppStatus',
+    'createdAt',
+    'updatedAt',
+  ],
   additionalProperties: false,
   properties: {
     merchantId: { type: 'integer' },
@@ -229,7 +268,6 @@ export const MerchantSummary = {
     updatedAt: Timestamp,
   },
 } as const;
-export type MerchantSummaryT = FromSchema<typeof MerchantSummary>;
 
 export const MERCHANT_PAGE_DEFAULT = 20;
 export const MERCHANT_PAGE_MAX = 100;
@@ -239,7 +277,13 @@ export const MerchantListQuery = {
   additionalProperties: false,
   properties: {
     page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, starting at 1' },
-    limit: { type: 'integer', minimum: 1, maximum: MERCHANT_PAGE_MAX, default: MERCHANT_PAGE_DEFAULT, description: `Page size, default ${MERCHANT_PAGE_DEFAULT}, at most ${MERCHANT_PAGE_MAX}` },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MERCHANT_PAGE_MAX,
+      default: MERCHANT_PAGE_DEFAULT,
+      description: `Page size, default ${MERCHANT_PAGE_DEFAULT}, at most ${MERCHANT_PAGE_MAX}`,
+    },
   },
 } as const;
 export type MerchantListQueryT = FromSchema<typeof MerchantListQuery>;
@@ -289,7 +333,7 @@ export type MerchantIdParamsT = FromSchema<typeof MerchantIdParams>;
 export const CreateStoreRequest = {
   $id: 'CreateStoreRequest',
   title: 'CreateStoreRequest',
-  description: 'Not shown in the contract: obsim\'s store resource (a physical or online point of sale of an activated merchant).',
+  description: "Not shown in the contract: obsim's store resource (a physical or online point of sale of an activated merchant).",
   type: 'object',
   required: ['name'],
   additionalProperties: false,
@@ -334,7 +378,13 @@ export const CreatePaymentRequest = {
   properties: {
     merchantClientId: { type: 'string', format: 'uuid', description: "The merchant's clientId" },
     amount: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'DKK, at most 2 decimals' },
-    referenceNumber: { type: 'string', minLength: 1, maxLength: 140, pattern: '\\S', description: 'Partner reference shown to the payer; 1–140 characters, not blank' },
+    referenceNumber: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 140,
+      pattern: '\\S',
+      description: 'Partner reference shown to the payer; 1–140 characters, not blank',
+    },
   },
 } as const;
 export type CreatePaymentBody = FromSchema<typeof CreatePaymentRequest>;
@@ -345,19 +395,36 @@ export const Payment = {
   description:
     'Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK.',
   type: 'object',
-  required: ['paymentId', 'status', 'bankPaymentStatus', 'failureReason', 'amount', 'currency', 'referenceNumber', 'merchantClientId', 'merchantName', 'paymentUrl', 'createdAt', 'updatedAt', 'expiresAt'],
+  required: [
+    'paymentId',
+    'status',
+    'bankPaymentStatus',
+    'failureReason',
+    'amount',
+    'currency',
+    'referenceNumber',
+    'merchantClientId',
+    'merchantName',
+    'paymentUrl',
+    'createdAt',
+    'updatedAt',
+    'expiresAt',
+  ],
   additionalProperties: false,
   properties: {
     paymentId: { type: 'integer' },
     status: { type: 'string', enum: PAYMENT_STATUSES },
-    bankPaymentStatus: { type: 'string', description: 'Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled' },
+    bankPaymentStatus: {
+      type: 'string',
+      description: 'Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled',
+    },
     failureReason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     amount: { type: 'number' },
     currency: { type: 'string', enum: [PAYMENT_CURRENCY] },
     referenceNumber: { type: 'string' },
     merchantClientId: { type: 'string' },
     merchantName: { type: 'string' },
-    paymentUrl: { type: 'string', description: 'Hosted payment page to open in the payer\'s browser' },
+    paymentUrl: { type: 'string', description: "Hosted payment page to open in the payer's browser" },
     createdAt: Timestamp,
     updatedAt: Timestamp,
     expiresAt: { ...Timestamp, description: 'A payment still pending at this instant fails with failureReason expired' },

@@ -57,7 +57,15 @@ export const ClockAdvanceResponse = {
   },
 } as const;
 
-export const MERCHANT_ACTIONS = ['submit-onboarding', 'complete-fast-track', 'approve', 'reject', 'activate', 'deactivate', 'reactivate'] as const;
+export const MERCHANT_ACTIONS = [
+  'submit-onboarding',
+  'complete-fast-track',
+  'approve',
+  'reject',
+  'activate',
+  'deactivate',
+  'reactivate',
+] as const;
 export type MerchantAction = (typeof MERCHANT_ACTIONS)[number];
 
 export const MerchantActionParams = {
@@ -85,7 +93,6 @@ export const MerchantActionResponse = {
 } as const;
 
 export const PAYMENT_ACTIONS = ['approve', 'complete', 'fail', 'abandon', 'expire'] as const;
-export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
 
 export const PaymentActionParams = {
   type: 'object',
@@ -135,7 +142,15 @@ export const ConsentActionRequest = {
 export type ConsentActionBody = { errorMessage?: string } | null | undefined;
 
 export const DELIVERY_STATES = ['pending', 'delivering', 'delivered', 'failed'] as const;
-export const DELIVERY_OUTCOMES = ['delivered', 'timeout', 'connection_refused', 'connection_reset', 'non_2xx', 'redirect', 'error'] as const;
+export const DELIVERY_OUTCOMES = [
+  'delivered',
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'non_2xx',
+  'redirect',
+  'error',
+] as const;
 
 export const Delivery = {
   $id: 'SandboxDelivery',
@@ -143,7 +158,23 @@ export const Delivery = {
   description:
     'One delivery attempt of one event to one webhook. No automatic retries: a failed delivery stays failed; POST /_sandbox/deliveries/{id}/redeliver sends the same body again under the same X-Webhook-Id as a new delivery.',
   type: 'object',
-  required: ['id', 'eventId', 'event', 'webhookId', 'url', 'state', 'statusCode', 'outcome', 'error', 'durationMs', 'attemptedAt', 'createdAt', 'redeliveryOf', 'body', 'signature'],
+  required: [
+    'id',
+    'eventId',
+    'event',
+    'webhookId',
+    'url',
+    'state',
+    'statusCode',
+    'outcome',
+    'error',
+    'durationMs',
+    'attemptedAt',
+    'createdAt',
+    'redeliveryOf',
+    'body',
+    'signature',
+  ],
   additionalProperties: false,
   properties: {
     id: { type: 'integer' },
@@ -170,8 +201,17 @@ export const DeliveryListQuery = {
     event: { type: 'string', maxLength: 100 },
     webhookId: { type: 'string', maxLength: 100 },
     state: { type: 'string', enum: DELIVERY_STATES },
-    outcome: { type: 'string', enum: DELIVERY_OUTCOMES, description: 'Only attempts with this outcome (pending and in-flight deliveries have none)' },
-    statusCode: { type: 'integer', minimum: 100, maximum: 599, description: 'Only attempts the receiver answered with this HTTP status (e.g. 500, 302)' },
+    outcome: {
+      type: 'string',
+      enum: DELIVERY_OUTCOMES,
+      description: 'Only attempts with this outcome (pending and in-flight deliveries have none)',
+    },
+    statusCode: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 599,
+      description: 'Only attempts the receiver answered with this HTTP status (e.g. 500, 302)',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
   },
 } as const;

@@ -60,7 +60,11 @@ export const REQUEST_STEP = {
   properties: {
     method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], description: 'HTTP method' },
     path: { type: 'string', pattern: '^/', description: 'Path (and optional query string) on the simulator, e.g. `/v1/partner/merchants`' },
-    query: { type: 'object', description: 'Query parameters added to the path', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    query: {
+      type: 'object',
+      description: 'Query parameters added to the path',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
     auth: {
       type: 'string',
       enum: ['partner', 'bearer', 'none'],
@@ -73,7 +77,8 @@ export const REQUEST_STEP = {
     rawBody: { type: 'string', description: 'A raw request body sent as is (instead of `body`), e.g. malformed JSON' },
     form: {
       type: 'object',
-      description: 'An HTML form submission (instead of `body`): sent as application/x-www-form-urlencoded, e.g. the hosted onboarding form',
+      description:
+        'An HTML form submission (instead of `body`): sent as application/x-www-form-urlencoded, e.g. the hosted onboarding form',
       additionalProperties: { type: ['string', 'number', 'boolean'] },
     },
     expect: expectation,
@@ -101,7 +106,9 @@ export const CONTROL_STEP = {
     reset: { type: 'boolean', const: true, description: "POST /_sandbox/reset: delete this partner's data" },
     action: {
       type: 'string',
-      enum: [...new Set([...CONTROL_TARGETS.merchant, ...CONTROL_TARGETS.payment, ...CONTROL_TARGETS.consent, ...CONTROL_TARGETS.delivery])],
+      enum: [
+        ...new Set([...CONTROL_TARGETS.merchant, ...CONTROL_TARGETS.payment, ...CONTROL_TARGETS.consent, ...CONTROL_TARGETS.delivery]),
+      ],
       description: 'The action for the target',
     },
     body: { type: 'object', description: 'Request body, e.g. `{ reason: bank_rejected }` for `payment … fail`' },
@@ -132,7 +139,12 @@ export const REGISTER_WEBHOOK_STEP = {
   required: ['events'],
   additionalProperties: false,
   properties: {
-    events: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Event names, e.g. `[payment.completed, payment.failed]`' },
+    events: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'string' },
+      description: 'Event names, e.g. `[payment.completed, payment.failed]`',
+    },
     as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Variable name for the webhook. Default `webhook`' },
     url: { type: 'string', description: 'Override the URL (default `${receiver.url}`)' },
   },
@@ -159,7 +171,11 @@ export const EXPECT_WEBHOOK_STEP = {
   properties: {
     ...webhookBase,
     signature: { type: 'string', enum: ['valid', 'ignore'], description: '`valid` (default): the signature must verify' },
-    eventId: { type: 'string', description: 'The delivery must carry this X-Webhook-Id (e.g. a redelivery keeps the id of the first delivery). Each match sets `${last.eventId}`' },
+    eventId: {
+      type: 'string',
+      description:
+        'The delivery must carry this X-Webhook-Id (e.g. a redelivery keeps the id of the first delivery). Each match sets `${last.eventId}`',
+    },
     capture: { ...capture, description: 'Variables from the delivered envelope, e.g. `{ "evt": "data.paymentId" }`' },
   },
 } as const;
@@ -173,7 +189,8 @@ export const EXPECT_NO_WEBHOOK_STEP = {
   properties: {
     ...webhookBase,
     within: {
-      description: 'A duration string: advance the virtual clock by it first (e.g. past a settlement time). An integer: REAL milliseconds to keep watching (same as timeoutMs).',
+      description:
+        'A duration string: advance the virtual clock by it first (e.g. past a settlement time). An integer: REAL milliseconds to keep watching (same as timeoutMs).',
       oneOf: [duration, { type: 'integer', minimum: 0, maximum: 60000 }],
     },
     timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep watching (default 300)' },
@@ -217,13 +234,18 @@ export const ScenarioSchema = {
   additionalProperties: false,
   properties: {
     $schema: { type: 'string' },
-    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', description: 'Unique kebab-case name (the file name without extension, by convention)' },
+    name: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+      description: 'Unique kebab-case name (the file name without extension, by convention)',
+    },
     description: { type: 'string', description: 'What the story shows, in a sentence or two' },
     tags: { type: 'array', items: { type: 'string' } },
     covers: {
       type: 'array',
       items: { type: 'string' },
-      description: 'States and events of the contract this story reaches, e.g. `payment:paid`, `event:payment.completed` (listed in the README)',
+      description:
+        'States and events of the contract this story reaches, e.g. `payment:paid`, `event:payment.completed` (listed in the README)',
     },
     variables: { type: 'object', description: 'Initial variables (values templated)' },
     steps: {

@@ -37,7 +37,10 @@ export function renderConfigTable(): string {
     const flag = s.boolean ? `\`${s.flag}\`` : `\`${s.flag} <value>\``;
     lines.push(`| ${flag} | \`${s.env}\` | ${cell(defaultText(s))} | ${cell(s.help)} |`);
   }
-  lines.push('', 'Flags override environment variables. Durations accept `500ms`, `5s`, `2m`, `1h`, `7d` or bare milliseconds; booleans accept `true/false/1/0/yes/no/on/off`.');
+  lines.push(
+    '',
+    'Flags override environment variables. Durations accept `500ms`, `5s`, `2m`, `1h`, `7d` or bare milliseconds; booleans accept `true/false/1/0/yes/no/on/off`.',
+  );
   return lines.join('\n');
 }
 

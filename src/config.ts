@@ -142,24 +142,159 @@ function s<K extends keyof Config>(setting: Setting<K>): Setting<K> {
 export const SETTINGS = [
   s({ key: 'port', flag: '--port', env: 'PORT', default: 4010, parse: port, help: 'TCP port to listen on' }),
   s({ key: 'host', flag: '--host', env: 'HOST', default: '127.0.0.1', parse: str, help: 'Interface to bind (the container uses 0.0.0.0)' }),
-  s({ key: 'db', flag: '--db', env: 'OBSIM_DB', default: DEFAULT_DATABASE.sandbox, defaultText: `\`${DEFAULT_DATABASE.sandbox}\` (sandbox); \`${DEFAULT_DATABASE.production}\` (production)`, parse: str, help: 'SQLite database file, created on first start; `:memory:` for a throw-away database. A file database belongs to the environment that created it; the other one refuses to open it' }),
-  s({ key: 'environment', flag: '--environment', env: 'OBSIM_ENVIRONMENT', default: 'sandbox', parse: environment, help: '`sandbox` or `production` (see "Environments")' }),
-  s({ key: 'partnerClientId', flag: '--partner-client-id', env: 'OBSIM_PARTNER_CLIENT_ID', default: undefined, defaultText: '`sandbox-partner` (sandbox); generated (production)', parse: optStr, help: 'Client id of the default partner' }),
-  s({ key: 'partnerClientSecret', flag: '--partner-client-secret', env: 'OBSIM_PARTNER_CLIENT_SECRET', default: undefined, defaultText: '`sandbox-secret` (sandbox); generated (production)', parse: optStr, help: 'Client secret of the default partner' }),
-  s({ key: 'partnersFile', flag: '--partners-file', env: 'OBSIM_PARTNERS_FILE', default: undefined, defaultText: 'none', parse: optStr, help: 'JSON file listing more partners: `[{"clientId":"…","clientSecret":"…","name":"…"}]`' }),
-  s({ key: 'publicUrl', flag: '--public-url', env: 'OBSIM_PUBLIC_URL', default: undefined, defaultText: '`http://HOST:PORT`', parse: optStr, help: 'Base URL put into onboardingUrl, paymentUrl and authorizationUrl' }),
-  s({ key: 'jwtSecret', flag: '--jwt-secret', env: 'OBSIM_JWT_SECRET', default: undefined, defaultText: 'random, persisted in the database', parse: optStr, help: 'HS256 secret that signs AIS bearer tokens' }),
-  s({ key: 'tokenTtlMs', flag: '--token-ttl', env: 'OBSIM_TOKEN_TTL', default: 3_600_000, defaultText: '`1h`', parse: parseDuration, help: 'Lifetime of generated tokens' }),
-  s({ key: 'settleDelayMs', flag: '--settle-delay', env: 'OBSIM_SETTLE_DELAY', default: 5_000, defaultText: '`5s`', parse: parseDuration, help: 'Sandbox: an untouched payment settles to paid after this delay' }),
-  s({ key: 'approvalDelayMs', flag: '--approval-delay', env: 'OBSIM_APPROVAL_DELAY', default: 30_000, defaultText: '`30s`', parse: parseDuration, help: 'Sandbox: a merchant awaiting approval is approved after this delay' }),
-  s({ key: 'paymentExpiryMs', flag: '--payment-expiry', env: 'OBSIM_PAYMENT_EXPIRY', default: 1_800_000, defaultText: '`30m`', parse: parseDuration, help: 'A payment the payer never finishes fails with reason `expired` after this' }),
-  s({ key: 'strict', flag: '--strict', env: 'OBSIM_STRICT', default: false, parse: bool, boolean: true, help: 'Reject unknown request body properties with 400 (default: ignore them)' }),
-  s({ key: 'validateResponses', flag: '--validate-responses', env: 'OBSIM_VALIDATE_RESPONSES', default: false, parse: bool, boolean: true, help: 'Validate every response against its schema; a violation answers 500 naming it' }),
+  s({
+    key: 'db',
+    flag: '--db',
+    env: 'OBSIM_DB',
+    default: DEFAULT_DATABASE.sandbox,
+    defaultText: `\`${DEFAULT_DATABASE.sandbox}\` (sandbox); \`${DEFAULT_DATABASE.production}\` (production)`,
+    parse: str,
+    help: 'SQLite database file, created on first start; `:memory:` for a throw-away database. A file database belongs to the environment that created it; the other one refuses to open it',
+  }),
+  s({
+    key: 'environment',
+    flag: '--environment',
+    env: 'OBSIM_ENVIRONMENT',
+    default: 'sandbox',
+    parse: environment,
+    help: '`sandbox` or `production` (see "Environments")',
+  }),
+  s({
+    key: 'partnerClientId',
+    flag: '--partner-client-id',
+    env: 'OBSIM_PARTNER_CLIENT_ID',
+    default: undefined,
+    defaultText: '`sandbox-partner` (sandbox); generated (production)',
+    parse: optStr,
+    help: 'Client id of the default partner',
+  }),
+  s({
+    key: 'partnerClientSecret',
+    flag: '--partner-client-secret',
+    env: 'OBSIM_PARTNER_CLIENT_SECRET',
+    default: undefined,
+    defaultText: '`sandbox-secret` (sandbox); generated (production)',
+    parse: optStr,
+    help: 'Client secret of the default partner',
+  }),
+  s({
+    key: 'partnersFile',
+    flag: '--partners-file',
+    env: 'OBSIM_PARTNERS_FILE',
+    default: undefined,
+    defaultText: 'none',
+    parse: optStr,
+    help: 'JSON file listing more partners: `[{"clientId":"…","clientSecret":"…","name":"…"}]`',
+  }),
+  s({
+    key: 'publicUrl',
+    flag: '--public-url',
+    env: 'OBSIM_PUBLIC_URL',
+    default: undefined,
+    defaultText: '`http://HOST:PORT`',
+    parse: optStr,
+    help: 'Base URL put into onboardingUrl, paymentUrl and authorizationUrl',
+  }),
+  s({
+    key: 'jwtSecret',
+    flag: '--jwt-secret',
+    env: 'OBSIM_JWT_SECRET',
+    default: undefined,
+    defaultText: 'random, persisted in the database',
+    parse: optStr,
+    help: 'HS256 secret that signs AIS bearer tokens',
+  }),
+  s({
+    key: 'tokenTtlMs',
+    flag: '--token-ttl',
+    env: 'OBSIM_TOKEN_TTL',
+    default: 3_600_000,
+    defaultText: '`1h`',
+    parse: parseDuration,
+    help: 'Lifetime of generated tokens',
+  }),
+  s({
+    key: 'settleDelayMs',
+    flag: '--settle-delay',
+    env: 'OBSIM_SETTLE_DELAY',
+    default: 5_000,
+    defaultText: '`5s`',
+    parse: parseDuration,
+    help: 'Sandbox: an untouched payment settles to paid after this delay',
+  }),
+  s({
+    key: 'approvalDelayMs',
+    flag: '--approval-delay',
+    env: 'OBSIM_APPROVAL_DELAY',
+    default: 30_000,
+    defaultText: '`30s`',
+    parse: parseDuration,
+    help: 'Sandbox: a merchant awaiting approval is approved after this delay',
+  }),
+  s({
+    key: 'paymentExpiryMs',
+    flag: '--payment-expiry',
+    env: 'OBSIM_PAYMENT_EXPIRY',
+    default: 1_800_000,
+    defaultText: '`30m`',
+    parse: parseDuration,
+    help: 'A payment the payer never finishes fails with reason `expired` after this',
+  }),
+  s({
+    key: 'strict',
+    flag: '--strict',
+    env: 'OBSIM_STRICT',
+    default: false,
+    parse: bool,
+    boolean: true,
+    help: 'Reject unknown request body properties with 400 (default: ignore them)',
+  }),
+  s({
+    key: 'validateResponses',
+    flag: '--validate-responses',
+    env: 'OBSIM_VALIDATE_RESPONSES',
+    default: false,
+    parse: bool,
+    boolean: true,
+    help: 'Validate every response against its schema; a violation answers 500 naming it',
+  }),
   s({ key: 'logLevel', flag: '--log-level', env: 'OBSIM_LOG_LEVEL', default: 'info', parse: logLevel, help: 'pino log level' }),
-  s({ key: 'requestLog', flag: '--request-log', env: 'OBSIM_REQUEST_LOG', default: false, parse: bool, boolean: true, help: 'Log one line per request' }),
-  s({ key: 'rateLimit', flag: '--rate-limit', env: 'OBSIM_RATE_LIMIT', default: 0, defaultText: '`0` (off)', parse: nonNegativeInt, help: 'Requests per minute per partner; over it: 429 with Retry-After' }),
-  s({ key: 'clockStart', flag: '--clock-start', env: 'OBSIM_CLOCK_START', default: undefined, defaultText: 'wall clock', parse: instant, help: 'Start the virtual clock at this ISO 8601 instant' }),
-  s({ key: 'clockFrozen', flag: '--clock-frozen', env: 'OBSIM_CLOCK_FROZEN', default: false, parse: bool, boolean: true, help: 'Freeze the virtual clock; it moves only when advanced' }),
+  s({
+    key: 'requestLog',
+    flag: '--request-log',
+    env: 'OBSIM_REQUEST_LOG',
+    default: false,
+    parse: bool,
+    boolean: true,
+    help: 'Log one line per request',
+  }),
+  s({
+    key: 'rateLimit',
+    flag: '--rate-limit',
+    env: 'OBSIM_RATE_LIMIT',
+    default: 0,
+    defaultText: '`0` (off)',
+    parse: nonNegativeInt,
+    help: 'Requests per minute per partner; over it: 429 with Retry-After',
+  }),
+  s({
+    key: 'clockStart',
+    flag: '--clock-start',
+    env: 'OBSIM_CLOCK_START',
+    default: undefined,
+    defaultText: 'wall clock',
+    parse: instant,
+    help: 'Start the virtual clock at this ISO 8601 instant',
+  }),
+  s({
+    key: 'clockFrozen',
+    flag: '--clock-frozen',
+    env: 'OBSIM_CLOCK_FROZEN',
+    default: false,
+    parse: bool,
+    boolean: true,
+    help: 'Freeze the virtual clock; it moves only when advanced',
+  }),
 ] as const satisfies readonly Setting[];
 
 export function defaultConfig(): Config {
@@ -172,10 +307,7 @@ export function defaultConfig(): Config {
  * Merge, lowest precedence first: defaults, environment variables, CLI flags (already parsed to
  * strings or booleans by the CLI). Validates the result; throws ConfigError naming the setting.
  */
-export function loadConfig(
-  flags: Partial<Record<keyof Config, string | boolean>> = {},
-  env: NodeJS.ProcessEnv = process.env,
-): Config {
+export function loadConfig(flags: Partial<Record<keyof Config, string | boolean>> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const config = defaultConfig() as unknown as Record<string, unknown>;
   // the name each setting was given by (flag or env var), for errors found after parsing
   const givenAs: Partial<Record<keyof Config, string>> = {};
@@ -187,8 +319,7 @@ export function loadConfig(
     }
     const fromFlag = flags[setting.key];
     if (fromFlag !== undefined) {
-      config[setting.key] =
-        typeof fromFlag === 'boolean' ? fromFlag : setting.parse(fromFlag, setting.flag);
+      config[setting.key] = typeof fromFlag === 'boolean' ? fromFlag : setting.parse(fromFlag, setting.flag);
       givenAs[setting.key] = setting.flag;
     }
   }

@@ -12,7 +12,9 @@ import { dirname } from 'node:path';
 import { buildApp } from './app.js';
 import { DEFAULT_PRECOMPILED_FILE, recordedCounts, recordedModule, startRecording, stopRecording } from './plugins/precompiled.js';
 
-export async function precompile(out: string = DEFAULT_PRECOMPILED_FILE): Promise<{ file: string; validators: number; serializers: number; bytes: number }> {
+export async function precompile(
+  out: string = DEFAULT_PRECOMPILED_FILE,
+): Promise<{ file: string; validators: number; serializers: number; bytes: number }> {
   startRecording();
   let source: string;
   let counts: ReturnType<typeof recordedCounts>;
@@ -39,7 +41,10 @@ export async function precompile(out: string = DEFAULT_PRECOMPILED_FILE): Promis
 // `node dist/src/precompile.js [out]`
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   precompile(process.argv[2]).then(
-    (r) => console.log(`precompiled ${r.validators} validators and ${r.serializers} serializers -> ${r.file} (${Math.round(r.bytes / 1024)} KB)`),
+    (r) =>
+      console.log(
+        `precompiled ${r.validators} validators and ${r.serializers} serializers -> ${r.file} (${Math.round(r.bytes / 1024)} KB)`,
+      ),
     (err: unknown) => {
       console.error(err);
       process.exit(1);

@@ -34,8 +34,19 @@ if ((db.prepare('SELECT count(*) FROM transactions').pluck().get() ?? 0) === 0) 
   const start = Date.parse('2016-01-01T00:00:00.000Z');
   db.transaction(() => {
     for (let i = 0; i < rows; i++) {
-      ins.run(i + 1, ACCOUNT, new Date(start + i * 3_000_000).toISOString(), `-${(10 + (i % 990)).toFixed(2)}`, 'DKK',
-        `Card payment ${i % 97} Netto Nørrebro`, 'Netto Nørrebro', 'DK5000400440116243', `REF${String(i).padStart(10, '0')}`, 'debit', 'booked');
+      ins.run(
+        i + 1,
+        ACCOUNT,
+        new Date(start + i * 3_000_000).toISOString(),
+        `-${(10 + (i % 990)).toFixed(2)}`,
+        'DKK',
+        `Card payment ${i % 97} Netto Nørrebro`,
+        'Netto Nørrebro',
+        'DK5000400440116243',
+        `REF${String(i).padStart(10, '0')}`,
+        'debit',
+        'booked',
+      );
     }
   })();
 }
@@ -65,7 +76,15 @@ app.post('/v1/partner/payments', async (request) => {
   const expires = new Date(now + 1_800_000).toISOString();
   const token = `pay_${randomBytes(16).toString('base64url')}`;
   const b = request.body;
-  const { lastInsertRowid } = insertPayment.run(b.merchantClientId, Math.round(b.amount * 100), b.referenceNumber, 'pending', token, created, expires);
+  const { lastInsertRowid } = insertPayment.run(
+    b.merchantClientId,
+    Math.round(b.amount * 100),
+    b.referenceNumber,
+    'pending',
+    token,
+    created,
+    expires,
+  );
   return payment(Number(lastInsertRowid), b, created, expires, token);
 });
 app.post('/v1/ais/accounts/transactions', async (request) => {

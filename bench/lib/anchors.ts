@@ -23,7 +23,9 @@ export async function anchorServers(root: string, tmp: string, log: (line: strin
   if (!existsSync(prismBin) || !existsSync(mockoonBin)) {
     log(`anchors: installing ${PACKAGES.join(', ')} into ${dir} (once; not a dependency of obsim) ...`);
     mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES], { stdio: 'inherit' });
+    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES], {
+      stdio: 'inherit',
+    });
     if (r.status !== 0) {
       log('anchors: npm install failed; running without them');
       return [];
@@ -44,7 +46,22 @@ export async function anchorServers(root: string, tmp: string, log: (line: strin
         // static examples, request validation on (the default), logging quiet
         return startServer({
           name: 'prism',
-          argv: [process.execPath, prismBin, 'mock', spec, '--host', '127.0.0.1', '--port', String(port), '--dynamic', 'false', '--errors', 'false', '--verboseLevel', 'warn'],
+          argv: [
+            process.execPath,
+            prismBin,
+            'mock',
+            spec,
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(port),
+            '--dynamic',
+            'false',
+            '--errors',
+            'false',
+            '--verboseLevel',
+            'warn',
+          ],
           port,
           timeoutMs: 60_000,
         });
@@ -58,7 +75,19 @@ export async function anchorServers(root: string, tmp: string, log: (line: strin
         const port = await freePort();
         return startServer({
           name: 'mockoon',
-          argv: [process.execPath, mockoonBin, 'start', '--data', spec, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file', '--disable-admin-api'],
+          argv: [
+            process.execPath,
+            mockoonBin,
+            'start',
+            '--data',
+            spec,
+            '--port',
+            String(port),
+            '--hostname',
+            '127.0.0.1',
+            '--disable-log-to-file',
+            '--disable-admin-api',
+          ],
           port,
           timeoutMs: 60_000,
         });

@@ -98,14 +98,17 @@ async function probe(job) {
     inflight.push(
       new Promise((resolve) => {
         const started = performance.now();
-        const req = httpRequest({ host: target.hostname, port: target.port, path: job.path, method: 'GET', headers: job.headers, agent }, (res) => {
-          res.resume();
-          res.once('end', () => {
-            if (res.statusCode < 300) lat.push(performance.now() - started);
-            else non2xx++;
-            resolve();
-          });
-        });
+        const req = httpRequest(
+          { host: target.hostname, port: target.port, path: job.path, method: 'GET', headers: job.headers, agent },
+          (res) => {
+            res.resume();
+            res.once('end', () => {
+              if (res.statusCode < 300) lat.push(performance.now() - started);
+              else non2xx++;
+              resolve();
+            });
+          },
+        );
         req.once('error', () => {
           errors++;
           resolve();

@@ -6,7 +6,7 @@
  * A step whose endpoint is missing (an area not built yet) is recorded in `missing` and the
  * cases that need it are skipped, so the harness works while the product grows.
  */
-import { call, ok } from './http.js';
+import { ok } from './http.js';
 
 export const PARTNER_HEADERS = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret' };
 export const AIS_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'];
@@ -65,7 +65,13 @@ async function aisAccounts(base: string, userId: string, merchantId: number): Pr
   const list = await ok(base, 'POST', '/v1/ais/accounts', { userId, merchantId }, bearer);
   const out: AisAccount[] = [];
   for (const a of list.accounts as { accountId: string }[]) {
-    const page = await ok(base, 'POST', '/v1/ais/accounts/transactions', { userId, merchantId, accountId: a.accountId, pageLimit: 1 }, bearer);
+    const page = await ok(
+      base,
+      'POST',
+      '/v1/ais/accounts/transactions',
+      { userId, merchantId, accountId: a.accountId, pageLimit: 1 },
+      bearer,
+    );
     out.push({ userId, merchantId, accountId: a.accountId, total: page.totalTransactions, token });
   }
   return out;
@@ -99,9 +105,4 @@ export async function setupObsim(base: string): Promise<ObsimFixture> {
 export async function registerWebhook(base: string, url: string): Promise<{ id: string; secret: string }> {
   const hook = await ok(base, 'POST', '/v1/partner/webhooks', { url, events: ['payment.completed', 'payment.failed'] }, PARTNER_HEADERS);
   return { id: hook.id, secret: hook.secret };
-}
-
-export async function hasRoute(base: string, method: string, path: string, body?: unknown): Promise<boolean> {
-  const res = await call(base, method, path, body, PARTNER_HEADERS);
-  return !(res.status === 404 && (res.body as { code?: string })?.code === 'route_not_found');
 }

@@ -96,8 +96,8 @@ export async function startServer(o: StartOptions): Promise<{ server: Server; st
     output.push(chunk.toString());
     if (output.length > 200) output.shift();
   };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
   let exited: number | null | undefined;
   const exit = new Promise<void>((resolve) =>
     proc.once('exit', (code) => {

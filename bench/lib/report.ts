@@ -7,7 +7,10 @@ export interface CaseResult {
   id: string;
   label: string;
   note?: string;
-  servers: Record<string, { passes: LoadSummary[]; median: { rps: number | null; p50: number | null; p99: number | null }; non2xx?: number }>;
+  servers: Record<
+    string,
+    { passes: LoadSummary[]; median: { rps: number | null; p50: number | null; p99: number | null }; non2xx?: number }
+  >;
 }
 
 export interface Target {
@@ -29,9 +32,20 @@ export interface Results {
   startup: Record<string, { runsMs: number[]; medianMs: number | null }>;
   rss: Record<string, number | null>;
   cases: CaseResult[];
-  soak?: { seconds: number; samples: { t: number; rssMb: number | null }[]; firstThirdMb: number | null; lastThirdMb: number | null; growthPct: number | null; flat: boolean };
+  soak?: {
+    seconds: number;
+    samples: { t: number; rssMb: number | null }[];
+    firstThirdMb: number | null;
+    lastThirdMb: number | null;
+    growthPct: number | null;
+    flat: boolean;
+  };
   webhooks?: WebhookResult;
-  profile?: { file: string; top: { name: string; where: string; selfMs: number; selfPct: number }[]; byModule: { module: string; pct: number }[] };
+  profile?: {
+    file: string;
+    top: { name: string; where: string; selfMs: number; selfPct: number }[];
+    byModule: { module: string; pct: number }[];
+  };
   targets: Target[];
   notes: string[];
   elapsedS?: number;
@@ -53,9 +67,33 @@ export function evaluateTargets(r: Results): Target[] {
   const p99 = (c: string, s: string) => med(r, c, s)?.p99 ?? null;
   const readBase = rps('onboarding', 'sqlite');
 
-  t.push(atLeast('onboarding-vs-read', 'GET onboarding-status vs Fastify + one SQLite read', ratio(rps('onboarding', 'obsim'), readBase), 0.5, '×'));
-  t.push(atLeast('payments-vs-insert', 'POST payments vs Fastify + one SQLite insert', ratio(rps('payments', 'obsim'), rps('payments', 'sqlite')), 0.55, '×'));
-  t.push(atLeast('tx20-vs-read', 'POST transactions (20 items, 100k account) vs Fastify + one SQLite read', ratio(rps('tx20', 'obsim'), rps('tx20', 'sqlite')), 0.6, '×'));
+  t.push(
+    atLeast(
+      'onboarding-vs-read',
+      'GET onboarding-status vs Fastify + one SQLite read',
+      ratio(rps('onboarding', 'obsim'), readBase),
+      0.5,
+      '×',
+    ),
+  );
+  t.push(
+    atLeast(
+      'payments-vs-insert',
+      'POST payments vs Fastify + one SQLite insert',
+      ratio(rps('payments', 'obsim'), rps('payments', 'sqlite')),
+      0.55,
+      '×',
+    ),
+  );
+  t.push(
+    atLeast(
+      'tx20-vs-read',
+      'POST transactions (20 items, 100k account) vs Fastify + one SQLite read',
+      ratio(rps('tx20', 'obsim'), rps('tx20', 'sqlite')),
+      0.6,
+      '×',
+    ),
+  );
   const small = (r.fixture?.smallAccount as { transactions?: number } | null | undefined)?.transactions;
   for (const n of [20, 200]) {
     t.push(
@@ -70,33 +108,75 @@ export function evaluateTargets(r: Results): Target[] {
     );
   }
   t.push(atLeast('token-vs-read', 'POST generate-token vs the read baseline', ratio(rps('token', 'obsim'), readBase), 0.4, '×'));
-  t.push(atLeast('aisread-vs-read', 'Authorized AIS read (balance: JWT + consent) vs the read baseline', ratio(rps('aisread', 'obsim'), readBase), 0.4, '×'));
+  t.push(
+    atLeast(
+      'aisread-vs-read',
+      'Authorized AIS read (balance: JWT + consent) vs the read baseline',
+      ratio(rps('aisread', 'obsim'), readBase),
+      0.4,
+      '×',
+    ),
+  );
   // absolute latency limits depend on the machine: show what the baselines reached in the same run
   const floor = (c: string) => {
-    const parts = [['bare Fastify', p99(c, 'bare')], ['Fastify + SQLite', p99(c, 'sqlite')]].filter(([, v]) => v !== null);
+    const parts = [
+      ['bare Fastify', p99(c, 'bare')],
+      ['Fastify + SQLite', p99(c, 'sqlite')],
+    ].filter(([, v]) => v !== null);
     return parts.length ? `same run: ${parts.map(([n, v]) => `${n} ${round(v as number)} ms`).join(', ')}` : undefined;
   };
   t.push(atMost('p99-get', 'p99 GET onboarding-status at 50 connections', p99('onboarding', 'obsim'), 10, ' ms', floor('onboarding')));
   t.push(atMost('p99-payments', 'p99 POST payments at 50 connections', p99('payments', 'obsim'), 20, ' ms', floor('payments')));
   t.push(atMost('p99-tx20', 'p99 POST transactions (20 items) at 50 connections', p99('tx20', 'obsim'), 20, ' ms', floor('tx20')));
   t.push(atMost('p99-tx200', 'p99 POST transactions (200 items) at 50 connections', p99('tx200', 'obsim'), 20, ' ms', floor('tx200')));
-  t.push(atMost('startup', 'Start to first /healthz 200 vs bare Fastify', ratio(r.startup.obsim?.medianMs, r.startup.bare?.medianMs), 1.5, '×'));
-  if (r.startup.prism) t.push(atMost('startup-vs-prism', 'Start to first /healthz 200 vs Prism', ratio(r.startup.obsim?.medianMs, r.startup.prism.medianMs), 0.5, '×'));
+  t.push(
+    atMost('startup', 'Start to first /healthz 200 vs bare Fastify', ratio(r.startup.obsim?.medianMs, r.startup.bare?.medianMs), 1.5, '×'),
+  );
+  if (r.startup.prism)
+    t.push(
+      atMost(
+        'startup-vs-prism',
+        'Start to first /healthz 200 vs Prism',
+        ratio(r.startup.obsim?.medianMs, r.startup.prism.medianMs),
+        0.5,
+        '×',
+      ),
+    );
   t.push(atMost('rss', 'RSS after warm-up vs bare Fastify', ratio(r.rss.obsim, r.rss.bare), 1.3, '×'));
   t.push(
     r.soak
       ? atMost('soak', `RSS growth over a ${r.soak.seconds} s soak (median of last third vs first third)`, r.soak.growthPct, 10, ' %')
       : { id: 'soak', label: 'RSS flat under a 60 s soak', value: null, unit: '', limit: 'run with --soak', pass: null },
   );
-  if (r.cases.some((c) => c.servers.prism)) t.push(atLeast('vs-prism', 'GET onboarding-status vs Prism', ratio(rps('onboarding', 'obsim'), rps('onboarding', 'prism')), 3, '×'));
-  if (r.cases.some((c) => c.servers.mockoon)) t.push(atLeast('vs-mockoon', 'GET onboarding-status vs Mockoon', ratio(rps('onboarding', 'obsim'), rps('onboarding', 'mockoon')), 20, '×'));
+  if (r.cases.some((c) => c.servers.prism))
+    t.push(atLeast('vs-prism', 'GET onboarding-status vs Prism', ratio(rps('onboarding', 'obsim'), rps('onboarding', 'prism')), 3, '×'));
+  if (r.cases.some((c) => c.servers.mockoon))
+    t.push(
+      atLeast('vs-mockoon', 'GET onboarding-status vs Mockoon', ratio(rps('onboarding', 'obsim'), rps('onboarding', 'mockoon')), 20, '×'),
+    );
   const w = r.webhooks;
   t.push(
     w
-      ? { id: 'webhooks-delivered', label: `${w.events} payments settling at once -> signed deliveries`, value: w.burst.signedOk, unit: '', limit: `= ${w.events}`, pass: w.burst.signedOk === w.events && w.burst.distinctIds === w.events }
-      : { id: 'webhooks-delivered', label: 'payments settling at once -> signed deliveries', value: null, unit: '', limit: '= 1000', pass: null },
+      ? {
+          id: 'webhooks-delivered',
+          label: `${w.events} payments settling at once -> signed deliveries`,
+          value: w.burst.signedOk,
+          unit: '',
+          limit: `= ${w.events}`,
+          pass: w.burst.signedOk === w.events && w.burst.distinctIds === w.events,
+        }
+      : {
+          id: 'webhooks-delivered',
+          label: 'payments settling at once -> signed deliveries',
+          value: null,
+          unit: '',
+          limit: '= 1000',
+          pass: null,
+        },
   );
-  t.push(atMost('webhooks-median', `Trigger-to-receipt median at ${w?.paced.ratePerS ?? 200} events/s`, w?.paced.medianMs ?? null, 20, ' ms'));
+  t.push(
+    atMost('webhooks-median', `Trigger-to-receipt median at ${w?.paced.ratePerS ?? 200} events/s`, w?.paced.medianMs ?? null, 20, ' ms'),
+  );
   t.push(atMost('webhooks-p99', `Trigger-to-receipt p99 at ${w?.paced.ratePerS ?? 200} events/s`, w?.paced.p99Ms ?? null, 100, ' ms'));
   t.push(
     atMost(
@@ -111,7 +191,8 @@ export function evaluateTargets(r: Results): Target[] {
   return t;
 }
 
-const num = (x: number | null | undefined, digits = 0) => (x === null || x === undefined ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const num = (x: number | null | undefined, digits = 0) =>
+  x === null || x === undefined ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (p: boolean | null) => (p === null ? 'not measured' : p ? 'PASS' : 'short');
 
 const SERVER_NAMES: Record<string, string> = {
@@ -126,7 +207,9 @@ export function renderMarkdown(r: Results): string {
   const out: string[] = [];
   out.push(`# obsim benchmark — ${r.date}`);
   out.push('');
-  out.push(`Machine: ${r.machine.nproc} cores, ${r.machine.cpu}, Node ${r.machine.node} (${r.machine.platform}); ${r.machine.taskset ? 'server pinned to core 0, load generator to core 1 (taskset)' : 'no CPU pinning'}. Command: \`${r.command}\`. autocannon, 50 connections, ${r.options.passes} pass(es) of ${r.options.durationS} s per case and server, medians.`);
+  out.push(
+    `Machine: ${r.machine.nproc} cores, ${r.machine.cpu}, Node ${r.machine.node} (${r.machine.platform}); ${r.machine.taskset ? 'server pinned to core 0, load generator to core 1 (taskset)' : 'no CPU pinning'}. Command: \`${r.command}\`. autocannon, 50 connections, ${r.options.passes} pass(es) of ${r.options.durationS} s per case and server, medians.`,
+  );
   out.push('');
   const main = ['onboarding', 'payments', 'tx20'];
   const servers = ['obsim', 'bare', 'sqlite', 'prism', 'mockoon'].filter((s) => r.cases.some((c) => c.servers[s]) || r.startup[s]);
@@ -138,7 +221,9 @@ export function renderMarkdown(r: Results): string {
       return m ? `${num(m.rps)} req/s` : '–';
     });
     const start = r.startup[s]?.medianMs;
-    out.push(`| ${SERVER_NAMES[s] ?? s} | ${cells.join(' | ')} | ${start ? `${num(start / 1000, 2)} s` : '–'} | ${r.rss[s] ? `${num(r.rss[s], 0)} MB` : '–'} |`);
+    out.push(
+      `| ${SERVER_NAMES[s] ?? s} | ${cells.join(' | ')} | ${start ? `${num(start / 1000, 2)} s` : '–'} | ${r.rss[s] ? `${num(r.rss[s], 0)} MB` : '–'} |`,
+    );
   }
   out.push('');
   out.push('## Every case (medians of the passes)');
@@ -149,7 +234,9 @@ export function renderMarkdown(r: Results): string {
     const base = c.servers.sqlite?.median.rps ?? (c.id === 'token' || c.id === 'aisread' ? med(r, 'onboarding', 'sqlite')?.rps : null);
     for (const [s, v] of Object.entries(c.servers)) {
       const rel = s === 'sqlite' ? '' : base ? `${num(ratio(v.median.rps, base), 2)}×` : '';
-      out.push(`| ${c.label} | ${s} | ${num(v.median.rps)} | ${num(v.median.p50, 2)} | ${num(v.median.p99, 2)} | ${rel}${v.non2xx ? ` (${v.non2xx} non-2xx!)` : ''} |`);
+      out.push(
+        `| ${c.label} | ${s} | ${num(v.median.rps)} | ${num(v.median.p50, 2)} | ${num(v.median.p99, 2)} | ${rel}${v.non2xx ? ` (${v.non2xx} non-2xx!)` : ''} |`,
+      );
     }
     if (c.note) out.push(`| ${c.label} | – | – | – | – | ${c.note} |`);
   }
@@ -159,16 +246,24 @@ export function renderMarkdown(r: Results): string {
   out.push('| target | measured | limit | result |');
   out.push('|---|---|---|---|');
   for (const t of r.targets) {
-    out.push(`| ${t.label}${t.detail ? ` (${t.detail})` : ''} | ${t.value === null ? '–' : `${t.value}${t.unit}`} | ${t.limit} | ${verdict(t.pass)} |`);
+    out.push(
+      `| ${t.label}${t.detail ? ` (${t.detail})` : ''} | ${t.value === null ? '–' : `${t.value}${t.unit}`} | ${t.limit} | ${verdict(t.pass)} |`,
+    );
   }
   if (r.webhooks) {
     const w = r.webhooks;
     out.push('');
     out.push('## Webhooks');
     out.push('');
-    out.push(`- ${w.events} payments settling at once (one clock advance): ${w.burst.delivered} deliveries received, ${w.burst.signedOk} with a valid X-Webhook-Signature, ${w.burst.distinctIds} distinct X-Webhook-Id; trigger-to-receipt median ${w.burst.medianMs} ms, p99 ${w.burst.p99Ms} ms, last ${w.burst.lastMs} ms (the advance call itself answered in ${w.burst.advanceCallMs} ms).`);
-    out.push(`- ${w.events} payments completed one by one at ${w.paced.ratePerS}/s: ${w.paced.delivered} received (${w.paced.signedOk} signed ok); trigger-to-receipt median ${w.paced.medianMs} ms, p99 ${w.paced.p99Ms} ms, max ${w.paced.maxMs} ms.`);
-    out.push(`- API (GET onboarding-status, open-loop probe at ${w.api.rate} req/s): p99 quiet ${num(w.api.quiet.p99, 2)} ms, during the at-once burst ${num(w.api.burst.p99, 2)} ms, during the paced events ${num(w.api.paced.p99, 2)} ms.`);
+    out.push(
+      `- ${w.events} payments settling at once (one clock advance): ${w.burst.delivered} deliveries received, ${w.burst.signedOk} with a valid X-Webhook-Signature, ${w.burst.distinctIds} distinct X-Webhook-Id; trigger-to-receipt median ${w.burst.medianMs} ms, p99 ${w.burst.p99Ms} ms, last ${w.burst.lastMs} ms (the advance call itself answered in ${w.burst.advanceCallMs} ms).`,
+    );
+    out.push(
+      `- ${w.events} payments completed one by one at ${w.paced.ratePerS}/s: ${w.paced.delivered} received (${w.paced.signedOk} signed ok); trigger-to-receipt median ${w.paced.medianMs} ms, p99 ${w.paced.p99Ms} ms, max ${w.paced.maxMs} ms.`,
+    );
+    out.push(
+      `- API (GET onboarding-status, open-loop probe at ${w.api.rate} req/s): p99 quiet ${num(w.api.quiet.p99, 2)} ms, during the at-once burst ${num(w.api.burst.p99, 2)} ms, during the paced events ${num(w.api.paced.p99, 2)} ms.`,
+    );
   }
   if (r.soak) {
     out.push('');

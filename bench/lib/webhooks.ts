@@ -120,7 +120,13 @@ async function createPayments(base: string, clientId: string, n: number, tag: st
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const p = await ok(base, 'POST', '/v1/partner/payments', { merchantClientId: clientId, amount: 125.5, referenceNumber: `wh-${tag}-${i}` }, PARTNER_HEADERS);
+      const p = await ok(
+        base,
+        'POST',
+        '/v1/partner/payments',
+        { merchantClientId: clientId, amount: 125.5, referenceNumber: `wh-${tag}-${i}` },
+        PARTNER_HEADERS,
+      );
       ids.push(p.paymentId);
     }
   };
@@ -146,11 +152,26 @@ export async function webhookCase(opts: {
   // the probe runs in the load-generator process, away from this process's receiver
   const apiPath = `/v1/partner/merchants/${merchantId}/onboarding-status`;
   const apiProbe = (seconds: number) =>
-    load.run({ url: base, method: 'GET', path: apiPath, headers: PARTNER_HEADERS, connections: 1, durationS: seconds, probeRate: opts.apiRate });
+    load.run({
+      url: base,
+      method: 'GET',
+      path: apiPath,
+      headers: PARTNER_HEADERS,
+      connections: 1,
+      durationS: seconds,
+      probeRate: opts.apiRate,
+    });
 
   // warm the API path and the delivery path (undici loads with the first delivery), then the
   // quiet p99 at the probe rate
-  await load.run({ url: base, method: 'GET', path: `/v1/partner/merchants/${merchantId}/onboarding-status`, headers: PARTNER_HEADERS, connections: 50, durationS: 1 });
+  await load.run({
+    url: base,
+    method: 'GET',
+    path: `/v1/partner/merchants/${merchantId}/onboarding-status`,
+    headers: PARTNER_HEADERS,
+    connections: 50,
+    durationS: 1,
+  });
   await ok(base, 'POST', `/v1/partner/webhooks/${hook.id}/test`, undefined, PARTNER_HEADERS);
   await receiver.waitFor(1, 5000);
   const quiet = await apiProbe(opts.apiSeconds);

@@ -35,12 +35,15 @@ export function bearerToken(header: string | string[] | undefined): string {
   if (header === undefined || header === '') {
     throw new ApiError('token_missing', { headers: { 'www-authenticate': REALM } });
   }
-  const value = Array.isArray(header) ? header[0] ?? '' : header;
+  const value = Array.isArray(header) ? (header[0] ?? '') : header;
   const m = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(value);
   if (!m) {
-    throw withChallenge(new ApiError('token_malformed', { message: 'The Authorization header must be "Bearer <token>"' }), 'invalid_request');
+    throw withChallenge(
+      new ApiError('token_malformed', { message: 'The Authorization header must be "Bearer <token>"' }),
+      'invalid_request',
+    );
   }
-  return m[1]!;
+  return m[1];
 }
 
 /** Add the bearer hook to the encapsulated scope `app`. */

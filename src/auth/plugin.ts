@@ -16,7 +16,10 @@ declare module 'fastify' {
 export const tokensPlugin = fp(
   async (app: FastifyInstance) => {
     const secret = resolveSecret(app.config.jwtSecret, app.config.environment, app.meta);
-    app.decorate('tokens', new TokenService({ secret, environment: app.config.environment, clock: app.clock, ttlMs: app.config.tokenTtlMs }));
+    app.decorate(
+      'tokens',
+      new TokenService({ secret, environment: app.config.environment, clock: app.clock, ttlMs: app.config.tokenTtlMs }),
+    );
     app.decorateRequest('aisToken', null as unknown as TokenClaims);
   },
   { name: 'obsim-tokens', dependencies: ['obsim-store', 'obsim-clock'] },

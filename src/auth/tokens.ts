@@ -106,14 +106,21 @@ export class TokenService {
   }
 
   private key(): Promise<webcrypto.CryptoKey> {
-    return (this.cryptoKey ??= webcrypto.subtle.importKey('raw', this.options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+    return (this.cryptoKey ??= webcrypto.subtle.importKey('raw', this.options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]));
   }
 
   get ttlMs(): number {
     return this.options.ttlMs;
   }
 
-  async sign(input: { userId: string; merchantId: number; permissions: readonly TokenPermission[] }): Promise<{ token: string; claims: TokenClaims }> {
+  async sign(input: {
+    userId: string;
+    merchantId: number;
+    permissions: readonly TokenPermission[];
+  }): Promise<{ token: string; claims: TokenClaims }> {
     const iat = Math.floor(this.options.clock.nowMs() / 1000);
     const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
     const jti = randomUUID();
@@ -128,7 +135,10 @@ export class TokenService {
       .setExpirationTime(exp)
       .setJti(jti)
       .sign(await this.key());
-    return { token, claims: { userId: input.userId, merchantId: input.merchantId, permissions, issuedAt: iat, expiresAt: exp, tokenId: jti } };
+    return {
+      token,
+      claims: { userId: input.userId, merchantId: input.merchantId, permissions, issuedAt: iat, expiresAt: exp, tokenId: jti },
+    };
   }
 
   /** Verify a compact JWT; throws ApiError with a token_* code. */

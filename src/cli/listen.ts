@@ -59,7 +59,13 @@ export function describeDelivery(d: ReceivedDelivery, secret: string | undefined
   const id = d.headers['x-webhook-id'] ?? '-';
   const valid = secret === undefined ? undefined : verify(secret, d.body, d.headers['x-webhook-signature']);
   const sig =
-    valid === undefined ? 'signature not checked (no --secret)' : valid ? 'signature valid' : d.headers['x-webhook-signature'] ? 'signature INVALID' : 'signature MISSING';
+    valid === undefined
+      ? 'signature not checked (no --secret)'
+      : valid
+        ? 'signature valid'
+        : d.headers['x-webhook-signature']
+          ? 'signature INVALID'
+          : 'signature MISSING';
   const fields = keyFields(envelope?.data);
   return { line: `${d.receivedAt} ${d.method} ${d.path} ${event} ${id}${fields ? ` ${fields}` : ''} ${sig}`, valid };
 }
@@ -69,11 +75,19 @@ const FORWARDED_HEADERS = ['content-type', 'x-webhook-signature', 'x-webhook-id'
 export function registerListenCommand(program: Command): void {
   program
     .command('listen')
-    .description('Receive webhook deliveries locally: print one line per delivery (event, id, key fields, signature valid or not), optionally forward them')
+    .description(
+      'Receive webhook deliveries locally: print one line per delivery (event, id, key fields, signature valid or not), optionally forward them',
+    )
     .addOption(new Option('--port <port>', 'port to listen on (0 = any free port)').default(9000).argParser(portArg))
     .addOption(new Option('--host <host>', 'interface to bind (0.0.0.0 to accept deliveries from a container)').default('127.0.0.1'))
-    .addOption(new Option('--secret <secret>', 'webhook secret to verify X-Webhook-Signature with (from POST /v1/partner/webhooks)').env('OBSIM_WEBHOOK_SECRET'))
-    .option('--forward-to <url>', 'forward every delivery (same body and headers) to this URL and answer with its status', (raw: string) => urlArg(raw, { keepSlash: true }))
+    .addOption(
+      new Option('--secret <secret>', 'webhook secret to verify X-Webhook-Signature with (from POST /v1/partner/webhooks)').env(
+        'OBSIM_WEBHOOK_SECRET',
+      ),
+    )
+    .option('--forward-to <url>', 'forward every delivery (same body and headers) to this URL and answer with its status', (raw: string) =>
+      urlArg(raw, { keepSlash: true }),
+    )
     .option('--body', 'also print the JSON body of each delivery')
     .option('--no-color', 'plain output even on a terminal')
     .action(async (opts: ListenOpts) => {
@@ -90,7 +104,13 @@ export function registerListenCommand(program: Command): void {
           const headers: Record<string, string> = {};
           for (const h of FORWARDED_HEADERS) if (d.headers[h] !== undefined) headers[h] = d.headers[h];
           try {
-            const res = await undici().request(opts.forwardTo, { method: 'POST', headers, body: d.body, headersTimeout: 9_000, bodyTimeout: 9_000 });
+            const res = await undici().request(opts.forwardTo, {
+              method: 'POST',
+              headers,
+              body: d.body,
+              headersTimeout: 9_000,
+              bodyTimeout: 9_000,
+            });
             const text = await res.body.text();
             out(c.dim(`  → forwarded to ${opts.forwardTo}: ${res.statusCode}`));
             return { status: res.statusCode, body: text };

@@ -67,21 +67,39 @@ export function registerScenarioCommands(program: Command): void {
       'Run scenario files against a simulator, printing each step; stops a scenario at its first failed expectation. Exit 0 when all pass, 1 otherwise.',
     )
     .argument('<paths...>', 'scenario files (.yaml, .yml, .json), folders of them, or names of shipped scenarios')
-    .addOption(new Option('--base-url <url>', 'simulator to run against').env('OBSIM_BASE_URL').default('http://127.0.0.1:4010').argParser((raw: string) => urlArg(raw)))
+    .addOption(
+      new Option('--base-url <url>', 'simulator to run against')
+        .env('OBSIM_BASE_URL')
+        .default('http://127.0.0.1:4010')
+        .argParser((raw: string) => urlArg(raw)),
+    )
     .option('--in-process', 'run against a fresh in-memory simulator started inside this process (no server needed)')
     .option('--junit <file>', 'write a JUnit XML report to this file (one testsuite per scenario, one testcase per step)')
     .option('--receiver', 'start a local webhook receiver and register its URL (default: read deliveries from GET /_sandbox/deliveries)')
     .addOption(new Option('--receiver-host <host>', 'interface the --receiver listens on').default('127.0.0.1'))
     .addOption(new Option('--receiver-port <port>', 'port of the --receiver (0 = any free port)').default(0).argParser(portArg))
-    .option('--receiver-url <url>', 'URL of the --receiver as the simulator sees it (e.g. http://host.docker.internal:9100 for a container)', (raw: string) => urlArg(raw))
+    .option(
+      '--receiver-url <url>',
+      'URL of the --receiver as the simulator sees it (e.g. http://host.docker.internal:9100 for a container)',
+      (raw: string) => urlArg(raw),
+    )
     .option('--reset', "POST /_sandbox/reset before each scenario (deletes ALL of the partner's data on that simulator)")
     .addOption(
-      new Option('--partner-client-id <id>', 'partner client id used for partner and control calls').env('OBSIM_PARTNER_CLIENT_ID').default(SANDBOX_PARTNER.clientId),
+      new Option('--partner-client-id <id>', 'partner client id used for partner and control calls')
+        .env('OBSIM_PARTNER_CLIENT_ID')
+        .default(SANDBOX_PARTNER.clientId),
     )
     .addOption(
-      new Option('--partner-client-secret <secret>', 'partner client secret').env('OBSIM_PARTNER_CLIENT_SECRET').default(SANDBOX_PARTNER.clientSecret),
+      new Option('--partner-client-secret <secret>', 'partner client secret')
+        .env('OBSIM_PARTNER_CLIENT_SECRET')
+        .default(SANDBOX_PARTNER.clientSecret),
     )
-    .option('--tag <tag>', 'only run scenarios with this tag (repeatable; e.g. --tag payment --tag webhook)', (v: string, prev: string[] = []) => [...prev, v], [])
+    .option(
+      '--tag <tag>',
+      'only run scenarios with this tag (repeatable; e.g. --tag payment --tag webhook)',
+      (v: string, prev: string[] = []) => [...prev, v],
+      [],
+    )
     .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
     .option('--no-color', 'plain output even on a terminal')

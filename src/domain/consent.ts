@@ -26,7 +26,13 @@ export const DENIED_ON_BANK_PAGE = 'The user denied access at the bank';
 export const consentMachine = defineMachine<ConsentStatus, ConsentTrigger>('consent', CONSENT_STATUSES, CONSENT_TRIGGERS, [
   { from: ['pending'], trigger: 'authorize', to: 'authorized', events: [], note: 'user authorized on the bank page (or control call)' },
   { from: ['pending'], trigger: 'deny', to: 'failed', events: [], note: 'user denied (errorMessage set)' },
-  { from: ['pending', 'authorized'], trigger: 'expire', to: 'expired', events: [], note: 'expirationDateTime passed on the virtual clock (or control call)' },
+  {
+    from: ['pending', 'authorized'],
+    trigger: 'expire',
+    to: 'expired',
+    events: [],
+    note: 'expirationDateTime passed on the virtual clock (or control call)',
+  },
   { from: ['authorized'], trigger: 'revoke', to: 'revoked', events: [], note: 'revoked (control call)' },
 ]);
 
@@ -43,7 +49,12 @@ export interface ConsentChange {
  * Apply `trigger` at `atMs` (409 illegal_transition when the table has no row): a denial records
  * why, an authorization gets the provider consent id, a chosen bank is remembered.
  */
-export function decideConsent(row: ConsentRow, trigger: ConsentTrigger, input: { errorMessage?: string; bankId?: string }, atMs: number): ConsentChange {
+export function decideConsent(
+  row: ConsentRow,
+  trigger: ConsentTrigger,
+  input: { errorMessage?: string; bankId?: string },
+  atMs: number,
+): ConsentChange {
   const { to } = consentMachine.transition(row.status, trigger);
   return {
     status: to,

@@ -4,14 +4,14 @@
  * the current ones).
  */
 import { consentMachine } from './consent.js';
-import { toMermaid, type Machine } from './machine.js';
+import { toMermaid } from './machine.js';
 import { merchantMachine } from './merchant.js';
 import { paymentMachine } from './payment.js';
 
 export function lifecycleDiagrams(): { merchant: string; payment: string; consent: string } {
   return {
-    merchant: toMermaid(merchantMachine as unknown as Machine<string, string>, ['pending_onboarding', 'pending_completion', 'activated']),
-    payment: toMermaid(paymentMachine as unknown as Machine<string, string>, ['pending']),
-    consent: toMermaid(consentMachine as unknown as Machine<string, string>, ['pending']),
+    merchant: toMermaid(merchantMachine, ['pending_onboarding', 'pending_completion', 'activated']),
+    payment: toMermaid(paymentMachine, ['pending']),
+    consent: toMermaid(consentMachine, ['pending']),
   };
 }

@@ -21,6 +21,9 @@ export function envelope<D extends object>(event: EventName | typeof TEST_EVENT,
 }
 
 /** The test delivery of one webhook. */
-export function testDeliveryEnvelope(webhookId: string, atIso: string): WebhookEnvelope<{ webhookId: string; message: string; timestamp: string }> {
+export function testDeliveryEnvelope(
+  webhookId: string,
+  atIso: string,
+): WebhookEnvelope<{ webhookId: string; message: string; timestamp: string }> {
   return envelope(TEST_EVENT, { webhookId, message: TEST_DELIVERY_MESSAGE, timestamp: atIso }, atIso);
 }

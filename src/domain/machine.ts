@@ -9,7 +9,13 @@
 import { ApiError } from './errors.js';
 
 /** The contract's events (schemas take their enum from here). */
-export const EVENT_NAMES = ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed'] as const;
+export const EVENT_NAMES = [
+  'payment.completed',
+  'payment.failed',
+  'merchant.activated',
+  'merchant.deactivated',
+  'merchant.onboarding.completed',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 export interface TransitionRow<S extends string, T extends string> {

@@ -5,10 +5,26 @@
 
 /** Payment amounts that force an outcome instead of the automatic settlement. */
 export const MAGIC_AMOUNTS = [
-  { amount: 666.66, outcome: 'bank_rejected', description: 'The bank rejects the payment at the settlement time: payment.failed, failureReason bank_rejected' },
-  { amount: 777.77, outcome: 'payer_abandoned', description: 'The payer abandons at the settlement time: payment.failed, failureReason payer_abandoned' },
-  { amount: 888.88, outcome: 'expired', description: 'Never settles by itself; expires after OBSIM_PAYMENT_EXPIRY: payment.failed, failureReason expired' },
-  { amount: 999.99, outcome: 'stay_pending', description: 'Stays pending until the payer acts on paymentUrl or a control call completes or fails it (no expiry)' },
+  {
+    amount: 666.66,
+    outcome: 'bank_rejected',
+    description: 'The bank rejects the payment at the settlement time: payment.failed, failureReason bank_rejected',
+  },
+  {
+    amount: 777.77,
+    outcome: 'payer_abandoned',
+    description: 'The payer abandons at the settlement time: payment.failed, failureReason payer_abandoned',
+  },
+  {
+    amount: 888.88,
+    outcome: 'expired',
+    description: 'Never settles by itself; expires after OBSIM_PAYMENT_EXPIRY: payment.failed, failureReason expired',
+  },
+  {
+    amount: 999.99,
+    outcome: 'stay_pending',
+    description: 'Stays pending until the payer acts on paymentUrl or a control call completes or fails it (no expiry)',
+  },
 ] as const;
 export type MagicOutcome = (typeof MAGIC_AMOUNTS)[number]['outcome'];
 
@@ -32,7 +48,8 @@ export const FAST_TRACK_MAGIC = [
     status: 'pending_onboarding',
     subTppStatus: 'failed',
     subTppMessage: 'Company registry lookup failed: registration number not found',
-    description: 'The company registry does not know the number: sub-TPP not created; the merchant must use the standard onboarding form at onboardingUrl',
+    description:
+      'The company registry does not know the number: sub-TPP not created; the merchant must use the standard onboarding form at onboardingUrl',
   },
   {
     field: 'registrationNumber',

@@ -27,7 +27,14 @@ export const MERCHANT_STATUSES = [
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 
 /** The statuses reads report (`pending_partner_ais` reads as pending_completion: reportedStatus). */
-export const REPORTED_MERCHANT_STATUSES = ['pending_onboarding', 'pending_completion', 'awaiting_approval', 'activated', 'rejected', 'inactive'] as const satisfies readonly MerchantStatus[];
+export const REPORTED_MERCHANT_STATUSES = [
+  'pending_onboarding',
+  'pending_completion',
+  'awaiting_approval',
+  'activated',
+  'rejected',
+  'inactive',
+] as const satisfies readonly MerchantStatus[];
 
 /** How a merchant was created. */
 export const MERCHANT_KINDS = ['standard', 'fast_track', 'test'] as const;
@@ -45,11 +52,41 @@ export const MERCHANT_TRIGGERS = [
 export type MerchantTrigger = (typeof MERCHANT_TRIGGERS)[number];
 
 export const merchantMachine = defineMachine<MerchantStatus, MerchantTrigger>('merchant', MERCHANT_STATUSES, MERCHANT_TRIGGERS, [
-  { from: ['pending_onboarding'], trigger: 'submit_onboarding', to: 'awaiting_approval', events: ['merchant.onboarding.completed'], note: 'standard onboarding form completed' },
-  { from: ['pending_completion', 'pending_partner_ais'], trigger: 'complete_fast_track', to: 'awaiting_approval', events: ['merchant.onboarding.completed'], note: 'billing agreement accepted and bank linked' },
-  { from: ['awaiting_approval'], trigger: 'approve', to: 'activated', events: ['merchant.activated'], note: 'approval delay elapsed, or control call' },
-  { from: ['pending_onboarding', 'pending_completion', 'pending_partner_ais', 'awaiting_approval'], trigger: 'reject', to: 'rejected', events: [], note: 'application rejected (control call)' },
-  { from: ['pending_onboarding', 'pending_completion', 'pending_partner_ais', 'awaiting_approval'], trigger: 'activate', to: 'activated', events: ['merchant.activated'], note: 'control call skips the remaining onboarding' },
+  {
+    from: ['pending_onboarding'],
+    trigger: 'submit_onboarding',
+    to: 'awaiting_approval',
+    events: ['merchant.onboarding.completed'],
+    note: 'standard onboarding form completed',
+  },
+  {
+    from: ['pending_completion', 'pending_partner_ais'],
+    trigger: 'complete_fast_track',
+    to: 'awaiting_approval',
+    events: ['merchant.onboarding.completed'],
+    note: 'billing agreement accepted and bank linked',
+  },
+  {
+    from: ['awaiting_approval'],
+    trigger: 'approve',
+    to: 'activated',
+    events: ['merchant.activated'],
+    note: 'approval delay elapsed, or control call',
+  },
+  {
+    from: ['pending_onboarding', 'pending_completion', 'pending_partner_ais', 'awaiting_approval'],
+    trigger: 'reject',
+    to: 'rejected',
+    events: [],
+    note: 'application rejected (control call)',
+  },
+  {
+    from: ['pending_onboarding', 'pending_completion', 'pending_partner_ais', 'awaiting_approval'],
+    trigger: 'activate',
+    to: 'activated',
+    events: ['merchant.activated'],
+    note: 'control call skips the remaining onboarding',
+  },
   { from: ['activated'], trigger: 'deactivate', to: 'inactive', events: ['merchant.deactivated'] },
   { from: ['inactive'], trigger: 'reactivate', to: 'activated', events: ['merchant.activated'] },
 ]);
@@ -157,17 +194,28 @@ export function newMerchant(partnerId: string, creation: MerchantCreation): NewM
 
 /** Events a merchant emits by being created: a test merchant is born activated. */
 export function creationEvents(row: MerchantRow): { name: EventName; data: MerchantEventData }[] {
-  return row.status === 'activated' ? [{ name: 'merchant.activated', data: merchantEventData(row, 'pending_onboarding', row.created_at) }] : [];
+  return row.status === 'activated'
+    ? [{ name: 'merchant.activated', data: merchantEventData(row, 'pending_onboarding', row.created_at) }]
+    : [];
 }
 
 // ---------------------------------------------------------------- rules on an existing merchant
 
 /** What needs an activated merchant, and what the 409 says for each. */
 const ACTIVATION_NEEDED = {
-  payments: { field: 'merchantClientId', message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; only an activated merchant can take payments` },
-  stores: { field: undefined, message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; stores can be added once it is activated` },
+  payments: {
+    field: 'merchantClientId',
+    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; only an activated merchant can take payments`,
+  },
+  stores: {
+    field: undefined,
+    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; stores can be added once it is activated`,
+  },
   consents: { field: 'merchantId', message: undefined },
-  tokens: { field: 'merchantId', message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; tokens are issued for activated merchants only` },
+  tokens: {
+    field: 'merchantId',
+    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; tokens are issued for activated merchants only`,
+  },
 } as const;
 
 /** 409 merchant_not_activated unless the merchant is activated (payments, stores, consents and tokens need one). */
@@ -186,7 +234,10 @@ export function assertOnboardingOpen(merchant: Pick<MerchantRow, 'id' | 'status'
 }
 
 /** Where a hosted onboarding link stands at `nowMs`. */
-export function onboardingLinkState(merchant: Pick<MerchantRow, 'status' | 'onboarding_expires_at'>, nowMs: number): 'open' | 'expired' | 'closed' {
+export function onboardingLinkState(
+  merchant: Pick<MerchantRow, 'status' | 'onboarding_expires_at'>,
+  nowMs: number,
+): 'open' | 'expired' | 'closed' {
   if (!ONBOARDING_OPEN_STATES.includes(merchant.status)) return 'closed';
   if (merchant.onboarding_expires_at && Date.parse(merchant.onboarding_expires_at) <= nowMs) return 'expired';
   return 'open';
@@ -214,7 +265,11 @@ export function decideMerchant(
 }
 
 /** The timer a merchant needs in its state: sandbox approval after the approval delay. */
-export function merchantTimer(row: Pick<MerchantRow, 'status' | 'updated_at'>, settings: LifecycleSettings, atMs: number): TimerRequest<MerchantTrigger> | undefined {
+export function merchantTimer(
+  row: Pick<MerchantRow, 'status' | 'updated_at'>,
+  settings: LifecycleSettings,
+  atMs: number,
+): TimerRequest<MerchantTrigger> | undefined {
   if (row.status === 'awaiting_approval' && isSandbox(settings)) return { trigger: 'approve', dueAtMs: atMs + settings.approvalDelayMs };
   return undefined;
 }
@@ -257,7 +312,11 @@ export function merchantEventData(row: MerchantRow, previous: MerchantStatus, at
 export const SUB_TPP_STATES = ['not_created', 'failed', 'created', 'active', 'inactive', 'rejected'] as const;
 export type SubTppState = (typeof SUB_TPP_STATES)[number];
 
-const SUB_TPP_STATE_BY_STATUS: Partial<Record<MerchantStatus, SubTppState>> = { activated: 'active', inactive: 'inactive', rejected: 'rejected' };
+const SUB_TPP_STATE_BY_STATUS: Partial<Record<MerchantStatus, SubTppState>> = {
+  activated: 'active',
+  inactive: 'inactive',
+  rejected: 'rejected',
+};
 
 /**
  * The sub-TPP as a partner sees it. The id is allocated at creation but reported only once the

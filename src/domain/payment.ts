@@ -26,9 +26,27 @@ export const PAYMENT_CURRENCY = 'DKK' as const;
 
 export const paymentMachine = defineMachine<PaymentStatus, PaymentTrigger>('payment', PAYMENT_STATUSES, PAYMENT_TRIGGERS, [
   { from: ['pending'], trigger: 'approve', to: 'processing', events: [], note: 'payer approved at the bank' },
-  { from: ['pending', 'processing'], trigger: 'settle', to: 'paid', events: ['payment.completed'], note: 'settlement completed (sandbox: after OBSIM_SETTLE_DELAY, or control call)' },
-  { from: ['pending', 'processing'], trigger: 'reject', to: 'failed', events: ['payment.failed'], note: 'bank rejected (failureReason bank_rejected)' },
-  { from: ['pending'], trigger: 'abandon', to: 'failed', events: ['payment.failed'], note: 'payer abandoned (failureReason payer_abandoned)' },
+  {
+    from: ['pending', 'processing'],
+    trigger: 'settle',
+    to: 'paid',
+    events: ['payment.completed'],
+    note: 'settlement completed (sandbox: after OBSIM_SETTLE_DELAY, or control call)',
+  },
+  {
+    from: ['pending', 'processing'],
+    trigger: 'reject',
+    to: 'failed',
+    events: ['payment.failed'],
+    note: 'bank rejected (failureReason bank_rejected)',
+  },
+  {
+    from: ['pending'],
+    trigger: 'abandon',
+    to: 'failed',
+    events: ['payment.failed'],
+    note: 'payer abandoned (failureReason payer_abandoned)',
+  },
   { from: ['pending'], trigger: 'expire', to: 'failed', events: ['payment.failed'], note: 'link expired (failureReason expired)' },
 ]);
 
@@ -98,11 +116,22 @@ export interface PaymentChange {
 }
 
 /** Apply `trigger` at `atMs`: next status, its bank status and failure reason (409 when illegal), and the events. */
-export function decidePayment(row: PaymentRow, trigger: PaymentTrigger, bankId: string | undefined, atMs: number): { change: PaymentChange; events: readonly EventName[] } {
+export function decidePayment(
+  row: PaymentRow,
+  trigger: PaymentTrigger,
+  bankId: string | undefined,
+  atMs: number,
+): { change: PaymentChange; events: readonly EventName[] } {
   const { to, events } = paymentMachine.transition(row.status, trigger);
   const reason = to === 'failed' ? (FAILURE_REASON_BY_TRIGGER[trigger] ?? null) : null;
   return {
-    change: { status: to, bank_payment_status: bankPaymentStatus(to, reason), failure_reason: reason, bank_id: bankId ?? null, updated_at: isoOf(atMs) },
+    change: {
+      status: to,
+      bank_payment_status: bankPaymentStatus(to, reason),
+      failure_reason: reason,
+      bank_id: bankId ?? null,
+      updated_at: isoOf(atMs),
+    },
     events,
   };
 }

@@ -10,7 +10,11 @@ import type { MetaStore } from '../store/db.js';
 
 export const CLOCK_META_KEY = 'clock.state';
 
-export function restoreClock(config: Pick<Config, 'clockStart' | 'clockFrozen'>, meta: MetaStore, wallClock: () => number = Date.now): VirtualClock {
+export function restoreClock(
+  config: Pick<Config, 'clockStart' | 'clockFrozen'>,
+  meta: MetaStore,
+  wallClock: () => number = Date.now,
+): VirtualClock {
   const stored = config.clockStart === undefined ? parseState(meta.get(CLOCK_META_KEY)) : undefined;
   if (!stored) return VirtualClock.create({ start: config.clockStart, frozen: config.clockFrozen }, wallClock);
   const clock = new VirtualClock(stored, wallClock);

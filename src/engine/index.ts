@@ -67,9 +67,9 @@ export function createEngine({ store, meta, clock, settings, log }: EngineDeps) 
       if (!isDueToExpire(row, clock.nowMs())) return row;
       return store.tx(() => lifecycle.consent(row.request_id, 'expire', {}, Date.parse(row.expiration_date_time)));
     },
-    onPaymentCreated: lifecycle.paymentCreated,
-    onMerchantCreated: lifecycle.merchantCreated,
-    onConsentCreated: lifecycle.consentCreated,
+    onPaymentCreated: (row: PaymentRow): void => lifecycle.paymentCreated(row),
+    onMerchantCreated: (row: MerchantRow): void => lifecycle.merchantCreated(row),
+    onConsentCreated: (row: ConsentRow, partnerId: string): void => lifecycle.consentCreated(row, partnerId),
     /** Fire everything due at `nowMs`, synchronously (start-up, tests). Returns how many fired. */
     runDue: (nowMs: number = clock.nowMs()): number => runtime.fireDue(nowMs).fired,
     /**

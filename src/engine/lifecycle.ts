@@ -47,7 +47,13 @@ export function createLifecycle(store: Store, settings: LifecycleSettings) {
   }
 
   /** Replace the aggregate's timer with the one its new state asks for (if any). */
-  function reschedule(partnerId: string, aggregate: TimerAggregate, id: string | number, timer: TimerRequest | undefined, isNew = false): void {
+  function reschedule(
+    partnerId: string,
+    aggregate: TimerAggregate,
+    id: string | number,
+    timer: TimerRequest | undefined,
+    isNew = false,
+  ): void {
     if (!isNew) timers.cancel(aggregate, id);
     if (timer) timers.schedule(partnerId, aggregate, id, timer.trigger, timer.dueAtMs);
   }
@@ -108,4 +114,3 @@ export function createLifecycle(store: Store, settings: LifecycleSettings) {
     },
   };
 }
-

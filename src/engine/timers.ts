@@ -33,8 +33,6 @@ export interface TimerRuntimeDeps {
   log?: { error(obj: unknown, msg?: string): void };
 }
 
-export type TimerRuntime = ReturnType<typeof createTimerRuntime>;
-
 export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntimeDeps) {
   const { timers } = store;
   let firedTotal = 0;
@@ -42,7 +40,10 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
   let slicing = 0;
   let closed = false;
 
-  function fireDue(nowMs: number, opts: { budgetMs?: number; only?: [TimerAggregate, string | number] } = {}): { fired: number; more: boolean } {
+  function fireDue(
+    nowMs: number,
+    opts: { budgetMs?: number; only?: [TimerAggregate, string | number] } = {},
+  ): { fired: number; more: boolean } {
     if (running) return { fired: 0, more: false }; // re-entrant call (a listener advancing the clock): the outer loop picks them up
     running = true;
     let fired = 0;
@@ -90,6 +91,7 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
             }
           }
         });
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrown exactly as the savepoint caught it
         if (failure !== undefined) throw failure;
       }
     } finally {

@@ -11,7 +11,10 @@ import { ApiError, errorBody } from '../domain/errors.js';
 import { newRequestId } from './request-id.js';
 
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 200 characters' : 'The URL is not valid (bad percent-encoding?)';
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is longer than 200 characters'
+      : 'The URL is not valid (bad percent-encoding?)';
   void (reply as unknown as FastifyReply)
     .code(400)
     .type('application/json')

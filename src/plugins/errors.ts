@@ -30,7 +30,8 @@ export function toApiError(err: FastifyError | ApiError | Error): ApiError {
   const e = err as FastifyError;
   if (e.validation) return validationToApiError(e.validation as never, e.validationContext ?? 'body');
   const mapped = e.code ? FASTIFY_CODES[e.code] : undefined;
-  if (mapped) return new ApiError(mapped, { message: mapped === 'malformed_json' ? `The request body is not valid JSON: ${e.message}` : undefined });
+  if (mapped)
+    return new ApiError(mapped, { message: mapped === 'malformed_json' ? `The request body is not valid JSON: ${e.message}` : undefined });
   // JSON.parse failures and prototype-poisoning rejections arrive as plain 400s
   if (e.statusCode === 400 && (err instanceof SyntaxError || /JSON|prototype|constructor/i.test(e.message))) {
     return new ApiError('malformed_json', { message: `The request body is not valid JSON: ${e.message}` });

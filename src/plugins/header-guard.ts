@@ -28,10 +28,10 @@ export const headerGuardPlugin = fp(
       const raw = request.raw.rawHeaders;
       let seen: Set<string> | undefined;
       for (let i = 0; i < raw.length; i += 2) {
-        const name = raw[i]!.toLowerCase();
+        const name = raw[i].toLowerCase();
         if (!(name in GUARDED)) continue;
         seen ??= new Set<string>();
-        if (seen.has(name)) return done(GUARDED[name]!());
+        if (seen.has(name)) return done(GUARDED[name]());
         seen.add(name);
       }
       done();

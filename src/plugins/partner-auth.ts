@@ -24,10 +24,7 @@ export const partnerRequestPlugin = fp(
 /** Add the partner-auth hook to the encapsulated scope `app` (call inside a route plugin). */
 export function requirePartner(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    request.partner = app.partners.authenticate(
-      request.headers['x-partner-client-id'],
-      request.headers['x-partner-client-secret'],
-    );
+    request.partner = app.partners.authenticate(request.headers['x-partner-client-id'], request.headers['x-partner-client-secret']);
   });
 }
 

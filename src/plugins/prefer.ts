@@ -36,7 +36,10 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
     const value = m[2].trim();
     if (name === 'code') {
       if (!/^\d{3}$/.test(value) || Number(value) < 100 || Number(value) > 599) {
-        throw new ApiError('validation_failed', { field: 'Prefer', message: `Prefer: code must be an HTTP status code 100-599, got "${value}"` });
+        throw new ApiError('validation_failed', {
+          field: 'Prefer',
+          message: `Prefer: code must be an HTTP status code 100-599, got "${value}"`,
+        });
       }
       out.code = Number(value);
     } else if (name === 'delay') {

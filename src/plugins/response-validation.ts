@@ -48,7 +48,7 @@ export function responseSchemaFor(response: unknown, status: number): object | n
     const json = Object.entries(content).find(([type]) => type.includes('json'));
     return json?.[1]?.schema ?? null;
   }
-  return entry as object;
+  return entry;
 }
 
 function pathOf(e: ErrorObject): string {
@@ -57,7 +57,12 @@ function pathOf(e: ErrorObject): string {
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((out, s) => (/^\d+$/.test(s) ? `${out}[${s}]` : out === '' ? s : `${out}.${s}`), '');
-  const extra = e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : e.keyword === 'required' ? String(e.params.missingProperty) : undefined;
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? String(e.params.additionalProperty)
+      : e.keyword === 'required'
+        ? String(e.params.missingProperty)
+        : undefined;
   if (extra !== undefined) field = field === '' ? extra : `${field}.${extra}`;
   return field === '' ? '(body)' : field;
 }
@@ -84,7 +89,14 @@ export const responseValidationPlugin = fp(
       let validate = compiled.get(schema);
       if (validate) return validate;
       if (!ajv) {
-        ajv = new Ajv({ strict: false, allErrors: true, coerceTypes: false, useDefaults: false, removeAdditional: false, allowUnionTypes: true });
+        ajv = new Ajv({
+          strict: false,
+          allErrors: true,
+          coerceTypes: false,
+          useDefaults: false,
+          removeAdditional: false,
+          allowUnionTypes: true,
+        });
         addFormats.default(ajv);
         for (const s of Object.values(app.getSchemas())) ajv.addSchema(s as object);
       }
@@ -114,7 +126,11 @@ export const responseValidationPlugin = fp(
 
     const fail = (request: FastifyRequest, reply: FastifyReply, violation: Violation) => {
       request.log.error({ violation: violation.details, status: reply.statusCode }, violation.message);
-      const err = new ApiError('response_validation_failed', { message: violation.message, field: violation.details[0]?.field, details: violation.details });
+      const err = new ApiError('response_validation_failed', {
+        message: violation.message,
+        field: violation.details[0]?.field,
+        details: violation.details,
+      });
       void reply.code(err.status);
       return errorBody(err, request.id);
     };

@@ -22,7 +22,8 @@ export const routeTablePlugin = fp(
     const table: RouteEntry[] = [];
     app.decorate('routeTable', table);
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) table.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+      for (const method of [route.method].flat())
+        table.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
     });
   },
   { name: 'obsim-route-table' },

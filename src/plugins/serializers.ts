@@ -11,13 +11,16 @@ import type { FastifyServerOptions } from 'fastify';
 import { createRequire } from 'node:module';
 import { isRecording, precompiledKey, record, takePrecompiled } from './precompiled.js';
 
-type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
+type SerializerFactory = NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
+>;
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
 // Fastify's default serializer compiler, resolved from Fastify itself (the exact version it uses)
 const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
 // loaded only when a serializer must be built (none at all when dist/compiled has them)
-const serializerSelector = () => (fastifyRequire('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory }).SerializerSelector;
+const serializerSelector = () =>
+  (fastifyRequire('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory }).SerializerSelector;
 /** Besides the schemas and options, what a compiled serializer depends on. */
 const FJS_VERSION = (fastifyRequire('fast-json-stringify/package.json') as { version: string }).version;
 
@@ -28,7 +31,8 @@ const FJS_VERSION = (fastifyRequire('fast-json-stringify/package.json') as { ver
  */
 export function dedupedSerializerFactory(): SerializerFactory {
   let selected: SerializerFactory | undefined;
-  const defaultFactory: SerializerFactory = (externalSchemas, serializerOpts) => (selected ??= serializerSelector()())(externalSchemas, serializerOpts);
+  const defaultFactory: SerializerFactory = (externalSchemas, serializerOpts) =>
+    (selected ??= serializerSelector()())(externalSchemas, serializerOpts);
   const built = new Map<string, Serializer>();
   const recording = isRecording();
   const contextIds = new Map<string, number>();
@@ -38,7 +42,12 @@ export function dedupedSerializerFactory(): SerializerFactory {
     const compile: ReturnType<SerializerFactory> = (info) => (compileWithAll ??= defaultFactory(externalSchemas, serializerOpts))(info);
     const ext = (externalSchemas ?? {}) as Record<string, unknown>;
     // contexts that see the same schema objects under the same ids share one id
-    const signature = JSON.stringify([serializerOpts ?? null, Object.keys(ext).sort().map((k) => [k, ext[k]])]);
+    const signature = JSON.stringify([
+      serializerOpts ?? null,
+      Object.keys(ext)
+        .sort()
+        .map((k) => [k, ext[k]]),
+    ]);
     let id = contextIds.get(signature);
     if (id === undefined) contextIds.set(signature, (id = contextIds.size));
     return (info) => {

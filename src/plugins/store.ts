@@ -22,8 +22,6 @@ declare module 'fastify' {
   }
 }
 
-export { DATABASE_ENVIRONMENT_KEY } from '../store/db.js';
-
 export const storePlugin = fp(
   async (app: FastifyInstance, opts: { db?: Db }) => {
     const db = opts.db ?? openDatabase(app.config.db);
@@ -46,7 +44,9 @@ export const storePlugin = fp(
         () => done(null, payload),
         (err: unknown) => {
           request.log.error({ err }, 'commit failed: the change was rolled back');
-          const apiErr = new ApiError('internal_error', { message: 'The change could not be stored (the database refused the commit); nothing was changed' });
+          const apiErr = new ApiError('internal_error', {
+            message: 'The change could not be stored (the database refused the commit); nothing was changed',
+          });
           void reply.code(500).type('application/json; charset=utf-8');
           done(null, JSON.stringify(errorBody(apiErr, request.id)));
         },

@@ -9,7 +9,7 @@
  *
  * Both instances know every shared schema, so `{ $ref: 'X#' }` works in any part.
  */
-import type { Ajv, AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -31,7 +31,14 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
   // without it `"merchantId": 1e999` passed `type: integer`)
   // validateSchema off: the schemas are static and covered by the OpenAPI validity test; checking
   // them against the meta-schema at every start (once per instance) only cost start-up time
-  const base: Options = { allErrors: false, useDefaults: true, strict: false, allowUnionTypes: true, strictNumbers: true, validateSchema: false };
+  const base: Options = {
+    allErrors: false,
+    useDefaults: true,
+    strict: false,
+    allowUnionTypes: true,
+    strictNumbers: true,
+    validateSchema: false,
+  };
   const bodyOptions: Options = { ...base, coerceTypes: false, removeAdditional: strict ? false : true };
   const partsOptions: Options = { ...base, coerceTypes: true, removeAdditional: false };
   // building dist/compiled (src/precompile.ts): Ajv also keeps each validator's source
@@ -44,7 +51,7 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
       const code: Options = recording ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {};
       ajv = new Ajv({ ...(body ? bodyOptions : partsOptions), ...code });
       ajvFormats().default(ajv);
-      for (const schema of sharedSchemas) ajv.addSchema(schema as AnySchema);
+      for (const schema of sharedSchemas) ajv.addSchema(schema);
       ajvs.set(body, ajv);
     }
     return ajv;
@@ -77,7 +84,10 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
 
 /** Dotted path of an Ajv error: `/address/countryCode` -> `address.countryCode`, `/ubos/0` -> `ubos[0]`. */
 function fieldOf(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   let out = '';

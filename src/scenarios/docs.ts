@@ -38,7 +38,19 @@ export function stepReferenceMarkdown(): string {
     const schema = STEP_KINDS[kind] as Schema;
     out.push(`#### \`${kind}\``, '', schema.description ?? '', '');
     const props = schema.properties ?? schema.oneOf?.find((v) => v.properties)?.properties;
-    if (schema.oneOf) out.push(`Value: ${schema.oneOf.map((v) => (v.properties ? `an object (${Object.keys(v.properties).map((k) => `\`${k}\``).join(', ')})` : typeOf(v))).join(', or ')}.`, '');
+    if (schema.oneOf)
+      out.push(
+        `Value: ${schema.oneOf
+          .map((v) =>
+            v.properties
+              ? `an object (${Object.keys(v.properties)
+                  .map((k) => `\`${k}\``)
+                  .join(', ')})`
+              : typeOf(v),
+          )
+          .join(', or ')}.`,
+        '',
+      );
     if (kind === 'set') out.push('Value: an object of variable names to values (templated, assigned in order).', '');
     if (props && !schema.oneOf) {
       out.push('| Field | Type | Required | Meaning |', '|---|---|---|---|');
@@ -48,9 +60,10 @@ export function stepReferenceMarkdown(): string {
       out.push('');
     }
     if (kind === 'request') {
-      const expect = (schema.properties?.expect ?? {}) as Schema;
+      const expect = schema.properties?.expect ?? {};
       out.push('`expect` (also on `control`):', '', '| Field | Type | Meaning |', '|---|---|---|');
-      for (const [name, p] of Object.entries(expect.properties ?? {})) out.push(`| \`${name}\` | ${cell(typeOf(p))} | ${cell(p.description ?? '')} |`);
+      for (const [name, p] of Object.entries(expect.properties ?? {}))
+        out.push(`| \`${name}\` | ${cell(typeOf(p))} | ${cell(p.description ?? '')} |`);
       out.push('');
     }
   }

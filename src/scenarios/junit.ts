@@ -16,14 +16,16 @@ export function junitXml(results: readonly ScenarioResult[], suiteName = 'obsim 
   const failures = results.reduce((n, r) => n + r.steps.filter((s) => s.status === 'failed').length + (r.error ? 1 : 0), 0);
   const skipped = results.reduce((n, r) => n + r.steps.filter((s) => s.status === 'skipped').length, 0);
   const total = results.reduce((n, r) => n + r.durationMs, 0);
-  const root = xmlbuilder2().create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
-    name: suiteName,
-    tests,
-    failures,
-    errors: 0,
-    skipped,
-    time: secs(total),
-  });
+  const root = xmlbuilder2()
+    .create({ version: '1.0', encoding: 'UTF-8' })
+    .ele('testsuites', {
+      name: suiteName,
+      tests,
+      failures,
+      errors: 0,
+      skipped,
+      time: secs(total),
+    });
   for (const r of results) {
     const suite = root.ele('testsuite', {
       name: r.name,
@@ -42,7 +44,11 @@ export function junitXml(results: readonly ScenarioResult[], suiteName = 'obsim 
         .txt(r.error);
     }
     for (const s of r.steps) {
-      const tc = suite.ele('testcase', { classname: r.name, name: `${String(s.index).padStart(2, '0')} ${s.label}`, time: secs(s.durationMs) });
+      const tc = suite.ele('testcase', {
+        classname: r.name,
+        name: `${String(s.index).padStart(2, '0')} ${s.label}`,
+        time: secs(s.durationMs),
+      });
       if (s.status === 'failed') {
         tc.ele('failure', { message: (s.message ?? 'failed').split('\n')[0], type: 'ExpectationFailed' }).txt(s.message ?? '');
       } else if (s.status === 'skipped') tc.ele('skipped', { message: 'an earlier step failed' });

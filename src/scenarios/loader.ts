@@ -9,7 +9,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyRequire } from '../lazy.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
-import type { Scenario, Step } from './types.js';
+import type { Scenario } from './types.js';
 
 const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
 
@@ -76,7 +76,8 @@ function bestError(errors: ErrorObject[] | null | undefined, prefix: string): st
 
 /** Validate an already-parsed scenario document. `file` is used in error messages. */
 export function validateScenario(doc: unknown, file: string): Scenario {
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new ScenarioLoadError(file, 'a scenario must be an object with "name" and "steps"');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new ScenarioLoadError(file, 'a scenario must be an object with "name" and "steps"');
   const raw = doc as Record<string, unknown>;
   // steps first, so that a wrong step names its number rather than a generic top-level error
   if (Array.isArray(raw.steps)) {
@@ -95,7 +96,10 @@ function validateStep(step: unknown, n: number, file: string): void {
   const kinds = keys.filter((k): k is StepKind => (KINDS as string[]).includes(k));
   const unknown = keys.filter((k) => !(KINDS as string[]).includes(k));
   if (unknown.length > 0) {
-    const hint = ['expect', 'capture', 'body'].includes(unknown[0]) && kinds.length === 1 ? `; "${unknown[0]}" belongs inside the ${kinds[0]} step` : '';
+    const hint =
+      ['expect', 'capture', 'body'].includes(unknown[0]) && kinds.length === 1
+        ? `; "${unknown[0]}" belongs inside the ${kinds[0]} step`
+        : '';
     throw new ScenarioLoadError(file, `unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})${hint}`, n);
   }
   if (kinds.length === 0) throw new ScenarioLoadError(file, `the step has no kind (expected one of: ${KINDS.join(', ')})`, n);
@@ -125,9 +129,14 @@ function checkControl(c: Record<string, unknown>, n: number, file: string): void
     return;
   }
   const allowed = CONTROL_TARGETS[target] as readonly string[];
-  if (c.action === undefined) throw new ScenarioLoadError(file, `control: missing required field "action" (for ${target}: ${allowed.join(', ')})`, n);
+  if (c.action === undefined)
+    throw new ScenarioLoadError(file, `control: missing required field "action" (for ${target}: ${allowed.join(', ')})`, n);
   if (!allowed.includes(c.action as string)) {
-    throw new ScenarioLoadError(file, `control: "${String(c.action)}" is not an action on a ${target} (expected one of: ${allowed.join(', ')})`, n);
+    throw new ScenarioLoadError(
+      file,
+      `control: "${String(c.action)}" is not an action on a ${target} (expected one of: ${allowed.join(', ')})`,
+      n,
+    );
   }
 }
 
@@ -144,7 +153,10 @@ export function parseScenarioText(text: string, file: string): unknown {
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const line = e.linePos?.[0];
-    throw new ScenarioLoadError(file, `not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${e.message.split('\n')[0]}`);
+    throw new ScenarioLoadError(
+      file,
+      `not valid YAML${line ? ` (line ${line.line}, column ${line.col})` : ''}: ${e.message.split('\n')[0]}`,
+    );
   }
   return doc.toJS();
 }

@@ -28,7 +28,8 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
-function walk(expected: unknown, actual: unknown | typeof ABSENT, path: string, out: Mismatch[]): void {
+/** `actual` may be ABSENT (the property is missing, not undefined). */
+function walk(expected: unknown, actual: unknown, path: string, out: Mismatch[]): void {
   const where = path === '' ? '(root)' : path;
   if (typeof expected === 'string' && expected.startsWith('$')) {
     if (expected === '$absent') {
@@ -42,9 +43,9 @@ function walk(expected: unknown, actual: unknown | typeof ABSENT, path: string, 
     const type = /^\$type:(\w+)$/.exec(expected);
     if (type) {
       const t = type[1];
-      const ok =
-        actual !== ABSENT && (t === 'integer' ? Number.isInteger(actual) : typeName(actual) === t);
-      if (!ok) out.push({ path: where, expected: `(${t})`, actual: actual === ABSENT ? '(absent)' : actual, reason: `must be of type ${t}` });
+      const ok = actual !== ABSENT && (t === 'integer' ? Number.isInteger(actual) : typeName(actual) === t);
+      if (!ok)
+        out.push({ path: where, expected: `(${t})`, actual: actual === ABSENT ? '(absent)' : actual, reason: `must be of type ${t}` });
       return;
     }
     const regex = /^\$regex:([\s\S]*)$/.exec(expected);

@@ -20,7 +20,7 @@ export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter 
   const write = options.write ?? ((t: string) => process.stdout.write(t));
   const c = pc.createColors(options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
   const verbose = options.verbose ?? true;
-  const live = options.live ?? (options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
+  const live = options.live ?? options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   let pending = false;
   const line = (s = '') => {
     // replace the "running" line of the step that just ended

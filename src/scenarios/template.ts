@@ -56,7 +56,6 @@ export function renderString(s: string, ctx: TemplateContext): unknown {
   });
 }
 
-
 function evaluate(expr: string, ctx: TemplateContext): unknown {
   switch (expr) {
     case 'uuid':
@@ -88,7 +87,8 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
   if (shift) {
     const base = evaluate(shift[1].trim(), ctx);
     const ms = typeof base === 'string' ? Date.parse(base) : Number.NaN;
-    if (Number.isNaN(ms)) throw new TemplateError(`\${${expr}}: ${shift[1].trim()} is not an ISO 8601 instant (got ${JSON.stringify(base)})`);
+    if (Number.isNaN(ms))
+      throw new TemplateError(`\${${expr}}: ${shift[1].trim()} is not an ISO 8601 instant (got ${JSON.stringify(base)})`);
     const d = parseDuration(shift[3]);
     return new Date(shift[2] === '+' ? ms + d : ms - d).toISOString();
   }
@@ -96,7 +96,9 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
   const found = lookup(ctx.vars, expr);
   if (!found.ok) {
     const known = Object.keys(ctx.vars).sort();
-    throw new TemplateError(`unknown variable \${${expr}}${known.length ? ` (defined: ${known.join(', ')})` : ' (no variables defined yet)'}`);
+    throw new TemplateError(
+      `unknown variable \${${expr}}${known.length ? ` (defined: ${known.join(', ')})` : ' (no variables defined yet)'}`,
+    );
   }
   return found.value;
 }

@@ -65,10 +65,10 @@ export function httpTransport(baseUrl: string, options: { timeoutMs?: number } =
         });
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        throw new Error(`cannot reach ${base} (${e.code ?? e.message}); is the simulator running? (--base-url)`);
+        throw new Error(`cannot reach ${base} (${e.code ?? e.message}); is the simulator running? (--base-url)`, { cause: err });
       }
       const text = await res.body.text();
-      const headers = flatHeaders(res.headers as Record<string, string | string[] | undefined>);
+      const headers = flatHeaders(res.headers);
       return { status: res.statusCode, headers, text, json: parseJson(text, headers['content-type']) };
     },
   };
@@ -79,7 +79,7 @@ export function injectTransport(app: FastifyInstance): Transport {
     description: 'in-process',
     async request(req) {
       const res = await app.inject({ method: req.method as 'GET', url: req.path, headers: req.headers, payload: req.body });
-      const headers = flatHeaders(res.headers as Record<string, string | string[] | number | undefined>);
+      const headers = flatHeaders(res.headers);
       return { status: res.statusCode, headers, text: res.body, json: parseJson(res.body, headers['content-type']) };
     },
   };

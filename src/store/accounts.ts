@@ -73,10 +73,14 @@ export function accountStore(db: Db) {
   // DESC, transaction_id), so the rows of a window are the seq range from the newest row at or
   // before `to` to the oldest row at or after `from` (two index seeks, whatever the account size).
   const newestSeqUpTo = db
-    .prepare('SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date <= ? ORDER BY booking_date DESC, transaction_id LIMIT 1')
+    .prepare(
+      'SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date <= ? ORDER BY booking_date DESC, transaction_id LIMIT 1',
+    )
     .pluck();
   const oldestSeqFrom = db
-    .prepare('SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1')
+    .prepare(
+      'SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1',
+    )
     .pluck();
   /** Users / accounts known to be materialized (rows are never deleted), so reads skip the check. */
   const materialized = new Set<string>();
@@ -119,7 +123,8 @@ export function accountStore(db: Db) {
    * page order, used by countTransactions) is simply the emission index.
    */
   const transactionsTx = db.transaction((accountId: string) => {
-    const acc = pendingAccount.get(accountId) as { user_id: string; position: number; transactions_ready: number; anchor_at: string } | undefined;
+    const acc = pendingAccount.get(accountId) as
+      { user_id: string; position: number; transactions_ready: number; anchor_at: string } | undefined;
     if (!acc || acc.transactions_ready === 1) return;
     let params: unknown[] = [];
     let seq = 0;
@@ -193,4 +198,3 @@ export function accountStore(db: Db) {
     },
   };
 }
-export type AccountStore = ReturnType<typeof accountStore>;

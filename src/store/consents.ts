@@ -46,7 +46,9 @@ export function consentStore(db: Db) {
   );
   const byRequestId = db.prepare('SELECT * FROM consents WHERE request_id = ?');
   // the owning partner is the merchant's
-  const withPartner = db.prepare('SELECT c.*, m.partner_id AS owner_partner_id FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE c.request_id = ?');
+  const withPartner = db.prepare(
+    'SELECT c.*, m.partner_id AS owner_partner_id FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE c.request_id = ?',
+  );
   const byToken = db.prepare('SELECT * FROM consents WHERE auth_token = ?');
   const forUser = db.prepare('SELECT * FROM consents WHERE user_id = ? AND merchant_id = ? ORDER BY created_at DESC, id DESC');
   const update = db.prepare(
@@ -80,4 +82,3 @@ export function consentStore(db: Db) {
     update: (requestId: string, change: ConsentChange) => update.get({ ...change, request_id: requestId }) as ConsentRow,
   };
 }
-export type ConsentStore = ReturnType<typeof consentStore>;

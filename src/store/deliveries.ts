@@ -77,7 +77,9 @@ export function deliveryStore(db: Db) {
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
   );
-  const markDelivering = db.prepare(`UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`);
+  const markDelivering = db.prepare(
+    `UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`,
+  );
   const record = db.prepare(
     `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms
       WHERE id = @id`,
@@ -105,7 +107,13 @@ export function deliveryStore(db: Db) {
 
   return {
     /** A pending delivery of `eventId` to one webhook (call inside the transaction that wrote the event). */
-    insert(eventId: string, hook: { id: string; url: string }, partnerId: string, nowIso: string, redeliveryOf: number | null = null): number {
+    insert(
+      eventId: string,
+      hook: { id: string; url: string },
+      partnerId: string,
+      nowIso: string,
+      redeliveryOf: number | null = null,
+    ): number {
       return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso).lastInsertRowid);
     },
     /** One index probe: is anything waiting to be sent? */

@@ -40,9 +40,13 @@ export function merchantStore(db: Db) {
   const byIdForPartner = db.prepare('SELECT * FROM merchants WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM merchants WHERE id = ?');
   // the payment path needs four columns; SELECT * also decoded `details` (the fast-track JSON)
-  const byClientIdForPartner = db.prepare('SELECT id, client_id, status, company_name FROM merchants WHERE client_id = ? AND partner_id = ?');
+  const byClientIdForPartner = db.prepare(
+    'SELECT id, client_id, status, company_name FROM merchants WHERE client_id = ? AND partner_id = ?',
+  );
   const byOnboardingToken = db.prepare('SELECT * FROM merchants WHERE onboarding_token = ?');
-  const update = db.prepare('UPDATE merchants SET status = @status, details = @details, updated_at = @updated_at WHERE id = @id RETURNING *');
+  const update = db.prepare(
+    'UPDATE merchants SET status = @status, details = @details, updated_at = @updated_at WHERE id = @id RETURNING *',
+  );
   const updateOnboarding = db.prepare(
     'UPDATE merchants SET onboarding_token = ?, onboarding_expires_at = ?, updated_at = ? WHERE id = ? RETURNING *',
   );
@@ -72,4 +76,3 @@ export function merchantStore(db: Db) {
     },
   };
 }
-export type MerchantStore = ReturnType<typeof merchantStore>;

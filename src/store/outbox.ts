@@ -49,4 +49,3 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
     },
   };
 }
-export type OutboxStore = ReturnType<typeof outboxStore>;

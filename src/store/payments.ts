@@ -45,7 +45,10 @@ export function paymentStore(db: Db) {
   );
 
   // the per-database HMAC key of payment tokens, created on first start
-  const secret = Buffer.from(metaStore(db).getOrCreate('payments.tokenSecret', () => randomBytes(32).toString('base64url')), 'base64url');
+  const secret = Buffer.from(
+    metaStore(db).getOrCreate('payments.tokenSecret', () => randomBytes(32).toString('base64url')),
+    'base64url',
+  );
   const mac = (id: number) => createHmac('sha256', secret).update(`payment:${id}`).digest('base64url').slice(0, 22);
 
   return {
@@ -80,11 +83,10 @@ export function paymentStore(db: Db) {
       const m = TOKEN.exec(token);
       if (!m) return undefined;
       const id = Number(m[1]);
-      const given = Buffer.from(m[2]!);
+      const given = Buffer.from(m[2]);
       const expected = Buffer.from(mac(id));
       if (!timingSafeEqual(given, expected)) return undefined;
       return byId.get(id) as PaymentRow | undefined;
     },
   };
 }
-export type PaymentStore = ReturnType<typeof paymentStore>;

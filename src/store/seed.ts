@@ -18,7 +18,12 @@ export function seedDefaultMerchant(store: Store, partnerId: string, nowIso: str
     const existing = known === undefined ? undefined : store.merchants.get(Number(known), partnerId);
     if (existing) return existing;
     const row = store.merchants.insert(
-      newMerchant(partnerId, { kind: 'seed', companyName: DEFAULT_MERCHANT_NAME, contactEmail: 'merchant@obsim.test', partnerRefId: DEFAULT_MERCHANT_REF }),
+      newMerchant(partnerId, {
+        kind: 'seed',
+        companyName: DEFAULT_MERCHANT_NAME,
+        contactEmail: 'merchant@obsim.test',
+        partnerRefId: DEFAULT_MERCHANT_REF,
+      }),
       nowIso,
     );
     store.meta.set(key, String(row.id));

@@ -18,9 +18,7 @@ export interface StoreDetails {
 }
 
 export function storeStore(db: Db) {
-  const insert = db.prepare(
-    'INSERT INTO stores (partner_id, merchant_id, name, details, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
-  );
+  const insert = db.prepare('INSERT INTO stores (partner_id, merchant_id, name, details, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *');
   const forMerchant = db.prepare('SELECT * FROM stores WHERE merchant_id = ? AND partner_id = ? ORDER BY id');
 
   return {
@@ -30,4 +28,3 @@ export function storeStore(db: Db) {
     listForMerchant: (merchantId: number, partnerId: string) => forMerchant.all(merchantId, partnerId) as StoreRow[],
   };
 }
-export type StoreStore = ReturnType<typeof storeStore>;

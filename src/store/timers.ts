@@ -56,4 +56,3 @@ export function timerStore(db: Db) {
     timersOf: (aggregate: TimerAggregate, aggregateId: string | number) => ofAggregate.all(aggregate, String(aggregateId)) as TimerRow[],
   };
 }
-export type TimerStore = ReturnType<typeof timerStore>;

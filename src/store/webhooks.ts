@@ -13,9 +13,7 @@ export interface WebhookRow {
 }
 
 export function webhookStore(db: Db) {
-  const insert = db.prepare(
-    'INSERT INTO webhooks (id, partner_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
-  );
+  const insert = db.prepare('INSERT INTO webhooks (id, partner_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *');
   const byIdForPartner = db.prepare('SELECT * FROM webhooks WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
   const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = ? ORDER BY created_at, id');
@@ -30,4 +28,3 @@ export function webhookStore(db: Db) {
     list: (partnerId: string) => forPartner.all(partnerId) as WebhookRow[],
   };
 }
-export type WebhookStore = ReturnType<typeof webhookStore>;

@@ -24,4 +24,3 @@ export function deliveryView(r: DeliveryWithEvent) {
     signature: r.signature ?? (r.secret !== null ? sign(r.secret, r.body) : ''),
   };
 }
-export type DeliveryView = ReturnType<typeof deliveryView>;

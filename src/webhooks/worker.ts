@@ -142,7 +142,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return recorded;
   }
 
-  async function send(row: ClaimedDelivery): Promise<{ outcome: DeliveryOutcome | 'aborted'; statusCode: number | null; error: string | null }> {
+  async function send(
+    row: ClaimedDelivery,
+  ): Promise<{ outcome: DeliveryOutcome | 'aborted'; statusCode: number | null; error: string | null }> {
     if (row.secret === null || row.signature === null) {
       return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists' };
     }
@@ -223,6 +225,7 @@ function classify(err: unknown): { outcome: DeliveryOutcome; statusCode: null; e
   const code = e?.code ?? e?.cause?.code;
   const message = `${code ? `${code}: ` : ''}${e?.message ?? String(err)}`;
   if (code === 'ECONNREFUSED') return { outcome: 'connection_refused', statusCode: null, error: message };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { outcome: 'connection_reset', statusCode: null, error: message };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return { outcome: 'connection_reset', statusCode: null, error: message };
   return { outcome: 'error', statusCode: null, error: message };
 }

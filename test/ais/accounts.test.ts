@@ -17,14 +17,22 @@ async function post(ctx: AisContext, url: string, payload: Record<string, unknow
 
 t.test('POST /v1/ais/accounts returns the envelope with every Account field', async (t) => {
   const ctx = await ready(t);
-  const res = await post(ctx, '/v1/ais/accounts', { userId: 'user-typical', merchantId: ctx.merchantId }, { ...(await ctx.bearer('user-typical')), 'x-request-id': 'partner-trace-1' });
+  const res = await post(
+    ctx,
+    '/v1/ais/accounts',
+    { userId: 'user-typical', merchantId: ctx.merchantId },
+    { ...(await ctx.bearer('user-typical')), 'x-request-id': 'partner-trace-1' },
+  );
   t.equal(res.statusCode, 200);
   t.equal(res.headers['x-request-id'], 'partner-trace-1', 'x-request-id echoed');
   const body = json(res);
   t.same(schemaErrors('AccountsResponse', body), []);
   t.match(body, { userId: 'user-typical', merchantId: ctx.merchantId, consentId: ctx.consent.consent_id, totalAccounts: 3 });
   t.equal(body.clientId, ctx.app.store.merchants.getAny(ctx.merchantId)!.client_id);
-  t.same(body.accounts.map((a: any) => a.accountType), ['current', 'savings', 'credit_card']);
+  t.same(
+    body.accounts.map((a: any) => a.accountType),
+    ['current', 'savings', 'credit_card'],
+  );
   for (const a of body.accounts) t.match(a.balance, /^-?\d+\.\d{2}$/);
   t.matchSnapshot(normalise(body), 'accounts of user-typical');
 
@@ -39,14 +47,24 @@ t.test('special users: no accounts, multi-currency', async (t) => {
   const none = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-no-accounts', merchantId: ctx.merchantId }));
   t.match(none, { accounts: [], totalAccounts: 0 });
   const multi = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-multi-currency', merchantId: ctx.merchantId }));
-  t.same(multi.accounts.map((a: any) => a.currency), ['DKK', 'EUR', 'SEK', 'GBP']);
-  t.same(multi.accounts.map((a: any) => a.iban.slice(0, 2)), ['DK', 'DE', 'SE', 'GB']);
+  t.same(
+    multi.accounts.map((a: any) => a.currency),
+    ['DKK', 'EUR', 'SEK', 'GBP'],
+  );
+  t.same(
+    multi.accounts.map((a: any) => a.iban.slice(0, 2)),
+    ['DK', 'DE', 'SE', 'GB'],
+  );
 });
 
 t.test('POST /v1/ais/accounts/balance', async (t) => {
   const ctx = await ready(t);
   const accounts = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-typical', merchantId: ctx.merchantId })).accounts;
-  const res = await post(ctx, '/v1/ais/accounts/balance', { userId: 'user-typical', merchantId: ctx.merchantId, accountId: accounts[0].accountId });
+  const res = await post(ctx, '/v1/ais/accounts/balance', {
+    userId: 'user-typical',
+    merchantId: ctx.merchantId,
+    accountId: accounts[0].accountId,
+  });
   t.equal(res.statusCode, 200);
   const body = json(res);
   t.same(schemaErrors('BalanceResponse', body), []);
@@ -78,7 +96,10 @@ t.test('POST /v1/ais/accounts/transactions: paging, filters, consent window, new
   t.equal(first.transactions.length, Math.min(200, inWindow));
   const dates = first.transactions.map((x: any) => x.bookingDate);
   t.same(dates, [...dates].sort().reverse(), 'newest first');
-  t.ok(dates.every((d: string) => d >= '2025-06-01T00:00:00.000Z'), 'nothing before transactionFromDateTime');
+  t.ok(
+    dates.every((d: string) => d >= '2025-06-01T00:00:00.000Z'),
+    'nothing before transactionFromDateTime',
+  );
 
   // an earlier fromDate cannot widen the consent window
   const wider = json(await post(ctx, url, { ...base, fromDate: '2024-01-01' }));
@@ -96,7 +117,14 @@ t.test('POST /v1/ais/accounts/transactions: paging, filters, consent window, new
   t.ok(page.transactions.every((x: any) => x.bookingDate.startsWith('2025-09')));
 
   // paging by moving toDate below the last bookingDate
-  const next = json(await post(ctx, url, { ...base, fromDate: '2025-09-01', toDate: new Date(Date.parse(page.transactions[4].bookingDate) - 1).toISOString(), pageLimit: 5 }));
+  const next = json(
+    await post(ctx, url, {
+      ...base,
+      fromDate: '2025-09-01',
+      toDate: new Date(Date.parse(page.transactions[4].bookingDate) - 1).toISOString(),
+      pageLimit: 5,
+    }),
+  );
   t.equal(next.totalTransactions, (september as number) - 5);
   t.ok(next.transactions[0].bookingDate < page.transactions[4].bookingDate);
 
@@ -110,7 +138,11 @@ t.test('GET /v1/ais/accounts/{accountId}/transactions requires fromDate and toDa
   const ctx = await ready(t);
   const accountId = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-typical', merchantId: ctx.merchantId })).accounts[0].accountId;
   const headers = { ...(await ctx.bearer('user-typical')), 'x-request-id': 'get-tx-1' };
-  const res = await ctx.app.inject({ method: 'GET', url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-12-01&toDate=2025-12-31`, headers });
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-12-01&toDate=2025-12-31`,
+    headers,
+  });
   t.equal(res.statusCode, 200);
   t.equal(res.headers['x-request-id'], 'get-tx-1');
   const list = json(res);
@@ -123,12 +155,24 @@ t.test('GET /v1/ais/accounts/{accountId}/transactions requires fromDate and toDa
     t.equal(bad.statusCode, 400, `query "${q}"`);
     t.match(json(bad), { code: 'validation_failed' });
   }
-  const reversed = await ctx.app.inject({ method: 'GET', url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-12-31&toDate=2025-12-01`, headers });
+  const reversed = await ctx.app.inject({
+    method: 'GET',
+    url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-12-31&toDate=2025-12-01`,
+    headers,
+  });
   t.equal(reversed.statusCode, 400);
   t.match(json(reversed), { field: 'fromDate' });
-  const garbage = await ctx.app.inject({ method: 'GET', url: `/v1/ais/accounts/${accountId}/transactions?fromDate=yesterday&toDate=2025-12-01`, headers });
+  const garbage = await ctx.app.inject({
+    method: 'GET',
+    url: `/v1/ais/accounts/${accountId}/transactions?fromDate=yesterday&toDate=2025-12-01`,
+    headers,
+  });
   t.equal(garbage.statusCode, 400);
-  const unknown = await ctx.app.inject({ method: 'GET', url: `/v1/ais/accounts/acc_nope/transactions?fromDate=2025-12-01&toDate=2025-12-31`, headers });
+  const unknown = await ctx.app.inject({
+    method: 'GET',
+    url: `/v1/ais/accounts/acc_nope/transactions?fromDate=2025-12-01&toDate=2025-12-31`,
+    headers,
+  });
   t.equal(unknown.statusCode, 404);
   t.match(json(unknown), { code: 'account_not_found' });
 });
@@ -150,7 +194,11 @@ t.test('400s on the transaction request', async (t) => {
     t.equal(res.statusCode, 400, name);
     t.match(json(res), { code: 'validation_failed', field }, name);
   }
-  const ok = await post(ctx, '/v1/ais/accounts/transactions', { ...base, accountId: json(await post(ctx, '/v1/ais/accounts', { userId: 'user-typical', merchantId: ctx.merchantId })).accounts[0].accountId, pageLimit: 1000 });
+  const ok = await post(ctx, '/v1/ais/accounts/transactions', {
+    ...base,
+    accountId: json(await post(ctx, '/v1/ais/accounts', { userId: 'user-typical', merchantId: ctx.merchantId })).accounts[0].accountId,
+    pageLimit: 1000,
+  });
   t.equal(ok.statusCode, 200, 'the maximum itself is fine');
 });
 
@@ -190,7 +238,11 @@ t.test('403: token permission, token subject, consent missing, consent permissio
     t.match(json(res), { code: 'token_permission_missing', message: new RegExp(perm) }, url);
     t.match(res.headers['www-authenticate'], /insufficient_scope/);
   }
-  res = await ctx.app.inject({ method: 'GET', url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-01-01&toDate=2025-02-01`, headers: accountsOnly });
+  res = await ctx.app.inject({
+    method: 'GET',
+    url: `/v1/ais/accounts/${accountId}/transactions?fromDate=2025-01-01&toDate=2025-02-01`,
+    headers: accountsOnly,
+  });
   t.match(json(res), { code: 'token_permission_missing' });
   res = await post(ctx, '/v1/ais/accounts', accountsReq, await ctx.bearer('user-typical', ['ais:balance:read']));
   t.match(json(res), { code: 'token_permission_missing', message: /ais:accounts:read/ });
@@ -225,7 +277,8 @@ t.test('404: unknown account, or an account of another user', async (t) => {
   const ctx = await aisApp(t);
   await ctx.authorizedConsent('user-typical');
   await ctx.authorizedConsent('user-multi-currency');
-  const theirs = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-multi-currency', merchantId: ctx.merchantId })).accounts[0].accountId;
+  const theirs = json(await post(ctx, '/v1/ais/accounts', { userId: 'user-multi-currency', merchantId: ctx.merchantId })).accounts[0]
+    .accountId;
   for (const accountId of ['acc_unknown', theirs]) {
     for (const url of ['/v1/ais/accounts/balance', '/v1/ais/accounts/transactions']) {
       const res = await post(ctx, url, { userId: 'user-typical', merchantId: ctx.merchantId, accountId });

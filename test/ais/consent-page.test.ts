@@ -43,7 +43,12 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   t.match(noBank.body, /aria-invalid="true"/);
   t.equal(app.store.consents.get(consent.requestId)?.status, 'pending');
 
-  const post = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=fjord-sparekasse' });
+  const post = await app.inject({
+    method: 'POST',
+    url: path(consent.authorizationUrl),
+    headers: FORM,
+    payload: 'action=authorize&bankId=fjord-sparekasse',
+  });
   t.equal(post.statusCode, 303);
   const location = new URL(post.headers.location as string);
   t.equal(`${location.origin}${location.pathname}`, 'https://merchant.test/return');
@@ -58,7 +63,12 @@ t.test('authorize end to end: page, form, redirect to callbackUrl, then read acc
   t.equal(row.bank_id, 'fjord-sparekasse');
 
   // the partner now reads accounts with the consent
-  const accounts = await app.inject({ method: 'POST', url: '/v1/ais/accounts', headers: await ctx.bearer('user-typical'), payload: { userId: 'user-typical', merchantId } });
+  const accounts = await app.inject({
+    method: 'POST',
+    url: '/v1/ais/accounts',
+    headers: await ctx.bearer('user-typical'),
+    payload: { userId: 'user-typical', merchantId },
+  });
   t.equal(accounts.statusCode, 200);
   t.equal(json(accounts).consentId, consentId);
   t.equal(json(accounts).totalAccounts, 3);
@@ -98,7 +108,12 @@ t.test('deny: failed with errorMessage, redirect with status=failed and error', 
 t.test('without callbackUrl the page itself shows the result (POST-redirect-GET)', async (t) => {
   const ctx = await aisApp(t);
   const consent = await ctx.createConsent('u1');
-  const ok = await ctx.app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'bankId=nordlys-bank&action=authorize' });
+  const ok = await ctx.app.inject({
+    method: 'POST',
+    url: path(consent.authorizationUrl),
+    headers: FORM,
+    payload: 'bankId=nordlys-bank&action=authorize',
+  });
   t.equal(ok.statusCode, 303);
   t.equal(ok.headers.location, path(consent.authorizationUrl));
   const shown = await ctx.app.inject({ method: 'GET', url: ok.headers.location as string });
@@ -125,7 +140,12 @@ t.test('expired, unknown, bogus input and escaping', async (t) => {
   t.notMatch(page.body, /<script>alert/, 'user id escaped');
   t.match(page.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
 
-  const bogus = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=no-such-bank' });
+  const bogus = await app.inject({
+    method: 'POST',
+    url: path(consent.authorizationUrl),
+    headers: FORM,
+    payload: 'action=authorize&bankId=no-such-bank',
+  });
   t.equal(bogus.statusCode, 400);
   const noAction = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'bankId=nordlys-bank' });
   t.equal(noAction.statusCode, 400);
@@ -134,7 +154,12 @@ t.test('expired, unknown, bogus input and escaping', async (t) => {
   const expired = await app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
   t.equal(expired.statusCode, 410);
   t.match(expired.body, /expired/);
-  const late = await app.inject({ method: 'POST', url: path(consent.authorizationUrl), headers: FORM, payload: 'action=authorize&bankId=nordlys-bank' });
+  const late = await app.inject({
+    method: 'POST',
+    url: path(consent.authorizationUrl),
+    headers: FORM,
+    payload: 'action=authorize&bankId=nordlys-bank',
+  });
   t.equal(late.statusCode, 303, 'too late: back to the page, which says it expired');
   t.equal(app.store.consents.get(consent.requestId)?.status, 'expired');
 

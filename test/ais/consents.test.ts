@@ -43,14 +43,24 @@ t.test('POST /v1/ais/consents creates a pending consent with an authorization UR
   const row = app.store.consents.get(body.requestId);
   t.equal(row?.callback_url, 'https://merchant.test/ais/return');
   t.equal(row?.status, 'pending');
-  t.equal(app.db.prepare("SELECT count(*) FROM timers WHERE aggregate = 'consent' AND aggregate_id = ?").pluck().get(body.requestId), 1, 'expiry timer scheduled');
+  t.equal(
+    app.db.prepare("SELECT count(*) FROM timers WHERE aggregate = 'consent' AND aggregate_id = ?").pluck().get(body.requestId),
+    1,
+    'expiry timer scheduled',
+  );
   t.matchSnapshot(normalise(body), 'created consent');
 });
 
 t.test('400s: dates, permissions, callbackUrl, missing fields — nothing stored', async (t) => {
   const { app, merchantId, bearer } = await aisApp(t);
   const headers = await bearer('u1');
-  const base = { merchantId, userId: 'u1', permissions: ['ReadBalances'], expirationDateTime: '2026-03-01T00:00:00Z', transactionFromDateTime: '2025-01-01T00:00:00Z' };
+  const base = {
+    merchantId,
+    userId: 'u1',
+    permissions: ['ReadBalances'],
+    expirationDateTime: '2026-03-01T00:00:00Z',
+    transactionFromDateTime: '2025-01-01T00:00:00Z',
+  };
   const cases: [string, Record<string, unknown>, string][] = [
     ['expiration in the past', { expirationDateTime: '2026-01-15T08:59:59Z' }, 'expirationDateTime'],
     ['expiration exactly now', { expirationDateTime: T0 }, 'expirationDateTime'],
@@ -74,12 +84,23 @@ t.test('400s: dates, permissions, callbackUrl, missing fields — nothing stored
 
 t.test('403 when the token is for another user or merchant; 409 for a merchant no longer active', async (t) => {
   const { app, merchantId, bearer } = await aisApp(t);
-  const payload = { merchantId, userId: 'u1', permissions: ['ReadBalances'], expirationDateTime: '2026-03-01T00:00:00Z', transactionFromDateTime: '2025-01-01T00:00:00Z' };
+  const payload = {
+    merchantId,
+    userId: 'u1',
+    permissions: ['ReadBalances'],
+    expirationDateTime: '2026-03-01T00:00:00Z',
+    transactionFromDateTime: '2025-01-01T00:00:00Z',
+  };
   const otherUser = await app.inject({ method: 'POST', url: '/v1/ais/consents', headers: await bearer('u2'), payload });
   t.equal(otherUser.statusCode, 403);
   t.match(json(otherUser), { code: 'token_subject_mismatch', field: 'userId' });
   const second = createMerchant(app, 'activated', 'sandbox-partner', 'Second Shop');
-  const otherMerchant = await app.inject({ method: 'POST', url: '/v1/ais/consents', headers: await bearer('u1', undefined, second), payload });
+  const otherMerchant = await app.inject({
+    method: 'POST',
+    url: '/v1/ais/consents',
+    headers: await bearer('u1', undefined, second),
+    payload,
+  });
   t.equal(otherMerchant.statusCode, 403);
   t.match(json(otherMerchant), { code: 'token_subject_mismatch', field: 'merchantId' });
   const headers = await bearer('u1');
@@ -103,23 +124,40 @@ t.test("GET /v1/ais/users/{userId}/consents lists that merchant's consents, newe
     method: 'POST',
     url: '/v1/ais/consents',
     headers: await bearer('u1', undefined, other),
-    payload: { merchantId: other, userId: 'u1', permissions: ['ReadBalances'], expirationDateTime: '2026-03-01T00:00:00Z', transactionFromDateTime: '2025-01-01T00:00:00Z' },
+    payload: {
+      merchantId: other,
+      userId: 'u1',
+      permissions: ['ReadBalances'],
+      expirationDateTime: '2026-03-01T00:00:00Z',
+      transactionFromDateTime: '2025-01-01T00:00:00Z',
+    },
   });
 
   const res = await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await bearer('u1') });
   t.equal(res.statusCode, 200);
   const list = json(res);
   t.same(schemaErrors('ConsentList', list), []);
-  t.same(list.map((c: any) => c.requestId), [second.requestId, first.requestId]);
+  t.same(
+    list.map((c: any) => c.requestId),
+    [second.requestId, first.requestId],
+  );
   t.equal(list[0].status, 'authorized');
   t.match(list[0].consentId, /^cns_/);
   t.notOk('authorizationUrl' in list[0], 'authorizationUrl only while pending');
   t.ok(list[1].authorizationUrl);
 
-  const empty = await app.inject({ method: 'GET', url: `/v1/ais/users/nobody/consents?merchantId=${merchantId}`, headers: await bearer('nobody') });
+  const empty = await app.inject({
+    method: 'GET',
+    url: `/v1/ais/users/nobody/consents?merchantId=${merchantId}`,
+    headers: await bearer('nobody'),
+  });
   t.same(json(empty), []);
 
-  const mismatch = await app.inject({ method: 'GET', url: `/v1/ais/users/u2/consents?merchantId=${merchantId}`, headers: await bearer('u1') });
+  const mismatch = await app.inject({
+    method: 'GET',
+    url: `/v1/ais/users/u2/consents?merchantId=${merchantId}`,
+    headers: await bearer('u1'),
+  });
   t.equal(mismatch.statusCode, 403);
   t.match(json(mismatch), { code: 'token_subject_mismatch' });
   const missingQuery = await app.inject({ method: 'GET', url: '/v1/ais/users/u1/consents', headers: await bearer('u1') });
@@ -136,12 +174,22 @@ t.test('a consent reads expired once the virtual clock passes expirationDateTime
   const authorized = await ctx.authorizedConsent('u1', { expirationDateTime: app.clock.iso(2 * DAY) });
   app.clock.advance(DAY);
   // the token is 1 h old by now: take a fresh one
-  let list = json(await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await ctx.bearer('u1') }));
-  t.match(list.find((c: any) => c.requestId === pending.requestId), { status: 'expired', updatedAt: pending.expirationDateTime });
+  let list = json(
+    await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await ctx.bearer('u1') }),
+  );
+  t.match(
+    list.find((c: any) => c.requestId === pending.requestId),
+    { status: 'expired', updatedAt: pending.expirationDateTime },
+  );
   t.equal(list.find((c: any) => c.requestId === authorized.requestId).status, 'authorized');
   app.clock.advance(DAY);
-  list = json(await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await ctx.bearer('u1') }));
-  t.same(list.map((c: any) => c.status), ['expired', 'expired']);
+  list = json(
+    await app.inject({ method: 'GET', url: `/v1/ais/users/u1/consents?merchantId=${merchantId}`, headers: await ctx.bearer('u1') }),
+  );
+  t.same(
+    list.map((c: any) => c.status),
+    ['expired', 'expired'],
+  );
   t.equal(app.store.consents.get(authorized.requestId)?.consent_id, authorized.consent_id, 'consentId kept');
 });
 
@@ -153,7 +201,11 @@ t.test('expiry is applied on read even when no timer fired (engine level), and p
   app.clock.advance(999);
   t.equal(app.engine.consentAsOf(app.store.consents.get(c.requestId)!).status, 'pending');
   app.clock.advance(1);
-  t.match(app.engine.consentAsOf(app.store.consents.get(c.requestId)!), { status: 'expired', updated_at: c.expirationDateTime }, 'at the instant itself');
+  t.match(
+    app.engine.consentAsOf(app.store.consents.get(c.requestId)!),
+    { status: 'expired', updated_at: c.expirationDateTime },
+    'at the instant itself',
+  );
   t.equal(app.store.consents.get(c.requestId)?.status, 'expired', 'written through the engine');
 });
 
@@ -161,7 +213,13 @@ t.test('404 when the merchant disappeared after the token was issued; strict mod
   const ctx = await aisApp(t);
   const headers = await ctx.bearer('u1');
   ctx.app.db.prepare('DELETE FROM merchants WHERE id = ?').run(ctx.merchantId);
-  const payload = { merchantId: ctx.merchantId, userId: 'u1', permissions: ['ReadBalances'], expirationDateTime: '2026-03-01', transactionFromDateTime: '2025-01-01' };
+  const payload = {
+    merchantId: ctx.merchantId,
+    userId: 'u1',
+    permissions: ['ReadBalances'],
+    expirationDateTime: '2026-03-01',
+    transactionFromDateTime: '2025-01-01',
+  };
   const gone = await ctx.app.inject({ method: 'POST', url: '/v1/ais/consents', headers, payload });
   t.equal(gone.statusCode, 404);
   t.match(json(gone), { code: 'merchant_not_found', field: 'merchantId' });

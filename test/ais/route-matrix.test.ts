@@ -27,7 +27,11 @@ interface Route {
   /** Body for a request about (userId, merchantId). */
   payload?(userId: string, merchantId: number): Record<string, unknown>;
   /** The request made malformed, the field the 400 names. */
-  bad: { url?(userId: string, merchantId: number): string; payload?(userId: string, merchantId: number): Record<string, unknown>; field: string };
+  bad: {
+    url?(userId: string, merchantId: number): string;
+    payload?(userId: string, merchantId: number): Record<string, unknown>;
+    field: string;
+  };
   /** The route takes user and merchant from the token, not from the request. */
   subjectFromToken?: boolean;
   /** Response schema of the 200. */
@@ -49,7 +53,12 @@ t.test('every /v1/ais route: 401, 403 token_subject_mismatch, 400, and 200 with 
   const otherMerchant = createMerchant(app, 'activated', 'sandbox-partner', 'Other Shop ApS');
   await ctx.authorizedConsent(USER);
   await ctx.authorizedConsent(OTHER_USER);
-  const accountsRes = await app.inject({ method: 'POST', url: '/v1/ais/accounts', headers: await ctx.bearer(USER), payload: { userId: USER, merchantId } });
+  const accountsRes = await app.inject({
+    method: 'POST',
+    url: '/v1/ais/accounts',
+    headers: await ctx.bearer(USER),
+    payload: { userId: USER, merchantId },
+  });
   const accountId: string = json(accountsRes).accounts[0].accountId;
   const window = 'fromDate=2025-01-01&toDate=2026-12-31';
 
@@ -110,7 +119,11 @@ t.test('every /v1/ais route: 401, 403 token_subject_mismatch, 400, and 200 with 
       schema: 'TransactionList',
     },
   ];
-  t.equal(routes.length, app.routeTable.filter((r) => r.url.startsWith('/v1/ais/') && r.method !== 'HEAD').length, 'the loop covers every /v1/ais route');
+  t.equal(
+    routes.length,
+    app.routeTable.filter((r) => r.url.startsWith('/v1/ais/') && r.method !== 'HEAD').length,
+    'the loop covers every /v1/ais route',
+  );
 
   const consentCount = () => Number(app.db.prepare('SELECT count(*) FROM consents').pluck().get());
 
@@ -146,7 +159,11 @@ t.test('every /v1/ais route: 401, 403 token_subject_mismatch, 400, and 200 with 
 
       // 400: a malformed request with the right token, naming the field
       const good = await ctx.bearer(USER);
-      const bad = await call(good, route.bad.url?.(USER, merchantId) ?? route.url(USER, merchantId), route.bad.payload?.(USER, merchantId) ?? route.payload?.(USER, merchantId));
+      const bad = await call(
+        good,
+        route.bad.url?.(USER, merchantId) ?? route.url(USER, merchantId),
+        route.bad.payload?.(USER, merchantId) ?? route.payload?.(USER, merchantId),
+      );
       t.equal(errorOf(t, bad, 400, 'validation_failed', 'malformed request').field, route.bad.field);
 
       t.equal(consentCount(), before, 'nothing created by a refused call');

@@ -14,7 +14,12 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-export function createMerchant(app: FastifyInstance, status: MerchantStatus = 'activated', partnerId = 'sandbox-partner', name = 'Acme Shop ApS'): number {
+export function createMerchant(
+  app: FastifyInstance,
+  status: MerchantStatus = 'activated',
+  partnerId = 'sandbox-partner',
+  name = 'Acme Shop ApS',
+): number {
   return app.store.merchants.insert(
     {
       partner_id: partnerId,
@@ -74,7 +79,7 @@ export async function aisApp(t: Teardown, config: Record<string, unknown> = {}):
       const res = await app.inject({
         method: 'POST',
         url: '/v1/ais/consents',
-        headers: await ctx.bearer(userId, ['ais:accounts:read'], payload.merchantId as number),
+        headers: await ctx.bearer(userId, ['ais:accounts:read'], payload.merchantId),
         payload,
       });
       if (res.statusCode !== 200) throw new Error(`create consent ${res.statusCode}: ${res.body}`);

@@ -73,18 +73,31 @@ t.test('400 for missing fields, wrong types, empty or unknown permissions — na
 
 t.test('the merchant must exist and be activated', async (t) => {
   const { app } = await aisApp(t);
-  const missing = await app.inject({ method: 'POST', url: URL, payload: { userId: 'u', merchantId: 999_999, permissions: ['ais:accounts:read'] } });
+  const missing = await app.inject({
+    method: 'POST',
+    url: URL,
+    payload: { userId: 'u', merchantId: 999_999, permissions: ['ais:accounts:read'] },
+  });
   t.equal(missing.statusCode, 404);
   t.match(json(missing), { code: 'merchant_not_found', field: 'merchantId' });
   const pending = createMerchant(app, 'pending_onboarding');
-  const res = await app.inject({ method: 'POST', url: URL, payload: { userId: 'u', merchantId: pending, permissions: ['ais:accounts:read'] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: URL,
+    payload: { userId: 'u', merchantId: pending, permissions: ['ais:accounts:read'] },
+  });
   t.equal(res.statusCode, 409);
   t.match(json(res), { code: 'merchant_not_activated', field: 'merchantId' });
 });
 
 t.test('partner headers are optional in the sandbox, checked when sent, and scope the merchant', async (t) => {
   const { app, merchantId } = await aisApp(t, { partnersFile: undefined });
-  const ok = await app.inject({ method: 'POST', url: URL, headers: PARTNER, payload: { userId: 'u', merchantId, permissions: ['ais:accounts:read'] } });
+  const ok = await app.inject({
+    method: 'POST',
+    url: URL,
+    headers: PARTNER,
+    payload: { userId: 'u', merchantId, permissions: ['ais:accounts:read'] },
+  });
   t.equal(ok.statusCode, 200);
   const bad = await app.inject({
     method: 'POST',
@@ -94,11 +107,21 @@ t.test('partner headers are optional in the sandbox, checked when sent, and scop
   });
   t.equal(bad.statusCode, 401);
   t.match(json(bad), { code: 'partner_credentials_invalid' });
-  const half = await app.inject({ method: 'POST', url: URL, headers: { 'x-partner-client-id': 'sandbox-partner' }, payload: { userId: 'u', merchantId, permissions: ['ais:accounts:read'] } });
+  const half = await app.inject({
+    method: 'POST',
+    url: URL,
+    headers: { 'x-partner-client-id': 'sandbox-partner' },
+    payload: { userId: 'u', merchantId, permissions: ['ais:accounts:read'] },
+  });
   t.equal(half.statusCode, 401);
   // a merchant of another partner is not found when the caller identifies as a partner
   const foreign = createMerchant(app, 'activated', 'other-partner');
-  const scoped = await app.inject({ method: 'POST', url: URL, headers: PARTNER, payload: { userId: 'u', merchantId: foreign, permissions: ['ais:accounts:read'] } });
+  const scoped = await app.inject({
+    method: 'POST',
+    url: URL,
+    headers: PARTNER,
+    payload: { userId: 'u', merchantId: foreign, permissions: ['ais:accounts:read'] },
+  });
   t.equal(scoped.statusCode, 404);
   t.match(json(scoped), { code: 'merchant_not_found' });
 });
@@ -138,7 +161,11 @@ t.test('without a configured secret, a random one is persisted: tokens survive a
 
   const second = await start();
   t.teardown(() => second.close());
-  const list = await second.inject({ method: 'GET', url: `/v1/ais/users/u/consents?merchantId=${merchantId}`, headers: { authorization: `Bearer ${token}` } });
+  const list = await second.inject({
+    method: 'GET',
+    url: `/v1/ais/users/u/consents?merchantId=${merchantId}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
   t.equal(list.statusCode, 200, 'the token from before the restart is still accepted');
   t.same(json(list), []);
 });

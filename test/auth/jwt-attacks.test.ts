@@ -14,7 +14,17 @@ const key = new TextEncoder().encode(JWT_SECRET);
 const iat = Date.parse(T0) / 1000;
 
 function claims(merchantId: number, extra: Record<string, unknown> = {}) {
-  return { sub: 'user-typical', merchantId, permissions: ['ais:accounts:read'], iss: 'obsim-sandbox', aud: 'obsim-ais', iat, exp: iat + 3600, jti: 'j-1', ...extra };
+  return {
+    sub: 'user-typical',
+    merchantId,
+    permissions: ['ais:accounts:read'],
+    iss: 'obsim-sandbox',
+    aud: 'obsim-ais',
+    iat,
+    exp: iat + 3600,
+    jti: 'j-1',
+    ...extra,
+  };
 }
 
 async function sign(payload: Record<string, unknown>, alg = 'HS256', secret: Parameters<SignJWT['sign']>[0] = key) {
@@ -24,7 +34,8 @@ async function sign(payload: Record<string, unknown>, alg = 'HS256', secret: Par
 t.test('401 branches, each with its own code, the error body and a WWW-Authenticate challenge', async (t) => {
   const { app, merchantId, token } = await aisApp(t);
   const url = `/v1/ais/users/user-typical/consents?merchantId=${merchantId}`;
-  const call = (authorization?: string) => app.inject({ method: 'GET', url, headers: authorization === undefined ? {} : { authorization } });
+  const call = (authorization?: string) =>
+    app.inject({ method: 'GET', url, headers: authorization === undefined ? {} : { authorization } });
   const good = await token('user-typical', ['ais:accounts:read']);
   t.equal((await call(`Bearer ${good}`)).statusCode, 200, 'the genuine token works');
   t.equal((await call(`bearer ${good}`)).statusCode, 200, 'the scheme is case-insensitive');
@@ -47,7 +58,11 @@ t.test('401 branches, each with its own code, the error body and a WWW-Authentic
     ['alg none, signature kept', `Bearer ${noneWithSig}`, 'token_invalid'],
     ['tampered payload', `Bearer ${h}.${base64url.encode(tampered)}.${s}`, 'token_invalid'],
     ['signature of another token', `Bearer ${h}.${p}.${base64url.encode('x'.repeat(32))}`, 'token_invalid'],
-    ['wrong key', `Bearer ${await sign(claims(merchantId), 'HS256', new TextEncoder().encode('another-secret-another-secret-another'))}`, 'token_invalid'],
+    [
+      'wrong key',
+      `Bearer ${await sign(claims(merchantId), 'HS256', new TextEncoder().encode('another-secret-another-secret-another'))}`,
+      'token_invalid',
+    ],
     ['other algorithm HS512 (same secret)', `Bearer ${await sign(claims(merchantId), 'HS512')}`, 'token_invalid'],
     ['other algorithm RS256', `Bearer ${await sign(claims(merchantId), 'RS256', privateKey)}`, 'token_invalid'],
     ['expired', `Bearer ${await sign(claims(merchantId, { iat: iat - 7200, exp: iat - 3600 }))}`, 'token_expired'],
@@ -86,7 +101,9 @@ t.test('a token expires when the virtual clock passes exp (5 s tolerance)', asyn
 });
 
 t.test('a token of the other environment is rejected even with the same secret', async (t) => {
-  const prod = await build(t, { config: { environment: 'production', jwtSecret: JWT_SECRET, partnerClientId: 'p', partnerClientSecret: 's' } });
+  const prod = await build(t, {
+    config: { environment: 'production', jwtSecret: JWT_SECRET, partnerClientId: 'p', partnerClientSecret: 's' },
+  });
   const prodMerchant = createMerchant(prod, 'activated', 'p');
   const res = await prod.inject({
     method: 'POST',
@@ -96,7 +113,11 @@ t.test('a token of the other environment is rejected even with the same secret',
   });
   const prodToken = json(res).token;
   const { app } = await aisApp(t);
-  const sandboxRes = await app.inject({ method: 'GET', url: `/v1/ais/users/u/consents?merchantId=${prodMerchant}`, headers: { authorization: `Bearer ${prodToken}` } });
+  const sandboxRes = await app.inject({
+    method: 'GET',
+    url: `/v1/ais/users/u/consents?merchantId=${prodMerchant}`,
+    headers: { authorization: `Bearer ${prodToken}` },
+  });
   t.equal(sandboxRes.statusCode, 401);
   t.match(json(sandboxRes), { code: 'token_claims_invalid' });
 });

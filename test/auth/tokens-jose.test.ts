@@ -19,7 +19,10 @@ function service(clock: VirtualClock) {
 t.test('signed tokens are byte-identical to jose SignJWT with the same claims', async (t) => {
   const clock = VirtualClock.create({ start: new Date(T0), frozen: true });
   const tokens = service(clock);
-  for (const permissions of [['ais:accounts:read'], ['ais:balance:read', 'ais:transactions:read', 'ais:balance:read']] as TokenPermission[][]) {
+  for (const permissions of [
+    ['ais:accounts:read'],
+    ['ais:balance:read', 'ais:transactions:read', 'ais:balance:read'],
+  ] as TokenPermission[][]) {
     const { token, claims } = await tokens.sign({ userId: 'user-ü "quoted"', merchantId: 100001, permissions });
     const viaJose = await new SignJWT({ merchantId: 100001, permissions: [...new Set(permissions)] })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -18,7 +18,11 @@ function runPages(ci: string | undefined): Promise<{ code: number | null; out: s
   for (const k of Object.keys(env)) if (k.startsWith('TAP')) delete env[k];
   if (ci !== undefined) env.CI = ci;
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/browser/pages.test.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/browser/pages.test.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -46,5 +50,9 @@ t.test('without chromium: skipped on a developer machine, a failure in CI', asyn
 
   const ci = await runPages('true');
   t.not(ci.code, 0, `CI=true: the file fails\n${ci.out}`);
-  t.match(ci.out, /not ok \d+ - \/nonexistent\/obsim-test\/chromium is not installed and CI is set \(CI=true\)/, 'names the missing browser');
+  t.match(
+    ci.out,
+    /not ok \d+ - \/nonexistent\/obsim-test\/chromium is not installed and CI is set \(CI=true\)/,
+    'names the missing browser',
+  );
 });

@@ -6,12 +6,25 @@
  */
 import t, { type Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
-import { browserMissing, CHROMIUM_PATH, inCI, launchBrowser, partner, signatureValid, startReceiver, startServer, type Receiver, type Running } from './harness.js';
+import {
+  browserMissing,
+  CHROMIUM_PATH,
+  inCI,
+  launchBrowser,
+  partner,
+  signatureValid,
+  startReceiver,
+  startServer,
+  type Receiver,
+  type Running,
+} from './harness.js';
 
 const missing = browserMissing();
 // in CI a missing browser is red: the hosted pages must really be driven there (.ci/run installs chromium)
 if (missing && inCI()) {
-  t.fail(`${CHROMIUM_PATH} is not installed and CI is set (CI=${process.env.CI}): the browser tests must run in CI, not be skipped (apt-get install chromium)`);
+  t.fail(
+    `${CHROMIUM_PATH} is not installed and CI is set (CI=${process.env.CI}): the browser tests must run in CI, not be skipped (apt-get install chromium)`,
+  );
 }
 const skip = missing && inCI() ? 'chromium missing in CI: failed above' : missing;
 
@@ -46,10 +59,18 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     return { page, requested };
   }
   const onlyLocal = (t: Test, urls: string[]) =>
-    t.same(urls.filter((u) => !u.startsWith(baseUrl) && !u.startsWith(receiver.url)), [], 'no request leaves obsim (no external assets)');
+    t.same(
+      urls.filter((u) => !u.startsWith(baseUrl) && !u.startsWith(receiver.url)),
+      [],
+      'no request leaves obsim (no external assets)',
+    );
 
   async function payment(amount = 249.95) {
-    const p = await partner(baseUrl, 'POST', '/v1/partner/payments', { merchantClientId: shop.clientId, amount, referenceNumber: `ORDER-${amount}` });
+    const p = await partner(baseUrl, 'POST', '/v1/partner/payments', {
+      merchantClientId: shop.clientId,
+      amount,
+      referenceNumber: `ORDER-${amount}`,
+    });
     return p as { paymentId: number; paymentUrl: string };
   }
   async function deliveries(event: string) {
@@ -84,7 +105,12 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     const [delivery] = await deliveries('payment.completed');
     t.ok(delivery, 'payment.completed delivered to the receiver');
     t.ok(signatureValid(delivery, hook.secret), 'X-Webhook-Signature = HMAC-SHA256(secret, raw body)');
-    t.match(JSON.parse(delivery.body).data, { paymentId: p.paymentId, status: 'paid', amount: 249.95, bankPaymentStatus: 'AcceptedSettlementCompleted' });
+    t.match(JSON.parse(delivery.body).data, {
+      paymentId: p.paymentId,
+      status: 'paid',
+      amount: 249.95,
+      bankPaymentStatus: 'AcceptedSettlementCompleted',
+    });
     onlyLocal(t, requested);
   });
 
@@ -94,7 +120,11 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     await page.goto(p.paymentUrl);
     await page.getByRole('button', { name: 'Approve payment' }).click();
     await page.locator('#f-bankId-error').waitFor();
-    t.equal(await page.locator('#f-bankId-error').textContent(), 'Error: Choose your bank.', 'approving without a bank: error next to the bank list');
+    t.equal(
+      await page.locator('#f-bankId-error').textContent(),
+      'Error: Choose your bank.',
+      'approving without a bank: error next to the bank list',
+    );
     t.equal(await focused(page), 'f-bankId', 'focus on the bank list');
     await page.getByLabel('Nordlys Bank').check();
     await page.getByRole('button', { name: 'Reject at the bank' }).click();
@@ -102,7 +132,10 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     t.match(await page.locator('main').textContent(), 'The bank rejected the payment.');
     t.match(status(p.paymentId), { status: 'failed', failure_reason: 'bank_rejected' });
     const failed = (await deliveries('payment.failed')).map((d) => JSON.parse(d.body).data);
-    t.match(failed.find((d) => d.paymentId === p.paymentId), { status: 'failed', failureReason: 'bank_rejected' });
+    t.match(
+      failed.find((d) => d.paymentId === p.paymentId),
+      { status: 'failed', failureReason: 'bank_rejected' },
+    );
   });
 
   await t.test('payment: cancel -> failed page, payer_abandoned', async (t) => {
@@ -114,69 +147,83 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     t.match(await page.locator('main').textContent(), 'cancelled');
     t.match(status(p.paymentId), { status: 'failed', failure_reason: 'payer_abandoned' });
     const failed = (await deliveries('payment.failed')).map((d) => JSON.parse(d.body).data);
-    t.match(failed.find((d) => d.paymentId === p.paymentId), { failureReason: 'payer_abandoned' });
+    t.match(
+      failed.find((d) => d.paymentId === p.paymentId),
+      { failureReason: 'payer_abandoned' },
+    );
     // the result stays on reload
     const again = await page.reload();
     t.equal(again?.status(), 200);
     t.match(await page.locator('h1').textContent(), 'Payment failed');
   });
 
-  await t.test('standard onboarding: empty submit by keyboard -> errors next to fields; lookup, add a person, submit -> awaiting_approval', async (t) => {
-    const { page, requested } = await newPage(t);
-    const m = await partner(baseUrl, 'POST', '/v1/partner/merchants', { companyName: 'Keyboard Shop ApS', contactEmail: 'kb@shop.test' });
-    await page.goto(m.onboardingUrl);
-    t.equal(await page.locator('h1').textContent(), 'Merchant onboarding');
-    // keyboard: Tab to the registration number of the main form, press Enter (implicit submission)
-    for (let i = 0; i < 8; i++) {
-      await page.keyboard.press('Tab');
-      if ((await focused(page)) === 'f-registrationNumber') break;
-    }
-    t.equal(await focused(page), 'f-registrationNumber');
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
-    t.equal(response.status(), 400, 'invalid submission answers 400');
-    await page.locator('.error-summary').waitFor();
-    t.equal(await focused(page), 'f-registrationNumber', 'focus on the first invalid field');
-    t.equal(await page.locator('#f-registrationNumber').getAttribute('aria-invalid'), 'true');
-    t.match(await page.locator('#f-registrationNumber').getAttribute('aria-describedby'), 'f-registrationNumber-error');
-    t.match(await page.locator('#f-registrationNumber-error').textContent(), 'Enter the company registration number (CVR).');
-    t.match(await page.locator('#f-ubos-0-fullName-error').textContent(), 'Enter at least one beneficial owner');
-    t.match(await page.locator('#f-iban-error').textContent(), 'Enter the IBAN');
-    t.match(await page.locator('#f-billingAgreement-error').textContent(), 'Accept the billing agreement');
-    t.equal(await page.locator('#f-companyName').inputValue(), 'Keyboard Shop ApS', 'entered values kept');
-    // error summary links move focus to the field
-    await page.locator('.error-summary a[href="#f-iban"]').click();
-    t.equal(await focused(page), 'f-iban');
+  await t.test(
+    'standard onboarding: empty submit by keyboard -> errors next to fields; lookup, add a person, submit -> awaiting_approval',
+    async (t) => {
+      const { page, requested } = await newPage(t);
+      const m = await partner(baseUrl, 'POST', '/v1/partner/merchants', { companyName: 'Keyboard Shop ApS', contactEmail: 'kb@shop.test' });
+      await page.goto(m.onboardingUrl);
+      t.equal(await page.locator('h1').textContent(), 'Merchant onboarding');
+      // keyboard: Tab to the registration number of the main form, press Enter (implicit submission)
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press('Tab');
+        if ((await focused(page)) === 'f-registrationNumber') break;
+      }
+      t.equal(await focused(page), 'f-registrationNumber');
+      const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.keyboard.press('Enter')]);
+      t.equal(response.status(), 400, 'invalid submission answers 400');
+      await page.locator('.error-summary').waitFor();
+      t.equal(await focused(page), 'f-registrationNumber', 'focus on the first invalid field');
+      t.equal(await page.locator('#f-registrationNumber').getAttribute('aria-invalid'), 'true');
+      t.match(await page.locator('#f-registrationNumber').getAttribute('aria-describedby'), 'f-registrationNumber-error');
+      t.match(await page.locator('#f-registrationNumber-error').textContent(), 'Enter the company registration number (CVR).');
+      t.match(await page.locator('#f-ubos-0-fullName-error').textContent(), 'Enter at least one beneficial owner');
+      t.match(await page.locator('#f-iban-error').textContent(), 'Enter the IBAN');
+      t.match(await page.locator('#f-billingAgreement-error').textContent(), 'Accept the billing agreement');
+      t.equal(await page.locator('#f-companyName').inputValue(), 'Keyboard Shop ApS', 'entered values kept');
+      // error summary links move focus to the field
+      await page.locator('.error-summary a[href="#f-iban"]').click();
+      t.equal(await focused(page), 'f-iban');
 
-    // registry lookup (its own form): type and press Enter
-    await page.locator('#f-lookup').fill('20000007');
-    await page.locator('#f-lookup').press('Enter');
-    await page.locator('text=Found Fjordcykler A/S in the registry').waitFor();
-    t.equal(await page.locator('#f-companyName').inputValue(), 'Fjordcykler A/S');
-    t.equal(await page.locator('#f-city').inputValue(), 'Aarhus C');
-    t.equal(await page.locator('#f-ubos-1-fullName').inputValue(), 'Ida Bruun Sørensen');
+      // registry lookup (its own form): type and press Enter
+      await page.locator('#f-lookup').fill('20000007');
+      await page.locator('#f-lookup').press('Enter');
+      await page.locator('text=Found Fjordcykler A/S in the registry').waitFor();
+      t.equal(await page.locator('#f-companyName').inputValue(), 'Fjordcykler A/S');
+      t.equal(await page.locator('#f-city').inputValue(), 'Aarhus C');
+      t.equal(await page.locator('#f-ubos-1-fullName').inputValue(), 'Ida Bruun Sørensen');
 
-    // add a signatory: the new row gets focus, type into it
-    await page.getByRole('button', { name: 'Add another signatory' }).click();
-    await page.locator('#f-signatories-1-fullName').waitFor();
-    t.equal(await focused(page), 'f-signatories-1-fullName', 'new row focused');
-    await page.keyboard.type('Karl Keyboard');
-    await page.locator('#f-bankId').selectOption('nordlys-bank');
-    await page.locator('#f-iban').fill('DK50 0040 0440 1162 43');
-    await page.locator('#f-billingAgreement').focus();
-    await page.keyboard.press('Space');
-    t.ok(await page.locator('#f-billingAgreement').isChecked(), 'Space ticks the billing agreement');
-    await page.getByRole('button', { name: 'Submit onboarding' }).click();
-    await page.locator('h1', { hasText: 'Onboarding submitted' }).waitFor();
-    t.match(await page.locator('main').textContent(), 'awaiting approval');
-    const row = app.db.prepare('SELECT status, details FROM merchants WHERE id = ?').get(m.merchantId) as { status: string; details: string };
-    t.equal(row.status, 'awaiting_approval');
-    const onboarding = JSON.parse(row.details).onboarding;
-    t.same(onboarding.signatories.map((s: { fullName: string }) => s.fullName), ['Ida Bruun Sørensen', 'Karl Keyboard']);
-    t.equal(onboarding.bankLinking.iban, 'DK5000400440116243');
-    const [event] = (await deliveries('merchant.onboarding.completed')).filter((d) => JSON.parse(d.body).data.merchantId === m.merchantId);
-    t.ok(event && signatureValid(event, hook.secret), 'merchant.onboarding.completed delivered, signed');
-    onlyLocal(t, requested);
-  });
+      // add a signatory: the new row gets focus, type into it
+      await page.getByRole('button', { name: 'Add another signatory' }).click();
+      await page.locator('#f-signatories-1-fullName').waitFor();
+      t.equal(await focused(page), 'f-signatories-1-fullName', 'new row focused');
+      await page.keyboard.type('Karl Keyboard');
+      await page.locator('#f-bankId').selectOption('nordlys-bank');
+      await page.locator('#f-iban').fill('DK50 0040 0440 1162 43');
+      await page.locator('#f-billingAgreement').focus();
+      await page.keyboard.press('Space');
+      t.ok(await page.locator('#f-billingAgreement').isChecked(), 'Space ticks the billing agreement');
+      await page.getByRole('button', { name: 'Submit onboarding' }).click();
+      await page.locator('h1', { hasText: 'Onboarding submitted' }).waitFor();
+      t.match(await page.locator('main').textContent(), 'awaiting approval');
+      const row = app.db.prepare('SELECT status, details FROM merchants WHERE id = ?').get(m.merchantId) as {
+        status: string;
+        details: string;
+      };
+      t.equal(row.status, 'awaiting_approval');
+      const onboarding = JSON.parse(row.details).onboarding;
+      t.same(
+        onboarding.signatories.map((s: { fullName: string }) => s.fullName),
+        ['Ida Bruun Sørensen', 'Karl Keyboard'],
+      );
+      t.equal(onboarding.bankLinking.iban, 'DK5000400440116243');
+      const [event] = (await deliveries('merchant.onboarding.completed')).filter(
+        (d) => JSON.parse(d.body).data.merchantId === m.merchantId,
+      );
+      t.ok(event && signatureValid(event, hook.secret), 'merchant.onboarding.completed delivered, signed');
+      onlyLocal(t, requested);
+    },
+  );
 
   await t.test('fast-track completion: bank + billing agreement -> awaiting_approval', async (t) => {
     const { page } = await newPage(t);
@@ -275,12 +322,20 @@ t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
     t.equal(await focused(page, 'textContent'), 'Authorize access', 'Tab reaches the Authorize button');
     await page.keyboard.press('Enter');
     await page.locator('h1', { hasText: 'Access authorized' }).waitFor();
-    t.equal(new URL(page.url()).pathname, new URL(consent.authorizationUrl).pathname, 'POST-redirect-GET back to the bank page, which shows the result');
+    t.equal(
+      new URL(page.url()).pathname,
+      new URL(consent.authorizationUrl).pathname,
+      'POST-redirect-GET back to the bank page, which shows the result',
+    );
 
     const row = app.store.consents.get(consent.requestId)!;
     t.match(row, { status: 'authorized', bank_id: 'fjord-sparekasse' });
     t.match(await page.locator('main').textContent(), row.consent_id!, 'the result page names the consent id');
-    const accounts = await fetch(`${baseUrl}/v1/ais/accounts`, { method: 'POST', headers: bearer, body: JSON.stringify({ userId, merchantId: shop.merchantId }) });
+    const accounts = await fetch(`${baseUrl}/v1/ais/accounts`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({ userId, merchantId: shop.merchantId }),
+    });
     t.equal(accounts.status, 200, 'the authorized consent lets the partner read accounts');
     t.match(await accounts.json(), { consentId: row.consent_id, totalAccounts: 3 });
     const again = await page.reload();

@@ -71,7 +71,8 @@ t.test('--help of every command describes every one of its options', async (t) =
     t.ok(cmd.description().length > 5 || cmd === program, `${cmd.name()} has a description`);
   }
   const top = program.helpInformation();
-  for (const name of ['serve', 'openapi', 'scenario', 'listen']) t.match(top, new RegExp(`\\n\\s+${name}\\b`), `obsim --help lists ${name}`);
+  for (const name of ['serve', 'openapi', 'scenario', 'listen'])
+    t.match(top, new RegExp(`\\n\\s+${name}\\b`), `obsim --help lists ${name}`);
 });
 
 t.test('obsim --help and obsim scenario run --help exit 0', async (t) => {
@@ -80,7 +81,8 @@ t.test('obsim --help and obsim scenario run --help exit 0', async (t) => {
   t.match(top.stdout, /scenario/);
   const run = await obsim(['scenario', 'run', '--help']);
   t.equal(run.code, 0);
-  for (const flag of ['--base-url', '--junit', '--receiver', '--partner-client-id', '--partner-client-secret', '--in-process', '--reset']) t.match(run.stdout, flag);
+  for (const flag of ['--base-url', '--junit', '--receiver', '--partner-client-id', '--partner-client-secret', '--in-process', '--reset'])
+    t.match(run.stdout, flag);
   const listen = await obsim(['listen', '--help']);
   for (const flag of ['--port', '--secret', '--forward-to', '--host']) t.match(listen.stdout, flag);
 });
@@ -88,7 +90,13 @@ t.test('obsim --help and obsim scenario run --help exit 0', async (t) => {
 t.test('wrong usage prints the usage and exits 2', async (t) => {
   // in-process: every wrong usage is a CommanderError (main() turns it into exit code 2)
   const { CommanderError } = await import('commander');
-  for (const args of [['scenario', 'run', 'x.yaml', '--bogus'], ['listen', '--port', 'abc'], ['frobnicate'], ['scenario', 'run', 'x', '--base-url', 'not a url'], ['scenario']]) {
+  for (const args of [
+    ['scenario', 'run', 'x.yaml', '--bogus'],
+    ['listen', '--port', 'abc'],
+    ['frobnicate'],
+    ['scenario', 'run', 'x', '--base-url', 'not a url'],
+    ['scenario'],
+  ]) {
     const program = buildCli();
     let errText = '';
     for (const c of allCommands(program)) c.configureOutput({ writeErr: (s) => (errText += s), writeOut: (s) => (errText += s) });
@@ -100,7 +108,10 @@ t.test('wrong usage prints the usage and exits 2', async (t) => {
     t.match(errText, /error: |Usage: /, `obsim ${args.join(' ')} explains`);
   }
   // and for real, in a child process
-  for (const args of [['scenario', 'run'], ['listen', '--bogus']]) {
+  for (const args of [
+    ['scenario', 'run'],
+    ['listen', '--bogus'],
+  ]) {
     const r = await obsim(args);
     t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
     t.match(r.stderr, /error: /);
@@ -135,10 +146,10 @@ t.test('a failing scenario: readable message, JUnit file, exit 1; a passing one 
   const r = await obsim(['scenario', 'run', join(dir, 'fails.yaml'), 'payment-paid', '--in-process', '--junit', junit]);
   t.equal(r.code, 1);
   t.match(r.stdout, /\[1\/2\] fails/, 'progress');
-  t.match(r.stdout, /✓  1\. request POST \/v1\/partner\/merchants\/test/);
-  t.match(r.stdout, /✗  2\. the merchant should be inactive/);
-  t.match(r.stdout, /at onboardingStatus: differs\n\s+expected: "inactive"\n\s+actual:   "activated"/);
-  t.match(r.stdout, /-  3\. wait 1ms \(real time\) \(skipped\)/);
+  t.match(r.stdout, /✓ {2}1\. request POST \/v1\/partner\/merchants\/test/);
+  t.match(r.stdout, /✗ {2}2\. the merchant should be inactive/);
+  t.match(r.stdout, /at onboardingStatus: differs\n\s+expected: "inactive"\n\s+actual: {3}"activated"/);
+  t.match(r.stdout, /- {2}3\. wait 1ms \(real time\) \(skipped\)/);
   t.match(r.stdout, /PASS payment-paid/);
   t.match(r.stdout, /1 passed, 1 failed, 2 scenarios/);
   t.notMatch(r.stdout, /\u001b\[/, 'no colors when not a TTY');
@@ -151,8 +162,8 @@ t.test('a failing scenario: readable message, JUnit file, exit 1; a passing one 
 
   const validate = await obsim(['scenario', 'validate', dir]);
   t.equal(validate.code, 1);
-  t.match(validate.stdout, /invalid  .*bad\.yaml: step 2/);
-  t.match(validate.stdout, /ok       .*fails\.yaml \(fails, 3 steps\)/);
+  t.match(validate.stdout, /invalid {2}.*bad\.yaml: step 2/);
+  t.match(validate.stdout, /ok {7}.*fails\.yaml \(fails, 3 steps\)/);
 });
 
 t.test('scenario run --base-url against a real listening server passes and exits 0', async (t) => {
@@ -197,7 +208,11 @@ t.test('scenario run --receiver: the runner receives real signed deliveries from
   const base = /webhook receiver listening; registered URL base (http:\/\/127\.0\.0\.1:\d+)/.exec(r.stdout)?.[1];
   t.ok(base, 'prints the receiver address');
   t.match(r.stdout, /registerWebhook payment\.completed/);
-  t.match(r.stdout, new RegExp(`wh_\\w+ → ${base!.replace(/[.]/g, '\\.')}/hooks/[0-9a-f]{8}/1`), 'registered the receiver URL, not the unreachable one');
+  t.match(
+    r.stdout,
+    new RegExp(`wh_\\w+ → ${base!.replace(/[.]/g, '\\.')}/hooks/[0-9a-f]{8}/1`),
+    'registered the receiver URL, not the unreachable one',
+  );
   t.match(r.stdout, /✓ +5\. expectWebhook payment\.completed within 5000ms/);
   t.match(r.stdout, /evt_[0-9a-f]+ signature valid/);
   t.match(r.stdout, /1 passed, 0 failed, 1 scenario/);
@@ -209,7 +224,16 @@ t.test('scenario run --receiver: the runner receives real signed deliveries from
   t.equal(JSON.parse(mine[0].body).data.amount, 42.5);
 
   // the same scenario with a receiver that cannot be reached from the simulator fails, naming the webhook
-  const unreachable = await obsim(['scenario', 'run', join(dir, 'with-receiver.yaml'), '--base-url', address, '--receiver', '--receiver-url', 'http://127.0.0.1:9']);
+  const unreachable = await obsim([
+    'scenario',
+    'run',
+    join(dir, 'with-receiver.yaml'),
+    '--base-url',
+    address,
+    '--receiver',
+    '--receiver-url',
+    'http://127.0.0.1:9',
+  ]);
   t.equal(unreachable.code, 1, 'no delivery reaches the runner: the expectation fails');
   t.match(unreachable.stdout, /expected a payment\.completed delivery to webhook wh_\w+ .*none arrived in 5000ms/);
 });
@@ -228,7 +252,10 @@ t.test('obsim openapi: --out writes the committed openapi.json byte for byte; st
   const doc = JSON.parse(printed.stdout);
   t.match(doc.openapi, /^3\./);
   t.ok(doc.paths['/v1/partner/payments'] && doc.paths['/_sandbox/deliveries'], 'provider and sandbox paths');
-  for (const args of [['openapi', '--bogus'], ['openapi', '--out']]) {
+  for (const args of [
+    ['openapi', '--bogus'],
+    ['openapi', '--out'],
+  ]) {
     const r = await obsim(args);
     t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
     t.match(r.stderr, /error: /);
@@ -239,14 +266,21 @@ t.test('obsim openapi: --out writes the committed openapi.json byte for byte; st
 
 /** Start `obsim listen` and wait for its "receiving webhooks on URL" line. */
 async function startListen(t: Test, extra: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', '0', ...extra], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', '0', ...extra], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   t.teardown(() => {
     child.kill('SIGTERM');
   });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = await waitFor(() => /receiving webhooks on (http:\/\/\S+?)[,\s]/.exec(out)?.[1], () => out);
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await waitFor(
+    () => /receiving webhooks on (http:\/\/\S+?)[,\s]/.exec(out)?.[1],
+    () => out,
+  );
   return { url, child, output: () => out };
 }
 
@@ -277,20 +311,44 @@ t.test('obsim listen prints one line per delivery with the signature verdict, an
 
   const secret = 'whsec_test';
   const { url, output } = await startListen(t, ['--secret', secret, '--forward-to', forwardTo]);
-  const body = JSON.stringify({ event: 'payment.completed', timestamp: '2026-01-15T09:00:05.000Z', data: { paymentId: 5000001, status: 'paid', amount: 125.5, referenceNumber: 'order-1' } });
-  const good = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body), 'x-webhook-id': 'evt_good' }, body });
+  const body = JSON.stringify({
+    event: 'payment.completed',
+    timestamp: '2026-01-15T09:00:05.000Z',
+    data: { paymentId: 5000001, status: 'paid', amount: 125.5, referenceNumber: 'order-1' },
+  });
+  const good = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body), 'x-webhook-id': 'evt_good' },
+    body,
+  });
   t.equal(good.status, 202, "answers with the forwarded app's status");
   await good.text();
-  const line = await waitFor(() => output().split('\n').find((l) => l.includes('evt_good')), output);
+  const line = await waitFor(
+    () =>
+      output()
+        .split('\n')
+        .find((l) => l.includes('evt_good')),
+    output,
+  );
   t.match(line, /POST \/ payment\.completed evt_good paymentId=5000001 referenceNumber=order-1 status=paid amount=125\.5 signature valid/);
   await waitFor(() => (output().includes('forwarded to') ? true : undefined), output);
   t.equal(forwarded.length, 1);
   t.equal(forwarded[0].body, body, 'forwarded byte for byte');
   t.equal(forwarded[0].signature, sign(secret, body), 'with the signature header');
 
-  const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': sign('other', body), 'x-webhook-id': 'evt_bad' }, body });
+  const bad = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-signature': sign('other', body), 'x-webhook-id': 'evt_bad' },
+    body,
+  });
   await bad.text();
-  const badLine = await waitFor(() => output().split('\n').find((l) => l.includes('evt_bad')), output);
+  const badLine = await waitFor(
+    () =>
+      output()
+        .split('\n')
+        .find((l) => l.includes('evt_bad')),
+    output,
+  );
   t.match(badLine, /signature INVALID/);
 });
 
@@ -302,17 +360,34 @@ t.test('obsim listen receives a real signed delivery from the simulator: signatu
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
   const PARTNER = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret' };
-  const hook = (await app.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: PARTNER, payload: { url: `http://127.0.0.1:${port}/obsim`, events: ['payment.completed'] } })).json();
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', String(port), '--secret', hook.secret], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const hook = (
+    await app.inject({
+      method: 'POST',
+      url: '/v1/partner/webhooks',
+      headers: PARTNER,
+      payload: { url: `http://127.0.0.1:${port}/obsim`, events: ['payment.completed'] },
+    })
+  ).json();
+  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', String(port), '--secret', hook.secret], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   t.teardown(() => {
     child.kill('SIGTERM');
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  await waitFor(() => (out.includes('receiving webhooks on') ? true : undefined), () => out);
+  await waitFor(
+    () => (out.includes('receiving webhooks on') ? true : undefined),
+    () => out,
+  );
   const sent = await app.inject({ method: 'POST', url: `/v1/partner/webhooks/${hook.id}/test`, headers: PARTNER });
   t.equal(sent.statusCode, 200);
-  const line = await waitFor(() => out.split('\n').find((l) => l.includes('webhook.test')), () => out);
+  const line = await waitFor(
+    () => out.split('\n').find((l) => l.includes('webhook.test')),
+    () => out,
+  );
   t.match(line, new RegExp(`POST /obsim webhook\\.test evt_\\w+ webhookId=${hook.id} signature valid`));
 });

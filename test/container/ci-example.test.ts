@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import t from 'tap';
 import { parse } from 'yaml';
 import { buildCli } from '../../src/cli.js';
@@ -25,14 +25,16 @@ interface Job {
 
 const subcommand = (cmd: Command, name: string) => cmd.commands.find((c) => c.name() === name)!;
 const scenarioRun = subcommand(subcommand(buildCli(), 'scenario'), 'run');
-const runOptions = scenarioRun.options as readonly Option[];
+const runOptions = scenarioRun.options;
 const settingEnvs = new Set<string>(SETTINGS.map((s) => s.env));
 const runEnvs = new Set(runOptions.map((o) => o.envVar).filter((e): e is string => e !== undefined));
 
 /** Every `obsim scenario run …` command in a shell text, line continuations joined. */
 /** The arguments of each `obsim scenario run …` command; a bare mention of the command name in prose is not a command. */
 function scenarioRunCommands(text: string): string[] {
-  return [...text.replace(/\\\n\s*/g, ' ').matchAll(/obsim scenario run\b([^\n`]*)/g)].map((m) => m[1]!.trim()).filter((args) => args !== '');
+  return [...text.replace(/\\\n\s*/g, ' ').matchAll(/obsim scenario run\b([^\n`]*)/g)]
+    .map((m) => m[1].trim())
+    .filter((args) => args !== '');
 }
 
 t.test('the README CI example is valid YAML with a job, an obsim service and steps', async (t) => {
@@ -47,8 +49,8 @@ t.test('the README CI example is valid YAML with a job, an obsim service and ste
 
 t.test('every OBSIM_* variable in the CI example exists, and the service configuration parses', async (t) => {
   const doc = parse(yamlText) as { jobs: Record<string, Job> };
-  const job = Object.values(doc.jobs)[0]!;
-  const service = job.services!.obsim!;
+  const job = Object.values(doc.jobs)[0];
+  const service = job.services!.obsim;
   const serviceEnv = Object.fromEntries(Object.entries(service.env ?? {}).map(([k, v]) => [k, String(v)]));
   const serviceNames = Object.keys(serviceEnv).filter((k) => k.startsWith('OBSIM_'));
   t.ok(serviceNames.length >= 2, `the service sets OBSIM_* variables (${serviceNames.join(', ')})`);
@@ -59,7 +61,8 @@ t.test('every OBSIM_* variable in the CI example exists, and the service configu
   // anywhere else in the section (job env, step env, `-e` flags in run scripts, the prose)
   const elsewhere = new Set([...section.matchAll(/\bOBSIM_[A-Z0-9_]+/g)].map((m) => m[0]));
   for (const name of serviceNames) elsewhere.delete(name);
-  for (const name of elsewhere) t.ok(settingEnvs.has(name) || runEnvs.has(name), `${name} is a setting or an env of \`obsim scenario run\``);
+  for (const name of elsewhere)
+    t.ok(settingEnvs.has(name) || runEnvs.has(name), `${name} is a setting or an env of \`obsim scenario run\``);
 
   const port = SETTINGS.find((s) => s.key === 'port')!.default;
   t.same(
@@ -79,10 +82,14 @@ t.test('every `obsim scenario run` in the CI section uses flags the CLI has', as
   for (const command of commands) {
     const flags = command.split(/\s+/).filter((w) => w.startsWith('-'));
     t.ok(flags.length > 0, `flags in: ${command}`);
-    for (const flag of flags) t.ok(known.has(flag.split('=')[0]!), `obsim scenario run ${flag.split('=')[0]} exists`);
+    for (const flag of flags) t.ok(known.has(flag.split('=')[0]), `obsim scenario run ${flag.split('=')[0]} exists`);
     // the shipped scenarios live in /app/scenarios in the image (WORKDIR /app, COPY … ./scenarios)
     if (command.includes('/app/scenarios')) {
-      t.match(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'), /WORKDIR \/app[\s\S]*COPY --from=\S+ \S*\/scenarios \.\/scenarios/, 'the image has /app/scenarios');
+      t.match(
+        readFileSync(join(ROOT, 'Dockerfile'), 'utf8'),
+        /WORKDIR \/app[\s\S]*COPY --from=\S+ \S*\/scenarios \.\/scenarios/,
+        'the image has /app/scenarios',
+      );
     }
   }
 });

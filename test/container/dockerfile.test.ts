@@ -23,7 +23,11 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
 };
 const final = dockerfile.stages.at(-1)!;
-const runs = (stage: Stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+const runs = (stage: Stage) =>
+  stage.instructions
+    .filter((i) => i.keyword === 'RUN')
+    .map((i) => i.args)
+    .join('\n');
 const last = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword).at(-1);
 const defaultPort = SETTINGS.find((s) => s.key === 'port')!.default;
 
@@ -56,11 +60,26 @@ t.test('the build stage compiles better-sqlite3 for the image and builds dist', 
 
 t.test('the runtime stage: production files only, non-root, port, environment', async (t) => {
   const copies = final.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-  t.ok(copies.every((c) => c.startsWith('--from=')), 'everything comes from the build stage (no source tree)');
-  t.ok(copies.some((c) => /\bnode_modules\b/.test(c)), 'node_modules (pruned)');
-  t.ok(copies.some((c) => /\bdist\b/.test(c)), 'dist');
-  t.ok(copies.some((c) => /\bscenarios\b/.test(c)), 'the shipped scenarios (read at runtime by /_sandbox/scenarios and `obsim scenario run <name>`)');
-  t.ok(copies.some((c) => /\bpackage\.json\b/.test(c)), 'package.json ("type": "module"; marks the package root)');
+  t.ok(
+    copies.every((c) => c.startsWith('--from=')),
+    'everything comes from the build stage (no source tree)',
+  );
+  t.ok(
+    copies.some((c) => /\bnode_modules\b/.test(c)),
+    'node_modules (pruned)',
+  );
+  t.ok(
+    copies.some((c) => /\bdist\b/.test(c)),
+    'dist',
+  );
+  t.ok(
+    copies.some((c) => /\bscenarios\b/.test(c)),
+    'the shipped scenarios (read at runtime by /_sandbox/scenarios and `obsim scenario run <name>`)',
+  );
+  t.ok(
+    copies.some((c) => /\bpackage\.json\b/.test(c)),
+    'package.json ("type": "module"; marks the package root)',
+  );
   t.notOk(runs(final).match(/apt-get|npm (ci|install)/), 'no compilers or installs in the runtime stage');
 
   const user = last(final, 'USER')?.args;
@@ -124,7 +143,10 @@ t.test('.dockerignore keeps the context small without hiding build inputs', asyn
     const excluded = [path, ...files].filter((f) => dockerIgnored(ignore, f));
     t.same(excluded, [], `no .dockerignore pattern excludes ${path}${files.length ? ` or the ${files.length} files in it` : ''}`);
   }
-  t.ok(dockerIgnored(ignore, 'test/x.test.ts') && dockerIgnored(ignore, 'a.sqlite') && !dockerIgnored(ignore, 'src/app.ts'), 'the matcher itself works');
+  t.ok(
+    dockerIgnored(ignore, 'test/x.test.ts') && dockerIgnored(ignore, 'a.sqlite') && !dockerIgnored(ignore, 'src/app.ts'),
+    'the matcher itself works',
+  );
 });
 
 /**
@@ -138,7 +160,17 @@ function dockerIgnored(patterns: string[], path: string): boolean {
       `^${pattern
         .replace(/^\/+|\/+$/g, '')
         .split(/(\*\*\/?|\*|\?)/)
-        .map((part) => (part === '**/' ? '(?:.*/)?' : part === '**' ? '.*' : part === '*' ? '[^/]*' : part === '?' ? '[^/]' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+        .map((part) =>
+          part === '**/'
+            ? '(?:.*/)?'
+            : part === '**'
+              ? '.*'
+              : part === '*'
+                ? '[^/]*'
+                : part === '?'
+                  ? '[^/]'
+                  : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
+        )
         .join('')}$`,
     );
   const prefixes = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));

@@ -63,8 +63,8 @@ export async function startCmd(cmd: string[], env: Record<string, string>, timeo
       }
     }
   };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );

@@ -69,7 +69,8 @@ t.test('SIGTERM: the in-flight request finishes, the database closes cleanly, ex
   const check = new Database(db, { readonly: true });
   t.teardown(() => check.close());
   t.equal(check.pragma('integrity_check', { simple: true }), 'ok');
-  const row = check.prepare('SELECT company_name FROM merchants WHERE id = ?').get(merchant.merchantId) as { company_name: string } | undefined;
+  const row = check.prepare('SELECT company_name FROM merchants WHERE id = ?').get(merchant.merchantId) as
+    { company_name: string } | undefined;
   t.equal(row?.company_name, 'Shutdown ApS', 'the acknowledged write is in the database');
 });
 

@@ -10,7 +10,14 @@ const NOT_DIGITS = ['1e0', '0x1', '%201', '1.0', '%2B1', '1%20'];
 
 t.test('path ids: canonical digits work; other number spellings of the same id are 400', async (t) => {
   const app = await build(t);
-  const hook = json(await app.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: PARTNER, payload: { url: 'http://127.0.0.1:9/none', events: ['payment.failed'] } }));
+  const hook = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/partner/webhooks',
+      headers: PARTNER,
+      payload: { url: 'http://127.0.0.1:9/none', events: ['payment.failed'] },
+    }),
+  );
   const queued = json(await app.inject({ method: 'POST', url: `/v1/partner/webhooks/${hook.id}/test`, headers: PARTNER }));
   t.equal(queued.deliveryId, 1, 'delivery 1 exists');
   t.equal((await app.inject({ url: '/_sandbox/deliveries/1', headers: PARTNER })).statusCode, 200);

@@ -21,7 +21,11 @@ type Doc = { paths?: Record<string, Record<string, unknown>>; components?: { sch
 export function describeDrift(committed: Doc, served: Doc): string[] {
   const out: string[] = [];
   const ops = (d: Doc) =>
-    new Map(Object.entries(d.paths ?? {}).flatMap(([p, o]) => Object.entries(o).map(([m, op]) => [`${m.toUpperCase()} ${p}`, JSON.stringify(op)] as const)));
+    new Map(
+      Object.entries(d.paths ?? {}).flatMap(([p, o]) =>
+        Object.entries(o).map(([m, op]) => [`${m.toUpperCase()} ${p}`, JSON.stringify(op)] as const),
+      ),
+    );
   const a = ops(committed);
   const b = ops(served);
   for (const k of b.keys()) if (!a.has(k)) out.push(`operation added: ${k}`);

@@ -31,9 +31,13 @@ t.test('the served document validates with swagger-parser', async (t) => {
   await t.resolves(SwaggerParser.validate(structuredClone(doc) as never), 'no validation errors');
 });
 
-t.test('the committed openapi.json validates with swagger-parser', { skip: !existsSync(FILE) && 'openapi.json not generated yet' }, async (t) => {
-  await t.resolves(SwaggerParser.validate(FILE), 'no validation errors');
-});
+t.test(
+  'the committed openapi.json validates with swagger-parser',
+  { skip: !existsSync(FILE) && 'openapi.json not generated yet' },
+  async (t) => {
+    await t.resolves(SwaggerParser.validate(FILE), 'no validation errors');
+  },
+);
 
 t.test('every operation has a tag, a summary and documented responses; schemas are named components', async (t) => {
   const doc = await served();
@@ -54,10 +58,14 @@ t.test('every operation has a tag, a summary and documented responses; schemas a
   t.ok(doc.components.schemas.ErrorBody, 'ErrorBody is a named component');
 });
 
-t.test('openapi.json on disk is what `npm run openapi` would write (parseable, same version)', { skip: !existsSync(FILE) && 'openapi.json not generated yet' }, async (t) => {
-  const doc = JSON.parse(readFileSync(FILE, 'utf8')) as Doc;
-  t.equal(doc.openapi, '3.1.0');
-});
+t.test(
+  'openapi.json on disk is what `npm run openapi` would write (parseable, same version)',
+  { skip: !existsSync(FILE) && 'openapi.json not generated yet' },
+  async (t) => {
+    const doc = JSON.parse(readFileSync(FILE, 'utf8')) as Doc;
+    t.equal(doc.openapi, '3.1.0');
+  },
+);
 
 type Param = { name: string; in: string; required?: boolean; description?: string; schema?: { type?: string; pattern?: string } };
 type Response = { headers?: Record<string, { description?: string; schema?: { type?: string } }> };
@@ -78,7 +86,8 @@ t.test('header parameters: Prefer on every /v1 operation, x-request-id on the AI
         if (!prefer) problems.push(`${name}: no Prefer header parameter`);
         else {
           if (prefer.required) problems.push(`${name}: Prefer must be optional`);
-          if (!/code=.*delay=/s.test(prefer.description ?? '')) problems.push(`${name}: Prefer description does not explain code= and delay=`);
+          if (!/code=.*delay=/s.test(prefer.description ?? ''))
+            problems.push(`${name}: Prefer description does not explain code= and delay=`);
         }
       } else if (prefer) problems.push(`${name}: Prefer only applies to /v1`);
       if (path.startsWith('/v1/ais/')) {
@@ -89,7 +98,8 @@ t.test('header parameters: Prefer on every /v1 operation, x-request-id on the AI
           if (requestId.schema?.type !== 'string') problems.push(`${name}: x-request-id must be a string`);
           // a pattern would make request validation answer 400 where obsim replaces the id
           if (requestId.schema?.pattern !== undefined) problems.push(`${name}: x-request-id must not carry a validating pattern`);
-          if (!/generates an id/.test(requestId.description ?? '')) problems.push(`${name}: x-request-id description does not say a malformed id is replaced`);
+          if (!/generates an id/.test(requestId.description ?? ''))
+            problems.push(`${name}: x-request-id description does not say a malformed id is replaced`);
         }
       }
     }
@@ -106,15 +116,16 @@ t.test('response headers: x-request-id on every documented response; X-Total-Cou
     for (const [method, op] of Object.entries(ops)) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const headers = (response as Response).headers ?? {};
-        if (headers['x-request-id']?.schema?.type !== 'string') problems.push(`${method.toUpperCase()} ${path} ${status}: no x-request-id response header`);
+        if (headers['x-request-id']?.schema?.type !== 'string')
+          problems.push(`${method.toUpperCase()} ${path} ${status}: no x-request-id response header`);
       }
     }
   }
   t.same(problems, []);
-  const list = doc.paths['/v1/ais/accounts/{accountId}/transactions']!.get!.responses!['200'] as Response;
+  const list = doc.paths['/v1/ais/accounts/{accountId}/transactions'].get.responses!['200'] as Response;
   t.equal(list.headers?.['X-Total-Count']?.schema?.type, 'integer');
   t.match(list.headers?.['X-Total-Count']?.description, /number of transactions matching/);
-  const post = doc.paths['/v1/ais/accounts/transactions']!.post!.responses!['200'] as Response;
+  const post = doc.paths['/v1/ais/accounts/transactions'].post.responses!['200'] as Response;
   t.notOk(post.headers?.['X-Total-Count'], 'the POST variant reports totalTransactions in its body instead');
 });
 
@@ -125,7 +136,12 @@ t.test('the documented header parameters do not validate: a malformed x-request-
   await authorizedConsent('user-typical');
   const headers = await bearer('user-typical');
   const call = (extra: Record<string, string>) =>
-    app.inject({ method: 'POST', url: '/v1/ais/accounts', headers: { ...headers, ...extra }, payload: { userId: 'user-typical', merchantId } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/ais/accounts',
+      headers: { ...headers, ...extra },
+      payload: { userId: 'user-typical', merchantId },
+    });
 
   const good = await call({ 'x-request-id': 'trace.42:abc-DEF_9' });
   t.equal(good.statusCode, 200);

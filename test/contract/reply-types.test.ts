@@ -45,7 +45,14 @@ const accounts: AccountsResponseT = {
       currency: 'DKK',
       balance: '10.00',
       accountType: 'current',
-      accountDetails: { bankName: 'obsim Bank', bic: 'OBSMDKKK', bban: '00400440116243', productName: 'Current', ownerType: 'private', openedDate: '2020-01-01' },
+      accountDetails: {
+        bankName: 'obsim Bank',
+        bic: 'OBSMDKKK',
+        bban: '00400440116243',
+        productName: 'Current',
+        ownerType: 'private',
+        openedDate: '2020-01-01',
+      },
     },
   ],
   totalAccounts: 1,
@@ -81,7 +88,15 @@ const consents: ConsentListT = [
   },
 ];
 
-const store: StoreResponseT = { storeId: 1, merchantId: 100001, name: 'Main Street', address: { city: 'København' }, mccCode: null, partnerRefId: null, createdAt: TS };
+const store: StoreResponseT = {
+  storeId: 1,
+  merchantId: 100001,
+  name: 'Main Street',
+  address: { city: 'København' },
+  mccCode: null,
+  partnerRefId: null,
+  createdAt: TS,
+};
 
 const merchants: MerchantListT = { items: [], page: 1, limit: 20, total: 0 };
 
@@ -96,7 +111,10 @@ function typeChecks() {
   // @ts-expect-error a wrong type (amount as a string)
   app.get<{ Reply: PaymentT }>('/type', async () => ({ ...payment, amount: '149.95' }));
   // @ts-expect-error a nested $ref schema is typed too (Account -> AccountDetails.ownerType)
-  app.post<{ Reply: AccountsResponseT }>('/nested', async () => ({ ...accounts, accounts: [{ ...accounts.accounts[0], accountDetails: { ...accounts.accounts[0].accountDetails, ownerType: 'business' as const } }] }));
+  app.post<{ Reply: AccountsResponseT }>('/nested', async () => ({
+    ...accounts,
+    accounts: [{ ...accounts.accounts[0], accountDetails: { ...accounts.accounts[0].accountDetails, ownerType: 'business' as const } }],
+  }));
   // @ts-expect-error array items through $ref (Transaction.type)
   app.get<{ Reply: TransactionListT }>('/items', async () => [{ ...transactions[0], type: 'refund' as const }]);
   // @ts-expect-error MerchantList items are MerchantSummary objects, not ids

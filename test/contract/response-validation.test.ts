@@ -16,7 +16,11 @@ const Thing = {
   type: 'object',
   required: ['id', 'status'],
   additionalProperties: false,
-  properties: { id: { type: 'integer' }, status: { type: 'string', enum: ['active', 'inactive'] }, at: { type: 'string', format: 'date-time' } },
+  properties: {
+    id: { type: 'integer' },
+    status: { type: 'string', enum: ['active', 'inactive'] },
+    at: { type: 'string', format: 'date-time' },
+  },
 } as const;
 
 async function appWithRoutes(t: { teardown(fn: () => unknown): void }, validateResponses = true): Promise<FastifyInstance> {
@@ -133,7 +137,9 @@ t.test('every JSON API operation (/v1, /_sandbox, /healthz) documents a response
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!/^\/(v1|_sandbox|healthz)/.test(path)) continue;
     for (const [method, op] of Object.entries(ops)) {
-      const documented = Object.entries(op.responses ?? {}).filter(([status, r]) => /^[23]/.test(status) && (r.content || status === '204' || status.startsWith('3')));
+      const documented = Object.entries(op.responses ?? {}).filter(
+        ([status, r]) => /^[23]/.test(status) && (r.content || status === '204' || status.startsWith('3')),
+      );
       const errors = Object.keys(op.responses ?? {}).filter((status) => /^[45]/.test(status));
       if (documented.length === 0 || errors.length === 0) missing.push(`${method.toUpperCase()} ${path}`);
     }

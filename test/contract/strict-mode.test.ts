@@ -63,19 +63,44 @@ t.test('--strict: nested unknown properties are named with their path', async (t
   });
   t.equal(res.statusCode, 400);
   t.match(json(res), { code: 'unknown_field', field: 'address.zip' });
-  const ok = await app.inject({ method: 'POST', url: '/v1/partner/merchants/fast-track', headers: PARTNER, payload: { ...fastTrack, address: { street: 'Algade 1', postalCode: '4000' } } });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/fast-track',
+    headers: PARTNER,
+    payload: { ...fastTrack, address: { street: 'Algade 1', postalCode: '4000' } },
+  });
   t.equal(ok.statusCode, 200, 'the same request without the typo passes in strict mode');
 });
 
 t.test('--strict: valid requests on other areas are unaffected', async (t) => {
   const app = await build(t, { config: { strict: true } });
-  const m = await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Strict Test' } });
+  const m = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test',
+    headers: PARTNER,
+    payload: { companyName: 'Strict Test' },
+  });
   t.equal(m.statusCode, 200);
-  const p = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: json(m).clientId, amount: 12.5, referenceNumber: 'S-1' } });
+  const p = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/payments',
+    headers: PARTNER,
+    payload: { merchantClientId: json(m).clientId, amount: 12.5, referenceNumber: 'S-1' },
+  });
   t.equal(p.statusCode, 200);
-  const typo = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: json(m).clientId, amount: 12.5, referenceNumber: 'S-1', currency: 'DKK' } });
+  const typo = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/payments',
+    headers: PARTNER,
+    payload: { merchantClientId: json(m).clientId, amount: 12.5, referenceNumber: 'S-1', currency: 'DKK' },
+  });
   t.match(json(typo), { code: 'unknown_field', field: 'currency' }, 'even a plausible-looking extra field');
-  const wh = await app.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: PARTNER, payload: { url: 'https://h.test/x', events: ['payment.completed'], secret: 'mine' } });
+  const wh = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    headers: PARTNER,
+    payload: { url: 'https://h.test/x', events: ['payment.completed'], secret: 'mine' },
+  });
   t.match(json(wh), { code: 'unknown_field', field: 'secret' });
 });
 

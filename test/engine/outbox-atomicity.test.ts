@@ -16,7 +16,9 @@ type Table = 'events' | 'deliveries';
 
 /** Make every insert into `table` fail until the returned function is called. */
 function breakOutbox(t: Test, app: FastifyInstance, table: Table): () => void {
-  app.db.exec(`CREATE TEMP TRIGGER obsim_test_break_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'outbox insert failed (test trigger)'); END`);
+  app.db.exec(
+    `CREATE TEMP TRIGGER obsim_test_break_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'outbox insert failed (test trigger)'); END`,
+  );
   let dropped = false;
   const drop = () => {
     if (dropped) return;
@@ -34,7 +36,11 @@ interface Snapshot {
 }
 
 function snapshot(app: FastifyInstance): Snapshot {
-  return { events: count(app, 'events'), deliveries: count(app, 'deliveries'), timers: app.db.prepare('SELECT * FROM timers ORDER BY id').all() };
+  return {
+    events: count(app, 'events'),
+    deliveries: count(app, 'deliveries'),
+    timers: app.db.prepare('SELECT * FROM timers ORDER BY id').all(),
+  };
 }
 
 function checkServerError(t: Test, r: { status: number; body: any }) {
@@ -59,7 +65,9 @@ const merchantRow = (app: FastifyInstance, id: number) => app.db.prepare('SELECT
 for (const table of ['deliveries', 'events'] as const) {
   t.test(`control call: a failing ${table} insert rolls the payment transition back`, async (t) => {
     const { app, rx, m, hook } = await setup(t, ['payment.completed']);
-    const p = (await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 125.5, referenceNumber: 'atomic-1' })).body;
+    const p = (
+      await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 125.5, referenceNumber: 'atomic-1' })
+    ).body;
     const statusBefore = (await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`)).body;
     const rowBefore = paymentRow(app, p.paymentId);
     const before = snapshot(app);
@@ -96,13 +104,22 @@ t.test('control call: a failing event insert rolls the merchant deactivation bac
   t.match((await call(app, 'GET', `/v1/partner/merchants/${m.merchantId}/onboarding-status`)).body, { onboardingStatus: 'activated' });
   t.same(snapshot(app), before);
   // payments are still accepted: the merchant really is active
-  t.equal((await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 5, referenceNumber: 'still-active' })).status, 200);
+  t.equal(
+    (await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 5, referenceNumber: 'still-active' })).status,
+    200,
+  );
   drop();
   await app.webhooks.drain();
   t.equal(rx.received.length, 0);
-  t.match((await call(app, 'POST', `/_sandbox/merchants/${m.merchantId}/deactivate`)).body, { status: 'inactive', previousStatus: 'activated' });
+  t.match((await call(app, 'POST', `/_sandbox/merchants/${m.merchantId}/deactivate`)).body, {
+    status: 'inactive',
+    previousStatus: 'activated',
+  });
   await app.webhooks.drain();
-  t.same(rx.received.map((r) => r.json.event), ['merchant.deactivated']);
+  t.same(
+    rx.received.map((r) => r.json.event),
+    ['merchant.deactivated'],
+  );
 });
 
 t.test('partner API: a failing outbox insert leaves no test merchant behind', async (t) => {
@@ -120,31 +137,45 @@ t.test('partner API: a failing outbox insert leaves no test merchant behind', as
   const ok = await call(app, 'POST', '/v1/partner/merchants/test', { companyName: 'Created ApS' });
   t.equal(ok.status, 200);
   await app.webhooks.drain();
-  t.match(rx.received.map((r) => r.json), [{ event: 'merchant.activated', data: { merchantId: ok.body.merchantId, status: 'active' } }]);
+  t.match(
+    rx.received.map((r) => r.json),
+    [{ event: 'merchant.activated', data: { merchantId: ok.body.merchantId, status: 'active' } }],
+  );
 });
 
-t.test('timed transition: a failing outbox insert leaves the payment pending and its timer in place; it fires once the outbox works', async (t) => {
-  const { app, rx } = await setup(t, ['payment.completed']);
-  const m = await testMerchant(app, undefined, 'Timer Shop ApS');
-  const p = (await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 42, referenceNumber: 'atomic-timer' })).body;
-  const rowBefore = paymentRow(app, p.paymentId);
-  const before = snapshot(app);
-  t.ok((before.timers as { aggregate: string; trigger: string }[]).some((x) => x.aggregate === 'payment' && x.trigger === 'settle'), 'a settlement timer is due in 5 s');
+t.test(
+  'timed transition: a failing outbox insert leaves the payment pending and its timer in place; it fires once the outbox works',
+  async (t) => {
+    const { app, rx } = await setup(t, ['payment.completed']);
+    const m = await testMerchant(app, undefined, 'Timer Shop ApS');
+    const p = (
+      await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 42, referenceNumber: 'atomic-timer' })
+    ).body;
+    const rowBefore = paymentRow(app, p.paymentId);
+    const before = snapshot(app);
+    t.ok(
+      (before.timers as { aggregate: string; trigger: string }[]).some((x) => x.aggregate === 'payment' && x.trigger === 'settle'),
+      'a settlement timer is due in 5 s',
+    );
 
-  const drop = breakOutbox(t, app, 'deliveries');
-  const adv = await call(app, 'POST', '/_sandbox/clock/advance', { duration: '10s' });
-  checkServerError(t, adv);
-  t.same(paymentRow(app, p.paymentId), rowBefore, 'the settlement did not happen: the payment is still pending');
-  t.same(snapshot(app), before, 'no event, no delivery, and the settlement timer is still there');
-  await app.webhooks.drain();
-  t.equal(rx.received.length, 0);
+    const drop = breakOutbox(t, app, 'deliveries');
+    const adv = await call(app, 'POST', '/_sandbox/clock/advance', { duration: '10s' });
+    checkServerError(t, adv);
+    t.same(paymentRow(app, p.paymentId), rowBefore, 'the settlement did not happen: the payment is still pending');
+    t.same(snapshot(app), before, 'no event, no delivery, and the settlement timer is still there');
+    await app.webhooks.drain();
+    t.equal(rx.received.length, 0);
 
-  drop();
-  const again = await call(app, 'POST', '/_sandbox/clock/advance', { ms: 1 });
-  t.equal(again.status, 200);
-  t.ok(again.body.fired >= 1, 'the kept timer fires now');
-  const paid = (await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`)).body;
-  t.match(paid, { status: 'paid', updatedAt: '2026-01-15T09:00:05.000Z' }, 'settled at its due instant');
-  await app.webhooks.drain();
-  t.match(rx.received.map((r) => r.json), [{ event: 'payment.completed', data: { paymentId: p.paymentId, status: 'paid' } }]);
-});
+    drop();
+    const again = await call(app, 'POST', '/_sandbox/clock/advance', { ms: 1 });
+    t.equal(again.status, 200);
+    t.ok(again.body.fired >= 1, 'the kept timer fires now');
+    const paid = (await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`)).body;
+    t.match(paid, { status: 'paid', updatedAt: '2026-01-15T09:00:05.000Z' }, 'settled at its due instant');
+    await app.webhooks.drain();
+    t.match(
+      rx.received.map((r) => r.json),
+      [{ event: 'payment.completed', data: { paymentId: p.paymentId, status: 'paid' } }],
+    );
+  },
+);

@@ -25,7 +25,9 @@ function tempDir(t: { teardown(fn: () => unknown): void }): string {
 const metaOf = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
-    return Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    return Object.fromEntries(
+      (db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
+    );
   } finally {
     db.close();
   }
@@ -40,7 +42,11 @@ t.test('each environment has its own default database file; --db / OBSIM_DB stil
   t.equal(loadConfig({ environment: 'production', db: ':memory:' }, {}).db, ':memory:', '--db wins');
   t.equal(loadConfig({}, { OBSIM_ENVIRONMENT: 'production', OBSIM_DB: './data/x.sqlite' }).db, './data/x.sqlite', 'OBSIM_DB wins');
   const setting = SETTINGS.find((s) => s.key === 'db')!;
-  t.match(setting.defaultText, /`\.\/data\/obsim\.sqlite` \(sandbox\); `\.\/data\/obsim-production\.sqlite` \(production\)/, 'the README table says both');
+  t.match(
+    setting.defaultText,
+    /`\.\/data\/obsim\.sqlite` \(sandbox\); `\.\/data\/obsim-production\.sqlite` \(production\)/,
+    'the README table says both',
+  );
 });
 
 t.test('buildApp without a db uses the environment’s default file', async (t) => {
@@ -97,33 +103,40 @@ t.test('a database from before the check (no record) is claimed by the first env
   const prod = await buildApp({ logger: false, config: { db: file, environment: 'production' } });
   t.equal(prod.meta.get(DATABASE_ENVIRONMENT_KEY), 'production');
   await prod.close();
-  await t.rejects(buildApp({ logger: false, config: { db: file } }), { setting: 'OBSIM_DB', message: /is a production database/ }, 'from then on the sandbox is refused');
-});
-
-t.test('obsim serve: production started without --db next to a sandbox gets its own file; a sandbox database given to production is refused with one line', async (t) => {
-  const dir = tempDir(t);
-  const sandbox = await serve([], { cwd: dir });
-  t.teardown(() => void sandbox.child.kill('SIGKILL'));
-  const production = await serve(['--environment', 'production'], { cwd: dir });
-  t.teardown(() => void production.child.kill('SIGKILL'));
-  t.match(sandbox.stdout(), /database: +\.\/data\/obsim\.sqlite\n/);
-  t.match(production.stdout(), /database: +\.\/data\/obsim-production\.sqlite\n/);
-  t.equal(metaOf(join(dir, 'data/obsim.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'sandbox');
-  t.equal(metaOf(join(dir, 'data/obsim-production.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'production');
-  t.equal((await fetch(`${production.url}/healthz`).then((r) => r.json()) as { environment: string }).environment, 'production');
-  t.equal(await production.stop(), 0);
-  t.equal(await sandbox.stop(), 0);
-
-  // the same file given to the other environment: refused at start, one line, the config-error exit code
-  const reference = serveFails(['--port', 'abc'], { cwd: dir });
-  const refused = serveFails(['--environment', 'production', '--db', './data/obsim.sqlite'], { cwd: dir });
-  t.not(refused.status, 0, 'does not start');
-  t.equal(refused.status, reference.status, `exits like every invalid configuration (${reference.status})`);
-  t.equal(
-    refused.stderr,
-    `obsim: invalid configuration: OBSIM_DB: "./data/obsim.sqlite" is a sandbox database (recorded at its first start); a production server cannot open it: give each environment its own database with --db / OBSIM_DB (default ./data/obsim-production.sqlite)\n`,
+  await t.rejects(
+    buildApp({ logger: false, config: { db: file } }),
+    { setting: 'OBSIM_DB', message: /is a production database/ },
+    'from then on the sandbox is refused',
   );
-  t.notMatch(refused.stdout, /listening/);
-  t.equal(metaOf(join(dir, 'data/obsim.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'sandbox', 'still the sandbox’s');
-  t.notOk(metaOf(join(dir, 'data/obsim.sqlite'))['production.partnerClientId'], 'no production credentials generated in it');
 });
+
+t.test(
+  'obsim serve: production started without --db next to a sandbox gets its own file; a sandbox database given to production is refused with one line',
+  async (t) => {
+    const dir = tempDir(t);
+    const sandbox = await serve([], { cwd: dir });
+    t.teardown(() => void sandbox.child.kill('SIGKILL'));
+    const production = await serve(['--environment', 'production'], { cwd: dir });
+    t.teardown(() => void production.child.kill('SIGKILL'));
+    t.match(sandbox.stdout(), /database: +\.\/data\/obsim\.sqlite\n/);
+    t.match(production.stdout(), /database: +\.\/data\/obsim-production\.sqlite\n/);
+    t.equal(metaOf(join(dir, 'data/obsim.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'sandbox');
+    t.equal(metaOf(join(dir, 'data/obsim-production.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'production');
+    t.equal(((await fetch(`${production.url}/healthz`).then((r) => r.json())) as { environment: string }).environment, 'production');
+    t.equal(await production.stop(), 0);
+    t.equal(await sandbox.stop(), 0);
+
+    // the same file given to the other environment: refused at start, one line, the config-error exit code
+    const reference = serveFails(['--port', 'abc'], { cwd: dir });
+    const refused = serveFails(['--environment', 'production', '--db', './data/obsim.sqlite'], { cwd: dir });
+    t.not(refused.status, 0, 'does not start');
+    t.equal(refused.status, reference.status, `exits like every invalid configuration (${reference.status})`);
+    t.equal(
+      refused.stderr,
+      `obsim: invalid configuration: OBSIM_DB: "./data/obsim.sqlite" is a sandbox database (recorded at its first start); a production server cannot open it: give each environment its own database with --db / OBSIM_DB (default ./data/obsim-production.sqlite)\n`,
+    );
+    t.notMatch(refused.stdout, /listening/);
+    t.equal(metaOf(join(dir, 'data/obsim.sqlite'))[DATABASE_ENVIRONMENT_KEY], 'sandbox', 'still the sandbox’s');
+    t.notOk(metaOf(join(dir, 'data/obsim.sqlite'))['production.partnerClientId'], 'no production credentials generated in it');
+  },
+);

@@ -57,7 +57,9 @@ t.test('partner credentials of one environment are a 401 on the other', async (t
 
 t.test('the same client id configured in both environments still needs that environment’s secret', async (t) => {
   const sandbox = await build(t, { config: { partnerClientId: 'acme', partnerClientSecret: 'acme-sandbox-secret' } });
-  const production = await build(t, { config: { environment: 'production', partnerClientId: 'acme', partnerClientSecret: 'acme-live-secret' } });
+  const production = await build(t, {
+    config: { environment: 'production', partnerClientId: 'acme', partnerClientSecret: 'acme-live-secret' },
+  });
   const sandboxCreds = { 'x-partner-client-id': 'acme', 'x-partner-client-secret': 'acme-sandbox-secret' };
   t.equal((await call(production, 'GET', '/v1/partner/merchants', sandboxCreds)).status, 401);
   t.equal((await call(sandbox, 'GET', '/v1/partner/merchants', sandboxCreds)).status, 200);
@@ -71,18 +73,39 @@ t.test('a token issued by one environment is a 401 on the other, even with a sha
     const permissions = ['ais:accounts:read'];
     const st = await call(sandbox, 'POST', '/v1/auth/generate-token', {}, { userId: 'user-1', merchantId: sm.merchantId, permissions });
     t.equal(st.status, 200, 'sandbox token');
-    const pt = await call(production, 'POST', '/v1/auth/generate-token', live, { userId: 'user-1', merchantId: pm.merchantId, permissions });
+    const pt = await call(production, 'POST', '/v1/auth/generate-token', live, {
+      userId: 'user-1',
+      merchantId: pm.merchantId,
+      permissions,
+    });
     t.equal(pt.status, 200, 'production token');
-    t.equal((await call(production, 'POST', '/v1/auth/generate-token', {}, { userId: 'user-1', merchantId: pm.merchantId, permissions })).status, 401, 'production requires partner headers');
+    t.equal(
+      (await call(production, 'POST', '/v1/auth/generate-token', {}, { userId: 'user-1', merchantId: pm.merchantId, permissions })).status,
+      401,
+      'production requires partner headers',
+    );
 
     const label = jwtSecret ? 'shared secret' : 'own secrets';
-    const sandboxTokenOnProd = await call(production, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${st.body.token}` }, { userId: 'user-1', merchantId: pm.merchantId });
+    const sandboxTokenOnProd = await call(
+      production,
+      'POST',
+      '/v1/ais/accounts',
+      { authorization: `Bearer ${st.body.token}` },
+      { userId: 'user-1', merchantId: pm.merchantId },
+    );
     t.equal(sandboxTokenOnProd.status, 401, `${label}: sandbox token on production`);
     t.match(sandboxTokenOnProd.body.code, /^token_(invalid|claims_invalid)$/);
-    const prodTokenOnSandbox = await call(sandbox, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${pt.body.token}` }, { userId: 'user-1', merchantId: sm.merchantId });
+    const prodTokenOnSandbox = await call(
+      sandbox,
+      'POST',
+      '/v1/ais/accounts',
+      { authorization: `Bearer ${pt.body.token}` },
+      { userId: 'user-1', merchantId: sm.merchantId },
+    );
     t.equal(prodTokenOnSandbox.status, 401, `${label}: production token on the sandbox`);
     t.match(prodTokenOnSandbox.body.code, /^token_(invalid|claims_invalid)$/);
-    if (jwtSecret) t.equal(prodTokenOnSandbox.body.code, 'token_claims_invalid', 'the issuer (obsim-production vs obsim-sandbox) tells them apart');
+    if (jwtSecret)
+      t.equal(prodTokenOnSandbox.body.code, 'token_claims_invalid', 'the issuer (obsim-production vs obsim-sandbox) tells them apart');
 
     const issuer = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).iss;
     t.equal(issuer(st.body.token), 'obsim-sandbox');
@@ -102,7 +125,11 @@ t.test('a webhook registered in one environment never fires for the other’s ev
 
   // production events: a merchant activated, a payment completed by a control call
   const pm = await activatedMerchant(production, live, 'Live Shop ApS');
-  const pp = await call(production, 'POST', '/v1/partner/payments', live, { merchantClientId: pm.clientId, amount: 10, referenceNumber: 'LIVE-1' });
+  const pp = await call(production, 'POST', '/v1/partner/payments', live, {
+    merchantClientId: pm.clientId,
+    amount: 10,
+    referenceNumber: 'LIVE-1',
+  });
   t.equal(pp.status, 200);
   t.equal((await call(production, 'POST', `/_sandbox/payments/${pp.body.paymentId}/complete`, live)).status, 200);
   await production.webhooks.drain();
@@ -130,13 +157,25 @@ t.test('production: a payment stays pending until the payer or a control call ac
   const { sandbox, production, live } = await pair(t);
   const pm = await activatedMerchant(production, live, 'Live Shop ApS');
   const sm = await activatedMerchant(sandbox, PARTNER, 'Sandbox Shop ApS');
-  const pp = (await call(production, 'POST', '/v1/partner/payments', live, { merchantClientId: pm.clientId, amount: 10, referenceNumber: 'LIVE-2' })).body;
-  const sp = (await call(sandbox, 'POST', '/v1/partner/payments', PARTNER, { merchantClientId: sm.clientId, amount: 10, referenceNumber: 'SBX-2' })).body;
+  const pp = (
+    await call(production, 'POST', '/v1/partner/payments', live, { merchantClientId: pm.clientId, amount: 10, referenceNumber: 'LIVE-2' })
+  ).body;
+  const sp = (
+    await call(sandbox, 'POST', '/v1/partner/payments', PARTNER, { merchantClientId: sm.clientId, amount: 10, referenceNumber: 'SBX-2' })
+  ).body;
   for (const app of [sandbox, production]) {
     t.equal((await call(app, 'POST', '/_sandbox/clock/advance', app === sandbox ? PARTNER : live, { duration: '2m' })).status, 200);
   }
-  t.equal((await call(sandbox, 'GET', `/v1/partner/payments/${sp.paymentId}/status`, PARTNER)).body.status, 'paid', 'the sandbox settles by itself');
-  t.equal((await call(production, 'GET', `/v1/partner/payments/${pp.paymentId}/status`, live)).body.status, 'pending', 'production does not');
+  t.equal(
+    (await call(sandbox, 'GET', `/v1/partner/payments/${sp.paymentId}/status`, PARTNER)).body.status,
+    'paid',
+    'the sandbox settles by itself',
+  );
+  t.equal(
+    (await call(production, 'GET', `/v1/partner/payments/${pp.paymentId}/status`, live)).body.status,
+    'pending',
+    'production does not',
+  );
   t.equal((await call(production, 'POST', `/_sandbox/payments/${pp.paymentId}/complete`, live)).status, 200);
   t.equal((await call(production, 'GET', `/v1/partner/payments/${pp.paymentId}/status`, live)).body.status, 'paid');
 });

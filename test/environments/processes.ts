@@ -29,8 +29,8 @@ export async function serve(args: string[], opts: { cwd?: string; env?: Record<s
   });
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   while (!/openapi\.json/.test(out)) {
@@ -40,7 +40,7 @@ export async function serve(args: string[], opts: { cwd?: string; env?: Record<s
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
+  const url = /listening on (http:\/\/\S+)/.exec(out)![1];
   return {
     child,
     url,

@@ -15,7 +15,11 @@ import { postForm } from '../hosted/helpers.js';
 t.setTimeout(180_000);
 
 const LIVE = { 'x-partner-client-id': 'live-partner', 'x-partner-client-secret': 'live-secret-0123456789' };
-const production = { environment: 'production' as const, partnerClientId: LIVE['x-partner-client-id'], partnerClientSecret: LIVE['x-partner-client-secret'] };
+const production = {
+  environment: 'production' as const,
+  partnerClientId: LIVE['x-partner-client-id'],
+  partnerClientSecret: LIVE['x-partner-client-secret'],
+};
 
 function generatedCredentials(notes: string[]): { 'x-partner-client-id': string; 'x-partner-client-secret': string } {
   const line = notes.find((n) => n.includes('X-Partner-Client-Secret'));
@@ -36,7 +40,12 @@ t.test('production: the well-known sandbox credentials do not work; generated on
   t.equal(json(sandboxCreds).code, 'partner_credentials_invalid');
   t.same(schemaErrors('ErrorBody', json(sandboxCreds)), []);
 
-  const ok = await app.inject({ method: 'POST', url: '/v1/partner/merchants', headers: creds, payload: { companyName: 'Live ApS', contactEmail: 'ops@live.test' } });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants',
+    headers: creds,
+    payload: { companyName: 'Live ApS', contactEmail: 'ops@live.test' },
+  });
   t.equal(ok.statusCode, 200);
   t.equal(json(ok).status, 'pending_onboarding');
 
@@ -61,7 +70,11 @@ t.test('production: generated credentials are persisted in the database and surv
 
   const other = await buildApp({ logger: false, config: { db: ':memory:', environment: 'production' } });
   t.teardown(() => other.close());
-  t.not(generatedCredentials(other.startupNotes)['x-partner-client-secret'], creds['x-partner-client-secret'], 'another database, other credentials');
+  t.not(
+    generatedCredentials(other.startupNotes)['x-partner-client-secret'],
+    creds['x-partner-client-secret'],
+    'another database, other credentials',
+  );
 });
 
 t.test('production: configured credentials are used as given and nothing is generated', async (t) => {
@@ -72,17 +85,39 @@ t.test('production: configured credentials are used as given and nothing is gene
   t.equal(res.statusCode, 200);
 });
 
-t.test('production never falls back to the sandbox pair; configured explicitly, even that pair is used as given (the operator’s choice)', async (t) => {
-  const generated = await build(t, { config: { environment: 'production' } });
-  t.equal((await generated.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 401, 'not configured: the sandbox pair is refused');
-  const idOnly = await build(t, { config: { environment: 'production', partnerClientId: PARTNER['x-partner-client-id'] } });
-  t.equal((await idOnly.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 401, 'only the id configured: the secret is generated, not the well-known one');
-  const configured = await build(t, {
-    config: { environment: 'production', partnerClientId: PARTNER['x-partner-client-id'], partnerClientSecret: PARTNER['x-partner-client-secret'] },
-  });
-  t.equal((await configured.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 200, 'configured: used as given');
-  t.notOk(configured.startupNotes.some((n) => n.includes('generated')), 'nothing generated');
-});
+t.test(
+  'production never falls back to the sandbox pair; configured explicitly, even that pair is used as given (the operator’s choice)',
+  async (t) => {
+    const generated = await build(t, { config: { environment: 'production' } });
+    t.equal(
+      (await generated.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode,
+      401,
+      'not configured: the sandbox pair is refused',
+    );
+    const idOnly = await build(t, { config: { environment: 'production', partnerClientId: PARTNER['x-partner-client-id'] } });
+    t.equal(
+      (await idOnly.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode,
+      401,
+      'only the id configured: the secret is generated, not the well-known one',
+    );
+    const configured = await build(t, {
+      config: {
+        environment: 'production',
+        partnerClientId: PARTNER['x-partner-client-id'],
+        partnerClientSecret: PARTNER['x-partner-client-secret'],
+      },
+    });
+    t.equal(
+      (await configured.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode,
+      200,
+      'configured: used as given',
+    );
+    t.notOk(
+      configured.startupNotes.some((n) => n.includes('generated')),
+      'nothing generated',
+    );
+  },
+);
 
 t.test('sandbox keeps the documented well-known credentials', async (t) => {
   const app = await build(t);
@@ -93,7 +128,12 @@ t.test('sandbox keeps the documented well-known credentials', async (t) => {
 
 t.test('POST /v1/partner/merchants/test: 200 in the sandbox, 404 in production (no row created)', async (t) => {
   const sandbox = await build(t);
-  const ok = await sandbox.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Test ApS' } });
+  const ok = await sandbox.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test',
+    headers: PARTNER,
+    payload: { companyName: 'Test ApS' },
+  });
   t.equal(ok.statusCode, 200);
   t.equal(json(ok).status, 'activated');
 
@@ -111,16 +151,31 @@ t.test('POST /v1/partner/merchants/test: 200 in the sandbox, 404 in production (
 
 t.test('production: webhook URLs must be https (400 naming url); the sandbox also accepts http', async (t) => {
   const prod = await build(t, { config: production });
-  const http = await prod.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: LIVE, payload: { url: 'http://hooks.example.test/obsim', events: ['payment.completed'] } });
+  const http = await prod.inject({
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    headers: LIVE,
+    payload: { url: 'http://hooks.example.test/obsim', events: ['payment.completed'] },
+  });
   t.equal(http.statusCode, 400);
   t.match(json(http), { code: 'validation_failed', field: 'url', message: /https/ });
   t.equal(prod.db.prepare('SELECT count(*) FROM webhooks').pluck().get(), 0, 'nothing stored');
-  const https = await prod.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: LIVE, payload: { url: 'https://hooks.example.test/obsim', events: ['payment.completed'] } });
+  const https = await prod.inject({
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    headers: LIVE,
+    payload: { url: 'https://hooks.example.test/obsim', events: ['payment.completed'] },
+  });
   t.equal(https.statusCode, 200);
   t.same(schemaErrors('WebhookResponse', json(https)), []);
 
   const sandbox = await build(t);
-  const sandboxHttp = await sandbox.inject({ method: 'POST', url: '/v1/partner/webhooks', headers: PARTNER, payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
+  const sandboxHttp = await sandbox.inject({
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    headers: PARTNER,
+    payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] },
+  });
   t.equal(sandboxHttp.statusCode, 200);
 });
 
@@ -156,7 +211,10 @@ t.test('production: the payer acts on the hosted payment page; nothing settles b
     t.equal(res.statusCode, 200, `${method} ${url}`);
     return json(res);
   };
-  const hook = await call('POST', '/v1/partner/webhooks', { url: 'https://127.0.0.1:9/hook', events: ['payment.completed', 'payment.failed'] });
+  const hook = await call('POST', '/v1/partner/webhooks', {
+    url: 'https://127.0.0.1:9/hook',
+    events: ['payment.completed', 'payment.failed'],
+  });
   t.ok(hook.id);
   const m = await call('POST', '/v1/partner/merchants', { companyName: 'Live Shop ApS', contactEmail: 'ops@live.test' });
   await call('POST', `/_sandbox/merchants/${m.merchantId}/activate`);
@@ -189,7 +247,11 @@ t.test('production: the payer acts on the hosted payment page; nothing settles b
   t.equal(completedEvents(), 1, 'one payment.completed');
   await app.webhooks.drain();
   const deliveries = await call('GET', '/_sandbox/deliveries');
-  t.equal(deliveries.items.filter((d: { event: string }) => d.event === 'payment.completed').length, 1, 'delivered (attempted) once to the production webhook');
+  t.equal(
+    deliveries.items.filter((d: { event: string }) => d.event === 'payment.completed').length,
+    1,
+    'delivered (attempted) once to the production webhook',
+  );
 
   // and nothing fires later either
   await call('POST', '/_sandbox/clock/advance', { duration: '2h' });
@@ -202,5 +264,9 @@ t.test('production: the payer acts on the hosted payment page; nothing settles b
   await call('POST', '/_sandbox/clock/advance', { duration: '29m' });
   t.equal((await call('GET', `/v1/partner/payments/${q.paymentId}/status`)).status, 'pending');
   await call('POST', '/_sandbox/clock/advance', { duration: '2m' });
-  t.match(await call('GET', `/v1/partner/payments/${q.paymentId}/status`), { status: 'failed', failureReason: 'expired' }, 'an unpaid link still expires');
+  t.match(
+    await call('GET', `/v1/partner/payments/${q.paymentId}/status`),
+    { status: 'failed', failureReason: 'expired' },
+    'an unpaid link still expires',
+  );
 });

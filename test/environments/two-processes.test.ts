@@ -15,14 +15,20 @@ import { join } from 'node:path';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { expectedSignature } from '../webhooks/receiver.js';
-import { serve, type Obsim } from './processes.js';
+import { serve } from './processes.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);
 
 type Headers = Record<string, string>;
 
-async function call(base: string, method: 'GET' | 'POST', path: string, headers: Headers, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Headers,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -48,7 +54,10 @@ async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Prom
 }
 
 /** Every delivery of the caller attempted (none pending or in flight). */
-async function settledDeliveries(base: string, headers: Headers): Promise<{ total: number; items: { event: string; eventId: string; state: string; webhookId: string }[] }> {
+async function settledDeliveries(
+  base: string,
+  headers: Headers,
+): Promise<{ total: number; items: { event: string; eventId: string; state: string; webhookId: string }[] }> {
   let list = await ok(base, 'GET', '/_sandbox/deliveries?limit=100', headers);
   await until(async () => {
     list = await ok(base, 'GET', '/_sandbox/deliveries?limit=100', headers);
@@ -61,17 +70,17 @@ t.test('sandbox and production as two processes with separate databases stay iso
   const dir = mkdtempSync(join(tmpdir(), 'obsim-two-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
-  const [sandbox, production] = (await Promise.all([
+  const [sandbox, production] = await Promise.all([
     serve(['--db', join(dir, 'sandbox.sqlite')]),
     serve(['--db', join(dir, 'production.sqlite'), '--environment', 'production']),
-  ])) as [Obsim, Obsim];
+  ]);
   t.teardown(() => void sandbox.child.kill('SIGKILL'));
   t.teardown(() => void production.child.kill('SIGKILL'));
   t.match(sandbox.stdout(), /obsim sandbox simulator listening/);
   t.match(production.stdout(), /obsim production simulator listening/);
   const m = /X-Partner-Client-Id: (\S+)\s+X-Partner-Client-Secret: (\S+)/.exec(production.stdout());
   t.ok(m, 'production printed its generated credentials');
-  const LIVE = { 'x-partner-client-id': m![1]!, 'x-partner-client-secret': m![2]! };
+  const LIVE = { 'x-partner-client-id': m![1], 'x-partner-client-secret': m![2] };
   const S = sandbox.url;
   const P = production.url;
 
@@ -94,7 +103,11 @@ t.test('sandbox and production as two processes with separate databases stay iso
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      sandboxReceived.push({ id: String(req.headers['x-webhook-id']), body: Buffer.concat(chunks).toString(), signature: String(req.headers['x-webhook-signature']) });
+      sandboxReceived.push({
+        id: String(req.headers['x-webhook-id']),
+        body: Buffer.concat(chunks).toString(),
+        signature: String(req.headers['x-webhook-signature']),
+      });
       res.end('ok');
     });
   });
@@ -110,8 +123,14 @@ t.test('sandbox and production as two processes with separate databases stay iso
   t.teardown(() => new Promise<void>((r) => tls.close(() => r())));
 
   const events = ['merchant.activated', 'payment.completed', 'payment.failed'];
-  const sandboxHook = await ok(S, 'POST', '/v1/partner/webhooks', PARTNER, { url: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/sandbox`, events });
-  const productionHook = await ok(P, 'POST', '/v1/partner/webhooks', LIVE, { url: `https://127.0.0.1:${(tls.address() as AddressInfo).port}/production`, events });
+  const sandboxHook = await ok(S, 'POST', '/v1/partner/webhooks', PARTNER, {
+    url: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/sandbox`,
+    events,
+  });
+  const productionHook = await ok(P, 'POST', '/v1/partner/webhooks', LIVE, {
+    url: `https://127.0.0.1:${(tls.address() as AddressInfo).port}/production`,
+    events,
+  });
 
   // ---- production events: merchant activated, payment completed (control calls)
   const pm = await ok(P, 'POST', '/v1/partner/merchants', LIVE, { companyName: 'Live Shop ApS', contactEmail: 'ops@live.test' });
@@ -119,9 +138,19 @@ t.test('sandbox and production as two processes with separate databases stay iso
   const pp = await ok(P, 'POST', '/v1/partner/payments', LIVE, { merchantClientId: pm.clientId, amount: 10, referenceNumber: 'LIVE-1' });
   await ok(P, 'POST', `/_sandbox/payments/${pp.paymentId}/complete`, LIVE, {});
   const liveDeliveries = await settledDeliveries(P, LIVE);
-  t.same(liveDeliveries.items.map((d) => d.event).sort(), ['merchant.activated', 'payment.completed'], 'production attempted its own two events');
-  t.ok(liveDeliveries.items.every((d) => d.webhookId === productionHook.id), 'to its own webhook');
-  t.ok(await until(() => productionConnections >= 2), `production's webhook port saw its deliveries (${productionConnections} connections)`);
+  t.same(
+    liveDeliveries.items.map((d) => d.event).sort(),
+    ['merchant.activated', 'payment.completed'],
+    'production attempted its own two events',
+  );
+  t.ok(
+    liveDeliveries.items.every((d) => d.webhookId === productionHook.id),
+    'to its own webhook',
+  );
+  t.ok(
+    await until(() => productionConnections >= 2),
+    `production's webhook port saw its deliveries (${productionConnections} connections)`,
+  );
   await new Promise((r) => setTimeout(r, 500));
   t.equal(sandboxReceived.length, 0, 'the sandbox webhook received nothing from production');
   t.equal((await settledDeliveries(S, PARTNER)).total, 0, 'the sandbox recorded no delivery');
@@ -134,7 +163,11 @@ t.test('sandbox and production as two processes with separate databases stay iso
   t.ok(await until(() => sandboxReceived.length >= 2), 'the sandbox webhook received the sandbox events');
   const sandboxDeliveries = await settledDeliveries(S, PARTNER);
   t.same(sandboxReceived.map((r) => JSON.parse(r.body).event).sort(), ['merchant.activated', 'payment.completed']);
-  t.same(sandboxReceived.map((r) => r.id).sort(), sandboxDeliveries.items.map((d) => d.eventId).sort(), 'exactly the events the sandbox recorded');
+  t.same(
+    sandboxReceived.map((r) => r.id).sort(),
+    sandboxDeliveries.items.map((d) => d.eventId).sort(),
+    'exactly the events the sandbox recorded',
+  );
   for (const r of sandboxReceived) {
     t.equal(r.signature, expectedSignature(sandboxHook.secret, r.body), 'signed with the sandbox webhook secret');
   }
@@ -146,14 +179,36 @@ t.test('sandbox and production as two processes with separate databases stay iso
   const permissions = ['ais:accounts:read'];
   const st = await ok(S, 'POST', '/v1/auth/generate-token', PARTNER, { userId: 'user-1', merchantId: sm.merchantId, permissions });
   const pt = await ok(P, 'POST', '/v1/auth/generate-token', LIVE, { userId: 'user-1', merchantId: pm.merchantId, permissions });
-  const sandboxTokenOnProd = await call(P, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${st.token}` }, { userId: 'user-1', merchantId: pm.merchantId });
+  const sandboxTokenOnProd = await call(
+    P,
+    'POST',
+    '/v1/ais/accounts',
+    { authorization: `Bearer ${st.token}` },
+    { userId: 'user-1', merchantId: pm.merchantId },
+  );
   t.equal(sandboxTokenOnProd.status, 401, 'sandbox token on production');
   t.match(sandboxTokenOnProd.json.code, /^token_/);
-  const prodTokenOnSandbox = await call(S, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${pt.token}` }, { userId: 'user-1', merchantId: sm.merchantId });
+  const prodTokenOnSandbox = await call(
+    S,
+    'POST',
+    '/v1/ais/accounts',
+    { authorization: `Bearer ${pt.token}` },
+    { userId: 'user-1', merchantId: sm.merchantId },
+  );
   t.equal(prodTokenOnSandbox.status, 401, 'production token on the sandbox');
   t.match(prodTokenOnSandbox.json.code, /^token_/);
-  t.not((await call(S, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${st.token}` }, { userId: 'user-1', merchantId: sm.merchantId })).status, 401, 'the sandbox token is valid at home');
-  t.not((await call(P, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${pt.token}` }, { userId: 'user-1', merchantId: pm.merchantId })).status, 401, 'the production token is valid at home');
+  t.not(
+    (await call(S, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${st.token}` }, { userId: 'user-1', merchantId: sm.merchantId }))
+      .status,
+    401,
+    'the sandbox token is valid at home',
+  );
+  t.not(
+    (await call(P, 'POST', '/v1/ais/accounts', { authorization: `Bearer ${pt.token}` }, { userId: 'user-1', merchantId: pm.merchantId }))
+      .status,
+    401,
+    'the production token is valid at home',
+  );
 
   t.equal(await production.stop(), 0, 'production stops cleanly');
   t.equal(await sandbox.stop(), 0, 'sandbox stops cleanly');

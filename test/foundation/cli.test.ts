@@ -26,7 +26,11 @@ t.test('obsim serve prints where it listens, the database and the partner creden
   const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
   t.ok(url, `startup line names the address:\n${out}`);
   t.match(out, /database: +:memory:/);
-  t.match(out, /^ {2}credentials: X-Partner-Client-Id: sandbox-partner {2}X-Partner-Client-Secret: sandbox-secret$/m, 'the sandbox credentials to use');
+  t.match(
+    out,
+    /^ {2}credentials: X-Partner-Client-Id: sandbox-partner {2}X-Partner-Client-Secret: sandbox-secret$/m,
+    'the sandbox credentials to use',
+  );
   t.match(out, /^ {2}partners: +sandbox-partner$/m);
   const merchants = await fetch(`${url}/v1/partner/merchants`, {
     headers: { 'X-Partner-Client-Id': 'sandbox-partner', 'X-Partner-Client-Secret': 'sandbox-secret' },
@@ -70,12 +74,25 @@ t.test('startup output: a configured sandbox pair is printed; a configured produ
     (line) => sandboxLines.push(line),
   );
   t.teardown(() => sandbox.close());
-  t.ok(sandboxLines.includes('  credentials: X-Partner-Client-Id: acme  X-Partner-Client-Secret: acme-sandbox-secret'), sandboxLines.join('\n'));
+  t.ok(
+    sandboxLines.includes('  credentials: X-Partner-Client-Id: acme  X-Partner-Client-Secret: acme-sandbox-secret'),
+    sandboxLines.join('\n'),
+  );
 
   const prodLines: string[] = [];
   const secret = 'live-configured-secret-0123456789';
   const prod = await startServer(
-    loadConfig({ environment: 'production', port: '0', db: ':memory:', logLevel: 'silent', partnerClientId: 'live-partner', partnerClientSecret: secret }, {}),
+    loadConfig(
+      {
+        environment: 'production',
+        port: '0',
+        db: ':memory:',
+        logLevel: 'silent',
+        partnerClientId: 'live-partner',
+        partnerClientSecret: secret,
+      },
+      {},
+    ),
     (line) => prodLines.push(line),
   );
   t.teardown(() => prod.close());

@@ -25,7 +25,10 @@ t.test('defaults', async (t) => {
 });
 
 t.test('environment variables, then flags, win over defaults', async (t) => {
-  const c = loadConfig({ port: '5000' }, { PORT: '4500', HOST: '0.0.0.0', OBSIM_DB: ':memory:', OBSIM_STRICT: 'true', OBSIM_SETTLE_DELAY: '250ms' });
+  const c = loadConfig(
+    { port: '5000' },
+    { PORT: '4500', HOST: '0.0.0.0', OBSIM_DB: ':memory:', OBSIM_STRICT: 'true', OBSIM_SETTLE_DELAY: '250ms' },
+  );
   t.equal(c.port, 5000, 'flag beats env');
   t.equal(c.host, '0.0.0.0');
   t.equal(c.strict, true);
@@ -34,18 +37,40 @@ t.test('environment variables, then flags, win over defaults', async (t) => {
 
 t.test('invalid settings name the setting', async (t) => {
   t.throws(() => loadConfig({}, { PORT: 'abc' }), new ConfigError('PORT', '"abc" is not a port number'));
-  t.equal(settingOf(() => loadConfig({ port: '70000' }, {})), '--port');
-  t.equal(settingOf(() => loadConfig({}, { OBSIM_ENVIRONMENT: 'staging' })), 'OBSIM_ENVIRONMENT');
-  t.equal(settingOf(() => loadConfig({}, { OBSIM_STRICT: 'maybe' })), 'OBSIM_STRICT');
-  t.equal(settingOf(() => loadConfig({}, { OBSIM_CLOCK_START: 'yesterday' })), 'OBSIM_CLOCK_START');
+  t.equal(
+    settingOf(() => loadConfig({ port: '70000' }, {})),
+    '--port',
+  );
+  t.equal(
+    settingOf(() => loadConfig({}, { OBSIM_ENVIRONMENT: 'staging' })),
+    'OBSIM_ENVIRONMENT',
+  );
+  t.equal(
+    settingOf(() => loadConfig({}, { OBSIM_STRICT: 'maybe' })),
+    'OBSIM_STRICT',
+  );
+  t.equal(
+    settingOf(() => loadConfig({}, { OBSIM_CLOCK_START: 'yesterday' })),
+    'OBSIM_CLOCK_START',
+  );
 });
 
-t.test('an unwritable database path is refused at start', { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'obsim-ro-'));
-  chmodSync(dir, 0o500);
-  t.equal(settingOf(() => loadConfig({ db: join(dir, 'x.sqlite') }, {})), '--db');
-  t.equal(settingOf(() => loadConfig({}, { OBSIM_DB: join(dir, 'x.sqlite') })), 'OBSIM_DB');
-});
+t.test(
+  'an unwritable database path is refused at start',
+  { skip: process.getuid?.() === 0 ? 'root can write anywhere' : false },
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'obsim-ro-'));
+    chmodSync(dir, 0o500);
+    t.equal(
+      settingOf(() => loadConfig({ db: join(dir, 'x.sqlite') }, {})),
+      '--db',
+    );
+    t.equal(
+      settingOf(() => loadConfig({}, { OBSIM_DB: join(dir, 'x.sqlite') })),
+      'OBSIM_DB',
+    );
+  },
+);
 
 t.test('a database path under a file is refused at start (also as root)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-cfg-'));
@@ -56,13 +81,21 @@ t.test('a database path under a file is refused at start (also as root)', async 
     { message: `invalid configuration: --db: cannot write "${join(file, 'obsim.sqlite')}" (ENOTDIR)` },
     'given as the flag: the error names --db',
   );
-  t.equal(settingOf(() => loadConfig({}, { OBSIM_DB: join(file, 'obsim.sqlite') })), 'OBSIM_DB', 'given as the variable: names OBSIM_DB');
+  t.equal(
+    settingOf(() => loadConfig({}, { OBSIM_DB: join(file, 'obsim.sqlite') })),
+    'OBSIM_DB',
+    'given as the variable: names OBSIM_DB',
+  );
   t.equal(
     settingOf(() => loadConfig({ db: join(file, 'obsim.sqlite') }, { OBSIM_DB: ':memory:' })),
     '--db',
     'the flag wins over the variable, and the error names the one that won',
   );
-  t.equal(settingOf(() => loadConfig({ db: ':memory:' }, { OBSIM_DB: join(file, 'obsim.sqlite') })), 'no error', 'a bad variable under a good flag is not used');
+  t.equal(
+    settingOf(() => loadConfig({ db: ':memory:' }, { OBSIM_DB: join(file, 'obsim.sqlite') })),
+    'no error',
+    'a bad variable under a good flag is not used',
+  );
 });
 
 t.test('durations', async (t) => {
@@ -72,7 +105,10 @@ t.test('durations', async (t) => {
   t.equal(parseDuration('1h'), 3_600_000);
   t.equal(parseDuration('7d'), 604_800_000);
   t.equal(parseDuration('1500'), 1500);
-  t.equal(settingOf(() => parseDuration('soon', 'X')), 'X');
+  t.equal(
+    settingOf(() => parseDuration('soon', 'X')),
+    'X',
+  );
 });
 
 t.test('partners file', async (t) => {
@@ -82,6 +118,12 @@ t.test('partners file', async (t) => {
   t.same(readPartnersFile(good), [{ clientId: 'p2', clientSecret: 's2', name: 'Second' }]);
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, JSON.stringify([{ clientId: 'p2' }]));
-  t.equal(settingOf(() => readPartnersFile(bad)), 'OBSIM_PARTNERS_FILE');
-  t.equal(settingOf(() => readPartnersFile(join(dir, 'missing.json'))), 'OBSIM_PARTNERS_FILE');
+  t.equal(
+    settingOf(() => readPartnersFile(bad)),
+    'OBSIM_PARTNERS_FILE',
+  );
+  t.equal(
+    settingOf(() => readPartnersFile(join(dir, 'missing.json'))),
+    'OBSIM_PARTNERS_FILE',
+  );
 });

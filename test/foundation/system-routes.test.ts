@@ -6,16 +6,20 @@
 import t from 'tap';
 import { build, json, schemaErrors } from '../helpers/app.js';
 
-t.test('GET /docs answers 200 HTML that loads only the simulator\'s own assets and its OpenAPI document', async (t) => {
+t.test("GET /docs answers 200 HTML that loads only the simulator's own assets and its OpenAPI document", async (t) => {
   const app = await build(t);
   const res = await app.inject({ url: '/docs' });
   t.equal(res.statusCode, 200);
   t.match(res.headers['content-type'], /^text\/html/);
   t.match(res.body, /<!DOCTYPE html>/i);
   t.match(res.body, /<div id="swagger-ui">/);
-  const assets = [...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  const assets = [...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
   t.ok(assets.length >= 3, `the page references its scripts and styles: ${assets.join(', ')}`);
-  t.same(assets.filter((a) => !a.startsWith('/docs/static/')), [], 'no external assets (works offline)');
+  t.same(
+    assets.filter((a) => !a.startsWith('/docs/static/')),
+    [],
+    'no external assets (works offline)',
+  );
   for (const asset of assets) {
     const r = await app.inject({ url: asset });
     t.equal(r.statusCode, 200, `${asset} is served`);

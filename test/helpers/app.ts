@@ -2,7 +2,7 @@
  * Test helpers (tap skips test/helpers/**). `build(t)` gives a fresh in-memory app on a frozen
  * clock, closed when the test ends.
  */
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { buildApp, type AppOptions } from '../../src/app.js';
@@ -35,8 +35,6 @@ export async function build(t: Teardown, options: AppOptions & { config?: Partia
 export function json<T = any>(res: LightMyRequestResponse): T {
   return JSON.parse(res.body) as T;
 }
-
-export type Inject = (opts: InjectOptions) => Promise<LightMyRequestResponse>;
 
 /** Ajv with every shared schema, to check response bodies against their documented schema. */
 const ajv = new Ajv({ strict: false, allErrors: true });

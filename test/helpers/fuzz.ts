@@ -97,7 +97,9 @@ function stringArb(s: Schema, name: string, ctx: FuzzContext): fc.Arbitrary<unkn
         .date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
         .map((d) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('1940-01-01T00:00:00Z'), max: new Date('2026-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('1940-01-01T00:00:00Z'), max: new Date('2026-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'email':
       return fc.emailAddress().filter((e) => e.length <= (s.maxLength ?? 254));
     case 'uri':
@@ -207,7 +209,20 @@ function deepObject(depth: number): unknown {
   return v;
 }
 
-const NASTY_NUMBERS: unknown[] = [0, -0, -1, -0.01, 0.001, 12.345678901234567, 1e-7, 1e21, 1.7976931348623157e308, 2 ** 53 + 2, -(2 ** 53) - 2, 99999999999.99];
+const NASTY_NUMBERS: unknown[] = [
+  0,
+  -0,
+  -1,
+  -0.01,
+  0.001,
+  12.345678901234567,
+  1e-7,
+  1e21,
+  1.7976931348623157e308,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  99999999999.99,
+];
 
 /** Raw JSON number tokens JSON.stringify cannot produce. */
 const RAW_NUMBERS = ['1e999', '-1e999', '123456789012345678901234567890', '1.00000000000000000000001', '-0.0', '0.1e-400'];
@@ -286,7 +301,7 @@ function setAt(root: unknown, keys: (string | number)[], value: unknown, remove 
     cur = cur[k];
   }
   if (cur === null || typeof cur !== 'object') return copy;
-  const last = keys[keys.length - 1]!;
+  const last = keys[keys.length - 1];
   if (remove) {
     if (Array.isArray(cur)) cur.splice(last as number, 1);
     else delete cur[last];
@@ -313,16 +328,34 @@ function mutationsAt(path: Path): fc.Arbitrary<Mutation> {
   const wrong = wrongTypeValues(types).filter(() => !(s.enum && s.enum.includes(null)));
   if (wrong.length) options.push(fc.constantFrom(...wrong).map((value) => ({ value, invalid: true, label: `wrong type at ${where}` })));
   if (Array.isArray(s.enum) && types.includes('string')) {
-    options.push(fc.constantFrom('NOT_IN_ENUM', String(s.enum[0]).toUpperCase() + ' ').map((value) => ({ value, invalid: !s.enum.includes(value), label: `not in enum at ${where}` })));
+    options.push(
+      fc
+        .constantFrom('NOT_IN_ENUM', String(s.enum[0]).toUpperCase() + ' ')
+        .map((value) => ({ value, invalid: !s.enum.includes(value), label: `not in enum at ${where}` })),
+    );
   }
   options.push(fc.constantFrom(...NASTY_STRINGS).map((value) => ({ value, invalid: false, label: `nasty string at ${where}` })));
-  options.push(fc.constantFrom(...NASTY_NUMBERS).map((value) => ({ value, invalid: false, label: `nasty number ${String(value)} at ${where}` })));
-  options.push(fc.constantFrom(...RAW_NUMBERS).map((raw) => ({ value: RAW + raw, invalid: !types.includes('string'), label: `raw number ${raw} at ${where}` })));
-  options.push(fc.constantFrom(...INVALID_DATES).map((value) => ({ value, invalid: false, label: `invalid date ${JSON.stringify(value)} at ${where}` })));
+  options.push(
+    fc.constantFrom(...NASTY_NUMBERS).map((value) => ({ value, invalid: false, label: `nasty number ${String(value)} at ${where}` })),
+  );
+  options.push(
+    fc
+      .constantFrom(...RAW_NUMBERS)
+      .map((raw) => ({ value: RAW + raw, invalid: !types.includes('string'), label: `raw number ${raw} at ${where}` })),
+  );
+  options.push(
+    fc
+      .constantFrom(...INVALID_DATES)
+      .map((value) => ({ value, invalid: false, label: `invalid date ${JSON.stringify(value)} at ${where}` })),
+  );
   options.push(fc.constant({ value: HUGE_STRING, invalid: false, label: `200k string at ${where}` }));
   options.push(fc.constant({ value: HUGE_ARRAY, invalid: !types.includes('array') && types.length > 0, label: `20k array at ${where}` }));
-  options.push(fc.constant({ value: deepObject(2000), invalid: !types.includes('object') && types.length > 0, label: `2000-deep object at ${where}` }));
-  options.push(fc.string({ unit: 'binary', maxLength: 30 }).map((value) => ({ value, invalid: false, label: `random unicode at ${where}` })));
+  options.push(
+    fc.constant({ value: deepObject(2000), invalid: !types.includes('object') && types.length > 0, label: `2000-deep object at ${where}` }),
+  );
+  options.push(
+    fc.string({ unit: 'binary', maxLength: 30 }).map((value) => ({ value, invalid: false, label: `random unicode at ${where}` })),
+  );
   return fc.oneof(...options);
 }
 
@@ -350,16 +383,22 @@ export function bodyArb(schema: Schema | undefined, ctx: FuzzContext): fc.Arbitr
     const withDigits = paths.filter((p) => typeof getAt(v, p.keys) === 'string' && /\d/.test(getAt(v, p.keys) as string));
     if (withDigits.length) {
       choices.push(
-        fc.tuple(fc.constantFrom(...withDigits), fc.constantFrom('999999999999', '0', '00000000000000000001', '9007199254740993')).map(([p, digits]) => ({
-          keys: p.keys,
-          value: (getAt(v, p.keys) as string).replace(/\d+/g, digits),
-          invalid: false,
-          label: `digits -> ${digits} at ${p.keys.join('.')}`,
-        })),
+        fc
+          .tuple(fc.constantFrom(...withDigits), fc.constantFrom('999999999999', '0', '00000000000000000001', '9007199254740993'))
+          .map(([p, digits]) => ({
+            keys: p.keys,
+            value: (getAt(v, p.keys) as string).replace(/\d+/g, digits),
+            invalid: false,
+            label: `digits -> ${digits} at ${p.keys.join('.')}`,
+          })),
       );
     }
     if (droppable.length) {
-      choices.push(fc.constantFrom(...droppable).map((p) => ({ keys: p.keys, value: undefined, remove: true, invalid: true, label: `missing required ${p.keys.join('.')}` })));
+      choices.push(
+        fc
+          .constantFrom(...droppable)
+          .map((p) => ({ keys: p.keys, value: undefined, remove: true, invalid: true, label: `missing required ${p.keys.join('.')}` })),
+      );
     }
     return fc.oneof(...choices).map((m) => {
       // dropping a required array item or an element of an array is not certainly invalid
@@ -396,7 +435,7 @@ export const MALFORMED_JSON: string[] = [
   '{"constructor":{"prototype":{"polluted":true}}}',
   '{"a":"\\ud800"}',
   '{"a":1e999}',
-  '[' .repeat(100_000) + ']'.repeat(100_000),
+  '['.repeat(100_000) + ']'.repeat(100_000),
   '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000),
   '\u0000\u0001\u0002',
   Buffer.from([0xff, 0xfe, 0xfd, 0x7b, 0x7d]).toString('latin1'),
@@ -446,7 +485,7 @@ function encodeQuery(q: Record<string, unknown>): string {
 }
 
 function paramNames(url: string): string[] {
-  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
 }
 
 function fillUrl(url: string, params: Record<string, unknown>): string {
@@ -454,7 +493,23 @@ function fillUrl(url: string, params: Record<string, unknown>): string {
 }
 
 /** Params that can never be valid for a typed param (the raw text is put in the URL as is). */
-const PARAM_MUTATIONS = ['abc', '-1', '0', '1.5', '99999999999999999999999', '1e3', '%00', '%2e%2e%2f', '%E2%80%AE', '%F0%9F%92%B8', '%ZZ', 'x'.repeat(250), '%20', '__proto__', 'constructor'];
+const PARAM_MUTATIONS = [
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  '99999999999999999999999',
+  '1e3',
+  '%00',
+  '%2e%2e%2f',
+  '%E2%80%AE',
+  '%F0%9F%92%B8',
+  '%ZZ',
+  'x'.repeat(250),
+  '%20',
+  '__proto__',
+  'constructor',
+];
 
 export function isProtected(route: RouteEntry): boolean {
   return /^\/(v1\/partner|_sandbox|v1\/ais)(\/|$)/.test(route.url);
@@ -474,15 +529,21 @@ export function requestArb(route: RouteEntry, ctx: FuzzContext): fc.Arbitrary<Fu
   const auth = ctx.auth(route);
 
   const params = fc.record(
-    Object.fromEntries(names.map((n) => [n, ctx.hints[n] ?? validArb(paramsSchema.properties?.[n] ?? { type: 'string', minLength: 1 }, ctx, n, 1)])),
+    Object.fromEntries(
+      names.map((n) => [n, ctx.hints[n] ?? validArb(paramsSchema.properties?.[n] ?? { type: 'string', minLength: 1 }, ctx, n, 1)]),
+    ),
   ) as fc.Arbitrary<Record<string, unknown>>;
   const query = querySchema.properties ? (validArb(querySchema, ctx) as fc.Arbitrary<Record<string, unknown>>) : fc.constant({});
   const body = hasBody ? bodyArb(schema.body as Schema, ctx) : fc.constant(undefined);
 
+  const headersFor = (b: unknown): Record<string, string> => ({
+    ...auth,
+    ...(b !== undefined ? { 'content-type': 'application/json' } : {}),
+  });
   const base = fc.record({ params, query, body }).map(({ params: p, query: q, body: b }) => ({
     method: route.method,
     url: fillUrl(route.url, p) + encodeQuery(q),
-    headers: { ...auth, ...(b !== undefined ? { 'content-type': 'application/json' } : {}) } as Record<string, string>,
+    headers: headersFor(b),
     payload: b?.text,
     mustReject: b?.invalid ?? false,
     label: b?.label ?? 'no body',
@@ -496,11 +557,14 @@ export function requestArb(route: RouteEntry, ctx: FuzzContext): fc.Arbitrary<Fu
       fc.tuple(base, fc.record(Object.fromEntries(names.map((n) => [n, fc.constantFrom(...PARAM_MUTATIONS)])))).chain(([r, bad]) =>
         fc.constantFrom(...names).map((which) => {
           const pType = typesOf(paramsSchema.properties?.[which] ?? {});
-          const raw = bad[which] as string;
+          const raw = bad[which];
           const numericOnly = pType.length > 0 && !pType.includes('string');
           return {
             ...r,
-            url: route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => (n === which ? raw : encodeURIComponent(String(pathParamFromUrl(r.url, route.url, n))))) + queryOf(r.url),
+            url:
+              route.url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) =>
+                n === which ? raw : encodeURIComponent(String(pathParamFromUrl(r.url, route.url, n))),
+              ) + queryOf(r.url),
             mustReject: r.mustReject || (numericOnly && !/^-?\d+$/.test(raw)),
             label: `${r.label}; param ${which}=${raw.slice(0, 40)}`,
           };
@@ -514,13 +578,22 @@ export function requestArb(route: RouteEntry, ctx: FuzzContext): fc.Arbitrary<Fu
     const keys = Object.keys(querySchema.properties);
     variants.push(
       fc
-        .tuple(base, fc.constantFrom(...keys), fc.constantFrom<unknown>('abc', -1, 0, 1e30, '1.5', ['1', '2'], 'x'.repeat(5000), '', '%00', 'true'))
+        .tuple(
+          base,
+          fc.constantFrom(...keys),
+          fc.constantFrom<unknown>('abc', -1, 0, 1e30, '1.5', ['1', '2'], 'x'.repeat(5000), '', '%00', 'true'),
+        )
         .map(([r, key, value]) => {
           const t = typesOf(querySchema.properties[key]);
           const certainlyBad = typeof value === 'string' && value === 'abc' && t.length > 0 && !t.includes('string');
           const [path] = r.url.split('?');
           const existing = Object.fromEntries(new URLSearchParams(queryOf(r.url).slice(1)));
-          return { ...r, url: path + encodeQuery({ ...existing, [key]: value, unknownParam: 'x' }), mustReject: r.mustReject || certainlyBad, label: `${r.label}; query ${key}=${String(value).slice(0, 30)}` };
+          return {
+            ...r,
+            url: path + encodeQuery({ ...existing, [key]: value, unknownParam: 'x' }),
+            mustReject: r.mustReject || certainlyBad,
+            label: `${r.label}; query ${key}=${String(value).slice(0, 30)}`,
+          };
         }),
     );
   }
@@ -549,7 +622,8 @@ export function requestArb(route: RouteEntry, ctx: FuzzContext): fc.Arbitrary<Fu
       fc.tuple(base, fc.constantFrom('none', 'wrong-secret', 'wrong-id', 'bearer-junk', 'empty')).map(([r, how]) => {
         const headers = { ...r.headers };
         for (const k of Object.keys(auth)) delete headers[k];
-        if (how === 'wrong-secret') Object.assign(headers, { ...PARTNER, 'x-partner-client-secret': `${PARTNER['x-partner-client-secret']}x` });
+        if (how === 'wrong-secret')
+          Object.assign(headers, { ...PARTNER, 'x-partner-client-secret': `${PARTNER['x-partner-client-secret']}x` });
         if (how === 'wrong-id') Object.assign(headers, { ...PARTNER, 'x-partner-client-id': 'nobody' });
         if (how === 'bearer-junk') headers.authorization = 'Bearer not.a.jwt';
         if (how === 'empty') Object.assign(headers, { 'x-partner-client-id': '', 'x-partner-client-secret': '', authorization: '' });
@@ -568,14 +642,18 @@ function queryOf(url: string): string {
 
 /** The value of param `name` in a URL filled from `pattern`. */
 function pathParamFromUrl(filled: string, pattern: string, name: string): string {
-  const path = filled.split('?')[0]!.split('/');
+  const path = filled.split('?')[0].split('/');
   const pat = pattern.split('/');
   const i = pat.indexOf(`:${name}`);
   return i >= 0 ? decodeURIComponent(path[i] ?? '') : '';
 }
 
 /** Requests every body route gets regardless of the random ones: all content types, all malformed bodies, an oversize body. */
-export function fixedCases(route: RouteEntry, ctx: FuzzContext, sample: { params: string; validBody: string; missingBody: string | undefined }): FuzzRequest[] {
+export function fixedCases(
+  route: RouteEntry,
+  ctx: FuzzContext,
+  sample: { params: string; validBody: string; missingBody: string | undefined },
+): FuzzRequest[] {
   const out: FuzzRequest[] = [];
   if (!BODY_METHODS.has(route.method)) return out;
   const auth = ctx.auth(route);
@@ -583,27 +661,63 @@ export function fixedCases(route: RouteEntry, ctx: FuzzContext, sample: { params
   for (const ct of CONTENT_TYPES) {
     const headers: Record<string, string> = { ...auth };
     if (ct !== undefined) headers['content-type'] = ct;
-    out.push({ method: route.method, url, headers, payload: sample.validBody, mustReject: false, label: `valid body; content-type ${JSON.stringify(ct)}` });
+    out.push({
+      method: route.method,
+      url,
+      headers,
+      payload: sample.validBody,
+      mustReject: false,
+      label: `valid body; content-type ${JSON.stringify(ct)}`,
+    });
     if (sample.missingBody !== undefined) {
-      out.push({ method: route.method, url, headers, payload: sample.missingBody, mustReject: true, label: `required field missing; content-type ${JSON.stringify(ct)}` });
+      out.push({
+        method: route.method,
+        url,
+        headers,
+        payload: sample.missingBody,
+        mustReject: true,
+        label: `required field missing; content-type ${JSON.stringify(ct)}`,
+      });
     }
   }
   for (const raw of MALFORMED_JSON) {
-    out.push({ method: route.method, url, headers: { ...auth, 'content-type': 'application/json' }, payload: raw, mustReject: false, label: `malformed JSON ${JSON.stringify(raw.slice(0, 30))}` });
+    out.push({
+      method: route.method,
+      url,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: raw,
+      mustReject: false,
+      label: `malformed JSON ${JSON.stringify(raw.slice(0, 30))}`,
+    });
   }
   // over bodyLimit (1 MiB)
   const big = JSON.stringify({ companyName: 'x'.repeat(1_100_000) });
-  out.push({ method: route.method, url, headers: { ...auth, 'content-type': 'application/json' }, payload: big, mustReject: true, label: 'body over 1 MiB' });
+  out.push({
+    method: route.method,
+    url,
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: big,
+    mustReject: true,
+    label: 'body over 1 MiB',
+  });
   return out;
 }
 
 /** A fixed valid-ish instance for `fixedCases` (first value of the arbitraries for a seed). */
-export function sampleFor(route: RouteEntry, ctx: FuzzContext, seed: number): { params: string; validBody: string; missingBody: string | undefined } {
+export function sampleFor(
+  route: RouteEntry,
+  ctx: FuzzContext,
+  seed: number,
+): { params: string; validBody: string; missingBody: string | undefined } {
   const schema = route.schema ?? {};
   const names = paramNames(route.url);
   const paramsSchema = deref(schema.params as Schema);
   const [params] = fc.sample(
-    fc.record(Object.fromEntries(names.map((n) => [n, ctx.hints[n] ?? validArb(paramsSchema.properties?.[n] ?? { type: 'string', minLength: 1 }, ctx, n, 1)]))),
+    fc.record(
+      Object.fromEntries(
+        names.map((n) => [n, ctx.hints[n] ?? validArb(paramsSchema.properties?.[n] ?? { type: 'string', minLength: 1 }, ctx, n, 1)]),
+      ),
+    ),
     { seed, numRuns: 1 },
   );
   const querySchema = deref(schema.querystring as Schema);
@@ -614,20 +728,31 @@ export function sampleFor(route: RouteEntry, ctx: FuzzContext, seed: number): { 
   let missingBody: string | undefined;
   if (required.length && body && typeof body === 'object') {
     const copy = { ...(body as Record<string, unknown>) };
-    delete copy[required[0]!];
+    delete copy[required[0]];
     missingBody = JSON.stringify(copy);
   }
-  return { params: fillUrl(route.url, params as Record<string, unknown>) + encodeQuery(query as Record<string, unknown>), validBody: JSON.stringify(body ?? {}), missingBody };
+  return {
+    params: fillUrl(route.url, params) + encodeQuery(query as Record<string, unknown>),
+    validBody: JSON.stringify(body ?? {}),
+    missingBody,
+  };
 }
 
 // ------------------------------------------------------------------------------- checking
 
 /** sha256 over every table (rows sorted), the state a partner could observe. */
 export function stateDigest(app: FastifyInstance, exclude: readonly string[] = ['schema_migrations']): string {
-  const tables = (app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter((t) => !exclude.includes(t));
+  const tables = (app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter(
+    (t) => !exclude.includes(t),
+  );
   const h = createHash('sha256');
   for (const t of tables) {
-    const rows = app.db.prepare(`SELECT * FROM "${t}"`).raw().all().map((r) => JSON.stringify(r)).sort();
+    const rows = app.db
+      .prepare(`SELECT * FROM "${t}"`)
+      .raw()
+      .all()
+      .map((r) => JSON.stringify(r))
+      .sort();
     h.update(`${t}\n${rows.join('\n')}\n`);
   }
   return h.digest('hex');
@@ -656,7 +781,12 @@ export async function settle(app: FastifyInstance): Promise<void> {
  * Send one request and check the properties. Returns the problems (empty = fine) and updates
  * the figures.
  */
-export async function sendAndCheck(app: FastifyInstance, route: RouteEntry, req: FuzzRequest, figures: FuzzFigures): Promise<{ problems: string[]; res: LightMyRequestResponse }> {
+export async function sendAndCheck(
+  app: FastifyInstance,
+  route: RouteEntry,
+  req: FuzzRequest,
+  figures: FuzzFigures,
+): Promise<{ problems: string[]; res: LightMyRequestResponse }> {
   await settle(app);
   const before = stateDigest(app);
   const res = await app.inject({ method: req.method as 'POST', url: req.url, headers: req.headers, payload: req.payload });
@@ -679,7 +809,8 @@ export async function sendAndCheck(app: FastifyInstance, route: RouteEntry, req:
         body = res.body;
       }
       const errs = schemaErrors('ErrorBody', body);
-      if ((body as { status?: number })?.status !== res.statusCode) errs.push(`status field ${(body as { status?: number })?.status} != ${res.statusCode}`);
+      if ((body as { status?: number })?.status !== res.statusCode)
+        errs.push(`status field ${(body as { status?: number })?.status} != ${res.statusCode}`);
       if (errs.length) {
         figures.offShape++;
         problems.push(`error body off-shape (${errs.join('; ')}) for ${where}: ${res.body.slice(0, 200)}`);

@@ -27,7 +27,11 @@ export async function testMerchant(app: FastifyInstance, companyName = 'Hosted S
 /** A payment of `amount` DKK; returns its id, token and path (/pay/<token>). */
 export async function newPayment(app: FastifyInstance, amount = 125.5, companyName?: string) {
   const m = await testMerchant(app, companyName);
-  const p = (await partnerCall(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount, referenceNumber: 'INV-1001' })) as {
+  const p = (await partnerCall(app, 'POST', '/v1/partner/payments', {
+    merchantClientId: m.clientId,
+    amount,
+    referenceNumber: 'INV-1001',
+  })) as {
     paymentId: number;
     paymentUrl: string;
   };
@@ -84,7 +88,9 @@ export function validStandardForm(overrides: Record<string, string> = {}): Recor
 
 /** Outbox events of one name, parsed. */
 export function events(app: FastifyInstance, name: string): { event: string; timestamp: string; data: Record<string, unknown> }[] {
-  return (app.db.prepare('SELECT body FROM events WHERE name = ? ORDER BY created_at, rowid').pluck().all(name) as string[]).map((b) => JSON.parse(b));
+  return (app.db.prepare('SELECT body FROM events WHERE name = ? ORDER BY created_at, rowid').pluck().all(name) as string[]).map((b) =>
+    JSON.parse(b),
+  );
 }
 
 /** The text of the element with `id` (first match), tags stripped. */

@@ -6,7 +6,11 @@ import { events, fastTrackMerchant, postForm, standardMerchant, tagOf, textOf, v
 
 type App = Awaited<ReturnType<typeof build>>;
 const merchant = (app: App, id: number) =>
-  app.db.prepare('SELECT status, details, company_name FROM merchants WHERE id = ?').get(id) as { status: string; details: string; company_name: string };
+  app.db.prepare('SELECT status, details, company_name FROM merchants WHERE id = ?').get(id) as {
+    status: string;
+    details: string;
+    company_name: string;
+  };
 
 t.test('GET the standard form: every section of the contract, labelled fields, no scripts or external assets', async (t) => {
   const app = await build(t);
@@ -15,10 +19,23 @@ t.test('GET the standard form: every section of the contract, labelled fields, n
   t.equal(res.statusCode, 200);
   t.match(res.headers['content-type'], /text\/html/);
   t.match(res.headers['content-security-policy'], /default-src 'none'/);
-  for (const section of ['1. Company registry lookup', '2. Company details and address', '3. Beneficial owners, directors and signatories', '4. Bank account', '5. Billing agreement']) {
+  for (const section of [
+    '1. Company registry lookup',
+    '2. Company details and address',
+    '3. Beneficial owners, directors and signatories',
+    '4. Bank account',
+    '5. Billing agreement',
+  ]) {
     t.match(res.body, section);
   }
-  for (const legend of ['Beneficial owners', 'Directors', 'Signatories', 'Bank account linking', 'Billing agreement', 'Registered address']) {
+  for (const legend of [
+    'Beneficial owners',
+    'Directors',
+    'Signatories',
+    'Bank account linking',
+    'Billing agreement',
+    'Registered address',
+  ]) {
     t.match(res.body, `<legend>${legend}</legend>`);
   }
   // every input has a label pointing at it
@@ -134,7 +151,10 @@ t.test('hostile registry data and company names are escaped everywhere', async (
   t.match(res.body, 'O&#39;Brien &amp; &lt;b&gt;Sons&lt;/b&gt;');
   t.match(res.body, '<strong>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</strong>');
   // and after submitting it, the status page too
-  const form = validStandardForm({ companyName: COMPANIES.find((c) => c.registrationNumber === '66666666')!.companyName, registrationNumber: '66666666' });
+  const form = validStandardForm({
+    companyName: COMPANIES.find((c) => c.registrationNumber === '66666666')!.companyName,
+    registrationNumber: '66666666',
+  });
   t.equal((await postForm(app, m.path, form)).statusCode, 303);
   const status = await app.inject({ method: 'GET', url: m.path });
   t.notMatch(status.body, /<script>/);
@@ -162,7 +182,11 @@ t.test('add and remove persons without JavaScript', async (t) => {
 t.test('valid submission: 303, awaiting_approval, data stored, merchant.onboarding.completed, status page', async (t) => {
   const app = await build(t);
   const m = await standardMerchant(app);
-  const res = await postForm(app, m.path, validStandardForm({ 'directors[1].fullName': 'Peter Lund Rasmussen', 'directors[1].dateOfBirth': '' }));
+  const res = await postForm(
+    app,
+    m.path,
+    validStandardForm({ 'directors[1].fullName': 'Peter Lund Rasmussen', 'directors[1].dateOfBirth': '' }),
+  );
   t.equal(res.statusCode, 303);
   t.equal(res.headers.location, m.path);
   const row = merchant(app, m.merchantId);
@@ -240,7 +264,13 @@ t.test('fast-track completion: bank linking + billing agreement -> awaiting_appr
   t.match(tagOf(empty.body, 'f-bankId'), /autofocus/);
   t.equal(merchant(app, m.merchantId).status, 'pending_completion');
 
-  const ok = await postForm(app, m.path, { action: 'submit', bankId: 'fjord-sparekasse', iban: 'dk50 0040 0440 1162 43', accountHolderName: 'Fast Track Bikes ApS', billingAgreement: 'yes' });
+  const ok = await postForm(app, m.path, {
+    action: 'submit',
+    bankId: 'fjord-sparekasse',
+    iban: 'dk50 0040 0440 1162 43',
+    accountHolderName: 'Fast Track Bikes ApS',
+    billingAgreement: 'yes',
+  });
   t.equal(ok.statusCode, 303);
   const row = merchant(app, m.merchantId);
   t.equal(row.status, 'awaiting_approval');
@@ -253,7 +283,10 @@ t.test('fast-track completion: bank linking + billing agreement -> awaiting_appr
 
 t.test('fast-track whose sub-TPP failed falls back to the standard form, prefilled from the request', async (t) => {
   const app = await build(t);
-  const m = await fastTrackMerchant(app, { registrationNumber: '00000000', address: { street: 'Testvej 1', city: 'Odense', postalCode: '5000' } });
+  const m = await fastTrackMerchant(app, {
+    registrationNumber: '00000000',
+    address: { street: 'Testvej 1', city: 'Odense', postalCode: '5000' },
+  });
   t.equal(m.status, 'pending_onboarding');
   const res = await app.inject({ method: 'GET', url: m.path });
   t.match(res.body, '<h1>Merchant onboarding</h1>');

@@ -59,13 +59,25 @@ t.test('approve: 303 back to the page, payment paid with the chosen bank, paymen
   const res = await postForm(app, p.path, { decision: 'approve', bankId: 'fjord-sparekasse' });
   t.equal(res.statusCode, 303);
   t.equal(res.headers.location, p.path);
-  t.same(row(app, p.id), { status: 'paid', failure_reason: null, bank_id: 'fjord-sparekasse', bank_payment_status: 'AcceptedSettlementCompleted' });
+  t.same(row(app, p.id), {
+    status: 'paid',
+    failure_reason: null,
+    bank_id: 'fjord-sparekasse',
+    bank_payment_status: 'AcceptedSettlementCompleted',
+  });
   t.same(app.engine.timersOf('payment', p.id), [], 'no settlement or expiry timer left behind');
   app.clock.advance(3_600_000);
   t.equal(row(app, p.id).status, 'paid', 'nothing fires later');
   const [completed, ...more] = events(app, 'payment.completed');
   t.same(more, []);
-  t.match(completed.data, { paymentId: p.id, status: 'paid', amount: 125.5, currency: 'DKK', bankPaymentStatus: 'AcceptedSettlementCompleted', referenceNumber: 'INV-1001' });
+  t.match(completed.data, {
+    paymentId: p.id,
+    status: 'paid',
+    amount: 125.5,
+    currency: 'DKK',
+    bankPaymentStatus: 'AcceptedSettlementCompleted',
+    referenceNumber: 'INV-1001',
+  });
   const page = await app.inject({ method: 'GET', url: p.path });
   t.equal(page.statusCode, 200);
   t.match(page.body, '<h1>Payment completed</h1>');
@@ -166,7 +178,12 @@ t.test('a body the page cannot read answers an HTML error page, not JSON', async
   const app = await build(t);
   const p = await newPayment(app);
   for (const url of [p.path, '/onboarding/onb_whatever']) {
-    const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/xml' }, payload: '<decision>approve</decision>' });
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/xml' },
+      payload: '<decision>approve</decision>',
+    });
     t.equal(res.statusCode, 415, url);
     t.match(res.headers['content-type'], /^text\/html/);
     t.match(res.body, '<h1>This request could not be handled</h1>');

@@ -20,7 +20,8 @@ t.test('the tables list every setting and every error code', async (t) => {
 });
 
 t.test('updateTables is idempotent and keeps the text around the markers', async (t) => {
-  const text = 'a\n<!-- config-table:start -->\nold\n<!-- config-table:end -->\nb\n<!-- error-table:start -->\n<!-- error-table:end -->\nc\n';
+  const text =
+    'a\n<!-- config-table:start -->\nold\n<!-- config-table:end -->\nb\n<!-- error-table:start -->\n<!-- error-table:end -->\nc\n';
   const once = updateTables(text);
   t.equal(updateTables(once), once);
   t.ok(once.startsWith('a\n<!-- config-table:start -->\n| Flag'));

@@ -62,7 +62,13 @@ t.test('fast-track success: pending_partner_ais in the response, pending_complet
 
 t.test('every primaryUseCase value is accepted; countryCode given is kept', async (t) => {
   const app = await build(t);
-  const values = ['PIS: In store merchant payment', 'PIS: eCommerce merchant payment', 'PIS: Funding an account', 'PIS: Paying a bill', 'PIS: Paying off debt'];
+  const values = [
+    'PIS: In store merchant payment',
+    'PIS: eCommerce merchant payment',
+    'PIS: Funding an account',
+    'PIS: Paying a bill',
+    'PIS: Paying off debt',
+  ];
   for (const primaryUseCase of values) {
     const r = await call(app, 'POST', URL, fastTrackBody({ primaryUseCase, address: { countryCode: 'SE' } }));
     t.equal(r.status, 200, primaryUseCase);
@@ -74,7 +80,12 @@ t.test('every primaryUseCase value is accepted; countryCode given is kept', asyn
 
 t.test('sole trader', async (t) => {
   const app = await build(t);
-  const ok = await call(app, 'POST', URL, fastTrackBody({ isSoleTrader: true, soleTrader: { fullName: 'Solo Person', dateOfBirth: '1990-12-31' } }));
+  const ok = await call(
+    app,
+    'POST',
+    URL,
+    fastTrackBody({ isSoleTrader: true, soleTrader: { fullName: 'Solo Person', dateOfBirth: '1990-12-31' } }),
+  );
   t.equal(ok.status, 200);
   const missing = await call(app, 'POST', URL, fastTrackBody({ isSoleTrader: true }));
   t.equal(missing.status, 400);
@@ -111,7 +122,11 @@ t.test('every validation failure class names the field and changes nothing', asy
   };
   const cases: [string, Record<string, unknown>, string][] = [
     // missing required
-    ...['companyName', 'contactEmail', 'registrationNumber', 'website', 'iban'].map((k): [string, Record<string, unknown>, string] => ['missing', without(k), k]),
+    ...['companyName', 'contactEmail', 'registrationNumber', 'website', 'iban'].map((k): [string, Record<string, unknown>, string] => [
+      'missing',
+      without(k),
+      k,
+    ]),
     // wrong types
     ['wrong type', fastTrackBody({ companyName: 1 }), 'companyName'],
     ['wrong type', fastTrackBody({ registrationNumber: 12345678 }), 'registrationNumber'],
@@ -134,10 +149,18 @@ t.test('every validation failure class names the field and changes nothing', asy
     ['bad format', fastTrackBody({ address: { countryCode: 'dk' } }), 'address.countryCode'],
     ['bad format', fastTrackBody({ address: { countryCode: 'DNK' } }), 'address.countryCode'],
     ['bad format', fastTrackBody({ ubos: [{ fullName: 'A', dateOfBirth: '1980-13-01' }] }), 'ubos[0].dateOfBirth'],
-    ['bad format', fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '01-02-1980' }] }), 'directors[1].dateOfBirth'],
+    [
+      'bad format',
+      fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '01-02-1980' }] }),
+      'directors[1].dateOfBirth',
+    ],
     ['bad format', fastTrackBody({ soleTrader: { fullName: 'A', dateOfBirth: '1981-02-29' } }), 'soleTrader.dateOfBirth'],
     ['missing', fastTrackBody({ signatories: [{ address: 'x' }] }), 'signatories[0].fullName'],
-    ['future date', fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '2026-01-15' }] }), 'directors[1].dateOfBirth'],
+    [
+      'future date',
+      fastTrackBody({ directors: [{ fullName: 'A' }, { fullName: 'B', dateOfBirth: '2026-01-15' }] }),
+      'directors[1].dateOfBirth',
+    ],
     ['future date', fastTrackBody({ soleTrader: { fullName: 'A', dateOfBirth: '2030-01-01' } }), 'soleTrader.dateOfBirth'],
     // bad enum
     ['bad enum', fastTrackBody({ primaryUseCase: 'PIS: Something else' }), 'primaryUseCase'],
@@ -165,7 +188,12 @@ t.test('every validation failure class names the field and changes nothing', asy
 
 t.test('unknown properties, nested ones included: dropped by default, 400 unknown_field under --strict', async (t) => {
   const lax = await build(t);
-  const ok = await call(lax, 'POST', URL, fastTrackBody({ vatNumber: 'DK1', address: { city: 'Aarhus', region: 'Midt' }, ubos: [{ fullName: 'A', share: 50 }] }));
+  const ok = await call(
+    lax,
+    'POST',
+    URL,
+    fastTrackBody({ vatNumber: 'DK1', address: { city: 'Aarhus', region: 'Midt' }, ubos: [{ fullName: 'A', share: 50 }] }),
+  );
   t.equal(ok.status, 200);
   const details = JSON.parse(lax.store.merchants.get(ok.body.merchantId, 'sandbox-partner')!.details).fastTrack;
   t.same(details.address, { city: 'Aarhus', countryCode: 'DK' }, 'unknown address property dropped');

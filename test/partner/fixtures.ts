@@ -16,7 +16,12 @@ interface Teardown {
 export async function buildTwo(t: Teardown, options: AppOptions = {}): Promise<FastifyInstance> {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-partners-'));
   const file = join(dir, 'partners.json');
-  writeFileSync(file, JSON.stringify([{ clientId: OTHER_PARTNER['x-partner-client-id'], clientSecret: OTHER_PARTNER['x-partner-client-secret'], name: 'Other' }]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { clientId: OTHER_PARTNER['x-partner-client-id'], clientSecret: OTHER_PARTNER['x-partner-client-secret'], name: 'Other' },
+    ]),
+  );
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return build(t, { ...options, config: { partnersFile: file, ...options.config } });
 }
@@ -37,8 +42,19 @@ export function fastTrackBody(overrides: Record<string, unknown> = {}): Record<s
 type Headers = Record<string, string>;
 
 /** Small inject wrapper: call(app, 'POST', url, body?, headers?) -> { status, body }. */
-export async function call(app: FastifyInstance, method: InjectOptions['method'], url: string, payload?: unknown, headers: Headers = PARTNER) {
-  const res = await app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+  headers: Headers = PARTNER,
+) {
+  const res = await app.inject({
+    method,
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+  });
   return { status: res.statusCode, body: res.body === '' ? undefined : json(res), headers: res.headers };
 }
 
@@ -56,7 +72,10 @@ export async function standardMerchant(app: FastifyInstance, headers: Headers = 
 
 /** Count rows of a table (optionally filtered). */
 export function count(app: FastifyInstance, table: string, where = '1 = 1', ...params: unknown[]): number {
-  return app.db.prepare(`SELECT count(*) FROM ${table} WHERE ${where}`).pluck().get(...params) as number;
+  return app.db
+    .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
 }
 
 /** Normalise volatile values (ids, tokens, uuids, timestamps) for snapshots. */

@@ -38,19 +38,27 @@ t.test('every partner endpoint: 401 without, or with slightly wrong, credentials
     ['secret off by one char', { 'x-partner-client-id': id, 'x-partner-client-secret': flip(secret) }, 'partner_credentials_invalid'],
     ['secret one char short', { 'x-partner-client-id': id, 'x-partner-client-secret': secret.slice(0, -1) }, 'partner_credentials_invalid'],
     ['id off by one char', { 'x-partner-client-id': flip(id), 'x-partner-client-secret': secret }, 'partner_credentials_invalid'],
-    ['other partner\'s secret', { 'x-partner-client-id': id, 'x-partner-client-secret': OTHER_PARTNER['x-partner-client-secret'] }, 'partner_credentials_invalid'],
+    [
+      "other partner's secret",
+      { 'x-partner-client-id': id, 'x-partner-client-secret': OTHER_PARTNER['x-partner-client-secret'] },
+      'partner_credentials_invalid',
+    ],
   ];
   for (const [method, url, payload] of endpoints) {
     for (const [name, headers, code] of variants) {
-      const r = await call(app, method as 'GET', url, payload, headers);
+      const r = await call(app, method, url, payload, headers);
       t.equal(r.status, 401, `${method} ${url}: ${name}`);
       t.equal(r.body.code, code, `${method} ${url}: ${name}`);
     }
   }
-  t.same(tables.map((tb) => count(app, tb)), before, 'no 401 call changed anything');
+  t.same(
+    tables.map((tb) => count(app, tb)),
+    before,
+    'no 401 call changed anything',
+  );
 });
 
-t.test('every partner endpoint: another partner\'s ids are 404, its data invisible and untouched', async (t) => {
+t.test("every partner endpoint: another partner's ids are 404, its data invisible and untouched", async (t) => {
   const app = await buildTwo(t);
   const active = await testMerchant(app);
   const pending = await standardMerchant(app);
@@ -75,10 +83,14 @@ t.test('every partner endpoint: another partner\'s ids are 404, its data invisib
     ['POST', `/v1/partner/webhooks/${hook.body.id}/test`, undefined, 'webhook_not_found'],
   ];
   for (const [method, url, payload, code] of checks) {
-    const r = await call(app, method as 'GET', url, payload, other);
+    const r = await call(app, method, url, payload, other);
     t.equal(r.status, 404, `${method} ${url}`);
     t.equal(r.body.code, code, `${method} ${url}`);
-    t.notMatch(JSON.stringify(r.body), /Test Shop|Std ApS|activated|pending_onboarding/, 'the error tells nothing about the owner\'s merchant');
+    t.notMatch(
+      JSON.stringify(r.body),
+      /Test Shop|Std ApS|activated|pending_onboarding/,
+      "the error tells nothing about the owner's merchant",
+    );
   }
   // the same answers as for ids that do not exist at all
   const ghost = await call(app, 'GET', '/v1/partner/merchants/999999/onboarding-status', undefined, other);
@@ -93,13 +105,25 @@ t.test('every partner endpoint: another partner\'s ids are 404, its data invisib
   // creations by the other partner belong to it alone
   const own = await testMerchant(app, other, 'Other Shop');
   const ownList = await call(app, 'GET', '/v1/partner/merchants', undefined, other);
-  t.same(ownList.body.items.map((m: { merchantId: number }) => m.merchantId), [own.merchantId]);
+  t.same(
+    ownList.body.items.map((m: { merchantId: number }) => m.merchantId),
+    [own.merchantId],
+  );
   const mine = await call(app, 'GET', '/v1/partner/merchants?limit=100');
-  t.notOk(mine.body.items.some((m: { merchantId: number }) => m.merchantId === own.merchantId), 'not in the default partner\'s list');
+  t.notOk(
+    mine.body.items.some((m: { merchantId: number }) => m.merchantId === own.merchantId),
+    "not in the default partner's list",
+  );
   const ownHook = await call(app, 'POST', '/v1/partner/webhooks', { url: 'https://b.example', events: ['payment.completed'] }, other);
   const cross = await call(app, 'POST', `/v1/partner/webhooks/${ownHook.body.id}/test`);
-  t.equal(cross.status, 404, 'and the default partner cannot use the other partner\'s webhook');
-  const ownPay = await call(app, 'POST', '/v1/partner/payments', { merchantClientId: own.clientId, amount: 2, referenceNumber: 'o' }, other);
+  t.equal(cross.status, 404, "and the default partner cannot use the other partner's webhook");
+  const ownPay = await call(
+    app,
+    'POST',
+    '/v1/partner/payments',
+    { merchantClientId: own.clientId, amount: 2, referenceNumber: 'o' },
+    other,
+  );
   t.equal(ownPay.status, 200);
   t.equal((await call(app, 'GET', `/v1/partner/payments/${ownPay.body.paymentId}/status`)).status, 404);
   t.equal(app.store.payments.getAny(ownPay.body.paymentId)?.partner_id, 'other-partner');
@@ -108,5 +132,5 @@ t.test('every partner endpoint: another partner\'s ids are 404, its data invisib
   t.same(after.active, before.active, 'owner merchant untouched');
   t.same(after.pending, before.pending, 'onboarding link not replaced by the other partner');
   t.equal(after.stores, before.stores);
-  t.equal(after.payments, before.payments + 1, 'only the other partner\'s own payment was added');
+  t.equal(after.payments, before.payments + 1, "only the other partner's own payment was added");
 });

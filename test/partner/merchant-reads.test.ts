@@ -30,7 +30,9 @@ t.test('POST /v1/partner/merchants/test: activated at once, with a message', asy
 });
 
 t.test('test merchants are not available in production (404)', async (t) => {
-  const app = await build(t, { config: { environment: 'production', partnerClientId: 'sandbox-partner', partnerClientSecret: 'sandbox-secret' } });
+  const app = await build(t, {
+    config: { environment: 'production', partnerClientId: 'sandbox-partner', partnerClientSecret: 'sandbox-secret' },
+  });
   const before = count(app, 'merchants');
   const r = await call(app, 'POST', '/v1/partner/merchants/test', { companyName: 'Shop ApS' });
   t.equal(r.status, 404);
@@ -45,7 +47,12 @@ t.test('onboarding-status of a standard merchant, unknown ids and bad params', a
   const r = await call(app, 'GET', `/v1/partner/merchants/${m.merchantId}/onboarding-status`);
   t.equal(r.status, 200);
   t.same(schemaErrors('OnboardingStatusResponse', r.body), []);
-  t.same(r.body, { merchantId: m.merchantId, onboardingStatus: 'pending_onboarding', subTppId: null, subTppDetails: { status: 'not_created', isActivated: false } });
+  t.same(r.body, {
+    merchantId: m.merchantId,
+    onboardingStatus: 'pending_onboarding',
+    subTppId: null,
+    subTppDetails: { status: 'not_created', isActivated: false },
+  });
 
   const missing = await call(app, 'GET', '/v1/partner/merchants/999999/onboarding-status');
   t.equal(missing.status, 404);
@@ -92,15 +99,27 @@ t.test('GET /v1/partner/merchants: paginated by id, defaults 20/100, envelope', 
     'ordered by merchantId',
   );
   const second = await call(app, 'GET', '/v1/partner/merchants?page=2');
-  t.same(second.body.items.map((m: { merchantId: number }) => m.merchantId), [100021, 100022, 100023, 100024, 100025]);
+  t.same(
+    second.body.items.map((m: { merchantId: number }) => m.merchantId),
+    [100021, 100022, 100023, 100024, 100025],
+  );
   const past = await call(app, 'GET', '/v1/partner/merchants?page=9&limit=10');
   t.same(past.body, { items: [], page: 9, limit: 10, total: 25 });
   const max = await call(app, 'GET', '/v1/partner/merchants?limit=100');
   t.equal(max.body.items.length, 25);
   const small = await call(app, 'GET', '/v1/partner/merchants?page=3&limit=2');
-  t.same(small.body.items.map((m: { merchantId: number }) => m.merchantId), [100005, 100006]);
+  t.same(
+    small.body.items.map((m: { merchantId: number }) => m.merchantId),
+    [100005, 100006],
+  );
   t.match(first.body.items[0], { merchantId: 100001, type: 'test', status: 'activated', subTppStatus: 'active' });
-  t.match(first.body.items[1], { type: 'standard', status: 'pending_onboarding', subTppId: null, subTppStatus: 'not_created', contactEmail: 'std@shop.test' });
+  t.match(first.body.items[1], {
+    type: 'standard',
+    status: 'pending_onboarding',
+    subTppId: null,
+    subTppStatus: 'not_created',
+    contactEmail: 'std@shop.test',
+  });
 
   for (const [qs, field] of [
     ['limit=101', 'limit'],
@@ -136,7 +155,11 @@ t.test('resend-onboarding: new token and link, fresh 7 days, old link dead', asy
 
   // a fast-tracked merchant may also get a new link (pending_completion)
   const ft = await call(app, 'POST', '/v1/partner/merchants/fast-track', {
-    companyName: 'F', contactEmail: 'f@f.test', registrationNumber: '1', website: 'https://f.test', iban: 'DK5000400440116243',
+    companyName: 'F',
+    contactEmail: 'f@f.test',
+    registrationNumber: '1',
+    website: 'https://f.test',
+    iban: 'DK5000400440116243',
   });
   const again = await call(app, 'POST', `/v1/partner/merchants/${ft.body.merchantId}/resend-onboarding`);
   t.equal(again.status, 200);
@@ -173,7 +196,7 @@ t.test('resend-onboarding: new token and link, fresh 7 days, old link dead', asy
     ['application/x-www-form-urlencoded', '-1e999'],
     ['application/x-www-form-urlencoded', 'a=1'],
   ]) {
-    const other = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type! }, payload });
+    const other = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type }, payload });
     t.equal(other.statusCode, 415, `${type} body ${payload}`);
     t.same(schemaErrors('ErrorBody', JSON.parse(other.body)), []);
     t.equal(JSON.parse(other.body).code, 'unsupported_media_type');
@@ -224,7 +247,10 @@ t.test('POST /v1/partner/merchants/{id}/stores', async (t) => {
   const minimal = await call(app, 'POST', `/v1/partner/merchants/${tm.merchantId}/stores`, { name: 'Web shop' });
   t.match(minimal.body, { name: 'Web shop', address: null, mccCode: null, partnerRefId: null });
   t.ok(minimal.body.storeId > r.body.storeId);
-  t.same(app.store.stores.listForMerchant(tm.merchantId, 'sandbox-partner').map((s) => s.name), ['Main Street', 'Web shop']);
+  t.same(
+    app.store.stores.listForMerchant(tm.merchantId, 'sandbox-partner').map((s) => s.name),
+    ['Main Street', 'Web shop'],
+  );
 
   const before = count(app, 'stores');
   for (const [payload, field] of [

@@ -64,7 +64,12 @@ t.test('malformed JSON, wrong content type and no credentials', async (t) => {
   t.equal(malformed.statusCode, 400);
   t.match(json(malformed), { code: 'malformed_json' });
 
-  const text = await app.inject({ method: 'POST', url: '/v1/partner/merchants', headers: { ...PARTNER, 'content-type': 'text/plain' }, payload: 'hi' });
+  const text = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants',
+    headers: { ...PARTNER, 'content-type': 'text/plain' },
+    payload: 'hi',
+  });
   t.equal(text.statusCode, 400, 'a text body is not the JSON object the endpoint expects');
   t.match(json(text), { code: 'validation_failed', field: 'body' });
 

@@ -32,7 +32,10 @@ t.test('POST /v1/partner/payments creates a pending DKK payment', async (t) => {
   t.equal(row.merchant_id, m.merchantId);
   t.equal(row.status, 'pending');
   t.equal(`http://127.0.0.1:4010/pay/${app.store.payments.tokenFor(row.id)}`, r.body.paymentUrl);
-  t.ok(count(app, 'timers', "aggregate = 'payment' AND aggregate_id = ?", String(row.id)) >= 1, 'engine scheduled the payment timers in the same transaction');
+  t.ok(
+    count(app, 'timers', "aggregate = 'payment' AND aggregate_id = ?", String(row.id)) >= 1,
+    'engine scheduled the payment timers in the same transaction',
+  );
 
   const status = await call(app, 'GET', `${URL}/${r.body.paymentId}/status`);
   t.equal(status.status, 200);
@@ -95,9 +98,13 @@ t.test('every validation failure class is a 400 naming the field, nothing stored
   t.equal(count(app, 'timers', "aggregate = 'payment'"), 0);
 });
 
-t.test('merchant must exist, be the partner\'s and be activated', async (t) => {
+t.test("merchant must exist, be the partner's and be activated", async (t) => {
   const app = await build(t);
-  const unknown = await call(app, 'POST', URL, { merchantClientId: '00000000-0000-4000-8000-000000000000', amount: 10, referenceNumber: 'r' });
+  const unknown = await call(app, 'POST', URL, {
+    merchantClientId: '00000000-0000-4000-8000-000000000000',
+    amount: 10,
+    referenceNumber: 'r',
+  });
   t.equal(unknown.status, 404);
   t.match(unknown.body, { code: 'merchant_not_found', field: 'merchantClientId' });
 

@@ -9,7 +9,10 @@ t.test('the default partner has one activated merchant, 100001, noted at start',
   const app = await build(t);
   const row = app.store.merchants.get(100001, 'sandbox-partner')!;
   t.match(row, { status: 'activated', company_name: DEFAULT_MERCHANT_NAME, kind: 'test', created_at: T0 });
-  t.ok(app.startupNotes.some((n) => n.includes(`default merchant: 100001 (clientId ${row.client_id})`)), app.startupNotes.join('\n'));
+  t.ok(
+    app.startupNotes.some((n) => n.includes(`default merchant: 100001 (clientId ${row.client_id})`)),
+    app.startupNotes.join('\n'),
+  );
 });
 
 t.test('seeding is idempotent across restarts on the same database, and repairs a deleted seed', async (t) => {
@@ -32,7 +35,7 @@ t.test('seeding is idempotent across restarts on the same database, and repairs 
   const c = await start();
   const reseeded = c.db.prepare('SELECT * FROM merchants').all() as { id: number; status: string }[];
   t.equal(reseeded.length, 1);
-  t.equal(reseeded[0]!.status, 'activated');
-  t.ok(c.startupNotes.some((n) => n.startsWith(`default merchant: ${reseeded[0]!.id} `)));
+  t.equal(reseeded[0].status, 'activated');
+  t.ok(c.startupNotes.some((n) => n.startsWith(`default merchant: ${reseeded[0].id} `)));
   await c.close();
 });

@@ -13,7 +13,13 @@ t.test('POST /v1/partner/webhooks registers a webhook with a signing secret', as
   const r = await call(app, 'POST', URL, { url: 'https://partner.example/hooks?x=1', events: ALL });
   t.equal(r.status, 200);
   t.same(schemaErrors('WebhookResponse', r.body), []);
-  t.match(r.body, { id: /^wh_[0-9a-f]{24}$/, url: 'https://partner.example/hooks?x=1', events: ALL, secret: /^whsec_[0-9a-f]{48}$/, createdAt: T0 });
+  t.match(r.body, {
+    id: /^wh_[0-9a-f]{24}$/,
+    url: 'https://partner.example/hooks?x=1',
+    events: ALL,
+    secret: /^whsec_[0-9a-f]{48}$/,
+    createdAt: T0,
+  });
   const row = app.store.webhooks.get(r.body.id, 'sandbox-partner')!;
   t.equal(row.secret, r.body.secret);
   t.same(JSON.parse(row.events), ALL);
@@ -53,7 +59,9 @@ t.test('validation: url and events', async (t) => {
 });
 
 t.test('production accepts https only', async (t) => {
-  const app = await build(t, { config: { environment: 'production', partnerClientId: 'sandbox-partner', partnerClientSecret: 'sandbox-secret' } });
+  const app = await build(t, {
+    config: { environment: 'production', partnerClientId: 'sandbox-partner', partnerClientSecret: 'sandbox-secret' },
+  });
   const http = await call(app, 'POST', URL, { url: 'http://partner.example/hooks', events: ['payment.completed'] });
   t.equal(http.status, 400);
   t.match(http.body, { code: 'validation_failed', field: 'url', message: /https/ });
@@ -84,11 +92,19 @@ t.test('POST /v1/partner/webhooks/{id}/test queues one signed webhook.test deliv
   t.same(schemaErrors('WebhookTestResponse', r.body), []);
   t.match(r.body, { webhookId: hook.body.id, eventId: /^evt_/, deliveryId: Number, status: 'queued' });
 
-  const event = app.db.prepare('SELECT * FROM events WHERE id = ?').get(r.body.eventId) as { name: string; body: string; partner_id: string };
+  const event = app.db.prepare('SELECT * FROM events WHERE id = ?').get(r.body.eventId) as {
+    name: string;
+    body: string;
+    partner_id: string;
+  };
   t.equal(event.name, 'webhook.test');
   t.equal(event.partner_id, 'sandbox-partner');
   const envelope = JSON.parse(event.body);
-  t.same(envelope, { event: 'webhook.test', timestamp: T0, data: { webhookId: hook.body.id, message: envelope.data.message, timestamp: T0 } });
+  t.same(envelope, {
+    event: 'webhook.test',
+    timestamp: T0,
+    data: { webhookId: hook.body.id, message: envelope.data.message, timestamp: T0 },
+  });
   t.equal(count(app, 'deliveries', 'event_id = ?', r.body.eventId), 1, 'exactly one delivery, to this webhook');
   const delivery = app.db.prepare('SELECT * FROM deliveries WHERE id = ?').get(r.body.deliveryId) as { webhook_id: string; url: string };
   t.equal(delivery.webhook_id, hook.body.id);
@@ -96,7 +112,7 @@ t.test('POST /v1/partner/webhooks/{id}/test queues one signed webhook.test deliv
 
   await app.webhooks.drain();
   t.equal(received.length, 1);
-  const got = received[0]!;
+  const got = received[0];
   t.equal(got.body, event.body, 'the stored bytes are sent');
   t.equal(got.headers['x-webhook-signature'], createHmac('sha256', hook.body.secret).update(got.body).digest('hex'));
   t.equal(got.headers['x-webhook-id'], r.body.eventId);
@@ -105,9 +121,19 @@ t.test('POST /v1/partner/webhooks/{id}/test queues one signed webhook.test deliv
 t.test('webhook test: unknown id is 404', async (t) => {
   const app = await build(t);
   const hook = await call(app, 'POST', URL, { url: 'http://127.0.0.1:9/x', events: ['payment.failed'] });
-  const empty = await app.inject({ method: 'POST', url: `${URL}/${hook.body.id}/test`, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '' });
+  const empty = await app.inject({
+    method: 'POST',
+    url: `${URL}/${hook.body.id}/test`,
+    headers: { ...PARTNER, 'content-type': 'application/json' },
+    payload: '',
+  });
   t.equal(empty.statusCode, 200, 'Content-Type: application/json with an empty body is accepted');
-  const broken = await app.inject({ method: 'POST', url: `${URL}/${hook.body.id}/test`, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{' });
+  const broken = await app.inject({
+    method: 'POST',
+    url: `${URL}/${hook.body.id}/test`,
+    headers: { ...PARTNER, 'content-type': 'application/json' },
+    payload: '{',
+  });
   t.equal(broken.statusCode, 400);
   const events = count(app, 'events');
 
@@ -123,21 +149,28 @@ t.test('a test merchant created after registering a webhook emits merchant.activ
   const m = await testMerchant(app);
   const events = app.db.prepare("SELECT body FROM events WHERE name = 'merchant.activated'").pluck().all() as string[];
   t.equal(events.length, 1);
-  t.match(JSON.parse(events[0]!), { event: 'merchant.activated', data: { merchantId: m.merchantId, clientId: m.clientId, status: 'active' } });
+  t.match(JSON.parse(events[0]), {
+    event: 'merchant.activated',
+    data: { merchantId: m.merchantId, clientId: m.clientId, status: 'active' },
+  });
 });
 
 t.test('webhook test takes no body: a JSON object is ignored, a body of another Content-Type is 415 and queues nothing', async (t) => {
   const app = await build(t);
   const hook = await call(app, 'POST', URL, { url: 'http://127.0.0.1:9/none', events: ['payment.failed'] });
   const url = `${URL}/${hook.body.id}/test`;
-  t.equal((await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{"x":1}' })).statusCode, 200, 'JSON object ignored');
+  t.equal(
+    (await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': 'application/json' }, payload: '{"x":1}' })).statusCode,
+    200,
+    'JSON object ignored',
+  );
   const events = count(app, 'events');
   // found by the long fuzz run: these were accepted and queued a delivery
   for (const [type, payload] of [
     ['text/plain; charset=utf-8', '1e999'],
     ['application/x-www-form-urlencoded', '-1e999'],
   ]) {
-    const r = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type! }, payload });
+    const r = await app.inject({ method: 'POST', url, headers: { ...PARTNER, 'content-type': type }, payload });
     t.equal(r.statusCode, 415, `${type} ${payload}`);
     t.same(schemaErrors('ErrorBody', JSON.parse(r.body)), []);
     t.match(JSON.parse(r.body), { code: 'unsupported_media_type', message: /takes no body/ });

@@ -16,7 +16,10 @@ const invalid: Record<string, string> = { port: 'abc', environment: 'staging', l
 
 t.test('a bad value for any validated serve flag stops the start and names the flag', async (t) => {
   const flags = SETTINGS.filter((s) => !('boolean' in s && s.boolean) && (s.parse.name === 'parseDuration' || s.key in invalid));
-  t.ok(flags.some((s) => s.key === 'settleDelayMs'), 'the duration flags are covered');
+  t.ok(
+    flags.some((s) => s.key === 'settleDelayMs'),
+    'the duration flags are covered',
+  );
   for (const s of flags) {
     const value = invalid[s.key] ?? 'soon';
     const res = spawnSync(process.execPath, [...bin, 'serve', '--db', ':memory:', '--port', '0', s.flag, value], {

@@ -37,9 +37,13 @@ t.test('092 rebuilds payments on an existing database: rows, ids and the sequenc
 
   const cols = (db.prepare('PRAGMA table_info(payments)').all() as { name: string }[]).map((c) => c.name);
   t.notOk(cols.includes('payment_token'), 'no token column');
-  const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as { name: string }[]).map((r) => r.name);
+  const indexes = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as { name: string }[]
+  ).map((r) => r.name);
   t.same(indexes, [], 'no secondary index to maintain on insert');
-  t.same(db.prepare('SELECT id, amount_minor, reference_number, status FROM payments').all(), [{ id: 5000001, amount_minor: 100, reference_number: 'r1', status: 'paid' }]);
+  t.same(db.prepare('SELECT id, amount_minor, reference_number, status FROM payments').all(), [
+    { id: 5000001, amount_minor: 100, reference_number: 'r1', status: 'paid' },
+  ]);
   const next = db
     .prepare(
       `INSERT INTO payments (partner_id, merchant_id, merchant_client_id, amount_minor, currency, reference_number, status, expires_at, created_at, updated_at)
@@ -62,22 +66,43 @@ t.test('092 rebuilds payments on an existing database: rows, ids and the sequenc
 
 t.test('a fresh database starts payment ids at 5000001', async (t) => {
   const app = await build(t);
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Seq ApS' } }));
-  const p = json(await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 1, referenceNumber: 'first' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Seq ApS' } }),
+  );
+  const p = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: PARTNER,
+      payload: { merchantClientId: m.clientId, amount: 1, referenceNumber: 'first' },
+    }),
+  );
   t.equal(p.paymentId, 5000001);
 });
 
 t.test('hosted-page tokens: derived, stable, unforgeable', async (t) => {
   const app = await build(t);
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Tok ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Tok ApS' } }),
+  );
   const pay = async (ref: string) =>
-    json(await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 12.5, referenceNumber: ref } }));
+    json(
+      await app.inject({
+        method: 'POST',
+        url: '/v1/partner/payments',
+        headers: PARTNER,
+        payload: { merchantClientId: m.clientId, amount: 12.5, referenceNumber: ref },
+      }),
+    );
   const a = await pay('a');
   const b = await pay('b');
   const tokenA = a.paymentUrl.split('/pay/')[1] as string;
   t.match(tokenA, /^pay_5000001_[A-Za-z0-9_-]{22}$/);
   t.equal(app.store.payments.tokenFor(a.paymentId), tokenA, 'the same token on every read');
-  t.equal(json(await app.inject({ method: 'GET', url: `/v1/partner/payments/${a.paymentId}/status`, headers: PARTNER })).paymentUrl, a.paymentUrl);
+  t.equal(
+    json(await app.inject({ method: 'GET', url: `/v1/partner/payments/${a.paymentId}/status`, headers: PARTNER })).paymentUrl,
+    a.paymentUrl,
+  );
   t.equal(app.store.payments.getByToken(tokenA)?.id, a.paymentId);
 
   const macA = tokenA.split('_').pop()!;
@@ -100,8 +125,17 @@ t.test('hosted-page tokens: derived, stable, unforgeable', async (t) => {
 
   // another database: a token from here names nothing there (the mac key is per database)
   const other = await build(t);
-  const om = json(await other.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Other ApS' } }));
-  const op = json(await other.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: om.clientId, amount: 1, referenceNumber: 'o' } }));
+  const om = json(
+    await other.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Other ApS' } }),
+  );
+  const op = json(
+    await other.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: PARTNER,
+      payload: { merchantClientId: om.clientId, amount: 1, referenceNumber: 'o' },
+    }),
+  );
   t.equal(op.paymentId, a.paymentId, 'the same id exists there');
   t.not(op.paymentUrl.split('/pay/')[1], tokenA, 'with another token');
   t.equal(other.store.payments.getByToken(tokenA), undefined, "this database's token names nothing there");

@@ -57,9 +57,17 @@ const REQUESTS: InjectOptions[] = [
   { method: 'GET', url: '/v1/partner/merchants/100001/onboarding-status' },
   { method: 'GET', url: '/v1/partner/merchants/x1/onboarding-status' },
   { method: 'POST', url: '/v1/partner/payments', payload: { merchantClientId: 'not-a-uuid', amount: 'abc', referenceNumber: 'r' } },
-  { method: 'POST', url: '/v1/partner/payments', payload: { merchantClientId: '5b0c7c1e-0c55-4a0e-9d1c-0d2f3e4a5b6c', amount: 1.234, referenceNumber: 'r' } },
+  {
+    method: 'POST',
+    url: '/v1/partner/payments',
+    payload: { merchantClientId: '5b0c7c1e-0c55-4a0e-9d1c-0d2f3e4a5b6c', amount: 1.234, referenceNumber: 'r' },
+  },
   { method: 'GET', url: '/v1/partner/payments/abc/status' },
-  { method: 'POST', url: '/v1/partner/webhooks', payload: { url: 'https://hooks.test/x', events: ['payment.completed', 'payment.refunded'] } },
+  {
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    payload: { url: 'https://hooks.test/x', events: ['payment.completed', 'payment.refunded'] },
+  },
   { method: 'POST', url: '/v1/partner/webhooks', payload: { url: 'https://hooks.test/x', events: ['payment.completed'] } },
   { method: 'POST', url: '/v1/auth/generate-token', payload: { userId: 'u', merchantId: 100001, permissions: [] } },
   { method: 'POST', url: '/v1/ais/consents', payload: { userId: 'u' } },
@@ -85,7 +93,11 @@ t.test('precompiled and freshly compiled servers answer the same, lenient and st
 t.test('a key changes with the schema, the options and the versions', async (t) => {
   const schema = { type: 'object', properties: { a: { type: 'string' } } };
   const key = precompiledKey('validators', ['8.0.0'], { coerceTypes: false }, 'shared', schema);
-  t.equal(precompiledKey('validators', ['8.0.0'], { coerceTypes: false }, 'shared', structuredClone(schema)), key, 'stable for equal input');
+  t.equal(
+    precompiledKey('validators', ['8.0.0'], { coerceTypes: false }, 'shared', structuredClone(schema)),
+    key,
+    'stable for equal input',
+  );
   t.not(precompiledKey('validators', ['8.0.0'], { coerceTypes: false }, 'shared', { ...schema, required: ['a'] }), key, 'schema');
   t.not(precompiledKey('validators', ['8.0.0'], { coerceTypes: true }, 'shared', schema), key, 'options');
   t.not(precompiledKey('validators', ['8.0.1'], { coerceTypes: false }, 'shared', schema), key, 'compiler version');

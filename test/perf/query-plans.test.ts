@@ -50,12 +50,36 @@ function find(rec: Recorded, re: RegExp): string | undefined {
 t.test('hot-path lookups are index searches', async (t) => {
   const rec = await recordedApp(t);
   const cases: [string, RegExp, RegExp][] = [
-    ['GET onboarding-status: merchant by id and partner', /^SELECT .* FROM merchants WHERE id = \? AND partner_id = \?/i, /SEARCH merchants USING INTEGER PRIMARY KEY/],
-    ['POST payments: merchant by clientId and partner', /^SELECT .* FROM merchants WHERE client_id = \? AND partner_id = \?/i, /SEARCH merchants USING INDEX/],
-    ['GET payment status: payment by id and partner', /^SELECT .* FROM payments WHERE id = \? AND partner_id = \?/i, /SEARCH payments USING INTEGER PRIMARY KEY/],
-    ['hosted payment page and engine: payment by id', /^SELECT \* FROM payments WHERE id = \?$/i, /SEARCH payments USING INTEGER PRIMARY KEY/],
-    ['webhook worker: claim pending deliveries in id order', /FROM deliveries d JOIN events e .* WHERE d\.state = 'pending' ORDER BY d\.id/i, /SCAN d USING INDEX deliveries_pending/],
-    ['webhook worker: resume interrupted deliveries at start', /^UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'/i, /deliveries_delivering/],
+    [
+      'GET onboarding-status: merchant by id and partner',
+      /^SELECT .* FROM merchants WHERE id = \? AND partner_id = \?/i,
+      /SEARCH merchants USING INTEGER PRIMARY KEY/,
+    ],
+    [
+      'POST payments: merchant by clientId and partner',
+      /^SELECT .* FROM merchants WHERE client_id = \? AND partner_id = \?/i,
+      /SEARCH merchants USING INDEX/,
+    ],
+    [
+      'GET payment status: payment by id and partner',
+      /^SELECT .* FROM payments WHERE id = \? AND partner_id = \?/i,
+      /SEARCH payments USING INTEGER PRIMARY KEY/,
+    ],
+    [
+      'hosted payment page and engine: payment by id',
+      /^SELECT \* FROM payments WHERE id = \?$/i,
+      /SEARCH payments USING INTEGER PRIMARY KEY/,
+    ],
+    [
+      'webhook worker: claim pending deliveries in id order',
+      /FROM deliveries d JOIN events e .* WHERE d\.state = 'pending' ORDER BY d\.id/i,
+      /SCAN d USING INDEX deliveries_pending/,
+    ],
+    [
+      'webhook worker: resume interrupted deliveries at start',
+      /^UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'/i,
+      /deliveries_delivering/,
+    ],
     ['outbox: webhooks of a partner', /FROM webhooks WHERE partner_id = \?/i, /SEARCH webhooks USING (COVERING )?INDEX webhooks_partner/],
   ];
   for (const [name, re, expected] of cases) {
@@ -75,10 +99,18 @@ t.test('POST transactions: page and count are index seeks in index order, whatev
   const upTo = find(rec, /^SELECT seq FROM ais_transactions WHERE account_id = \? AND booking_date <= \? ORDER BY booking_date DESC/i);
   const from = find(rec, /^SELECT seq FROM ais_transactions WHERE account_id = \? AND booking_date >= \? ORDER BY booking_date ASC/i);
   t.ok(page && upTo && from, 'the page and the two count seeks are prepared');
-  for (const [name, sql] of [['page', page], ['count: newest row up to `to`', upTo], ['count: oldest row from `from`', from]] as const) {
+  for (const [name, sql] of [
+    ['page', page],
+    ['count: newest row up to `to`', upTo],
+    ['count: oldest row from `from`', from],
+  ] as const) {
     if (!sql) continue;
     const detail = plan(rec.db, sql).join('\n');
-    t.match(detail, /SEARCH ais_transactions USING INDEX ais_transactions_by_date \(account_id=\? AND booking_date[<>]/, `${name}: ${detail}`);
+    t.match(
+      detail,
+      /SEARCH ais_transactions USING INDEX ais_transactions_by_date \(account_id=\? AND booking_date[<>]/,
+      `${name}: ${detail}`,
+    );
     t.notMatch(detail, /TEMP B-TREE/, `${name}: the index order is the ORDER BY (no sort step)`);
   }
   t.notOk(

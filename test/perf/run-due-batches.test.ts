@@ -8,10 +8,17 @@ import { build, json, PARTNER } from '../helpers/app.js';
 
 t.test('250 payments settling in one advance: all paid, events in due order, fired count', async (t) => {
   const app = await build(t, { config: { settleDelayMs: 5_000, paymentExpiryMs: 3_600_000 } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Batch ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Batch ApS' } }),
+  );
   const ids: number[] = [];
   for (let i = 0; i < 250; i++) {
-    const res = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10 + i, referenceNumber: `b${i}` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: PARTNER,
+      payload: { merchantClientId: m.clientId, amount: 10 + i, referenceNumber: `b${i}` },
+    });
     ids.push(json(res).paymentId);
     app.clock.advance(1); // each payment falls due 1 ms after the previous one
   }

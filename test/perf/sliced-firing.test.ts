@@ -11,9 +11,16 @@ const N = 2000;
 
 t.test(`an advance over ${N} due settlements: other requests answered meanwhile, all fired when it answers`, async (t) => {
   const app = await build(t, { config: { settleDelayMs: 5_000, paymentExpiryMs: 3_600_000, validateResponses: false } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Burst ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Burst ApS' } }),
+  );
   for (let i = 0; i < N; i++) {
-    const res = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: `s${i}` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: PARTNER,
+      payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: `s${i}` },
+    });
     if (res.statusCode !== 200) t.fail(`payment ${i}: ${res.statusCode}`);
   }
   const order: string[] = [];
@@ -26,10 +33,12 @@ t.test(`an advance over ${N} due settlements: other requests answered meanwhile,
       });
     });
   });
-  const advance = await app.inject({ method: 'POST', url: '/_sandbox/clock/advance', headers: PARTNER, payload: { ms: 10_000 } }).then((r) => {
-    order.push('advance');
-    return r;
-  });
+  const advance = await app
+    .inject({ method: 'POST', url: '/_sandbox/clock/advance', headers: PARTNER, payload: { ms: 10_000 } })
+    .then((r) => {
+      order.push('advance');
+      return r;
+    });
   off();
   await health;
   t.equal(advance.statusCode, 200);
@@ -42,9 +51,18 @@ t.test(`an advance over ${N} due settlements: other requests answered meanwhile,
 
 t.test("a trigger first fires its own aggregate's due timers, and only those", async (t) => {
   const app = await build(t, { config: { settleDelayMs: 3_600_000, paymentExpiryMs: 1_800_000 } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Catch ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Catch ApS' } }),
+  );
   const pay = async (ref: string) =>
-    json(await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: ref } }));
+    json(
+      await app.inject({
+        method: 'POST',
+        url: '/v1/partner/payments',
+        headers: PARTNER,
+        payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: ref },
+      }),
+    );
   const a = await pay('a');
   const b = await pay('b');
   // both expiries fall due without the clock firing them (as when a sliced run has not reached them)
@@ -52,7 +70,8 @@ t.test("a trigger first fires its own aggregate's due timers, and only those", a
   const approve = await app.inject({ method: 'POST', url: `/_sandbox/payments/${a.paymentId}/complete`, headers: PARTNER });
   t.equal(approve.statusCode, 409, 'the expiry fired first: completing an expired payment is illegal');
   t.match(json(approve), { code: 'illegal_transition' });
-  const status = async (id: number) => json(await app.inject({ method: 'GET', url: `/v1/partner/payments/${id}/status`, headers: PARTNER }));
+  const status = async (id: number) =>
+    json(await app.inject({ method: 'GET', url: `/v1/partner/payments/${id}/status`, headers: PARTNER }));
   t.match(await status(a.paymentId), { status: 'failed', failureReason: 'expired' });
   t.match(await status(b.paymentId), { status: 'pending' }, "another payment's due timer is left to the scheduler");
   t.equal(app.engine.timersOf('payment', b.paymentId).length, 1);

@@ -23,9 +23,18 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 t.test('a running clock settles on time after an advance and with an earlier new timer', async (t) => {
   const app = await build(t, { clock: VirtualClock.create({}), config: { settleDelayMs: 60_000, paymentExpiryMs: 3_600_000 } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Timer ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Timer ApS' } }),
+  );
   const create = async (ref: string) =>
-    json(await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: ref } })).paymentId as number;
+    json(
+      await app.inject({
+        method: 'POST',
+        url: '/v1/partner/payments',
+        headers: PARTNER,
+        payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: ref },
+      }),
+    ).paymentId as number;
 
   const first = await create('a');
   t.equal(await paymentStatus(app, first), 'pending');
@@ -43,13 +52,32 @@ t.test('a running clock settles on time after an advance and with an earlier new
 });
 
 t.test('a timer inserted due before the armed one fires on time (no clock advance)', async (t) => {
-  const app = await build(t, { clock: VirtualClock.create({}), config: { settleDelayMs: 60_000, approvalDelayMs: 300, paymentExpiryMs: 3_600_000 } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Timer ApS' } }));
+  const app = await build(t, {
+    clock: VirtualClock.create({}),
+    config: { settleDelayMs: 60_000, approvalDelayMs: 300, paymentExpiryMs: 3_600_000 },
+  });
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Timer ApS' } }),
+  );
   // arms the real-time timer 60 s out
-  await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: 'x' } });
-  const std = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants', headers: PARTNER, payload: { companyName: 'Std ApS', contactEmail: 'ops@std.test' } }));
+  await app.inject({
+    method: 'POST',
+    url: '/v1/partner/payments',
+    headers: PARTNER,
+    payload: { merchantClientId: m.clientId, amount: 10, referenceNumber: 'x' },
+  });
+  const std = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/partner/merchants',
+      headers: PARTNER,
+      payload: { companyName: 'Std ApS', contactEmail: 'ops@std.test' },
+    }),
+  );
   const submitted = await app.inject({ method: 'POST', url: `/_sandbox/merchants/${std.merchantId}/submit-onboarding`, headers: PARTNER });
   t.equal(json(submitted).status, 'awaiting_approval', 'approval timer scheduled 0.3 s out');
-  const status = async () => json(await app.inject({ method: 'GET', url: `/v1/partner/merchants/${std.merchantId}/onboarding-status`, headers: PARTNER })).onboardingStatus;
+  const status = async () =>
+    json(await app.inject({ method: 'GET', url: `/v1/partner/merchants/${std.merchantId}/onboarding-status`, headers: PARTNER }))
+      .onboardingStatus;
   t.ok(await waitFor(async () => (await status()) === 'activated', 3000), 'approved on time although a later timer was armed');
 });

@@ -12,7 +12,9 @@ t.test('countTransactions equals count(*) over the window, for any window', asyn
   const accounts = app.store.accounts.listAccounts('user-typical', now);
   t.ok(accounts.length > 0);
   for (const a of accounts) app.store.accounts.ensureTransactions(a.account_id); // generated on first transaction read
-  const brute = app.db.prepare('SELECT count(*) FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?').pluck();
+  const brute = app.db
+    .prepare('SELECT count(*) FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?')
+    .pluck();
   const dates = app.db.prepare('SELECT booking_date FROM ais_transactions WHERE account_id = ? ORDER BY booking_date').pluck();
   let checked = 0;
   for (const a of accounts) {
@@ -46,7 +48,8 @@ t.test('countTransactions equals count(*) over the window, for any window', asyn
 
 t.test('every materialized row is ranked, 0..n-1 in page order', async (t) => {
   const app = await build(t);
-  for (const a of app.store.accounts.listAccounts('user-multi-currency', app.clock.nowMs())) app.store.accounts.ensureTransactions(a.account_id);
+  for (const a of app.store.accounts.listAccounts('user-multi-currency', app.clock.nowMs()))
+    app.store.accounts.ensureTransactions(a.account_id);
   const bad = app.db
     .prepare(
       `SELECT count(*) FROM (SELECT seq, row_number() OVER (PARTITION BY account_id ORDER BY booking_date DESC, transaction_id) - 1 AS rn

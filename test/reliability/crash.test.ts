@@ -54,7 +54,12 @@ async function receiver(t: { teardown(fn: () => unknown): void }) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ id: String(req.headers['x-webhook-id']), body: Buffer.concat(chunks).toString(), signature: String(req.headers['x-webhook-signature']), generation });
+      got.push({
+        id: String(req.headers['x-webhook-id']),
+        body: Buffer.concat(chunks).toString(),
+        signature: String(req.headers['x-webhook-signature']),
+        generation,
+      });
       res.end('ok');
     });
   });
@@ -73,25 +78,40 @@ async function receiver(t: { teardown(fn: () => unknown): void }) {
 async function startServer(db: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', db, '--port', '0', '--settle-delay', '24h', '--approval-delay', '24h', '--log-level', 'warn'],
+    [
+      '--import',
+      'tsx',
+      'src/bin.ts',
+      'serve',
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--settle-delay',
+      '24h',
+      '--approval-delay',
+      '24h',
+      '--log-level',
+      'warn',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OBSIM_SQLITE_SYNCHRONOUS: '' } },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(m[1]);
       }
     });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return { child, url };
 }
 
@@ -127,7 +147,10 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
 
   let server = await startServer(file);
   t.teardown(() => kill(server.child));
-  const hook = await post(`${server.url}/v1/partner/webhooks`, { url: rx.url, events: ['merchant.activated', 'payment.completed', 'payment.failed'] });
+  const hook = await post(`${server.url}/v1/partner/webhooks`, {
+    url: rx.url,
+    events: ['merchant.activated', 'payment.completed', 'payment.failed'],
+  });
   t.equal(hook.status, 200, 'webhook registered');
   const first = await post(`${server.url}/v1/partner/merchants/test`, { companyName: 'Crash Base ApS' });
   t.equal(first.status, 200);
@@ -153,9 +176,16 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
           if (target !== undefined) {
             // complete or fail an acknowledged payment through the control API (payment.* events)
             const complete = i % 2 === 0;
-            const res = await post(`${server.url}/_sandbox/payments/${target}/${complete ? 'complete' : 'fail'}`, complete ? {} : { reason: 'bank_rejected' });
+            const res = await post(
+              `${server.url}/_sandbox/payments/${target}/${complete ? 'complete' : 'fail'}`,
+              complete ? {} : { reason: 'bank_rejected' },
+            );
             if (res.status >= 200 && res.status < 300) {
-              ackedActions.push({ paymentId: target, status: complete ? 'paid' : 'failed', event: complete ? 'payment.completed' : 'payment.failed' });
+              ackedActions.push({
+                paymentId: target,
+                status: complete ? 'paid' : 'failed',
+                event: complete ? 'payment.completed' : 'payment.failed',
+              });
             }
           } else if (i % 3 !== 1) {
             const ref = `r${round}-w${w}-${i}`;
@@ -204,19 +234,28 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
     // everything the killed server sent is stamped with its generation: wait (a few turns for
     // connections still in the accept queue, then) until its connections are all closed
     await new Promise((r) => setTimeout(r, 100));
-    t.ok(await until(() => rx.openConnections() === 0, 10_000), `round ${round}: the killed server's connections to the receiver are closed`);
+    t.ok(
+      await until(() => rx.openConnections() === 0, 10_000),
+      `round ${round}: the killed server's connections to the receiver are closed`,
+    );
     generation++;
     server = await startServer(file);
 
     // every event tied to an acknowledged change exists once and reaches the receiver
     const check = new Database(file, { readonly: true });
-    const merchantEvent = check.prepare("SELECT id FROM events WHERE name = 'merchant.activated' AND json_extract(body, '$.data.merchantId') = ?").pluck();
+    const merchantEvent = check
+      .prepare("SELECT id FROM events WHERE name = 'merchant.activated' AND json_extract(body, '$.data.merchantId') = ?")
+      .pluck();
     const paymentEvent = check.prepare("SELECT id FROM events WHERE name = ? AND json_extract(body, '$.data.paymentId') = ?").pluck();
     const events = [
       ...ackedMerchants.map((m) => ({ what: `merchant.activated ${m.id}`, ids: merchantEvent.all(m.id) as string[] })),
       ...ackedActions.map((a) => ({ what: `${a.event} ${a.paymentId}`, ids: paymentEvent.all(a.event, a.paymentId) as string[] })),
     ];
-    t.same(events.filter((e) => e.ids.length !== 1).map((e) => `${e.what}: ${e.ids.length}`), [], `round ${round}: one event per acknowledged merchant, completion and failure`);
+    t.same(
+      events.filter((e) => e.ids.length !== 1).map((e) => `${e.what}: ${e.ids.length}`),
+      [],
+      `round ${round}: one event per acknowledged merchant, completion and failure`,
+    );
     const want = new Set(events.flatMap((e) => e.ids));
     const delivered = await until(() => [...want].every((id) => rx.got.some((g) => g.id === id)), 20_000);
     t.ok(delivered, `round ${round}: all ${want.size} events delivered after restart (${ackedActions.length} of them payment.*)`);
@@ -229,16 +268,26 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
   const byId = new Map<string, Received[]>();
   for (const g of rx.got) byId.set(g.id, [...(byId.get(g.id) ?? []), g]);
   const dupes = [...byId.values()].filter((c) => c.length > 1);
-  t.same(dupes.filter((c) => c.length > 2).map((c) => c[0]!.id), [], 'no event delivered more than twice');
   t.same(
-    dupes.filter((c) => c.length === 2 && c[1]!.generation !== c[0]!.generation + 1).map((c) => `${c[0]!.id}: generations ${c.map((x) => x.generation).join(', ')}`),
+    dupes.filter((c) => c.length > 2).map((c) => c[0].id),
+    [],
+    'no event delivered more than twice',
+  );
+  t.same(
+    dupes
+      .filter((c) => c.length === 2 && c[1].generation !== c[0].generation + 1)
+      .map((c) => `${c[0].id}: generations ${c.map((x) => x.generation).join(', ')}`),
     [],
     'every duplicate is an interrupted attempt: first copy from the server that was then killed, second from the next start',
   );
-  t.same(dupes.filter((c) => c.some((x) => x.body !== c[0]!.body || x.signature !== c[0]!.signature)).map((c) => c[0]!.id), [], 're-sent copies are byte-identical with the same signature');
+  t.same(
+    dupes.filter((c) => c.some((x) => x.body !== c[0].body || x.signature !== c[0].signature)).map((c) => c[0].id),
+    [],
+    're-sent copies are byte-identical with the same signature',
+  );
   t.comment(
     `crash: ${ROUNDS} SIGKILL rounds (seed ${SEED}); acknowledged ${ackedPayments.length} payments + ${ackedMerchants.length} merchants + ${ackedActions.length} completions/failures, lost ${lost}; ` +
-      `requests cut by the kill ${attemptedDuringCrash}; events delivered ${byId.size} (payment.* ${[...byId.values()].filter((c) => /^payment\./.test(JSON.parse(c[0]!.body).event)).length}), ` +
+      `requests cut by the kill ${attemptedDuringCrash}; events delivered ${byId.size} (payment.* ${[...byId.values()].filter((c) => /^payment\./.test(JSON.parse(c[0].body).event)).length}), ` +
       `re-sent after restart ${dupes.length} (each first sent by the killed server)`,
   );
   await kill(server.child);

@@ -17,7 +17,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'ut
 function compare(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
   return 0;
 }
 
@@ -34,7 +34,7 @@ t.test('fastify is pinned exactly, installed at that version, and has the conten
   const section = /### Fastify and the content-type CVEs\n([\s\S]*?)(?=\n#{2,3} )/.exec(readme)?.[1] ?? '';
   t.ok(section, 'README has the section');
   t.match(section, new RegExp(`pins \`fastify\` ${pinned.replace(/\./g, '\\.')}\\b`), 'README names the pinned version');
-  const fixes = [...section.matchAll(/fixed in (\d+\.\d+\.\d+)/g)].map((m) => m[1]!);
+  const fixes = [...section.matchAll(/fixed in (\d+\.\d+\.\d+)/g)].map((m) => m[1]);
   t.ok(fixes.length >= 3, `README lists the fixed-in versions (${fixes.join(', ')})`);
   for (const fixed of fixes) t.ok(compare(installed, fixed) >= 0, `installed ${installed} >= ${fixed}`);
   t.ok(fixes.includes(MINIMUM), `the README lists the ${MINIMUM} fix`);

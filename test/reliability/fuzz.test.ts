@@ -17,20 +17,11 @@ import fc from 'fast-check';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 /** The bits of a tap Test used here. */
-/* eslint-disable @typescript-eslint/no-explicit-any */
+
 type Tap = Record<'ok' | 'pass' | 'fail' | 'comment' | 'equal', (...args: any[]) => unknown>;
 import type { RouteEntry } from '../../src/app.js';
 import { build, PARTNER } from '../helpers/app.js';
-import {
-  fixedCases,
-  isProtected,
-  newFigures,
-  requestArb,
-  routeSeed,
-  sampleFor,
-  sendAndCheck,
-  type FuzzContext,
-} from '../helpers/fuzz.js';
+import { fixedCases, isProtected, newFigures, requestArb, routeSeed, sampleFor, sendAndCheck, type FuzzContext } from '../helpers/fuzz.js';
 
 const RUNS = Number(process.env.OBSIM_FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.OBSIM_FUZZ_SEED ?? 20261121);
@@ -66,14 +57,20 @@ async function fixtures(app: FastifyInstance, hookUrl: string): Promise<{ bearer
   if (has(app, 'POST', '/v1/partner/merchants/test')) await post('/v1/partner/merchants/test', { companyName: 'Fuzz Test ApS' });
   await post('/v1/partner/merchants', { companyName: 'Fuzz Std ApS', contactEmail: 'fuzz@example.test' });
   if (has(app, 'POST', '/v1/partner/webhooks')) {
-    await post('/v1/partner/webhooks', { url: hookUrl, events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed'] });
+    await post('/v1/partner/webhooks', {
+      url: hookUrl,
+      events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed'],
+    });
   }
   const activated = tryAll<string>(app, "SELECT client_id FROM merchants WHERE partner_id = 'sandbox-partner' AND status = 'activated'");
   if (has(app, 'POST', '/v1/partner/payments') && activated[0]) {
     await post('/v1/partner/payments', { merchantClientId: activated[0], amount: 100.5, referenceNumber: 'fuzz-1' });
   }
   let bearer: Record<string, string> = {};
-  const merchantId = tryAll<number>(app, "SELECT id FROM merchants WHERE partner_id = 'sandbox-partner' AND status = 'activated' ORDER BY id")[0];
+  const merchantId = tryAll<number>(
+    app,
+    "SELECT id FROM merchants WHERE partner_id = 'sandbox-partner' AND status = 'activated' ORDER BY id",
+  )[0];
   if (has(app, 'POST', '/v1/auth/generate-token') && merchantId) {
     const res = await post('/v1/auth/generate-token', {
       userId: 'fuzz-user',
@@ -94,7 +91,13 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
   return {
     hints: {
       merchantId: fc.oneof(
-        { weight: 2, arbitrary: pick(`SELECT id FROM merchants WHERE ${mine} AND status = 'activated' ORDER BY id LIMIT 1`, fc.integer({ min: 1, max: 2_000_000 })) },
+        {
+          weight: 2,
+          arbitrary: pick(
+            `SELECT id FROM merchants WHERE ${mine} AND status = 'activated' ORDER BY id LIMIT 1`,
+            fc.integer({ min: 1, max: 2_000_000 }),
+          ),
+        },
         { weight: 2, arbitrary: pick(`SELECT id FROM merchants WHERE ${mine}`, fc.integer({ min: 1, max: 2_000_000 })) },
       ),
       merchantClientId: pick(`SELECT client_id FROM merchants WHERE ${mine} AND status = 'activated'`, fc.uuid()),
@@ -111,7 +114,10 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
         tryAll<number>(app, 'SELECT id FROM payments').map((id) => app.store.payments.tokenFor(id)),
       ),
       // the bearer token is for fuzz-user at the first activated merchant: mostly aim there
-      userId: fc.oneof({ weight: 4, arbitrary: fc.constant('fuzz-user') }, { weight: 1, arbitrary: fc.constantFrom('sandbox-user-1', 'x') }),
+      userId: fc.oneof(
+        { weight: 4, arbitrary: fc.constant('fuzz-user') },
+        { weight: 1, arbitrary: fc.constantFrom('sandbox-user-1', 'x') },
+      ),
       iban: fc.constantFrom('DK5000400440116243', 'DK50 0040 0440 1162 43', 'GB82WEST12345698765432', 'DK5000400440116244'),
       registrationNumber: fc.constantFrom('12345678', '00000000', '99999999', 'DK-123/45'),
       website: fc.constantFrom('https://fast.test', 'http://shop.example.test/path'),
@@ -131,9 +137,21 @@ function context(app: FastifyInstance, hookUrl: string, bearer: Record<string, s
 type Figures = ReturnType<typeof newFigures>;
 
 /** Fuzz every route of `app`; failures are reported per route with the seed to replay. */
-async function fuzzRoutes(t: Tap, app: FastifyInstance, ctx: FuzzContext, runs: number, withFixed: boolean, only?: (r: RouteEntry) => boolean): Promise<{ figures: Figures; routes: number; seconds: number }> {
+async function fuzzRoutes(
+  t: Tap,
+  app: FastifyInstance,
+  ctx: FuzzContext,
+  runs: number,
+  withFixed: boolean,
+  only?: (r: RouteEntry) => boolean,
+): Promise<{ figures: Figures; routes: number; seconds: number }> {
   const routes = app.routeTable.filter(
-    (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/docs') && (!ONLY || `${r.method} ${r.url}` === ONLY) && (!only || only(r)),
+    (r) =>
+      r.method !== 'HEAD' &&
+      r.method !== 'OPTIONS' &&
+      !r.url.startsWith('/docs') &&
+      (!ONLY || `${r.method} ${r.url}` === ONLY) &&
+      (!only || only(r)),
   );
   const figures = newFigures();
   const started = Date.now();
@@ -162,10 +180,13 @@ async function fuzzRoutes(t: Tap, app: FastifyInstance, ctx: FuzzContext, runs: 
       else figures[k] += perRoute[k];
     }
     if (problems.length) {
-      t.fail(`${route.method} ${route.url}: ${problems.length} problems (seed ${SEED}, route seed ${seed}; replay: OBSIM_FUZZ_SEED=${SEED} OBSIM_FUZZ_ROUTE="${route.method} ${route.url}")`, {
-        diagnostic: true,
-        problems: [...new Set(problems)].slice(0, 12),
-      });
+      t.fail(
+        `${route.method} ${route.url}: ${problems.length} problems (seed ${SEED}, route seed ${seed}; replay: OBSIM_FUZZ_SEED=${SEED} OBSIM_FUZZ_ROUTE="${route.method} ${route.url}")`,
+        {
+          diagnostic: true,
+          problems: [...new Set(problems)].slice(0, 12),
+        },
+      );
     } else {
       t.pass(`${route.method} ${route.url}: ${perRoute.cases} cases in ${Date.now() - routeStarted} ms`);
     }
@@ -175,8 +196,12 @@ async function fuzzRoutes(t: Tap, app: FastifyInstance, ctx: FuzzContext, runs: 
 
 function report(t: Tap, what: string, r: { figures: Figures; routes: number; seconds: number }, runs: number) {
   const { figures } = r;
-  t.comment(`fuzz${what}: ${figures.cases} cases over ${r.routes} routes (${runs} random per route, seed ${SEED}) in ${r.seconds.toFixed(1)} s`);
-  t.comment(`fuzz${what}: 5xx responses: ${figures.fiveXx}; rejections off-shape: ${figures.offShape}; state changed by rejections: ${figures.stateChanged}; invalid accepted: ${figures.bypass}`);
+  t.comment(
+    `fuzz${what}: ${figures.cases} cases over ${r.routes} routes (${runs} random per route, seed ${SEED}) in ${r.seconds.toFixed(1)} s`,
+  );
+  t.comment(
+    `fuzz${what}: 5xx responses: ${figures.fiveXx}; rejections off-shape: ${figures.offShape}; state changed by rejections: ${figures.stateChanged}; invalid accepted: ${figures.bypass}`,
+  );
   t.comment(`fuzz${what}: statuses ${JSON.stringify(figures.byStatus)}`);
   t.equal(figures.fiveXx, 0, '0 responses with 5xx');
   t.equal(figures.offShape, 0, 'every rejection is an ErrorBody');
@@ -197,6 +222,13 @@ t.test('fuzz body routes in --strict mode (unknown properties are a 400)', async
   const hookUrl = await sink(t);
   const { bearer } = await fixtures(app, hookUrl);
   const runs = Math.max(5, Math.round(RUNS / 4));
-  const result = await fuzzRoutes(t, app, context(app, hookUrl, bearer), runs, false, (r) => r.method === 'POST' && r.schema?.body !== undefined);
+  const result = await fuzzRoutes(
+    t,
+    app,
+    context(app, hookUrl, bearer),
+    runs,
+    false,
+    (r) => r.method === 'POST' && r.schema?.body !== undefined,
+  );
   report(t, ' (strict)', result, runs);
 });

@@ -66,7 +66,6 @@ const OPS = [
   'reset',
   'otherEnvironment',
 ] as const;
-type Op = (typeof OPS)[number];
 
 function tableDigest(app: FastifyInstance, partner: string): string {
   const h = createHash('sha256');
@@ -108,7 +107,12 @@ t.test('random operation sequences by two partners in two environments never cro
   const apps: Record<Env, FastifyInstance> = {
     sandbox: await build(t, { config: { partnersFile, jwtSecret: 'isolation-sandbox-secret-0123456789abcdef' } }),
     production: await build(t, {
-      config: { environment: 'production', partnerClientId: PROD['x-partner-client-id'], partnerClientSecret: PROD['x-partner-client-secret'], jwtSecret: 'isolation-production-secret-0123456789abc' },
+      config: {
+        environment: 'production',
+        partnerClientId: PROD['x-partner-client-id'],
+        partnerClientSecret: PROD['x-partner-client-secret'],
+        jwtSecret: 'isolation-production-secret-0123456789abc',
+      },
     }),
   };
 
@@ -116,7 +120,9 @@ t.test('random operation sequences by two partners in two environments never cro
   const pool = (kind: 'merchants' | 'payments' | 'webhooks' | 'deliveries', col = 'id'): Owned[] =>
     (['sandbox', 'production'] as Env[]).flatMap((env) => {
       try {
-        return (apps[env].db.prepare(`SELECT ${col} AS id, partner_id AS partner FROM ${kind}`).all() as { id: unknown; partner: string }[]).map((r) => ({ env, partner: r.partner, id: String(r.id) }));
+        return (
+          apps[env].db.prepare(`SELECT ${col} AS id, partner_id AS partner FROM ${kind}`).all() as { id: unknown; partner: string }[]
+        ).map((r) => ({ env, partner: r.partner, id: String(r.id) }));
       } catch {
         return [];
       }
@@ -136,24 +142,32 @@ t.test('random operation sequences by two partners in two environments never cro
         /** Pick an id from everything (own or foreign); foreign unless an own row has the same id. */
         const target = (items: Owned[]): { id: string; foreign: boolean } | undefined => {
           if (!items.length) return undefined;
-          const item = items[pick % items.length]!;
+          const item = items[pick % items.length];
           return { id: item.id, foreign: !items.some((o) => mine(o) && o.id === item.id) };
         };
         let req: { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string> } | undefined;
         let foreign = false;
         const h = actor.headers;
-        switch (op as Op) {
+        switch (op) {
           case 'testMerchant':
             req = { method: 'POST', url: '/v1/partner/merchants/test', payload: { companyName: `T ${actor.name} ${n}` } };
             break;
           case 'standardMerchant':
-            req = { method: 'POST', url: '/v1/partner/merchants', payload: { companyName: `S ${actor.name} ${n}`, contactEmail: `s${n}@x.test` } };
+            req = {
+              method: 'POST',
+              url: '/v1/partner/merchants',
+              payload: { companyName: `S ${actor.name} ${n}`, contactEmail: `s${n}@x.test` },
+            };
             break;
           case 'payment': {
             const m = target(pool('merchants', 'client_id'));
             if (!m) break;
             foreign = m.foreign;
-            req = { method: 'POST', url: '/v1/partner/payments', payload: { merchantClientId: m.id, amount: 1 + (n % 500), referenceNumber: `ref-${n}` } };
+            req = {
+              method: 'POST',
+              url: '/v1/partner/payments',
+              payload: { merchantClientId: m.id, amount: 1 + (n % 500), referenceNumber: `ref-${n}` },
+            };
             break;
           }
           case 'paymentStatus':
@@ -161,7 +175,10 @@ t.test('random operation sequences by two partners in two environments never cro
             const p = target(pool('payments'));
             if (!p) break;
             foreign = p.foreign;
-            req = op === 'paymentStatus' ? { method: 'GET', url: `/v1/partner/payments/${p.id}/status` } : { method: 'POST', url: `/_sandbox/payments/${p.id}/complete` };
+            req =
+              op === 'paymentStatus'
+                ? { method: 'GET', url: `/v1/partner/payments/${p.id}/status` }
+                : { method: 'POST', url: `/_sandbox/payments/${p.id}/complete` };
             break;
           }
           case 'onboardingStatus':
@@ -182,7 +199,14 @@ t.test('random operation sequences by two partners in two environments never cro
             break;
           }
           case 'webhook':
-            req = { method: 'POST', url: '/v1/partner/webhooks', payload: { url: `${rxBase}/${actor.env}/${actor.partner}`, events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated'] } };
+            req = {
+              method: 'POST',
+              url: '/v1/partner/webhooks',
+              payload: {
+                url: `${rxBase}/${actor.env}/${actor.partner}`,
+                events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated'],
+              },
+            };
             break;
           case 'testWebhook': {
             const w = target(pool('webhooks'));
@@ -208,14 +232,23 @@ t.test('random operation sequences by two partners in two environments never cro
             const m = target(pool('merchants'));
             if (!m) break;
             foreign = m.foreign;
-            req = { method: 'POST', url: '/v1/auth/generate-token', payload: { userId: `user-${n % 3}`, merchantId: Number(m.id), permissions: ['ais:accounts:read'] } };
+            req = {
+              method: 'POST',
+              url: '/v1/auth/generate-token',
+              payload: { userId: `user-${n % 3}`, merchantId: Number(m.id), permissions: ['ais:accounts:read'] },
+            };
             break;
           }
           case 'ais': {
             if (!tokens.length) break;
-            const tok = tokens[pick % tokens.length]!;
+            const tok = tokens[pick % tokens.length];
             foreign = tok.env !== actor.env;
-            req = { method: 'POST', url: '/v1/ais/accounts', payload: { userId: tok.userId, merchantId: tok.merchantId }, headers: { authorization: `Bearer ${tok.id}` } };
+            req = {
+              method: 'POST',
+              url: '/v1/ais/accounts',
+              payload: { userId: tok.userId, merchantId: tok.merchantId },
+              headers: { authorization: `Bearer ${tok.id}` },
+            };
             break;
           }
           case 'reset':
@@ -223,20 +256,23 @@ t.test('random operation sequences by two partners in two environments never cro
             req = { method: 'POST', url: '/_sandbox/reset' };
             break;
         }
-        if ((op as Op) === 'otherEnvironment') {
+        if (op === 'otherEnvironment') {
           // the caller's credentials on the other environment's instance: 401, nothing else
           const other = apps[actor.env === 'sandbox' ? 'production' : 'sandbox'];
           const res = await other.inject({ method: 'GET', url: '/v1/partner/merchants?page=1&limit=5', headers: h });
           stats.ops++;
           stats.foreign++;
-          if (res.statusCode !== 401) violations.push(`${actor.name}(${actor.env}) credentials on the other environment: ${res.statusCode}`);
+          if (res.statusCode !== 401)
+            violations.push(`${actor.name}(${actor.env}) credentials on the other environment: ${res.statusCode}`);
           else stats.foreignRejected++;
           continue;
         }
         if (!req) continue;
 
         const others = ACTORS.filter((a) => a !== actor).map((a) => ({ a, before: tableDigest(apps[a.env], a.partner) }));
-        const foreignStrings = [...pool('merchants', 'client_id'), ...pool('webhooks')].filter((o) => !mine(o) && o.id.length > 12).map((o) => o.id);
+        const foreignStrings = [...pool('merchants', 'client_id'), ...pool('webhooks')]
+          .filter((o) => !mine(o) && o.id.length > 12)
+          .map((o) => o.id);
         const res = await app.inject({ method: req.method, url: req.url, headers: req.headers ?? h, payload: req.payload as object });
         await app.webhooks.drain();
         stats.ops++;
@@ -244,7 +280,8 @@ t.test('random operation sequences by two partners in two environments never cro
         if (res.statusCode >= 500) violations.push(`${res.statusCode} for ${where}: ${res.body.slice(0, 200)}`);
         if (foreign) {
           stats.foreign++;
-          if (res.statusCode >= 200 && res.statusCode < 300) violations.push(`foreign id accepted (${res.statusCode}): ${where}: ${res.body.slice(0, 200)}`);
+          if (res.statusCode >= 200 && res.statusCode < 300)
+            violations.push(`foreign id accepted (${res.statusCode}): ${where}: ${res.body.slice(0, 200)}`);
           else stats.foreignRejected++;
         }
         for (const { a, before } of others) {
@@ -256,16 +293,31 @@ t.test('random operation sequences by two partners in two environments never cro
         if (leaked.length) violations.push(`${where} answered another partner's ids: ${leaked.slice(0, 3).join(', ')}`);
         if (res.statusCode === 200 && op === 'list') {
           const items = (JSON.parse(res.body).merchants ?? JSON.parse(res.body).items ?? []) as { merchantId: number }[];
-          const own = new Set(pool('merchants').filter(mine).map((o) => o.id));
+          const own = new Set(
+            pool('merchants')
+              .filter(mine)
+              .map((o) => o.id),
+          );
           for (const item of items) if (!own.has(String(item.merchantId))) violations.push(`${where} listed merchant ${item.merchantId}`);
         }
         if (res.statusCode === 200 && op === 'deliveries') {
-          const own = new Set(pool('webhooks').filter(mine).map((o) => o.id));
-          for (const item of JSON.parse(res.body).items as { webhookId: string }[]) if (!own.has(item.webhookId)) violations.push(`${where} listed a delivery of ${item.webhookId}`);
+          const own = new Set(
+            pool('webhooks')
+              .filter(mine)
+              .map((o) => o.id),
+          );
+          for (const item of JSON.parse(res.body).items as { webhookId: string }[])
+            if (!own.has(item.webhookId)) violations.push(`${where} listed a delivery of ${item.webhookId}`);
         }
         if (res.statusCode === 200 && op === 'token') {
           const p = req.payload as { userId: string; merchantId: number };
-          tokens.push({ env: actor.env, partner: actor.partner, id: JSON.parse(res.body).token, merchantId: p.merchantId, userId: p.userId });
+          tokens.push({
+            env: actor.env,
+            partner: actor.partner,
+            id: JSON.parse(res.body).token,
+            merchantId: p.merchantId,
+            userId: p.userId,
+          });
         }
       }
     }),
@@ -275,7 +327,9 @@ t.test('random operation sequences by two partners in two environments never cro
   // deliveries: delivery, webhook and event always of the same partner; the receiver got only own events
   for (const env of ['sandbox', 'production'] as Env[]) {
     const crossed = apps[env].db
-      .prepare('SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.partner_id != e.partner_id OR (w.id IS NOT NULL AND w.partner_id != d.partner_id)')
+      .prepare(
+        'SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.partner_id != e.partner_id OR (w.id IS NOT NULL AND w.partner_id != d.partner_id)',
+      )
       .pluck()
       .get();
     t.equal(crossed, 0, `${env}: every delivery belongs to the partner of its webhook and event`);
@@ -283,8 +337,15 @@ t.test('random operation sequences by two partners in two environments never cro
   // an event unknown to the environment named in the path (it came from the other environment,
   // or was never recorded) is misrouted just as one of another partner is
   const misrouted = received.filter((r) => r.owner === undefined || r.owner !== r.path.split('/')[2]);
-  for (const r of misrouted) violations.push(`webhook ${r.id} reached ${r.path} but is ${r.owner === undefined ? 'not an event of that environment' : `an event of ${r.owner}`}`);
-  t.same(misrouted.slice(0, 10), [], `every one of ${received.length} received webhooks is an event of the environment and partner its receiver path names`);
+  for (const r of misrouted)
+    violations.push(
+      `webhook ${r.id} reached ${r.path} but is ${r.owner === undefined ? 'not an event of that environment' : `an event of ${r.owner}`}`,
+    );
+  t.same(
+    misrouted.slice(0, 10),
+    [],
+    `every one of ${received.length} received webhooks is an event of the environment and partner its receiver path names`,
+  );
   t.ok(received.length > 0, 'the sequences produced deliveries to check');
   t.comment(
     `isolation: ${RUNS} sequences, ${stats.ops} operations (seed ${SEED}); ${stats.foreign} aimed at another partner's or environment's ids, ${stats.foreignRejected} rejected; violations ${violations.length}`,

@@ -18,6 +18,10 @@ t.test(`mixed traffic for ${SECONDS} s: no error, no 5xx, only 2xx`, async (t) =
   t.equal(r.errors, 0, 'no connection errors');
   t.equal(r.timeouts, 0, 'no timeouts');
   t.equal(r.fiveXx, 0, 'no 5xx');
-  t.same(Object.keys(r.statuses).filter((s) => Number(s) < 200 || Number(s) >= 300), [], `only 2xx (${JSON.stringify(r.statuses)})`);
+  t.same(
+    Object.keys(r.statuses).filter((s) => Number(s) < 200 || Number(s) >= 300),
+    [],
+    `only 2xx (${JSON.stringify(r.statuses)})`,
+  );
   t.same(r.failures, [], 'the load run reports no failure');
 });

@@ -32,9 +32,18 @@ interface AcResult {
   timeouts: number;
 }
 type AcInstance = PromiseLike<AcResult> & { on(event: 'response', fn: (client: unknown, statusCode: number) => void): void };
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number; requests: AcRequest[] }) => AcInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: AcRequest[];
+}) => AcInstance;
 
-const PARTNER = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret', 'content-type': 'application/json' };
+const PARTNER = {
+  'x-partner-client-id': 'sandbox-partner',
+  'x-partner-client-secret': 'sandbox-secret',
+  'content-type': 'application/json',
+};
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -75,20 +84,24 @@ export async function runLoad(opts: { seconds: number; connections: number; chec
   await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
   const hookUrl = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
 
   try {
     const post = async (path: string, body: unknown) => {
@@ -103,11 +116,29 @@ export async function runLoad(opts: { seconds: number; connections: number; chec
     const requests: AcRequest[] = [
       { method: 'GET', path: '/healthz' },
       { method: 'GET', path: '/v1/partner/merchants?page=1&limit=20', headers: PARTNER },
-      { method: 'POST', path: '/v1/partner/payments', headers: PARTNER, setupRequest: (r) => ({ ...r, body: JSON.stringify({ merchantClientId: merchant.clientId, amount: 1 + (n++ % 900), referenceNumber: `load-${n}` }) }) },
+      {
+        method: 'POST',
+        path: '/v1/partner/payments',
+        headers: PARTNER,
+        setupRequest: (r) => ({
+          ...r,
+          body: JSON.stringify({ merchantClientId: merchant.clientId, amount: 1 + (n++ % 900), referenceNumber: `load-${n}` }),
+        }),
+      },
       { method: 'GET', path: `/v1/partner/payments/${payment.paymentId}/status`, headers: PARTNER },
-      { method: 'POST', path: '/v1/partner/merchants', headers: PARTNER, setupRequest: (r) => ({ ...r, body: JSON.stringify({ companyName: `Load ${n++} ApS`, contactEmail: `l${n}@load.test` }) }) },
+      {
+        method: 'POST',
+        path: '/v1/partner/merchants',
+        headers: PARTNER,
+        setupRequest: (r) => ({ ...r, body: JSON.stringify({ companyName: `Load ${n++} ApS`, contactEmail: `l${n}@load.test` }) }),
+      },
       { method: 'GET', path: `/v1/partner/merchants/${merchant.merchantId}/onboarding-status`, headers: PARTNER },
-      { method: 'POST', path: '/v1/auth/generate-token', headers: PARTNER, body: JSON.stringify({ userId: 'load-user', merchantId: merchant.merchantId, permissions: ['ais:accounts:read'] }) },
+      {
+        method: 'POST',
+        path: '/v1/auth/generate-token',
+        headers: PARTNER,
+        body: JSON.stringify({ userId: 'load-user', merchantId: merchant.merchantId, permissions: ['ais:accounts:read'] }),
+      },
       { method: 'GET', path: '/_sandbox/deliveries?limit=10', headers: PARTNER },
     ];
 
@@ -128,7 +159,9 @@ export async function runLoad(opts: { seconds: number; connections: number; chec
     // no sample at or before 1 s, so filtering on time would compare nothing)
     const first = mean(samples.slice(0, window).map((s) => s.rss));
     const last = mean(samples.slice(-window).map((s) => s.rss));
-    const fiveXx = Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((a, [, c]) => a + c, 0);
+    const fiveXx = Object.entries(statuses)
+      .filter(([s]) => Number(s) >= 500)
+      .reduce((a, [, c]) => a + c, 0);
     const growth = (last - first) / first;
     const lines = [
       `load: ${SECONDS} s, ${CONNECTIONS} connections, mixed traffic over ${requests.length} endpoints`,

@@ -33,7 +33,12 @@ t.test('over the limit: 429 rate_limited with Retry-After; other partners unaffe
     t.equal(ok.headers['x-ratelimit-limit'], '5');
   }
   const before = app.db.prepare('SELECT count(*) FROM merchants').pluck().get();
-  const limited = await app.inject({ method: 'POST', url: '/v1/partner/merchants', headers: PARTNER, payload: { companyName: 'Over ApS', contactEmail: 'o@x.test' } });
+  const limited = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants',
+    headers: PARTNER,
+    payload: { companyName: 'Over ApS', contactEmail: 'o@x.test' },
+  });
   t.equal(limited.statusCode, 429);
   const body = json(limited);
   t.same(schemaErrors('ErrorBody', body), []);
@@ -60,13 +65,26 @@ t.test('the window is the wall clock: advancing the virtual clock does not reset
 
 t.test('AIS calls are counted per token subject (merchant + user), apart from the partner', async (t) => {
   const app = await buildTwo(t, { config: { rateLimit: 3 } });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Rate ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Rate ApS' } }),
+  );
   const token = async (userId: string) =>
-    json(await app.inject({ method: 'POST', url: '/v1/auth/generate-token', payload: { userId, merchantId: m.merchantId, permissions: ['ais:accounts:read'] } })).token as string;
+    json(
+      await app.inject({
+        method: 'POST',
+        url: '/v1/auth/generate-token',
+        payload: { userId, merchantId: m.merchantId, permissions: ['ais:accounts:read'] },
+      }),
+    ).token as string;
   const alice = await token('alice');
   const bob = await token('bob');
   const ais = (tok: string, userId: string) =>
-    app.inject({ method: 'POST', url: '/v1/ais/accounts', headers: { authorization: `Bearer ${tok}` }, payload: { userId, merchantId: m.merchantId } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/ais/accounts',
+      headers: { authorization: `Bearer ${tok}` },
+      payload: { userId, merchantId: m.merchantId },
+    });
   for (let i = 0; i < 3; i++) t.not((await ais(alice, 'alice')).statusCode, 429, `alice ${i + 1}`);
   const over = await ais(alice, 'alice');
   t.equal(over.statusCode, 429, "alice's 4th call is limited");
@@ -74,5 +92,9 @@ t.test('AIS calls are counted per token subject (merchant + user), apart from th
   t.ok(over.headers['retry-after'], 'with Retry-After');
   t.not((await ais(bob, 'bob')).statusCode, 429, 'bob (same merchant, other user) is not');
   t.not((await ais('junk.token.value', 'alice')).statusCode, 429, 'an invalid token is a 401, never counted');
-  t.equal((await app.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode, 200, 'the partner API budget is separate');
+  t.equal(
+    (await app.inject({ method: 'GET', url: '/v1/partner/merchants', headers: PARTNER })).statusCode,
+    200,
+    'the partner API budget is separate',
+  );
 });

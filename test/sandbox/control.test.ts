@@ -47,13 +47,23 @@ t.test("reset deletes only the calling partner's data and re-seeds the default m
   const app = await buildTwo(t);
   const mine = await testMerchant(app);
   const theirs = await testMerchant(app, OTHER_PARTNER);
-  for (const [m, h] of [[mine, PARTNER], [theirs, OTHER_PARTNER]] as const) {
+  for (const [m, h] of [
+    [mine, PARTNER],
+    [theirs, OTHER_PARTNER],
+  ] as const) {
     await call(app, 'POST', '/v1/partner/webhooks', { url: 'http://127.0.0.1:9/x', events: ['payment.completed'] }, h);
     await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 5, referenceNumber: 'r' }, h);
   }
   app.store.tx(() => {
     const row = app.store.consents.insert(
-      { merchant_id: mine.merchantId, user_id: 'u', permissions: ['ReadBalances'], expiration_date_time: '2026-06-01T00:00:00.000Z', transaction_from_date_time: '2025-01-01T00:00:00.000Z', callback_url: null },
+      {
+        merchant_id: mine.merchantId,
+        user_id: 'u',
+        permissions: ['ReadBalances'],
+        expiration_date_time: '2026-06-01T00:00:00.000Z',
+        transaction_from_date_time: '2025-01-01T00:00:00.000Z',
+        callback_url: null,
+      },
       T0,
     );
     app.engine.onConsentCreated(row, 'sandbox-partner');
@@ -81,9 +91,18 @@ t.test('magic values', async (t) => {
   const r = await call(app, 'GET', '/_sandbox/magic-values');
   t.equal(r.status, 200);
   t.same(schemaErrors('SandboxMagicValues', r.body), []);
-  t.same(r.body.amounts, MAGIC_AMOUNTS.map((m) => ({ ...m })));
-  t.same(r.body.fastTrack.map((f: any) => f.value), FAST_TRACK_MAGIC.map((f) => f.value));
-  t.same(r.body.users.map((u: any) => u.userId), SPECIAL_USERS.map((u) => u.userId));
+  t.same(
+    r.body.amounts,
+    MAGIC_AMOUNTS.map((m) => ({ ...m })),
+  );
+  t.same(
+    r.body.fastTrack.map((f: any) => f.value),
+    FAST_TRACK_MAGIC.map((f) => f.value),
+  );
+  t.same(
+    r.body.users.map((u: any) => u.userId),
+    SPECIAL_USERS.map((u) => u.userId),
+  );
 });
 
 t.test('every /_sandbox route is in the OpenAPI document under the sandbox tag', async (t) => {
@@ -97,7 +116,13 @@ t.test('every /_sandbox route is in the OpenAPI document under the sandbox tag',
 t.test('Prefer: code forces an error without running the handler', async (t) => {
   const app = await build(t);
   const before = count(app, 'merchants');
-  const r = await call(app, 'POST', '/v1/partner/merchants', { companyName: 'A', contactEmail: 'a@b.test' }, { ...PARTNER, prefer: 'code=503' });
+  const r = await call(
+    app,
+    'POST',
+    '/v1/partner/merchants',
+    { companyName: 'A', contactEmail: 'a@b.test' },
+    { ...PARTNER, prefer: 'code=503' },
+  );
   t.equal(r.status, 503);
   t.same(schemaErrors('ErrorBody', r.body), []);
   t.match(r.body, { status: 503, code: 'forced_status' });

@@ -25,7 +25,14 @@ t.test('JUnit XML parses back: suites, testcases, failure with the diff, skipped
   const passed = await runSteps(app, [TEST_MERCHANT, { wait: 1 }]);
   const failed = await runSteps(app, [
     TEST_MERCHANT,
-    { name: 'status must be inactive', request: { method: 'GET', path: '/v1/partner/merchants/${merchant.id}/onboarding-status', expect: { body: { onboardingStatus: 'inactive' } } } },
+    {
+      name: 'status must be inactive',
+      request: {
+        method: 'GET',
+        path: '/v1/partner/merchants/${merchant.id}/onboarding-status',
+        expect: { body: { onboardingStatus: 'inactive' } },
+      },
+    },
     { wait: 1 },
   ]);
   const broken = loadFailure(new ScenarioLoadError('scenarios/bad.yaml', 'unknown step kind "sleep"', 3));
@@ -44,7 +51,10 @@ t.test('JUnit XML parses back: suites, testcases, failure with the diff, skipped
   t.equal(ok.getAttribute('name'), 'inline-test');
   t.equal(ok.getAttribute('failures'), '0');
   const okCases = children(ok, 'testcase');
-  t.same(okCases.map((c) => c.getAttribute('name')), ['01 request POST /v1/partner/merchants/test', '02 wait 1ms (real time)']);
+  t.same(
+    okCases.map((c) => c.getAttribute('name')),
+    ['01 request POST /v1/partner/merchants/test', '02 wait 1ms (real time)'],
+  );
   t.ok(okCases.every((c) => c.getAttribute('classname') === 'inline-test' && /^\d+\.\d{3}$/.test(String(c.getAttribute('time')))));
   t.match(children(okCases[0], 'system-out')[0].textContent, /→ 200/);
 
@@ -54,7 +64,7 @@ t.test('JUnit XML parses back: suites, testcases, failure with the diff, skipped
   const f = children(badCases[1], 'failure')[0];
   t.equal(f.getAttribute('type'), 'ExpectationFailed');
   t.match(f.getAttribute('message'), /response body does not match:/);
-  t.match(f.textContent, /at onboardingStatus: differs\n\s+expected: "inactive"\n\s+actual:   "activated"/);
+  t.match(f.textContent, /at onboardingStatus: differs\n\s+expected: "inactive"\n\s+actual: {3}"activated"/);
   t.equal(children(badCases[2], 'skipped').length, 1, 'the step after the failure is skipped');
 
   t.equal(load.getAttribute('name'), 'scenarios/bad.yaml');
@@ -64,7 +74,12 @@ t.test('JUnit XML parses back: suites, testcases, failure with the diff, skipped
 });
 
 t.test('POST /_sandbox/scenarios/run: a shipped scenario by name', async (t) => {
-  const res = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { name: 'webhook-test-delivery' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/scenarios/run',
+    headers: PARTNER,
+    payload: { name: 'webhook-test-delivery' },
+  });
   t.equal(res.statusCode, 200);
   const body = json(res);
   t.same(schemaErrors('SandboxScenarioRunResult', body), []);
@@ -80,7 +95,13 @@ t.test('POST /_sandbox/scenarios/run: an inline scenario that fails is 200 with 
     headers: PARTNER,
     payload: {
       vars: { merchantId: 987654 },
-      scenario: { name: 'inline', steps: [{ request: { method: 'GET', path: '/v1/partner/merchants/${merchantId}/onboarding-status', expect: { status: 200 } } }, { wait: 1 }] },
+      scenario: {
+        name: 'inline',
+        steps: [
+          { request: { method: 'GET', path: '/v1/partner/merchants/${merchantId}/onboarding-status', expect: { status: 200 } } },
+          { wait: 1 },
+        ],
+      },
     },
   });
   t.equal(res.statusCode, 200);
@@ -92,22 +113,42 @@ t.test('POST /_sandbox/scenarios/run: an inline scenario that fails is 200 with 
 });
 
 t.test('POST /_sandbox/scenarios/run: bad requests', async (t) => {
-  const invalid = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { scenario: { name: 'x', steps: [{ sleep: 1 }] } } });
+  const invalid = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/scenarios/run',
+    headers: PARTNER,
+    payload: { scenario: { name: 'x', steps: [{ sleep: 1 }] } },
+  });
   t.equal(invalid.statusCode, 400);
   t.match(json(invalid), { code: 'validation_failed', field: 'scenario.steps[0]', message: /scenario: step 1: unknown step kind "sleep"/ });
   t.same(schemaErrors('ErrorBody', json(invalid)), []);
 
-  const unknown = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { name: 'no-such-scenario' } });
+  const unknown = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/scenarios/run',
+    headers: PARTNER,
+    payload: { name: 'no-such-scenario' },
+  });
   t.equal(unknown.statusCode, 404);
   t.match(json(unknown), { code: 'scenario_not_found', field: 'name' });
 
-  const both = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { name: 'payment-paid', scenario: { name: 'x', steps: [{ wait: 1 }] } } });
+  const both = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/scenarios/run',
+    headers: PARTNER,
+    payload: { name: 'payment-paid', scenario: { name: 'x', steps: [{ wait: 1 }] } },
+  });
   t.equal(both.statusCode, 400);
   const neither = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: {} });
   t.equal(neither.statusCode, 400);
   t.match(json(neither), { code: 'validation_failed', message: /exactly one of "name" or "scenario"/ });
 
-  const long = await app.inject({ method: 'POST', url: '/_sandbox/scenarios/run', headers: PARTNER, payload: { scenario: { name: 'long', steps: Array.from({ length: 101 }, () => ({ wait: 0 })) } } });
+  const long = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/scenarios/run',
+    headers: PARTNER,
+    payload: { scenario: { name: 'long', steps: Array.from({ length: 101 }, () => ({ wait: 0 })) } },
+  });
   t.equal(long.statusCode, 400);
   t.match(json(long), { field: 'scenario.steps', message: /at most 100 steps/ });
 

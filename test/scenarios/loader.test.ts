@@ -1,6 +1,13 @@
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
-import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenarioNames, validateScenario } from '../../src/scenarios/loader.js';
+import {
+  expandPaths,
+  findShippedScenario,
+  loadScenarioFile,
+  ScenarioLoadError,
+  shippedScenarioNames,
+  validateScenario,
+} from '../../src/scenarios/loader.js';
 
 /** Load `text` written to a temp file and answer the ScenarioLoadError it must raise. */
 function loadError(t: Test, text: string, name = 'bad.yaml'): ScenarioLoadError {
@@ -25,17 +32,29 @@ steps:
 `;
 
 t.test('a good file loads', async (t) => {
-  const dir = t.testdir({ 'fine.yaml': ok, 'fine2.json': JSON.stringify({ name: 'fine2', steps: [{ wait: 1 }] }), 'notes.txt': 'x', 'scenario.schema.json': '{}' });
+  const dir = t.testdir({
+    'fine.yaml': ok,
+    'fine2.json': JSON.stringify({ name: 'fine2', steps: [{ wait: 1 }] }),
+    'notes.txt': 'x',
+    'scenario.schema.json': '{}',
+  });
   const s = loadScenarioFile(join(dir, 'fine.yaml'));
   t.equal(s.name, 'fine');
   t.equal(s.steps.length, 1);
-  t.same(expandPaths([dir]).map((f) => f.slice(dir.length + 1)), ['fine.yaml', 'fine2.json'], 'a folder expands to its scenario files, sorted, schema excluded');
+  t.same(
+    expandPaths([dir]).map((f) => f.slice(dir.length + 1)),
+    ['fine.yaml', 'fine2.json'],
+    'a folder expands to its scenario files, sorted, schema excluded',
+  );
 });
 
 t.test('wrong step kind: file, step number and the kinds that exist', async (t) => {
   const err = loadError(t, `${ok}  - sleep: 5\n`);
   t.equal(err.step, 2);
-  t.match(err.reason, /unknown step kind "sleep" \(expected one of: request, control, advanceClock, registerWebhook, expectWebhook, expectNoWebhook, wait, set\)/);
+  t.match(
+    err.reason,
+    /unknown step kind "sleep" \(expected one of: request, control, advanceClock, registerWebhook, expectWebhook, expectNoWebhook, wait, set\)/,
+  );
   t.match(err.message, /bad\.yaml: step 2: unknown step kind "sleep"/);
 });
 
@@ -49,10 +68,16 @@ t.test('missing field inside a step', async (t) => {
 
 t.test('wrong values and unknown fields', async (t) => {
   t.match(loadError(t, `name: x\nsteps:\n  - request: { method: FETCH, path: / }\n`).reason, /"method" must be one of: GET, POST/);
-  t.match(loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, expect: { stauts: 200 } }\n`).reason, /unknown field "expect.stauts"/);
+  t.match(
+    loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, expect: { stauts: 200 } }\n`).reason,
+    /unknown field "expect.stauts"/,
+  );
   t.match(loadError(t, `name: x\nsteps:\n  - advanceClock: soon\n`).reason, /advanceClock: .*wrong shape|advanceClock: .*must match/);
   t.match(loadError(t, `name: x\nsteps:\n  - wait: 60000\n`).reason, /wait:/);
-  t.match(loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, body: {}, rawBody: "x" }\n`).reason, /one of "body", "rawBody" or "form", not several/);
+  t.match(
+    loadError(t, `name: x\nsteps:\n  - request: { method: GET, path: /, body: {}, rawBody: "x" }\n`).reason,
+    /one of "body", "rawBody" or "form", not several/,
+  );
 });
 
 t.test('a step with two kinds, none, or expect beside the kind', async (t) => {
@@ -64,10 +89,19 @@ t.test('a step with two kinds, none, or expect beside the kind', async (t) => {
 });
 
 t.test('control steps: one target and an action valid for it', async (t) => {
-  t.match(loadError(t, `name: x\nsteps:\n  - control: { action: approve }\n`).reason, /exactly one of "merchant", "payment", "consent", "delivery" or "reset"/);
+  t.match(
+    loadError(t, `name: x\nsteps:\n  - control: { action: approve }\n`).reason,
+    /exactly one of "merchant", "payment", "consent", "delivery" or "reset"/,
+  );
   t.match(loadError(t, `name: x\nsteps:\n  - control: { merchant: 1, payment: 2, action: approve }\n`).reason, /exactly one of/);
-  t.match(loadError(t, `name: x\nsteps:\n  - control: { payment: 1, action: deactivate }\n`).reason, /"deactivate" is not an action on a payment \(expected one of: approve, complete, fail, abandon, expire\)/);
-  t.match(loadError(t, `name: x\nsteps:\n  - control: { consent: abc }\n`).reason, /missing required field "action" \(for consent: authorize, deny, revoke, expire\)/);
+  t.match(
+    loadError(t, `name: x\nsteps:\n  - control: { payment: 1, action: deactivate }\n`).reason,
+    /"deactivate" is not an action on a payment \(expected one of: approve, complete, fail, abandon, expire\)/,
+  );
+  t.match(
+    loadError(t, `name: x\nsteps:\n  - control: { consent: abc }\n`).reason,
+    /missing required field "action" \(for consent: authorize, deny, revoke, expire\)/,
+  );
   t.match(loadError(t, `name: x\nsteps:\n  - control: { reset: true, action: approve }\n`).reason, /"reset" takes no action/);
 });
 
@@ -97,15 +131,26 @@ t.test('missing files and folders', async (t) => {
     }
     return '(no error)';
   };
-  t.equal(reasonOf(() => expandPaths(['/nonexistent/x.yaml'])), 'no such file or folder');
+  t.equal(
+    reasonOf(() => expandPaths(['/nonexistent/x.yaml'])),
+    'no such file or folder',
+  );
   const empty = t.testdir({});
-  t.match(reasonOf(() => expandPaths([empty])), /no \.yaml, \.yml or \.json scenario files/);
-  t.match(reasonOf(() => loadScenarioFile(join(empty, 'nope.yaml'))), /cannot read: ENOENT/);
+  t.match(
+    reasonOf(() => expandPaths([empty])),
+    /no \.yaml, \.yml or \.json scenario files/,
+  );
+  t.match(
+    reasonOf(() => loadScenarioFile(join(empty, 'nope.yaml'))),
+    /cannot read: ENOENT/,
+  );
 });
 
 t.test('validateScenario works on parsed documents (the HTTP endpoint uses it)', async (t) => {
   t.equal(validateScenario({ name: 'a', steps: [{ set: { x: 1 } }] }, 'inline').name, 'a');
-  t.throws(() => validateScenario({ name: 'a', steps: [{ request: {} }] }, 'inline'), { message: 'inline: step 1: request: missing required field "method"' });
+  t.throws(() => validateScenario({ name: 'a', steps: [{ request: {} }] }, 'inline'), {
+    message: 'inline: step 1: request: missing required field "method"',
+  });
 });
 
 t.test('shipped scenarios are found by name', async (t) => {

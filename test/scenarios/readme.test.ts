@@ -6,7 +6,10 @@ import { replaceBlock, shippedScenariosMarkdown, stepReferenceMarkdown } from '.
 import { buildCli } from '../../src/cli.js';
 
 const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Scenarios and the command line'), readme.indexOf('\n## ', readme.indexOf('## Scenarios and the command line') + 5));
+const section = readme.slice(
+  readme.indexOf('## Scenarios and the command line'),
+  readme.indexOf('\n## ', readme.indexOf('## Scenarios and the command line') + 5),
+);
 
 t.test('README step reference and shipped-scenario list are the generated ones', async (t) => {
   const regenerate = 'regenerate: replaceBlock(README, "scenario-steps" | "scenario-list", …) from src/scenarios/docs.ts';

@@ -11,7 +11,11 @@ const dir = shippedScenariosDir();
 
 t.test('scenarios/scenario.schema.json is exactly the schema of schemas/scenario.ts', async (t) => {
   const onDisk = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8'));
-  t.same(onDisk, JSON.parse(JSON.stringify(scenarioJsonSchema)), 'regenerate with: obsim scenario schema --out scenarios/scenario.schema.json');
+  t.same(
+    onDisk,
+    JSON.parse(JSON.stringify(scenarioJsonSchema)),
+    'regenerate with: obsim scenario schema --out scenarios/scenario.schema.json',
+  );
 });
 
 t.test('every step kind of the schema has a handler, and no handler is missing from the schema', async (t) => {

@@ -19,7 +19,13 @@ import { PAYMENT_STATUSES } from '../../src/domain/payment.js';
 import { expandPaths, loadScenarioFile, shippedScenariosDir } from '../../src/scenarios/loader.js';
 import { startReceiver } from '../../src/scenarios/receiver.js';
 import { runScenario, type ScenarioResult } from '../../src/scenarios/runner.js';
-import { httpTransport, injectTransport, type Transport, type TransportRequest, type TransportResponse } from '../../src/scenarios/transport.js';
+import {
+  httpTransport,
+  injectTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../src/scenarios/transport.js';
 import type { Scenario } from '../../src/scenarios/types.js';
 import { failure } from './util.js';
 
@@ -68,7 +74,7 @@ function objectsOf(body: unknown): Record<string, unknown>[] {
 
 function observe(req: TransportRequest, res: TransportResponse, seen: Observed): void {
   if (res.status < 200 || res.status >= 300) return; // error bodies carry a numeric status
-  const path = req.path.split('?')[0]!;
+  const path = req.path.split('?')[0];
   const aggregate = AGGREGATES.find(([re]) => re.test(path))?.[1];
   if (aggregate) {
     for (const o of objectsOf(res.json)) {
@@ -126,7 +132,10 @@ t.test('every shipped scenario passes in-process and reaches what its covers: sa
     const seen: Observed = { states: new Set(), logged: new Set(), payload: new Set() };
     const result = await runScenario(scenario, { transport: observing(transport, seen) });
     t.ok(result.passed, `${scenario.name}${result.passed ? '' : `: ${failure(result)}`}`);
-    t.ok(result.steps.every((s) => s.status === 'passed'), `${scenario.name}: all ${result.steps.length} steps passed`);
+    t.ok(
+      result.steps.every((s) => s.status === 'passed'),
+      `${scenario.name}: all ${result.steps.length} steps passed`,
+    );
     const events = expectedEvents(scenario, result, seen);
     const reached = new Set([...seen.states, ...[...events].map((e) => `event:${e}`)]);
     const unobserved = (scenario.covers ?? []).filter((c) => !reached.has(c));
@@ -172,9 +181,17 @@ t.test('every shipped scenario passes in-process and reaches what its covers: sa
   const consentLine = /### Consent status values\s+([a-z_, ]+)\./.exec(doc)?.[1];
   t.same(consentLine?.split(/,\s*/).sort(), [...CONTRACT.consent].sort(), 'consent states = provider-api.md');
   const merchantTable = doc.slice(doc.indexOf('### Merchant onboarding status values'), doc.indexOf('### Moves that are shown'));
-  t.same([...merchantTable.matchAll(/^\| ([a-z_]+) \|/gm)].map((m) => m[1]).sort(), [...CONTRACT.merchant].sort(), 'merchant states = provider-api.md');
+  t.same(
+    [...merchantTable.matchAll(/^\| ([a-z_]+) \|/gm)].map((m) => m[1]).sort(),
+    [...CONTRACT.merchant].sort(),
+    'merchant states = provider-api.md',
+  );
   const eventsTable = doc.slice(doc.indexOf('## Events'), doc.indexOf('### Envelope'));
-  t.same([...eventsTable.matchAll(/^\| ([a-z]+\.[a-z.]+) \|/gm)].map((m) => m[1]).sort(), [...CONTRACT.events].sort(), 'events = provider-api.md');
+  t.same(
+    [...eventsTable.matchAll(/^\| ([a-z]+\.[a-z.]+) \|/gm)].map((m) => m[1]).sort(),
+    [...CONTRACT.events].sort(),
+    'events = provider-api.md',
+  );
 });
 
 t.test('scenarios run twice against the same simulator (unique data, own webhooks)', async (t) => {
@@ -193,14 +210,23 @@ t.test('a few scenarios against a real listening server over HTTP', async (t) =>
   const app = await build(t);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const transport = httpTransport(address);
-  for (const name of ['payment-paid', 'payment-failed-bank-rejected', 'merchant-fast-track', 'consent-expired-by-clock', 'webhook-test-delivery']) {
+  for (const name of [
+    'payment-paid',
+    'payment-failed-bank-rejected',
+    'merchant-fast-track',
+    'consent-expired-by-clock',
+    'webhook-test-delivery',
+  ]) {
     const r = await runScenario(loadScenarioFile(files.find((f) => f.endsWith(`${name}.yaml`))!), { transport });
     t.ok(r.passed, `${name} over HTTP ${failure(r)}`);
   }
 
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
-  const r = await runScenario(loadScenarioFile(files.find((f) => f.endsWith('merchant-deactivated-reactivated.yaml'))!), { transport, receiver });
+  const r = await runScenario(loadScenarioFile(files.find((f) => f.endsWith('merchant-deactivated-reactivated.yaml'))!), {
+    transport,
+    receiver,
+  });
   t.ok(r.passed, `with a real receiver ${failure(r)}`);
   t.ok(receiver.deliveries.length >= 2, `the receiver got ${receiver.deliveries.length} signed deliveries`);
 });

@@ -25,14 +25,52 @@ const PAYMENT = (amount: number): Step => ({
 t.test('request: partner auth, capture, status/body/header expectations, query, raw body, auth none', async (t) => {
   const ok = await runSteps(app, [
     TEST_MERCHANT,
-    { request: { method: 'GET', path: '/v1/partner/merchants', query: { page: 1, limit: 5 }, expect: { status: 200, body: { page: 1, limit: 5 } } } },
-    { request: { method: 'GET', path: '/v1/partner/merchants/${merchant.id}/onboarding-status', expect: { body: { merchantId: '${merchant.id}', onboardingStatus: 'activated' } } } },
-    { request: { method: 'GET', path: '/v1/partner/merchants', auth: 'none', expect: { status: 401, body: { code: 'partner_credentials_missing' } } } },
-    { request: { method: 'POST', path: '/v1/partner/merchants', rawBody: '{"companyName":', expect: { status: 400, body: { code: 'malformed_json' } } } },
-    { request: { method: 'GET', path: '/healthz', auth: 'none', headers: { 'x-request-id': 'rq-${run.id}' }, expect: { headers: { 'X-Request-Id': 'rq-${run.id}' } } } },
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/partner/merchants',
+        query: { page: 1, limit: 5 },
+        expect: { status: 200, body: { page: 1, limit: 5 } },
+      },
+    },
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/partner/merchants/${merchant.id}/onboarding-status',
+        expect: { body: { merchantId: '${merchant.id}', onboardingStatus: 'activated' } },
+      },
+    },
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/partner/merchants',
+        auth: 'none',
+        expect: { status: 401, body: { code: 'partner_credentials_missing' } },
+      },
+    },
+    {
+      request: {
+        method: 'POST',
+        path: '/v1/partner/merchants',
+        rawBody: '{"companyName":',
+        expect: { status: 400, body: { code: 'malformed_json' } },
+      },
+    },
+    {
+      request: {
+        method: 'GET',
+        path: '/healthz',
+        auth: 'none',
+        headers: { 'x-request-id': 'rq-${run.id}' },
+        expect: { headers: { 'X-Request-Id': 'rq-${run.id}' } },
+      },
+    },
   ]);
   t.ok(ok.passed, failure(ok));
-  t.same(ok.steps.map((s) => s.status), ['passed', 'passed', 'passed', 'passed', 'passed', 'passed']);
+  t.same(
+    ok.steps.map((s) => s.status),
+    ['passed', 'passed', 'passed', 'passed', 'passed', 'passed'],
+  );
   t.match(ok.steps[0].detail, /POST \/v1\/partner\/merchants\/test → 200 \(captured merchant\.id, merchant\.clientId\)/);
 });
 
@@ -42,26 +80,72 @@ t.test('request: a wrong status stops the scenario with the response body; later
     { wait: 1 },
   ]);
   t.notOk(r.passed);
-  t.same(r.steps.map((s) => s.status), ['failed', 'skipped']);
-  t.match(failure(r), /GET \/v1\/partner\/merchants\/999999\/onboarding-status: expected status 200, got 404\n  response body:\n.*"code": "merchant_not_found"/s);
+  t.same(
+    r.steps.map((s) => s.status),
+    ['failed', 'skipped'],
+  );
+  t.match(
+    failure(r),
+    /GET \/v1\/partner\/merchants\/999999\/onboarding-status: expected status 200, got 404\n {2}response body:\n.*"code": "merchant_not_found"/s,
+  );
 });
 
 t.test('request: a body mismatch names the path, expected and actual', async (t) => {
-  const r = await runSteps(app, [TEST_MERCHANT, { request: { method: 'GET', path: '/v1/partner/merchants/${merchant.id}/onboarding-status', expect: { body: { onboardingStatus: 'inactive' } } } }]);
-  t.match(failure(r), /response body does not match:\n  at onboardingStatus: differs\n    expected: "inactive"\n    actual:   "activated"/);
+  const r = await runSteps(app, [
+    TEST_MERCHANT,
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/partner/merchants/${merchant.id}/onboarding-status',
+        expect: { body: { onboardingStatus: 'inactive' } },
+      },
+    },
+  ]);
+  t.match(
+    failure(r),
+    /response body does not match:\n {2}at onboardingStatus: differs\n {4}expected: "inactive"\n {4}actual: {3}"activated"/,
+  );
 });
 
 t.test('request: bearer token from ${token} or from `token`; capture of a missing path fails', async (t) => {
   const r = await runSteps(app, [
     TEST_MERCHANT,
-    { request: { method: 'POST', path: '/v1/auth/generate-token', auth: 'none', body: { userId: 'u-1', merchantId: '${merchant.id}', permissions: ['ais:accounts:read'] }, capture: { token: 'token' } } },
-    { request: { method: 'GET', path: '/v1/ais/users/u-1/consents', auth: 'bearer', query: { merchantId: '${merchant.id}' }, expect: { status: 200, body: [] } } },
-    { request: { method: 'GET', path: '/v1/ais/users/u-1/consents', auth: 'bearer', token: 'not-a-jwt', query: { merchantId: '${merchant.id}' }, expect: { status: 401 } } },
+    {
+      request: {
+        method: 'POST',
+        path: '/v1/auth/generate-token',
+        auth: 'none',
+        body: { userId: 'u-1', merchantId: '${merchant.id}', permissions: ['ais:accounts:read'] },
+        capture: { token: 'token' },
+      },
+    },
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/ais/users/u-1/consents',
+        auth: 'bearer',
+        query: { merchantId: '${merchant.id}' },
+        expect: { status: 200, body: [] },
+      },
+    },
+    {
+      request: {
+        method: 'GET',
+        path: '/v1/ais/users/u-1/consents',
+        auth: 'bearer',
+        token: 'not-a-jwt',
+        query: { merchantId: '${merchant.id}' },
+        expect: { status: 401 },
+      },
+    },
     { request: { method: 'GET', path: '/healthz', auth: 'none', capture: { x: 'no.such.path' } } },
   ]);
   t.equal(r.steps[4].status, 'failed');
   t.match(failure(r), /capture x: the response body has no value at "no\.such\.path"/);
-  t.same(r.steps.slice(0, 4).map((s) => s.status), ['passed', 'passed', 'passed', 'passed']);
+  t.same(
+    r.steps.slice(0, 4).map((s) => s.status),
+    ['passed', 'passed', 'passed', 'passed'],
+  );
 });
 
 t.test('an unknown variable fails the step that uses it', async (t) => {
@@ -70,7 +154,11 @@ t.test('an unknown variable fails the step that uses it', async (t) => {
 });
 
 t.test('set and scenario variables', async (t) => {
-  const r = await runSteps(app, [{ set: { a: 1, b: 'x-${a}' } }, { set: { c: '${b}' } }, { request: { method: 'GET', path: '/healthz?c=${c}', auth: 'none' } }], { variables: { start: 'v' } });
+  const r = await runSteps(
+    app,
+    [{ set: { a: 1, b: 'x-${a}' } }, { set: { c: '${b}' } }, { request: { method: 'GET', path: '/healthz?c=${c}', auth: 'none' } }],
+    { variables: { start: 'v' } },
+  );
   t.ok(r.passed, failure(r));
   t.match(r.steps[0].detail, /a = 1/);
 });
@@ -84,7 +172,14 @@ t.test('control + advanceClock + registerWebhook + expectWebhook + expectNoWebho
     { control: { payment: '${payment.id}', action: 'approve', expect: { body: { status: 'processing' } } } },
     { expectNoWebhook: { event: 'payment.completed' } },
     { advanceClock: '5s' },
-    { expectWebhook: { event: 'payment.completed', webhook: 'hook', data: { paymentId: '${payment.id}', status: 'paid' }, capture: { evt: 'data.paymentId' } } },
+    {
+      expectWebhook: {
+        event: 'payment.completed',
+        webhook: 'hook',
+        data: { paymentId: '${payment.id}', status: 'paid' },
+        capture: { evt: 'data.paymentId' },
+      },
+    },
     { request: { method: 'GET', path: '/healthz?e=${evt}&h=${hook.id}', auth: 'none' } },
     PAYMENT(30),
     { control: { payment: '${payment.id}', action: 'fail', body: { reason: 'payer_abandoned' } } },
@@ -111,26 +206,41 @@ t.test('expectWebhook: a delivery satisfies one expectation only; a miss lists w
   t.equal(r.steps[5].status, 'failed');
   const msg = failure(r);
   t.match(msg, /expected a payment\.completed delivery to webhook wh_\w+ with data matching \{"status":"failed"\}; none arrived in 200ms/);
-  t.match(msg, /deliveries made to this webhook \(1\):\n    - payment\.completed \{"paymentId":/);
-  t.match(msg, /at status: differs\n    expected: "failed"\n    actual:   "paid"/);
+  t.match(msg, /deliveries made to this webhook \(1\):\n {4}- payment\.completed \{"paymentId":/);
+  t.match(msg, /at status: differs\n {4}expected: "failed"\n {4}actual: {3}"paid"/);
 });
 
 t.test('expectWebhook within: advances the virtual clock when the webhook has not arrived', async (t) => {
   const startMs = app.clock.nowMs();
-  const r = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, PAYMENT(20), { expectWebhook: { event: 'payment.completed', within: '10s' } }]);
+  const r = await runSteps(app, [
+    TEST_MERCHANT,
+    { registerWebhook: { events: ['payment.completed'] } },
+    PAYMENT(20),
+    { expectWebhook: { event: 'payment.completed', within: '10s' } },
+  ]);
   t.ok(r.passed, failure(r));
   t.match(r.steps[3].detail, /after advancing 10s/);
   t.equal(app.clock.nowMs() - startMs, 10_000);
 });
 
 t.test('expectNoWebhook fails on an unexpected delivery', async (t) => {
-  const r = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, PAYMENT(20), { expectNoWebhook: { event: 'payment.completed', within: '5s' } }]);
-  t.match(failure(r), /expected no payment\.completed delivery, got evt_\w+:\n    \{"event":"payment\.completed"/);
+  const r = await runSteps(app, [
+    TEST_MERCHANT,
+    { registerWebhook: { events: ['payment.completed'] } },
+    PAYMENT(20),
+    { expectNoWebhook: { event: 'payment.completed', within: '5s' } },
+  ]);
+  t.match(failure(r), /expected no payment\.completed delivery, got evt_\w+:\n {4}\{"event":"payment\.completed"/);
 });
 
 t.test('webhook steps need a registered webhook', async (t) => {
   t.match(failure(await runSteps(app, [{ expectWebhook: { event: 'payment.completed', timeoutMs: 0 } }])), /no webhook registered yet/);
-  t.match(failure(await runSteps(app, [{ registerWebhook: { events: ['payment.completed'] } }, { expectNoWebhook: { event: 'x', webhook: 'other' } }])), /no webhook registered as "other" \(registered: webhook\)/);
+  t.match(
+    failure(
+      await runSteps(app, [{ registerWebhook: { events: ['payment.completed'] } }, { expectNoWebhook: { event: 'x', webhook: 'other' } }]),
+    ),
+    /no webhook registered as "other" \(registered: webhook\)/,
+  );
 });
 
 t.test('expectWebhook recomputes the signature: a wrong one fails with both values', async (t) => {
@@ -139,14 +249,38 @@ t.test('expectWebhook recomputes the signature: a wrong one fails with both valu
     if (path === '/_sandbox/clock') return { status: 404 };
     if (path === '/v1/partner/webhooks') return { status: 200, json: { id: 'wh_1', secret: 'right-secret' } };
     if (path.startsWith('/_sandbox/deliveries')) {
-      return { status: 200, json: { items: [{ id: 1, eventId: 'evt_1', event: 'payment.completed', webhookId: 'wh_1', body, signature: sign('wrong-secret', body) }], total: 1 } };
+      return {
+        status: 200,
+        json: {
+          items: [{ id: 1, eventId: 'evt_1', event: 'payment.completed', webhookId: 'wh_1', body, signature: sign('wrong-secret', body) }],
+          total: 1,
+        },
+      };
     }
     return { status: 500 };
   });
-  const scenario = validateScenario({ name: 'sig', steps: [{ registerWebhook: { events: ['payment.completed'] } }, { expectWebhook: { event: 'payment.completed', timeoutMs: 50 } }] }, 'sig.yaml');
+  const scenario = validateScenario(
+    {
+      name: 'sig',
+      steps: [{ registerWebhook: { events: ['payment.completed'] } }, { expectWebhook: { event: 'payment.completed', timeoutMs: 50 } }],
+    },
+    'sig.yaml',
+  );
   const r = await runScenario(scenario, { transport });
-  t.match(failure(r), /payment\.completed delivery evt_1: X-Webhook-Signature does not verify with the webhook secret\n    received: [0-9a-f]{64}\n    expected: [0-9a-f]{64}/);
-  const ignored = validateScenario({ name: 'sig', steps: [{ registerWebhook: { events: ['payment.completed'] } }, { expectWebhook: { event: 'payment.completed', signature: 'ignore' } }] }, 'sig.yaml');
+  t.match(
+    failure(r),
+    /payment\.completed delivery evt_1: X-Webhook-Signature does not verify with the webhook secret\n {4}received: [0-9a-f]{64}\n {4}expected: [0-9a-f]{64}/,
+  );
+  const ignored = validateScenario(
+    {
+      name: 'sig',
+      steps: [
+        { registerWebhook: { events: ['payment.completed'] } },
+        { expectWebhook: { event: 'payment.completed', signature: 'ignore' } },
+      ],
+    },
+    'sig.yaml',
+  );
   t.ok((await runScenario(ignored, { transport })).passed, 'signature: ignore skips the check');
 });
 
@@ -154,7 +288,16 @@ t.test('--receiver mode: webhooks registered with a real local receiver; deliver
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const scenario = validateScenario(
-    { name: 'rx', steps: [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, PAYMENT(20), { advanceClock: '5s' }, { expectWebhook: { event: 'payment.completed', data: { status: 'paid' } } }] },
+    {
+      name: 'rx',
+      steps: [
+        TEST_MERCHANT,
+        { registerWebhook: { events: ['payment.completed'] } },
+        PAYMENT(20),
+        { advanceClock: '5s' },
+        { expectWebhook: { event: 'payment.completed', data: { status: 'paid' } } },
+      ],
+    },
     'rx.yaml',
   );
   const { injectTransport } = await import('../../src/scenarios/transport.js');
@@ -188,7 +331,10 @@ t.test('setup failure (simulator unreachable) is reported, no step runs', async 
   const r = await runScenario(scenario, { transport: httpTransport('http://127.0.0.1:9'), reset: true });
   t.notOk(r.passed);
   t.match(r.error, /setup failed: cannot reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
-  t.same(r.steps.map((s) => s.status), ['skipped']);
+  t.same(
+    r.steps.map((s) => s.status),
+    ['skipped'],
+  );
 });
 
 t.test('runFiles: loads everything first, --tag selects, --bail stops after the first failure', async (t) => {
@@ -201,21 +347,47 @@ t.test('runFiles: loads everything first, --tag selects, --bail stops after the 
   });
   const transport = injectTransport(app);
   const all = await runFiles([dir], { transport });
-  t.same(all.map((r) => [r.name, r.passed]), [['a-fails', false], ['b-passes', true], ['c-passes', true]]);
-  t.same((await runFiles([dir], { transport, tags: ['y'] })).map((r) => r.name), ['b-passes', 'c-passes']);
-  t.same((await runFiles([dir], { transport, bail: true })).map((r) => r.name), ['a-fails']);
+  t.same(
+    all.map((r) => [r.name, r.passed]),
+    [
+      ['a-fails', false],
+      ['b-passes', true],
+      ['c-passes', true],
+    ],
+  );
+  t.same(
+    (await runFiles([dir], { transport, tags: ['y'] })).map((r) => r.name),
+    ['b-passes', 'c-passes'],
+  );
+  t.same(
+    (await runFiles([dir], { transport, bail: true })).map((r) => r.name),
+    ['a-fails'],
+  );
   const broken = t.testdir({ 'ok.yaml': 'name: ok\nsteps:\n  - wait: 1\n', 'zz.yaml': 'name: zz\nsteps:\n  - nope: 1\n' });
   const loadFailed = await runFiles([broken], { transport });
-  t.same(loadFailed.map((r) => [r.name, r.passed, r.steps.length]), [[`${broken}/zz.yaml`, false, 0]], 'a bad file fails the run before anything runs');
+  t.same(
+    loadFailed.map((r) => [r.name, r.passed, r.steps.length]),
+    [[`${broken}/zz.yaml`, false, 0]],
+    'a bad file fails the run before anything runs',
+  );
   t.match(loadFailed[0].error, /zz\.yaml: step 1: unknown step kind "nope"/);
 });
 
 t.test('within as an integer is a real-time bound: the clock does not move', async (t) => {
   const before = app.clock.nowMs();
-  const r = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, PAYMENT(20), { expectWebhook: { event: 'payment.completed', within: 150 } }]);
+  const r = await runSteps(app, [
+    TEST_MERCHANT,
+    { registerWebhook: { events: ['payment.completed'] } },
+    PAYMENT(20),
+    { expectWebhook: { event: 'payment.completed', within: 150 } },
+  ]);
   t.match(failure(r), /none arrived in 150ms/);
   t.equal(app.clock.nowMs(), before, 'virtual time untouched');
-  const quiet = await runSteps(app, [TEST_MERCHANT, { registerWebhook: { events: ['payment.completed'] } }, { expectNoWebhook: { event: 'payment.completed', within: 50 } }]);
+  const quiet = await runSteps(app, [
+    TEST_MERCHANT,
+    { registerWebhook: { events: ['payment.completed'] } },
+    { expectNoWebhook: { event: 'payment.completed', within: 50 } },
+  ]);
   t.ok(quiet.passed, failure(quiet));
   t.match(quiet.steps[2].detail, /none in 50ms$/);
 });

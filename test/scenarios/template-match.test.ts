@@ -11,7 +11,11 @@ t.test('variables keep their type when the string is one ${…}, and are stringi
   t.equal(render('${merchant.id}', c), 100001);
   t.equal(render('id ${merchant.id} of ${merchant.clientId}', c), 'id 100001 of c-1');
   t.equal(render('${obj.list[0].a}', c), 'x', 'paths into captured objects');
-  t.same(render({ k: ['${merchant.id}', { '${merchant.clientId}': true }] }, c), { k: [100001, { 'c-1': true }] }, 'objects, arrays and keys');
+  t.same(
+    render({ k: ['${merchant.id}', { '${merchant.clientId}': true }] }, c),
+    { k: [100001, { 'c-1': true }] },
+    'objects, arrays and keys',
+  );
   t.equal(render('literal $${merchant.id}', c), 'literal ${merchant.id}', '$${ escapes');
   t.equal(render(42, c), 42);
 });
@@ -60,18 +64,52 @@ t.test('getPath', async (t) => {
 t.test('partial match: objects, arrays, scalars and matchers, with the path of each mismatch', async (t) => {
   const actual = { status: 'paid', amount: 12.5, nested: { a: 1, b: [1, 2] }, n: null, s: 'order-42' };
   t.same(partialMatch({ status: 'paid', nested: { b: [1, 2] } }, actual), []);
-  t.same(partialMatch({ amount: '12.5' }, actual).map((m) => [m.path, m.reason]), [['amount', 'differs']], 'no coercion');
-  t.same(partialMatch({ nested: { b: [1, 3] } }, actual).map((m) => m.path), ['nested.b[1]']);
-  t.same(partialMatch({ nested: { b: [1] } }, actual).map((m) => m.reason), ['length differs']);
-  t.same(partialMatch({ missing: 1 }, actual).map((m) => m.reason), ['is missing']);
+  t.same(
+    partialMatch({ amount: '12.5' }, actual).map((m) => [m.path, m.reason]),
+    [['amount', 'differs']],
+    'no coercion',
+  );
+  t.same(
+    partialMatch({ nested: { b: [1, 3] } }, actual).map((m) => m.path),
+    ['nested.b[1]'],
+  );
+  t.same(
+    partialMatch({ nested: { b: [1] } }, actual).map((m) => m.reason),
+    ['length differs'],
+  );
+  t.same(
+    partialMatch({ missing: 1 }, actual).map((m) => m.reason),
+    ['is missing'],
+  );
   t.same(partialMatch({ status: '$any', n: '$type:null', amount: '$type:number', s: '$regex:^order-\\d+$', gone: '$absent' }, actual), []);
-  t.same(partialMatch({ status: '$absent', gone: '$any', s: '$regex:^x', amount: '$type:integer' }, actual).map((m) => m.path), ['status', 'gone', 's', 'amount']);
-  t.same(partialMatch({ nested: 'x' }, actual).map((m) => m.reason), ['differs']);
-  t.same(partialMatch([{ a: 1 }], { a: 1 }).map((m) => m.reason), ['expected an array, got object']);
-  t.same(partialMatch({ a: 1 }, [1]).map((m) => m.reason), ['expected an object, got array']);
+  t.same(
+    partialMatch({ status: '$absent', gone: '$any', s: '$regex:^x', amount: '$type:integer' }, actual).map((m) => m.path),
+    ['status', 'gone', 's', 'amount'],
+  );
+  t.same(
+    partialMatch({ nested: 'x' }, actual).map((m) => m.reason),
+    ['differs'],
+  );
+  t.same(
+    partialMatch([{ a: 1 }], { a: 1 }).map((m) => m.reason),
+    ['expected an array, got object'],
+  );
+  t.same(
+    partialMatch({ a: 1 }, [1]).map((m) => m.reason),
+    ['expected an object, got array'],
+  );
   const text = formatMismatches('response body', partialMatch({ status: 'paid' }, { status: 'failed' }), { status: 'failed' });
   t.equal(
     text,
-    ['response body does not match:', '  at status: differs', '    expected: "paid"', '    actual:   "failed"', '  actual response body:', '    {', '      "status": "failed"', '    }'].join('\n'),
+    [
+      'response body does not match:',
+      '  at status: differs',
+      '    expected: "paid"',
+      '    actual:   "failed"',
+      '  actual response body:',
+      '    {',
+      '      "status": "failed"',
+      '    }',
+    ].join('\n'),
   );
 });

@@ -1,16 +1,20 @@
 /** Helpers for the scenario tests (not a test file: tap only runs *.test.ts). */
 import type { FastifyInstance } from 'fastify';
-import { RunContext } from '../../src/scenarios/context.js';
 import { validateScenario } from '../../src/scenarios/loader.js';
 import { runScenario, type RunOptions, type ScenarioResult } from '../../src/scenarios/runner.js';
 import { injectTransport, type Transport, type TransportResponse } from '../../src/scenarios/transport.js';
 import type { Step } from '../../src/scenarios/types.js';
 
-export const CREDS = { clientId: 'sandbox-partner', clientSecret: 'sandbox-secret' };
-
 /** Run inline steps (validated like a file) in-process against `app`. */
-export async function runSteps(app: FastifyInstance, steps: Step[], options: Partial<RunOptions> & { variables?: Record<string, unknown> } = {}): Promise<ScenarioResult> {
-  const scenario = validateScenario({ name: 'inline-test', steps, ...(options.variables ? { variables: options.variables } : {}) }, 'inline.yaml');
+export async function runSteps(
+  app: FastifyInstance,
+  steps: Step[],
+  options: Partial<RunOptions> & { variables?: Record<string, unknown> } = {},
+): Promise<ScenarioResult> {
+  const scenario = validateScenario(
+    { name: 'inline-test', steps, ...(options.variables ? { variables: options.variables } : {}) },
+    'inline.yaml',
+  );
   return runScenario(scenario, { transport: injectTransport(app), ...options });
 }
 
@@ -29,10 +33,6 @@ export function fakeTransport(answer: (method: string, path: string, body: unkno
       return { status: a.status, headers: { 'content-type': 'application/json' }, text, json: a.json };
     },
   };
-}
-
-export function context(transport: Transport): RunContext {
-  return new RunContext(transport, CREDS, undefined);
 }
 
 export const TEST_MERCHANT: Step = {

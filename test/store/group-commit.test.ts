@@ -36,14 +36,21 @@ t.test('concurrent writes share COMMITs, and every answer is already durable whe
     return exec(sql);
   };
 
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Group ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Group ApS' } }),
+  );
   commits = 0;
   const n = 40;
   const durableOnArrival: boolean[] = [];
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
       app
-        .inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 10 + i, referenceNumber: `g${i}` } })
+        .inject({
+          method: 'POST',
+          url: '/v1/partner/payments',
+          headers: PARTNER,
+          payload: { merchantClientId: m.clientId, amount: 10 + i, referenceNumber: `g${i}` },
+        })
         .then((res) => {
           t.equal(res.statusCode, 200);
           // checked the moment the answer arrives, from another connection
@@ -80,13 +87,20 @@ t.test('one call failing in a turn rolls back only its own work', async (t) => {
 t.test('a COMMIT that fails answers 500 in ErrorBody and leaves nothing behind', async (t) => {
   const { db, path } = fileDb(t);
   const app = await build(t, { db });
-  const m = json(await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Doomed ApS' } }));
+  const m = json(
+    await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Doomed ApS' } }),
+  );
   // a deferred foreign key is only checked at COMMIT: every payment insert now poisons its group
   db.exec(`
     CREATE TABLE audit (merchant_id INTEGER REFERENCES merchants (id) DEFERRABLE INITIALLY DEFERRED);
     CREATE TRIGGER poison AFTER INSERT ON payments BEGIN INSERT INTO audit VALUES (-1); END;
   `);
-  const res = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'lost' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/payments',
+    headers: PARTNER,
+    payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'lost' },
+  });
   t.equal(res.statusCode, 500);
   t.same(schemaErrors('ErrorBody', json(res)), []);
   t.match(json(res), { code: 'internal_error', message: /could not be stored/ });
@@ -98,7 +112,12 @@ t.test('a COMMIT that fails answers 500 in ErrorBody and leaves nothing behind',
   t.equal(app.engine.timersOf('payment', 5000001).length, 0, 'no timer either');
 
   db.exec('DROP TRIGGER poison');
-  const again = await app.inject({ method: 'POST', url: '/v1/partner/payments', headers: PARTNER, payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'kept' } });
+  const again = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/payments',
+    headers: PARTNER,
+    payload: { merchantClientId: m.clientId, amount: 5, referenceNumber: 'kept' },
+  });
   t.equal(again.statusCode, 200, 'the next turn commits normally');
   t.equal(reader.prepare("SELECT count(*) FROM payments WHERE reference_number = 'kept'").pluck().get(), 1);
 });

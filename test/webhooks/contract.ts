@@ -44,7 +44,8 @@ export function envelopeProblems(body: any, event: string): string[] {
   const keys = Object.keys(body).sort().join(',');
   if (keys !== 'data,event,timestamp') problems.push(`envelope keys ${keys}`);
   if (body.event !== event) problems.push(`event ${body.event} != ${event}`);
-  if (typeof body.timestamp !== 'string' || !ISO_MS.test(body.timestamp)) problems.push(`timestamp ${body.timestamp} is not ISO 8601 with ms`);
+  if (typeof body.timestamp !== 'string' || !ISO_MS.test(body.timestamp))
+    problems.push(`timestamp ${body.timestamp} is not ISO 8601 with ms`);
   const spec = EVENT_DATA[event];
   if (!spec) return [...problems, `unknown event ${event}`];
   const data = body.data ?? {};

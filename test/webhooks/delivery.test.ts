@@ -71,8 +71,26 @@ t.test('payment.completed: signed POST to the subscribed webhook only, logged wi
   t.same(schemaErrors('SandboxDelivery', d), []);
   checkSigned(t, r, wh.secret, d.eventId);
   t.same(envelopeProblems(r.json, 'payment.completed'), []);
-  t.match(r.json.data, { paymentId: p.paymentId, status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', amount: 125.5, currency: 'DKK', merchantClientId: m.clientId, merchantName: m.companyName, referenceNumber: 'order-1' });
-  t.match(d, { event: 'payment.completed', webhookId: wh.id, url: rx.url, state: 'delivered', statusCode: 200, outcome: 'delivered', error: null, redeliveryOf: null });
+  t.match(r.json.data, {
+    paymentId: p.paymentId,
+    status: 'paid',
+    bankPaymentStatus: 'AcceptedSettlementCompleted',
+    amount: 125.5,
+    currency: 'DKK',
+    merchantClientId: m.clientId,
+    merchantName: m.companyName,
+    referenceNumber: 'order-1',
+  });
+  t.match(d, {
+    event: 'payment.completed',
+    webhookId: wh.id,
+    url: rx.url,
+    state: 'delivered',
+    statusCode: 200,
+    outcome: 'delivered',
+    error: null,
+    redeliveryOf: null,
+  });
   t.equal(d.body, r.raw.toString('utf8'), 'log shows the exact bytes sent');
   t.equal(d.signature, r.headers['x-webhook-signature']);
   t.type(d.durationMs, 'number');
@@ -129,56 +147,64 @@ t.test('a hanging receiver times out (whole exchange) without delaying other del
   t.ok(byUrl[hang.url].durationMs >= 280);
 });
 
-t.test('with the DEFAULT limit a hanging receiver is recorded as timeout after ~10 s; the API answers promptly meanwhile', { timeout: 60_000 }, async (t) => {
-  // no webhookTimeoutMs override: the production 10-second limit (costs ~10 s of wall time)
-  const app = await build(t);
-  const hang = await startReceiver(t, () => {
-    /* never answers */
-  });
-  const fast = await startReceiver(t);
-  const m = await testMerchant(app);
-  const hangHook = await hook(app, hang.url, ['payment.completed']);
-  await hook(app, fast.url, ['payment.completed']);
-  const p = await pay(app, m.clientId);
-  const started = performance.now();
-  const done = await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
-  t.equal(done.status, 200);
-  await hang.waitFor(1);
-  await fast.waitFor(1);
-  t.ok(performance.now() - started < 2000, 'the healthy receiver is served while the other hangs');
-  const inFlight = await deliveries(app, `?webhookId=${hangHook.id}`);
-  t.match(inFlight.items[0], { state: 'delivering', outcome: null, statusCode: null }, 'the hanging delivery is in flight');
+t.test(
+  'with the DEFAULT limit a hanging receiver is recorded as timeout after ~10 s; the API answers promptly meanwhile',
+  { timeout: 60_000 },
+  async (t) => {
+    // no webhookTimeoutMs override: the production 10-second limit (costs ~10 s of wall time)
+    const app = await build(t);
+    const hang = await startReceiver(t, () => {
+      /* never answers */
+    });
+    const fast = await startReceiver(t);
+    const m = await testMerchant(app);
+    const hangHook = await hook(app, hang.url, ['payment.completed']);
+    await hook(app, fast.url, ['payment.completed']);
+    const p = await pay(app, m.clientId);
+    const started = performance.now();
+    const done = await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
+    t.equal(done.status, 200);
+    await hang.waitFor(1);
+    await fast.waitFor(1);
+    t.ok(performance.now() - started < 2000, 'the healthy receiver is served while the other hangs');
+    const inFlight = await deliveries(app, `?webhookId=${hangHook.id}`);
+    t.match(inFlight.items[0], { state: 'delivering', outcome: null, statusCode: null }, 'the hanging delivery is in flight');
 
-  // while it hangs: API calls (reads and a write) keep answering, each promptly
-  let settled = false;
-  const drained = app.webhooks.drain().then(() => (settled = true));
-  const latencies: number[] = [];
-  let other: { paymentId: number } | undefined;
-  while (!settled) {
-    const t0 = performance.now();
-    const r = await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`);
-    if (!other) other = await pay(app, m.clientId, 10);
-    latencies.push(performance.now() - t0);
-    t.equal(r.status, 200);
-    await Promise.race([drained, new Promise((r) => setTimeout(r, 250))]);
-  }
-  await drained;
-  const elapsed = performance.now() - started;
-  t.ok(latencies.length >= 20, `${latencies.length} API calls answered while the delivery hung`);
-  const worst = Math.max(...latencies);
-  t.ok(worst < 1000, `every API call answered promptly meanwhile (worst ${worst.toFixed(1)} ms)`);
-  t.equal((await call(app, 'GET', `/v1/partner/payments/${other!.paymentId}/status`)).body.status, 'pending', 'the payment created meanwhile exists');
+    // while it hangs: API calls (reads and a write) keep answering, each promptly
+    let settled = false;
+    const drained = app.webhooks.drain().then(() => (settled = true));
+    const latencies: number[] = [];
+    let other: { paymentId: number } | undefined;
+    while (!settled) {
+      const t0 = performance.now();
+      const r = await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`);
+      if (!other) other = await pay(app, m.clientId, 10);
+      latencies.push(performance.now() - t0);
+      t.equal(r.status, 200);
+      await Promise.race([drained, new Promise((r) => setTimeout(r, 250))]);
+    }
+    await drained;
+    const elapsed = performance.now() - started;
+    t.ok(latencies.length >= 20, `${latencies.length} API calls answered while the delivery hung`);
+    const worst = Math.max(...latencies);
+    t.ok(worst < 1000, `every API call answered promptly meanwhile (worst ${worst.toFixed(1)} ms)`);
+    t.equal(
+      (await call(app, 'GET', `/v1/partner/payments/${other!.paymentId}/status`)).body.status,
+      'pending',
+      'the payment created meanwhile exists',
+    );
 
-  const [d] = (await deliveries(app, `?webhookId=${hangHook.id}`)).items;
-  t.same(schemaErrors('SandboxDelivery', d), []);
-  t.match(d, { state: 'failed', outcome: 'timeout', statusCode: null, error: /no complete answer within 10000 ms/ });
-  t.ok(d.durationMs >= 10_000 && d.durationMs <= 11_500, `recorded as timed out after ${d.durationMs} ms (10 000-11 500)`);
-  t.ok(elapsed >= 10_000, `the whole wait took ${Math.round(elapsed)} ms of wall time`);
-  t.equal(hang.received.length, 1, 'one attempt, no retry');
-  const [f] = (await deliveries(app, '?outcome=delivered')).items;
-  t.match(f, { url: fast.url, statusCode: 200 });
-  t.ok(f.durationMs < 2000, `the healthy delivery took ${f.durationMs} ms`);
-});
+    const [d] = (await deliveries(app, `?webhookId=${hangHook.id}`)).items;
+    t.same(schemaErrors('SandboxDelivery', d), []);
+    t.match(d, { state: 'failed', outcome: 'timeout', statusCode: null, error: /no complete answer within 10000 ms/ });
+    t.ok(d.durationMs >= 10_000 && d.durationMs <= 11_500, `recorded as timed out after ${d.durationMs} ms (10 000-11 500)`);
+    t.ok(elapsed >= 10_000, `the whole wait took ${Math.round(elapsed)} ms of wall time`);
+    t.equal(hang.received.length, 1, 'one attempt, no retry');
+    const [f] = (await deliveries(app, '?outcome=delivered')).items;
+    t.match(f, { url: fast.url, statusCode: 200 });
+    t.ok(f.durationMs < 2000, `the healthy delivery took ${f.durationMs} ms`);
+  },
+);
 
 t.test('refused, reset, non-2xx and redirect are recorded; nothing is retried or followed', async (t) => {
   const app = await build(t);
@@ -300,7 +326,14 @@ t.test('delivery log filters by outcome and statusCode (alone and combined with 
   const refusedUrl = `http://127.0.0.1:${port}/hook`;
   const m = await testMerchant(app);
   const hooks: Record<string, { id: string }> = {};
-  for (const [name, url] of Object.entries({ ok: ok.url, redirect: redirect.url, error: error.url, unavailable: unavailable.url, hang: hang.url, refused: refusedUrl })) {
+  for (const [name, url] of Object.entries({
+    ok: ok.url,
+    redirect: redirect.url,
+    error: error.url,
+    unavailable: unavailable.url,
+    hang: hang.url,
+    refused: refusedUrl,
+  })) {
     hooks[name] = await hook(app, url, ['payment.completed', 'payment.failed']);
   }
   const paid = await pay(app, m.clientId);
@@ -318,7 +351,11 @@ t.test('delivery log filters by outcome and statusCode (alone and combined with 
     t.same(schemaErrors('SandboxDeliveryList', r.body), [], `${query}: body matches SandboxDeliveryList`);
     const want = all.items.filter(keep).map((d) => d.id);
     t.equal(want.length, expected, `${query}: ${expected} in the full log`);
-    t.same(r.body.items.map((d: any) => d.id), want, `${query}: exactly the matching deliveries, newest first`);
+    t.same(
+      r.body.items.map((d: any) => d.id),
+      want,
+      `${query}: exactly the matching deliveries, newest first`,
+    );
     t.equal(r.body.total, expected, `${query}: total`);
   }
   await check('?outcome=delivered', (d) => d.outcome === 'delivered', 2);
@@ -335,7 +372,11 @@ t.test('delivery log filters by outcome and statusCode (alone and combined with 
   await check('?outcome=non_2xx&statusCode=503', (d) => d.url === unavailable.url, 2);
   await check('?outcome=delivered&statusCode=500', () => false, 0);
   await check(`?outcome=non_2xx&event=payment.failed`, (d) => d.outcome === 'non_2xx' && d.event === 'payment.failed', 2);
-  await check(`?statusCode=500&webhookId=${hooks.error.id}&state=failed&event=payment.completed`, (d) => d.url === error.url && d.event === 'payment.completed', 1);
+  await check(
+    `?statusCode=500&webhookId=${hooks.error.id}&state=failed&event=payment.completed`,
+    (d) => d.url === error.url && d.event === 'payment.completed',
+    1,
+  );
   const limited = await deliveries(app, '?outcome=non_2xx&limit=1');
   t.equal(limited.items.length, 1);
   t.equal(limited.total, 4, 'total counts every match, not only the page');
@@ -353,7 +394,10 @@ t.test('delivery log filters by outcome and statusCode (alone and combined with 
   t.match(open.body, { state: /^(pending|delivering)$/, outcome: null, statusCode: null }, 'the redelivery hangs (limit 1 s)');
   for (const o of ['delivered', 'timeout', 'connection_refused', 'connection_reset', 'non_2xx', 'redirect', 'error']) {
     const r = await deliveries(app, `?outcome=${o}&webhookId=${hooks.hang.id}&limit=500`);
-    t.notOk(r.items.some((d) => d.id === again.body.id), `outcome=${o} does not select the unattempted redelivery`);
+    t.notOk(
+      r.items.some((d) => d.id === again.body.id),
+      `outcome=${o} does not select the unattempted redelivery`,
+    );
   }
   await app.webhooks.drain();
   const timeouts = await deliveries(app, `?outcome=timeout&webhookId=${hooks.hang.id}`);

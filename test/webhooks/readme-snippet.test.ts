@@ -51,12 +51,19 @@ t.test('the README snippet verifies signatures: signed accepted, tampered reject
   const app = await build(t);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/webhooks`;
-  const hook = (await call(app, 'POST', '/v1/partner/webhooks', { url, events: ['payment.completed'] })).body as { id: string; secret: string };
+  const hook = (await call(app, 'POST', '/v1/partner/webhooks', { url, events: ['payment.completed'] })).body as {
+    id: string;
+    secret: string;
+  };
 
   const dir = t.testdir({});
   const file = join(dir, 'receiver.mjs');
   writeFileSync(file, snippet);
-  const child = spawn(process.execPath, [file], { cwd: dir, env: { PATH: process.env.PATH, WEBHOOK_SECRET: hook.secret, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, WEBHOOK_SECRET: hook.secret, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -89,7 +96,11 @@ t.test('the README snippet verifies signatures: signed accepted, tampered reject
   t.match(out, logged, 'the snippet logged X-Webhook-Id and event after verifying');
 
   // 2. direct POSTs: signed accepted, every kind of bad one rejected
-  const body = JSON.stringify({ event: 'payment.completed', timestamp: '2026-01-15T09:00:05.000Z', data: { paymentId: 5000001, status: 'paid', amount: 125.5 } });
+  const body = JSON.stringify({
+    event: 'payment.completed',
+    timestamp: '2026-01-15T09:00:05.000Z',
+    data: { paymentId: 5000001, status: 'paid', amount: 125.5 },
+  });
   const post = async (payload: string, signature: string | undefined) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-webhook-id': 'evt_readme' };
     if (signature !== undefined) headers['x-webhook-signature'] = signature;

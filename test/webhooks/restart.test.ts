@@ -29,8 +29,10 @@ t.test('pending and interrupted deliveries survive a restart', async (t) => {
   const first = await open(file);
   await first.webhooks.stop();
   const m = await testMerchant(first);
-  const wh = (await call(first, 'POST', '/v1/partner/webhooks', { url: rx.url, events: ['payment.completed', 'merchant.deactivated'] })).body;
-  const p = (await call(first, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 42, referenceNumber: 'r-restart' })).body;
+  const wh = (await call(first, 'POST', '/v1/partner/webhooks', { url: rx.url, events: ['payment.completed', 'merchant.deactivated'] }))
+    .body;
+  const p = (await call(first, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 42, referenceNumber: 'r-restart' }))
+    .body;
   const done = await call(first, 'POST', `/_sandbox/payments/${p.paymentId}/complete`);
   t.equal(done.status, 200, 'acknowledged to the caller');
   await call(first, 'POST', `/_sandbox/merchants/${m.merchantId}/deactivate`);
@@ -47,7 +49,10 @@ t.test('pending and interrupted deliveries survive a restart', async (t) => {
   await second.webhooks.drain();
   t.equal(rx.received.length, 2, 'both deliveries sent after the restart');
   const after = (await call(second, 'GET', '/_sandbox/deliveries')).body;
-  t.same(after.items.map((d: any) => d.state), ['delivered', 'delivered']);
+  t.same(
+    after.items.map((d: any) => d.state),
+    ['delivered', 'delivered'],
+  );
   for (const d of after.items) {
     const r = rx.received.find((x) => x.headers['x-webhook-id'] === d.eventId);
     t.ok(r, `${d.event} received under its original X-Webhook-Id`);
@@ -121,7 +126,11 @@ t.test('closing while a receiver hangs is quick; the interrupted delivery is sen
   t.teardown(() => second.close());
   await second.webhooks.drain();
   t.equal(rx.received.length, 2, 'sent again after the restart');
-  t.equal(rx.received[1].headers['x-webhook-id'], rx.received[0].headers['x-webhook-id'], 'same X-Webhook-Id: the receiver can de-duplicate');
+  t.equal(
+    rx.received[1].headers['x-webhook-id'],
+    rx.received[0].headers['x-webhook-id'],
+    'same X-Webhook-Id: the receiver can de-duplicate',
+  );
   t.same(rx.received[1].raw, rx.received[0].raw);
   t.match((await call(second, 'GET', '/_sandbox/deliveries')).body.items, [{ state: 'delivered', outcome: 'delivered' }]);
 });

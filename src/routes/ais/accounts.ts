@@ -91,7 +91,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     requireToken(request, userId, merchantId, tokenPermission);
     const authorized = store.consents
       .listForUser(userId, merchantId)
-      .map(engine.consentAsOf)
+      .map((c) => engine.consentAsOf(c))
       .filter(grantsAccess);
     if (authorized.length === 0) {
       throw new ApiError('consent_missing', {
@@ -135,7 +135,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['ais'],
         summary: "List the user's bank accounts",
-        description: 'Needs token permission ais:accounts:read and an authorized, unexpired consent granting ReadAccountsDetail. Optional header x-request-id is echoed.',
+        description:
+          'Needs token permission ais:accounts:read and an authorized, unexpired consent granting ReadAccountsDetail. Optional header x-request-id is echoed.',
         security: bearerSecurity,
         headers: AisHeaders,
         body: { $ref: 'AccountsRequest#' },
@@ -163,7 +164,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['ais'],
         summary: 'Read an account balance',
-        description: 'Needs token permission ais:balance:read and a consent granting ReadBalances. 404 account_not_found for an unknown account or one of another user.',
+        description:
+          'Needs token permission ais:balance:read and a consent granting ReadBalances. 404 account_not_found for an unknown account or one of another user.',
         security: bearerSecurity,
         headers: AisHeaders,
         body: { $ref: 'BalanceRequest#' },

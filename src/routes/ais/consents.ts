@@ -58,10 +58,16 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       const expiresMs = parseInstant(body.expirationDateTime, 'expirationDateTime');
       const fromMs = parseInstant(body.transactionFromDateTime, 'transactionFromDateTime');
       if (expiresMs <= now) {
-        throw new ApiError('validation_failed', { message: `expirationDateTime must be in the future (now is ${isoOf(now)})`, field: 'expirationDateTime' });
+        throw new ApiError('validation_failed', {
+          message: `expirationDateTime must be in the future (now is ${isoOf(now)})`,
+          field: 'expirationDateTime',
+        });
       }
       if (fromMs >= expiresMs) {
-        throw new ApiError('validation_failed', { message: 'transactionFromDateTime must be before expirationDateTime', field: 'transactionFromDateTime' });
+        throw new ApiError('validation_failed', {
+          message: 'transactionFromDateTime must be before expirationDateTime',
+          field: 'transactionFromDateTime',
+        });
       }
       const merchant = store.merchants.getAny(body.merchantId);
       if (!merchant) throw new ApiError('merchant_not_found', { field: 'merchantId' });
@@ -91,7 +97,8 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['ais'],
         summary: "List a user's consents for a merchant, newest first",
-        description: 'Every consent of that user for that merchant, whatever its status, newest first. Expired consents read `expired` as soon as the simulator clock passes expirationDateTime. Bearer token of the same user and merchant required.',
+        description:
+          'Every consent of that user for that merchant, whatever its status, newest first. Expired consents read `expired` as soon as the simulator clock passes expirationDateTime. Bearer token of the same user and merchant required.',
         security: bearerSecurity,
         headers: AisHeaders,
         params: UserIdParams,
@@ -103,7 +110,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       const { userId } = request.params;
       const { merchantId } = request.query;
       requireToken(request, userId, merchantId);
-      const rows = store.consents.listForUser(userId, merchantId).map(engine.consentAsOf);
+      const rows = store.consents.listForUser(userId, merchantId).map((c) => engine.consentAsOf(c));
       return rows.map((row) => consentView(row, app.publicUrl));
     },
   );

@@ -52,17 +52,35 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
 
   /** The page for a consent that is no longer pending (GET only; POSTs redirect here), by status. */
   const RESULT_PAGES: Record<Exclude<ConsentStatus, 'pending'>, (row: ConsentRow) => [string, number]> = {
-    expired: (row) => [messagePage('This consent request has expired', `It expired at ${day(row.expiration_date_time)}. Return to ${merchantName(row)} and start again.`, 'bad'), 410],
+    expired: (row) => [
+      messagePage(
+        'This consent request has expired',
+        `It expired at ${day(row.expiration_date_time)}. Return to ${merchantName(row)} and start again.`,
+        'bad',
+      ),
+      410,
+    ],
     authorized: (row) => [
       messagePage(
         'Access authorized',
-        html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id: <code>${row.consent_id}</code>. You can close this page.`,
+        html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id:
+          <code>${row.consent_id}</code>. You can close this page.`,
         'ok',
       ),
       200,
     ],
-    failed: (row) => [messagePage('Access denied', `You declined ${merchantName(row)}'s request (${row.error_message ?? 'failed'}). You can close this page.`, 'bad'), 200],
-    revoked: (row) => [messagePage('Consent revoked', `${merchantName(row)} can no longer read your accounts with this consent.`, 'bad'), 200],
+    failed: (row) => [
+      messagePage(
+        'Access denied',
+        `You declined ${merchantName(row)}'s request (${row.error_message ?? 'failed'}). You can close this page.`,
+        'bad',
+      ),
+      200,
+    ],
+    revoked: (row) => [
+      messagePage('Consent revoked', `${merchantName(row)} can no longer read your accounts with this consent.`, 'bad'),
+      200,
+    ],
   };
 
   function resultPage(reply: FastifyReply, row: ConsentRow): FastifyReply {
@@ -78,36 +96,47 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
       title: `${merchant} asks for access to your accounts`,
       brand: 'Sandbox bank authorization',
       body: html`${errorSummary(errors, ['bankId'], { bankId: 'Bank' })}
-<p><strong>${merchant}</strong> would like to read the following from your bank:</p>
-<ul class="plain">${perms.map((p) => html`<li>${PERMISSION_LABELS[p]} <small>(${p})</small></li>`)}</ul>
-<dl>
-<dt>User</dt><dd>${row.user_id}</dd>
-<dt>Transactions from</dt><dd>${day(row.transaction_from_date_time)}</dd>
-<dt>Access until</dt><dd>${day(row.expiration_date_time)}</dd>
-<dt>Request id</dt><dd>${row.request_id}</dd>
-</dl>
-<form method="post" action="">
-${radioGroup({
-  name: 'bankId',
-  legend: 'Choose your bank',
-  hint: 'Sandbox banks: no real bank is contacted and no credentials are needed.',
-  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · ${b.currency}` })),
-  value: row.bank_id,
-  error,
-  focus: Boolean(error),
-  required: true,
-})}
-<div class="actions">
-<button type="submit" name="action" value="authorize">Authorize access</button>
-<button type="submit" name="action" value="deny" class="danger" formnovalidate>Deny</button>
-</div>
-</form>`,
+        <p><strong>${merchant}</strong> would like to read the following from your bank:</p>
+        <ul class="plain">
+          ${perms.map((p) => html`<li>${PERMISSION_LABELS[p]} <small>(${p})</small></li>`)}
+        </ul>
+        <dl>
+          <dt>User</dt>
+          <dd>${row.user_id}</dd>
+          <dt>Transactions from</dt>
+          <dd>${day(row.transaction_from_date_time)}</dd>
+          <dt>Access until</dt>
+          <dd>${day(row.expiration_date_time)}</dd>
+          <dt>Request id</dt>
+          <dd>${row.request_id}</dd>
+        </dl>
+        <form method="post" action="">
+          ${radioGroup({
+            name: 'bankId',
+            legend: 'Choose your bank',
+            hint: 'Sandbox banks: no real bank is contacted and no credentials are needed.',
+            options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · ${b.currency}` })),
+            value: row.bank_id,
+            error,
+            focus: Boolean(error),
+            required: true,
+          })}
+          <div class="actions">
+            <button type="submit" name="action" value="authorize">Authorize access</button>
+            <button type="submit" name="action" value="deny" class="danger" formnovalidate>Deny</button>
+          </div>
+        </form>`,
     });
   }
 
   app.get<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
     const row = byToken(request.params.token);
-    if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid. Ask the service that sent you here for a new one.', 'bad'), 404);
+    if (!row)
+      return sendPage(
+        reply,
+        messagePage('Consent request not found', 'This link is not valid. Ask the service that sent you here for a new one.', 'bad'),
+        404,
+      );
     if (!awaitsUser(row)) return resultPage(reply, row);
     return sendPage(reply, formPage(row));
   });
@@ -122,7 +151,10 @@ ${radioGroup({
     if (form.action === 'deny') {
       const denied = engine.consent(row.request_id, 'deny', { errorMessage: DENIED_ON_BANK_PAGE });
       if (!row.callback_url) return seeOther(reply, self);
-      return seeOther(reply, callbackLocation(row.callback_url, { status: denied.status, error: 'access_denied', requestId: row.request_id }));
+      return seeOther(
+        reply,
+        callbackLocation(row.callback_url, { status: denied.status, error: 'access_denied', requestId: row.request_id }),
+      );
     }
 
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
@@ -133,7 +165,11 @@ ${radioGroup({
     if (!updated.callback_url) return seeOther(reply, self);
     return seeOther(
       reply,
-      callbackLocation(updated.callback_url, { consentId: updated.consent_id ?? '', status: updated.status, requestId: updated.request_id }),
+      callbackLocation(updated.callback_url, {
+        consentId: updated.consent_id ?? '',
+        status: updated.status,
+        requestId: updated.request_id,
+      }),
     );
   });
 }

@@ -24,7 +24,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { ApiError } from '../../domain/errors.js';
-import { awaitsPayer, PAYER_DECISIONS, payerDecisionTriggers, paymentLinkExpired, type FailureReason, type PayerDecision, type PaymentStatus } from '../../domain/payment.js';
+import {
+  awaitsPayer,
+  PAYER_DECISIONS,
+  payerDecisionTriggers,
+  paymentLinkExpired,
+  type FailureReason,
+  type PayerDecision,
+  type PaymentStatus,
+} from '../../domain/payment.js';
 import type { PaymentRow } from '../../store/payments.js';
 import { errorSummary, formFields, htmlErrors, radioGroup, seeOther, type FieldErrors } from './forms.js';
 import { html, page, sendPage, type PageOptions, type RawHtml } from './layout.js';
@@ -40,7 +48,8 @@ const amountFormats = new Map<string, Intl.NumberFormat>();
 /** "DKK 1,234.50" from integer minor units (Intl, with the ISO code before the amount). */
 export function formatAmount(minor: number, currency: string): string {
   let format = amountFormats.get(currency);
-  if (!format) amountFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
+  if (!format)
+    amountFormats.set(currency, (format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' })));
   // en puts a no-break space between code and amount; the page has always shown a plain space
   return format.format(minor / 100).replace(/\u00a0/g, ' ');
 }
@@ -53,12 +62,21 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
   function summary(p: PaymentRow, merchantName: string): RawHtml {
     const bank = p.bank_id ? (bankById(p.bank_id)?.name ?? p.bank_id) : undefined;
     return html`<dl class="summary">
-<dt>Pay to</dt><dd>${merchantName}</dd>
-<dt>Amount</dt><dd><strong>${formatAmount(p.amount_minor, p.currency)}</strong></dd>
-<dt>Reference</dt><dd>${p.reference_number}</dd>
-${bank ? html`<dt>Bank</dt><dd>${bank}</dd>` : ''}
-<dt>Payment id</dt><dd>${p.id}</dd>
-</dl>`;
+      <dt>Pay to</dt>
+      <dd>${merchantName}</dd>
+      <dt>Amount</dt>
+      <dd><strong>${formatAmount(p.amount_minor, p.currency)}</strong></dd>
+      <dt>Reference</dt>
+      <dd>${p.reference_number}</dd>
+      ${
+        bank
+          ? html`<dt>Bank</dt>
+              <dd>${bank}</dd>`
+          : ''
+      }
+      <dt>Payment id</dt>
+      <dd>${p.id}</dd>
+    </dl>`;
   }
 
   type Form = { values?: Record<string, string>; errors?: FieldErrors };
@@ -68,27 +86,38 @@ ${bank ? html`<dt>Bank</dt><dd>${bank}</dd>` : ''}
     paid: (p, merchantName) => [
       {
         title: 'Payment completed',
-        body: html`<p class="notice ok" role="status"><span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.</p>
-${summary(p, merchantName)}<p>You can close this window.</p>`,
+        body: html`<p class="notice ok" role="status">
+            <span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.
+          </p>
+          ${summary(p, merchantName)}
+          <p>You can close this window.</p>`,
       },
       200,
     ],
     failed: (p, merchantName) => [
       {
         title: 'Payment failed',
-        body: html`<p class="notice bad" role="status"><span class="status bad" data-status="failed">Failed</span> ${
-          REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
-        }</p>
-${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
+        body: html`<p class="notice bad" role="status">
+            <span class="status bad" data-status="failed">Failed</span> ${
+              REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
+            }
+          </p>
+          ${summary(p, merchantName)}
+          <p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
       },
       200,
     ],
     processing: (p, merchantName) => [
       {
         title: 'Payment processing',
-        body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
-${summary(p, merchantName)}
-<form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
+        body: html`<p class="notice" role="status">
+            <span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this
+            page shows the result when you reload it.
+          </p>
+          ${summary(p, merchantName)}
+          <form method="get" action="/pay/${store.payments.tokenFor(p.id)}">
+            <div class="actions"><button type="submit">Check again</button></div>
+          </form>`,
       },
       200,
     ],
@@ -105,10 +134,11 @@ ${summary(p, merchantName)}
         reply,
         page({
           title: 'This payment link has expired',
-          body: html`<p class="notice bad" role="status">This payment can no longer be completed: its link expired${
-            awaitsPayer(p) ? ` at ${p.expires_at}` : ''
-          }. No money was moved. Ask ${merchantName || 'the merchant'} for a new payment link.</p>
-${summary(p, merchantName)}`,
+          body: html`<p class="notice bad" role="status">
+              This payment can no longer be completed: its link expired${awaitsPayer(p) ? ` at ${p.expires_at}` : ''}. No money was moved.
+              Ask ${merchantName || 'the merchant'} for a new payment link.
+            </p>
+            ${summary(p, merchantName)}`,
         }),
         410,
       );
@@ -122,25 +152,27 @@ ${summary(p, merchantName)}`,
     const order = ['bankId', 'decision'];
     const focus = order.find((n) => errors[n]);
     return html`${errorSummary(errors, order)}
-<p>Choose your bank and approve the payment. This is the obsim sandbox: pick any bank, no login is needed and no money moves.</p>
-${summary(p, merchantName)}
-<form method="post" action="/pay/${store.payments.tokenFor(p.id)}" novalidate>
-${radioGroup({
-  name: 'bankId',
-  legend: 'Your bank',
-  hint: 'Needed to approve or reject. Cancelling needs no bank.',
-  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}` })),
-  value: form.values?.bankId,
-  error: errors.bankId,
-  focus: focus === 'bankId',
-})}
-${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${errors.decision}</p>` : ''}
-<div class="actions">
-<button type="submit" name="decision" value="approve" id="f-decision"${focus === 'decision' ? html` autofocus` : ''}>Approve payment</button>
-<button type="submit" name="decision" value="reject" class="danger">Reject at the bank</button>
-<button type="submit" name="decision" value="abandon" class="secondary">Cancel payment</button>
-</div>
-</form>`;
+      <p>Choose your bank and approve the payment. This is the obsim sandbox: pick any bank, no login is needed and no money moves.</p>
+      ${summary(p, merchantName)}
+      <form method="post" action="/pay/${store.payments.tokenFor(p.id)}" novalidate>
+        ${radioGroup({
+          name: 'bankId',
+          legend: 'Your bank',
+          hint: 'Needed to approve or reject. Cancelling needs no bank.',
+          options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}` })),
+          value: form.values?.bankId,
+          error: errors.bankId,
+          focus: focus === 'bankId',
+        })}
+        ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${errors.decision}</p>` : ''}
+        <div class="actions">
+          <button type="submit" name="decision" value="approve" id="f-decision" ${focus === 'decision' ? html` autofocus` : ''}>
+            Approve payment
+          </button>
+          <button type="submit" name="decision" value="reject" class="danger">Reject at the bank</button>
+          <button type="submit" name="decision" value="abandon" class="secondary">Cancel payment</button>
+        </div>
+      </form>`;
   }
 
   function notFound(reply: FastifyReply): FastifyReply {
@@ -148,7 +180,9 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
       reply,
       page({
         title: 'Payment link not found',
-        body: html`<p class="notice bad" role="status">This payment link is not valid. Check that you opened the complete link you were given, or ask the merchant for a new one.</p>`,
+        body: html`<p class="notice bad" role="status">
+          This payment link is not valid. Check that you opened the complete link you were given, or ask the merchant for a new one.
+        </p>`,
       }),
       404,
     );

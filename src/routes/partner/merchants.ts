@@ -21,7 +21,14 @@ import {
 import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
 import { fastTrackFailure } from '../../domain/magic.js';
-import { assertActivated, assertOnboardingOpen, newMerchant, newOnboardingLink, reportedStatus, type MerchantCreation } from '../../domain/merchant.js';
+import {
+  assertActivated,
+  assertOnboardingOpen,
+  newMerchant,
+  newOnboardingLink,
+  reportedStatus,
+  type MerchantCreation,
+} from '../../domain/merchant.js';
 import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import type { MerchantRow } from '../../store/merchants.js';
@@ -119,7 +126,8 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['partner'],
         summary: 'Create an activated test merchant (sandbox only)',
-        description: 'Answers 404 not_available_in_production on production. The merchant can take payments at once; merchant.activated is sent to subscribed webhooks.',
+        description:
+          'Answers 404 not_available_in_production on production. The merchant can take payments at once; merchant.activated is sent to subscribed webhooks.',
         security: partnerSecurity,
         body: { $ref: 'TestMerchantRequest#' },
         response: responses({ $ref: 'TestMerchantResponse#' }),

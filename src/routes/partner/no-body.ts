@@ -26,22 +26,31 @@ export function tolerateEmptyJsonBody(scope: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    json(request, text, (err, parsed) => {
+    void json(request, text, (err, parsed) => {
       if (err) return done(err);
       if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
-        return done(new ApiError('validation_failed', { field: 'body', message: 'This endpoint takes no body: send none, or a JSON object (ignored)' }));
+        return done(
+          new ApiError('validation_failed', {
+            field: 'body',
+            message: 'This endpoint takes no body: send none, or a JSON object (ignored)',
+          }),
+        );
       }
       done(null, parsed ?? undefined);
     });
   });
   scope.addHook('preValidation', (request, _reply, done) => {
-    const body = request.body as unknown;
+    const body = request.body;
     const empty =
       body === undefined ||
       body === null ||
       (typeof body === 'string' && body.trim() === '') ||
-      (typeof body === 'object' && !Array.isArray(body) && Object.keys(body as object).length === 0);
+      (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
     if (empty || parsedAsJson.has(request)) return done();
-    done(new ApiError('unsupported_media_type', { message: 'This endpoint takes no body: send none, or a JSON object (ignored) with Content-Type: application/json' }));
+    done(
+      new ApiError('unsupported_media_type', {
+        message: 'This endpoint takes no body: send none, or a JSON object (ignored) with Content-Type: application/json',
+      }),
+    );
   });
 }

@@ -34,7 +34,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
           throw new ApiError('merchant_not_found', { field: 'merchantClientId', message: `No merchant with clientId ${merchantClientId}` });
         }
         assertActivated(merchant, 'payments');
-        const row = store.payments.insert(newPayment({ partnerId, merchant, amountMinor, referenceNumber }, now, app.settings), new Date(now).toISOString());
+        const row = store.payments.insert(
+          newPayment({ partnerId, merchant, amountMinor, referenceNumber }, now, app.settings),
+          new Date(now).toISOString(),
+        );
         engine.onPaymentCreated(row);
         return { row, merchantName: merchant.company_name };
       });

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isActivated, reportedStatus, subTpp } from '../../domain/merchant.js';
 import { fromMinorUnits } from '../../domain/partner-input.js';
-import { bankPaymentStatus, PAYMENT_CURRENCY, type FailureReason } from '../../domain/payment.js';
+import { bankPaymentStatus, PAYMENT_CURRENCY } from '../../domain/payment.js';
 import type { MerchantRow } from '../../store/merchants.js';
 import type { PaymentRow } from '../../store/payments.js';
 import type { StoreDetails, StoreRow } from '../../store/stores.js';
@@ -52,7 +52,7 @@ export function paymentView(app: Pick<FastifyInstance, 'publicUrl' | 'store'>, r
     paymentId: row.id,
     status: row.status,
     bankPaymentStatus: row.bank_payment_status ?? bankPaymentStatus(row.status, row.failure_reason),
-    failureReason: (row.failure_reason ?? null) as FailureReason | null,
+    failureReason: row.failure_reason ?? null,
     amount: fromMinorUnits(row.amount_minor),
     currency: PAYMENT_CURRENCY,
     referenceNumber: row.reference_number,

@@ -1,7 +1,13 @@
 /** Webhook registration endpoints of the partner API. */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { WebhookIdParams, type CreateWebhookBody, type WebhookIdParamsT, type WebhookResponseT, type WebhookTestResponseT } from '../../../schemas/partner.js';
+import {
+  WebhookIdParams,
+  type CreateWebhookBody,
+  type WebhookIdParamsT,
+  type WebhookResponseT,
+  type WebhookTestResponseT,
+} from '../../../schemas/partner.js';
 import { ApiError } from '../../domain/errors.js';
 import { testDeliveryEnvelope } from '../../domain/events.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';

@@ -14,7 +14,6 @@ import {
   type ConsentActionParamsT,
   type MerchantAction,
   type MerchantActionParamsT,
-  type PaymentAction,
   type PaymentActionBody,
   type PaymentActionParamsT,
 } from '../../../schemas/sandbox.js';
@@ -65,7 +64,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const before = app.store.merchants.get(merchantId, partnerId);
       if (!before) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found` });
-      const row = engine.merchant(merchantId, MERCHANT_TRIGGER[action as MerchantAction], { partnerId });
+      const row = engine.merchant(merchantId, MERCHANT_TRIGGER[action], { partnerId });
       return { merchantId: row.id, status: row.status, previousStatus: before.status };
     },
   );
@@ -90,7 +89,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
         throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
       }
       const trigger: PaymentTrigger =
-        action === 'fail' ? TRIGGER_BY_FAILURE_REASON[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : (action as Exclude<PaymentAction, 'fail' | 'complete'>);
+        action === 'fail' ? TRIGGER_BY_FAILURE_REASON[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : action;
       const row = engine.payment(paymentId, trigger, { partnerId: request.partner.clientId });
       return paymentView(app, row);
     },
@@ -115,7 +114,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       if (errorMessage !== undefined && action !== 'deny') {
         throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
       }
-      const row = engine.consent(requestId, CONSENT_TRIGGER[action as ConsentAction], { partnerId: request.partner.clientId, errorMessage });
+      const row = engine.consent(requestId, CONSENT_TRIGGER[action], { partnerId: request.partner.clientId, errorMessage });
       return consentView(row, app.publicUrl);
     },
   );

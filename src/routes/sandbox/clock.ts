@@ -14,7 +14,11 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
   const view = () => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
-  app.get('/clock', { schema: { ...common, summary: 'Read the virtual clock', response: responses({ $ref: 'SandboxClock#' }) } }, async () => view());
+  app.get(
+    '/clock',
+    { schema: { ...common, summary: 'Read the virtual clock', response: responses({ $ref: 'SandboxClock#' }) } },
+    async () => view(),
+  );
 
   app.post<{ Body: ClockAdvanceBody }>(
     '/clock/advance',
@@ -43,12 +47,19 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
       else {
         const target = Date.parse(body.to!);
         ms = target - clock.nowMs();
-        if (ms < 0) throw new ApiError('validation_failed', { field: 'to', message: `to (${body.to}) is before the current simulated time ${clock.iso()}; the clock only moves forward` });
+        if (ms < 0)
+          throw new ApiError('validation_failed', {
+            field: 'to',
+            message: `to (${body.to}) is before the current simulated time ${clock.iso()}; the clock only moves forward`,
+          });
       }
       // at most 10 years per call, whichever way it was given (a "99999999d" duration used to
       // overflow the Date range and answer 500; found by the fuzz suite)
       if (!Number.isFinite(ms) || ms > MAX_ADVANCE_MS) {
-        throw new ApiError('validation_failed', { field: given[0], message: `The clock moves at most ${MAX_ADVANCE_MS} ms (10 years) per call` });
+        throw new ApiError('validation_failed', {
+          field: given[0],
+          message: `The clock moves at most ${MAX_ADVANCE_MS} ms (10 years) per call`,
+        });
       }
       // due transitions fire in slices: other requests are answered while a burst settles
       const fired = await engine.advance(ms);
@@ -56,13 +67,35 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post('/clock/freeze', { schema: { ...common, summary: 'Freeze the virtual clock at the current instant', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
-    engine.freeze();
-    return view();
-  });
+  app.post(
+    '/clock/freeze',
+    {
+      schema: {
+        ...common,
+        summary: 'Freeze the virtual clock at the current instant',
+        body: { $ref: 'SandboxEmptyBody#' },
+        response: responses({ $ref: 'SandboxClock#' }),
+      },
+    },
+    async () => {
+      engine.freeze();
+      return view();
+    },
+  );
 
-  app.post('/clock/resume', { schema: { ...common, summary: 'Let the virtual clock run again (from the current simulated instant)', body: { $ref: 'SandboxEmptyBody#' }, response: responses({ $ref: 'SandboxClock#' }) } }, async () => {
-    engine.resume();
-    return view();
-  });
+  app.post(
+    '/clock/resume',
+    {
+      schema: {
+        ...common,
+        summary: 'Let the virtual clock run again (from the current simulated instant)',
+        body: { $ref: 'SandboxEmptyBody#' },
+        response: responses({ $ref: 'SandboxClock#' }),
+      },
+    },
+    async () => {
+      engine.resume();
+      return view();
+    },
+  );
 }

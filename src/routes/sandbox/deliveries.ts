@@ -31,7 +31,12 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: DeliveryIdParamsT }>(
     '/deliveries/:deliveryId',
     {
-      schema: { ...common, summary: 'Read one webhook delivery', params: DeliveryIdParams, response: responses({ $ref: 'SandboxDelivery#' }) },
+      schema: {
+        ...common,
+        summary: 'Read one webhook delivery',
+        params: DeliveryIdParams,
+        response: responses({ $ref: 'SandboxDelivery#' }),
+      },
     },
     async (request) => {
       const d = store.deliveries.get(request.params.deliveryId, request.partner.clientId);

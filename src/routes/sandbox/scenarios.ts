@@ -9,7 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import { ApiError } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenariosDir, validateScenario } from '../../scenarios/loader.js';
+import {
+  expandPaths,
+  findShippedScenario,
+  loadScenarioFile,
+  ScenarioLoadError,
+  shippedScenariosDir,
+  validateScenario,
+} from '../../scenarios/loader.js';
 import { runScenario } from '../../scenarios/runner.js';
 import { injectTransport } from '../../scenarios/transport.js';
 import type { Scenario } from '../../scenarios/types.js';
@@ -53,22 +60,35 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { name, scenario: inline, reset, vars } = request.body;
       if ((name === undefined) === (inline === undefined)) {
-        throw new ApiError('validation_failed', { field: name === undefined ? 'name' : 'scenario', message: 'Give exactly one of "name" or "scenario"' });
+        throw new ApiError('validation_failed', {
+          field: name === undefined ? 'name' : 'scenario',
+          message: 'Give exactly one of "name" or "scenario"',
+        });
       }
       let scenario: Scenario;
       if (name !== undefined) {
         const file = findShippedScenario(name);
-        if (!file) throw new ApiError('scenario_not_found', { field: 'name', message: `No shipped scenario named ${name} (GET /_sandbox/scenarios lists them)` });
+        if (!file)
+          throw new ApiError('scenario_not_found', {
+            field: 'name',
+            message: `No shipped scenario named ${name} (GET /_sandbox/scenarios lists them)`,
+          });
         scenario = loadScenarioFile(file);
       } else {
         try {
           scenario = validateScenario(structuredClone(inline), 'scenario');
         } catch (err) {
           if (!(err instanceof ScenarioLoadError)) throw err;
-          throw new ApiError('validation_failed', { field: err.step !== undefined ? `scenario.steps[${err.step - 1}]` : 'scenario', message: err.message });
+          throw new ApiError('validation_failed', {
+            field: err.step !== undefined ? `scenario.steps[${err.step - 1}]` : 'scenario',
+            message: err.message,
+          });
         }
         if (scenario.steps.length > MAX_INLINE_STEPS) {
-          throw new ApiError('validation_failed', { field: 'scenario.steps', message: `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)` });
+          throw new ApiError('validation_failed', {
+            field: 'scenario.steps',
+            message: `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)`,
+          });
         }
       }
       const partner = {

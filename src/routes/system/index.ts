@@ -17,7 +17,13 @@ const Health = {
 export async function systemRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/healthz',
-    { schema: { tags: ['system'], summary: 'Health: 200 when the database answers', response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } } } },
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Health: 200 when the database answers',
+        response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } },
+      },
+    },
     async () => {
       try {
         app.store.ping();

@@ -17,7 +17,9 @@ export function applyCaptures(ctx: RunContext, capture: Record<string, string> |
   for (const [name, path] of Object.entries(capture ?? {})) {
     const found = getPath(source, path);
     if (!found.ok) {
-      throw new StepFailure(`capture ${name}: ${what} has no value at "${path}"\n  ${what}:\n    ${JSON.stringify(source, null, 2)?.split('\n').slice(0, 30).join('\n    ')}`);
+      throw new StepFailure(
+        `capture ${name}: ${what} has no value at "${path}"\n  ${what}:\n    ${JSON.stringify(source, null, 2)?.split('\n').slice(0, 30).join('\n    ')}`,
+      );
     }
     ctx.vars[name] = found.value;
     set.push(name);

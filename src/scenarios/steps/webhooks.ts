@@ -57,7 +57,7 @@ function watched(ctx: RunContext, name: string | undefined): { name: string; hoo
 function envelopeOf(body: string): SeenDelivery['envelope'] {
   try {
     const v = JSON.parse(body) as unknown;
-    return v !== null && typeof v === 'object' ? (v as SeenDelivery['envelope']) : undefined;
+    return v !== null && typeof v === 'object' ? v : undefined;
   } catch {
     return undefined;
   }
@@ -99,7 +99,14 @@ export async function deliveriesFor(ctx: RunContext, hook: WatchedWebhook, event
   return items
     .map((d) => {
       const body = typeof d.body === 'string' ? d.body : '';
-      return { key: `log:${d.id}`, eventId: d.eventId, event: d.event, body, envelope: envelopeOf(body), signature: d.signature ?? undefined };
+      return {
+        key: `log:${d.id}`,
+        eventId: d.eventId,
+        event: d.event,
+        body,
+        envelope: envelopeOf(body),
+        signature: d.signature ?? undefined,
+      };
     })
     .sort((a, b) => Number(a.key.slice(4)) - Number(b.key.slice(4)));
 }
@@ -133,7 +140,9 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
     let advanced: string | undefined;
     for (;;) {
       const all = await deliveriesFor(ctx, hook);
-      const found = all.find((d) => !ctx.consumed.has(d.key) && matches(d, step.event, step.data) && (step.eventId === undefined || d.eventId === step.eventId));
+      const found = all.find(
+        (d) => !ctx.consumed.has(d.key) && matches(d, step.event, step.data) && (step.eventId === undefined || d.eventId === step.eventId),
+      );
       const elapsed = Date.now() - started;
       // a delivery still pending in the log is not signed yet: wait for the worker to claim it
       const ready = found !== undefined && (found.signature != null || (step.signature ?? 'valid') === 'ignore' || elapsed >= timeoutMs);

@@ -11,7 +11,12 @@ import type { MerchantRow } from '../../../store/merchants.js';
 import type { FieldErrors } from '../forms.js';
 
 export const PERSON_GROUPS = [
-  { key: 'ubos', legend: 'Beneficial owners', singular: 'beneficial owner', hint: 'Everyone who owns or controls more than 25 % of the company.' },
+  {
+    key: 'ubos',
+    legend: 'Beneficial owners',
+    singular: 'beneficial owner',
+    hint: 'Everyone who owns or controls more than 25 % of the company.',
+  },
   { key: 'directors', legend: 'Directors', singular: 'director', hint: 'Members of the board or the management.' },
   { key: 'signatories', legend: 'Signatories', singular: 'signatory', hint: 'People who may sign on behalf of the company.' },
 ] as const;
@@ -128,7 +133,8 @@ export function validateStandardForm(f: StandardForm, nowIso: string): FieldErro
   else if (!/^[0-9]{8}$/.test(reg)) errors.registrationNumber = 'A CVR number has exactly 8 digits.';
   if (!f.companyName) errors.companyName = 'Enter the legal company name.';
   else if (f.companyName.length > 200) errors.companyName = 'Use at most 200 characters.';
-  if (f.website && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(f.website)) errors.website = 'Enter a web address starting with https://, or leave it empty.';
+  if (f.website && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(f.website))
+    errors.website = 'Enter a web address starting with https://, or leave it empty.';
   if (f.website.length > 200) errors.website = 'Use at most 200 characters.';
   if (!f.street) errors.street = 'Enter the street and number.';
   else if (f.street.length > 200) errors.street = 'Use at most 200 characters.';
@@ -179,7 +185,9 @@ export function bankLinking(f: { bankId: string; iban: string; accountHolderName
 export const billing = (nowIso: string) => ({ accepted: true, version: BILLING_AGREEMENT_VERSION, acceptedAt: nowIso });
 
 const cleanPersons = (rows: Person[]) =>
-  rows.filter((p) => p.fullName).map((p) => (p.dateOfBirth ? { fullName: p.fullName, dateOfBirth: p.dateOfBirth } : { fullName: p.fullName }));
+  rows
+    .filter((p) => p.fullName)
+    .map((p) => (p.dateOfBirth ? { fullName: p.fullName, dateOfBirth: p.dateOfBirth } : { fullName: p.fullName }));
 
 /** What a valid standard form stores in merchants.details.onboarding. */
 export function onboardingData(f: StandardForm, nowIso: string): Record<string, unknown> {
@@ -198,7 +206,8 @@ export function onboardingData(f: StandardForm, nowIso: string): Record<string, 
 }
 
 export function fromRegistry(c: RegistryCompany, current: StandardForm): StandardForm {
-  const toRows = (list: readonly { fullName: string; dateOfBirth?: string }[]) => list.map((p) => ({ fullName: p.fullName, dateOfBirth: p.dateOfBirth ?? '' }));
+  const toRows = (list: readonly { fullName: string; dateOfBirth?: string }[]) =>
+    list.map((p) => ({ fullName: p.fullName, dateOfBirth: p.dateOfBirth ?? '' }));
   return {
     ...current,
     registrationNumber: c.registrationNumber,
@@ -225,7 +234,12 @@ export function initialForm(m: MerchantRow): StandardForm {
   const ft = (details.fastTrack ?? {}) as Record<string, unknown>;
   const addr = (ft.address ?? {}) as Record<string, unknown>;
   const people = (v: unknown): Person[] =>
-    Array.isArray(v) ? v.map((p) => ({ fullName: str((p as Record<string, unknown>)?.fullName), dateOfBirth: str((p as Record<string, unknown>)?.dateOfBirth) })) : [];
+    Array.isArray(v)
+      ? v.map((p) => ({
+          fullName: str((p as Record<string, unknown>)?.fullName),
+          dateOfBirth: str((p as Record<string, unknown>)?.dateOfBirth),
+        }))
+      : [];
   return {
     registrationNumber: str(ft.registrationNumber),
     companyName: m.company_name,
@@ -244,4 +258,3 @@ export function initialForm(m: MerchantRow): StandardForm {
     billingAgreement: false,
   };
 }
-

@@ -77,7 +77,16 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
       if (r.kind === 'closed') return sendPage(reply, statusPage(m));
       if (m.status !== 'pending_onboarding') {
         const ft = (parseDetails(m.details).fastTrack ?? {}) as Record<string, unknown>;
-        return sendPage(reply, completionPage(m, token, { bankId: '', iban: str(ft.iban), accountHolderName: m.company_name, bic: str(ft.bic), billingAgreement: false }));
+        return sendPage(
+          reply,
+          completionPage(m, token, {
+            bankId: '',
+            iban: str(ft.iban),
+            accountHolderName: m.company_name,
+            bic: str(ft.bic),
+            billingAgreement: false,
+          }),
+        );
       }
       let form = initialForm(m);
       const q = typeof request.query.registrationNumber === 'string' ? request.query.registrationNumber.trim() : undefined;
@@ -92,7 +101,10 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
         return sendPage(
           reply,
           standardPage(m, token, form, {
-            lookup: { value: q, error: `No company with registration number ${normalized} in the sandbox registry. Check the number, or enter the details by hand below.` },
+            lookup: {
+              value: q,
+              error: `No company with registration number ${normalized} in the sandbox registry. Check the number, or enter the details by hand below.`,
+            },
           }),
         );
       }
@@ -140,7 +152,10 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
       const key = remove[1] as PersonGroup;
       const rows = f[key].filter((_, i) => i !== Number(remove[2]));
       const next = { ...f, [key]: rows };
-      return sendPage(reply, standardPage(m, token, next, { focus: personField(key, Math.max(0, Math.min(Number(remove[2]), rows.length - 1)), 'fullName') }));
+      return sendPage(
+        reply,
+        standardPage(m, token, next, { focus: personField(key, Math.max(0, Math.min(Number(remove[2]), rows.length - 1)), 'fullName') }),
+      );
     }
     const errors = validateStandardForm(f, nowIso);
     if (Object.keys(errors).length > 0) return sendPage(reply, standardPage(m, token, f, { errors }), 400);

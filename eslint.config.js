@@ -1,0 +1,54 @@
+// ESLint (flat config): typescript-eslint's recommended rules with type information, over the
+// product, its schemas and fixtures, the tests, the bench and scripts. Formatting is Prettier's
+// job (npm run lint runs both).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'tmp/**', 'coverage/**', '.tap/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // TypeScript itself reports undefined names (and knows Node's globals)
+      'no-undef': 'off',
+      // unused names are errors, except the `_`-prefixed ones kept on purpose (destructuring away a field)
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      // routes are async handlers that Fastify awaits; hooks in callback style are deliberate (no promise per request)
+      '@typescript-eslint/require-await': 'off',
+      // JSON from sockets, SQLite rows and fixtures is typed at the boundary by casts the schemas back
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      // String(x) and `${x}` of unknown values are deliberate (error messages, HTML escaping of anything)
+      '@typescript-eslint/restrict-template-expressions': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+      // a failure caught inside a transaction callback is rethrown as it was caught
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
+    },
+  },
+  {
+    // tests use tap's loose assertion helpers and `any` for response bodies checked against schemas
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // t.equal & co. are passed around; ANSI colour codes are matched on purpose
+      '@typescript-eslint/unbound-method': 'off',
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
