@@ -1,5 +1,5 @@
 /**
- * Rewrite the README "## Performance" section from bench/results/latest.json (tables, machine,
+ * Write docs/performance.md (the "## Performance" section) from bench/results/latest.json (tables, machine,
  * command) plus bench/results/notes.md (the hand-written reading of the results).
  *
  *   npx tsx bench/readme.ts
@@ -68,11 +68,7 @@ ${block('## Targets (issue 7)')}
 ${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}
 ${notes ? `${notes}\n` : ''}`;
 
-const readmePath = join(ROOT, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = readme.indexOf('## Performance\n');
-if (start < 0) throw new Error('README has no "## Performance" section');
-const next = readme.indexOf('\n## ', start + 1);
-const updated = `${readme.slice(0, start)}${section.trimEnd()}\n${next < 0 ? '' : readme.slice(next)}`;
-writeFileSync(readmePath, updated);
-console.log(`README "## Performance" updated from ${results.date}`);
+// docs/performance.md is this section under its own title
+const pagePath = join(ROOT, 'docs', 'performance.md');
+writeFileSync(pagePath, `# Performance\n\n${section.trimEnd()}\n`);
+console.log(`docs/performance.md written from ${results.date}`);

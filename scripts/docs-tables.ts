@@ -1,12 +1,14 @@
 /**
- * Generate the README tables that must never drift from the code:
- *   - configuration (from SETTINGS in src/config.ts) between <!-- config-table:start/end -->
- *   - error codes   (from ERROR_CATALOGUE in src/domain/errors.ts) between <!-- error-table:start/end -->
+ * Generate the documentation tables that must never drift from the code:
+ *   - configuration (from SETTINGS in src/config.ts) in docs/configuration.md, between
+ *     <!-- config-table:start/end -->
+ *   - error codes (from ERROR_CATALOGUE in src/domain/errors.ts) in docs/errors.md, between
+ *     <!-- error-table:start/end -->
  *
- *   npm run docs:tables            rewrite README.md
- *   npm run docs:tables -- --check exit 1 when README.md is out of date
+ *   npm run docs:tables            rewrite them
+ *   npm run docs:tables -- --check exit 1 when one is out of date
  *
- * test/partner/docs-tables.test.ts fails when the README is out of date.
+ * test/docs/tables.test.ts fails when a table is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,7 +16,13 @@ import { fileURLToPath } from 'node:url';
 import { SETTINGS, type Setting } from '../src/config.js';
 import { ERROR_CATALOGUE } from '../src/domain/errors.js';
 
-export const README_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
+const DOCS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
+
+/** Each generated table: the page it lives in, its marker name, and how it is rendered. */
+export const TABLES = [
+  { path: resolve(DOCS, 'configuration.md'), name: 'config-table', render: () => renderConfigTable() },
+  { path: resolve(DOCS, 'errors.md'), name: 'error-table', render: () => renderErrorTable() },
+] as const;
 
 /** One table cell: pipes escaped, one line, `<`/`>` outside code spans as entities (Markdown would eat them). */
 const cell = (s: string) =>
@@ -57,28 +65,28 @@ function replaceBetween(text: string, name: string, content: string): string {
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the ${start} … ${end} markers`);
+  if (i < 0 || j < i) throw new Error(`the page lacks the ${start} … ${end} markers`);
   return `${text.slice(0, i + start.length)}\n${content}\n${text.slice(j)}`;
 }
 
-/** README text with both generated tables brought up to date. */
-export function updateTables(readme: string): string {
-  return replaceBetween(replaceBetween(readme, 'config-table', renderConfigTable()), 'error-table', renderErrorTable());
+/** A page's text with its generated table brought up to date. */
+export function updateTable(text: string, table: (typeof TABLES)[number]): string {
+  return replaceBetween(text, table.name, table.render());
 }
 
 function main(argv: string[]): void {
-  const current = readFileSync(README_PATH, 'utf8');
-  const next = updateTables(current);
-  if (argv.includes('--check')) {
-    if (next !== current) {
-      console.error('README.md tables are out of date: run `npm run docs:tables`');
-      process.exit(1);
-    }
-    console.log('README.md tables are up to date');
-    return;
+  let stale = 0;
+  for (const table of TABLES) {
+    const current = readFileSync(table.path, 'utf8');
+    const next = updateTable(current, table);
+    if (next === current) continue;
+    if (argv.includes('--check')) {
+      console.error(`${table.path}: the ${table.name} is out of date: run \`npm run docs:tables\``);
+      stale++;
+    } else writeFileSync(table.path, next);
   }
-  if (next !== current) writeFileSync(README_PATH, next);
-  console.log(next === current ? 'README.md tables already up to date' : 'README.md tables updated');
+  if (stale > 0) process.exit(1);
+  console.log(argv.includes('--check') ? 'tables are up to date' : 'tables written');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

@@ -5,7 +5,7 @@
 import { base64url, decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import t from 'tap';
 import { build, json, schemaErrors, T0 } from '../helpers/app.js';
-import { aisApp, createMerchant, JWT_SECRET } from '../ais/setup.js';
+import { aisApp, createMerchant, JWT_SECRET } from '../helpers/ais.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
 t.setTimeout(180_000);

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { inCI } from './harness.js';
+import { inCI } from '../helpers/browser.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 t.setTimeout(180_000);

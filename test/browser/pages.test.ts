@@ -17,7 +17,7 @@ import {
   startServer,
   type Receiver,
   type Running,
-} from './harness.js';
+} from '../helpers/browser.js';
 
 const missing = browserMissing();
 // in CI a missing browser is red: the hosted pages must really be driven there (.ci/run installs chromium)

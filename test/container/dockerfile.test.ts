@@ -9,8 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadConfig, SETTINGS } from '../../src/config.js';
-import { envOf, execForm, healthcheckOf, parseDockerfile, type Stage } from './dockerfile.js';
-import { ROOT, runnable, startCmd } from './process.js';
+import { envOf, execForm, healthcheckOf, parseDockerfile, type Stage } from '../helpers/dockerfile.js';
+import { ROOT, runnable, startCmd } from '../helpers/process.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
-import { startCmd } from './process.js';
+import { startCmd } from '../helpers/process.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);

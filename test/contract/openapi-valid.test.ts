@@ -130,7 +130,7 @@ t.test('response headers: x-request-id on every documented response; X-Total-Cou
 });
 
 t.test('the documented header parameters do not validate: a malformed x-request-id is still replaced, never a 400', async (t) => {
-  const { aisApp } = await import('../ais/setup.js');
+  const { aisApp } = await import('../helpers/ais.js');
   const { json, schemaErrors } = await import('../helpers/app.js');
   const { app, merchantId, bearer, authorizedConsent } = await aisApp(t);
   await authorizedConsent('user-typical');

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { consentMachine } from '../../src/domain/consent.js';
 import { build, OTHER_PARTNER, schemaErrors, T0 } from '../helpers/app.js';
-import { buildTwo, call, testMerchant } from '../partner/fixtures.js';
-import { advance } from './setup.js';
+import { buildTwo, call, testMerchant } from '../helpers/partner.js';
+import { advance } from '../helpers/engine.js';
 
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 

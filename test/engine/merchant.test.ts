@@ -1,8 +1,8 @@
 import t from 'tap';
 import { merchantMachine, webhookStatusName, type MerchantTrigger } from '../../src/domain/merchant.js';
 import { build, OTHER_PARTNER, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
-import { buildTwo, call, standardMerchant, testMerchant } from '../partner/fixtures.js';
-import { advance, watchEvents } from './setup.js';
+import { buildTwo, call, standardMerchant, testMerchant } from '../helpers/partner.js';
+import { advance, watchEvents } from '../helpers/engine.js';
 
 const ACTION: Record<MerchantTrigger, string> = {
   submit_onboarding: 'submit-onboarding',

@@ -9,8 +9,8 @@
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { build, schemaErrors } from '../helpers/app.js';
-import { call, count, testMerchant } from '../partner/fixtures.js';
-import { expectedSignature, startReceiver } from '../webhooks/receiver.js';
+import { call, count, testMerchant } from '../helpers/partner.js';
+import { expectedSignature, startReceiver } from '../helpers/receiver.js';
 
 type Table = 'events' | 'deliveries';
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import { bankPaymentStatus, FAILURE_REASON_BY_TRIGGER, paymentMachine, type PaymentTrigger } from '../../src/domain/payment.js';
 import { VirtualClock } from '../../src/clock.js';
 import { build, OTHER_PARTNER, schemaErrors, T0 } from '../helpers/app.js';
-import { buildTwo, call, testMerchant } from '../partner/fixtures.js';
-import { advance, watchEvents } from './setup.js';
+import { buildTwo, call, testMerchant } from '../helpers/partner.js';
+import { advance, watchEvents } from '../helpers/engine.js';
 import type { FastifyInstance } from 'fastify';
 
 /** Control call per trigger: [action, body]. */

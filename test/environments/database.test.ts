@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { buildApp, DATABASE_ENVIRONMENT_KEY } from '../../src/app.js';
 import { ConfigError, DEFAULT_DATABASE, loadConfig, SETTINGS } from '../../src/config.js';
-import { serve, serveFails } from './processes.js';
+import { serve, serveFails } from '../helpers/processes.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);

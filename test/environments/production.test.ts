@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
-import { postForm } from '../hosted/helpers.js';
+import { postForm } from '../helpers/hosted.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);

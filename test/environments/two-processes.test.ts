@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
-import { expectedSignature } from '../webhooks/receiver.js';
-import { serve } from './processes.js';
+import { expectedSignature } from '../helpers/receiver.js';
+import { serve } from '../helpers/processes.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);

@@ -11,7 +11,7 @@ import t from 'tap';
 import { precompiledKey, precompiledStats, usePrecompiledFile } from '../../src/plugins/precompiled.js';
 import { precompile } from '../../src/precompile.js';
 import { build, PARTNER } from '../helpers/app.js';
-import { fastTrackBody, normalise } from '../partner/fixtures.js';
+import { fastTrackBody, normalise } from '../helpers/partner.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'obsim-precompiled-'));
 const file = join(dir, 'schemas.cjs');

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { ROOT } from '../container/process.js';
+import { ROOT } from '../helpers/process.js';
 
 /** The newest content-type fix (CVE-2026-33806, GHSA-247c-9743-5963). */
 const MINIMUM = '5.8.5';
@@ -30,7 +30,7 @@ t.test('fastify is pinned exactly, installed at that version, and has the conten
   t.equal(installed, pinned, 'node_modules has the pinned version');
   t.ok(compare(installed, MINIMUM) >= 0, `installed ${installed} >= ${MINIMUM}`);
 
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/reliability.md'), 'utf8');
   const section = /### Fastify and the content-type CVEs\n([\s\S]*?)(?=\n#{2,3} )/.exec(readme)?.[1] ?? '';
   t.ok(section, 'README has the section');
   t.match(section, new RegExp(`pins \`fastify\` ${pinned.replace(/\./g, '\\.')}\\b`), 'README names the pinned version');

@@ -6,7 +6,7 @@
  * 0 5xx, every answer 2xx. (Memory flatness needs the 60 s run: `npm run load`.)
  */
 import t from 'tap';
-import { runLoad } from './load.js';
+import { runLoad } from '../helpers/load.js';
 
 const SECONDS = Number(process.env.OBSIM_LOAD_SMOKE_SECONDS ?? 4);
 t.setTimeout(Math.max(120_000, SECONDS * 5_000));

@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { json, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
-import { buildTwo } from '../partner/fixtures.js';
+import { buildTwo } from '../helpers/partner.js';
 
 const list = { method: 'GET' as const, url: '/v1/partner/merchants' };
 t.setTimeout(180_000);

@@ -10,7 +10,7 @@ import { SignJWT } from 'jose';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { json, PARTNER, schemaErrors } from '../helpers/app.js';
-import { buildTwo } from '../partner/fixtures.js';
+import { buildTwo } from '../helpers/partner.js';
 
 const SECRET = 'token-attack-suite-secret-0123456789abcdef';
 const USER = 'attack-user';

@@ -27,7 +27,7 @@ import {
   type TransportResponse,
 } from '../../src/scenarios/transport.js';
 import type { Scenario } from '../../src/scenarios/types.js';
-import { failure } from './util.js';
+import { failure } from '../helpers/scenarios.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
 t.setTimeout(180_000);

@@ -5,7 +5,7 @@ import { sign } from '../../src/webhooks/sign.js';
 import { runScenario } from '../../src/scenarios/runner.js';
 import type { Step } from '../../src/scenarios/types.js';
 import { validateScenario } from '../../src/scenarios/loader.js';
-import { failure, fakeTransport, runSteps, TEST_MERCHANT } from './util.js';
+import { failure, fakeTransport, runSteps, TEST_MERCHANT } from '../helpers/scenarios.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
 t.setTimeout(180_000);

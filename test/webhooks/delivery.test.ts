@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/worker.js';
 import { build, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
-import { buildTwo, call, testMerchant } from '../partner/fixtures.js';
-import { envelopeProblems } from './contract.js';
-import { expectedSignature, startReceiver, type Received } from './receiver.js';
+import { buildTwo, call, testMerchant } from '../helpers/partner.js';
+import { envelopeProblems } from '../helpers/contract.js';
+import { expectedSignature, startReceiver, type Received } from '../helpers/receiver.js';
 
 type Headers = Record<string, string>;
 

@@ -10,8 +10,8 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import { PARTNER, T0 } from '../helpers/app.js';
-import { call, testMerchant } from '../partner/fixtures.js';
-import { expectedSignature, startReceiver } from './receiver.js';
+import { call, testMerchant } from '../helpers/partner.js';
+import { expectedSignature, startReceiver } from '../helpers/receiver.js';
 
 async function open(file: string, clock = VirtualClock.create({ start: T0, frozen: true })) {
   const app = await buildApp({ logger: false, clock, config: { db: file, validateResponses: true } });

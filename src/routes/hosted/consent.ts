@@ -63,8 +63,7 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
     authorized: (row) => [
       messagePage(
         'Access authorized',
-        html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id:
-          <code>${row.consent_id}</code>. You can close this page.`,
+        html`${merchantName(row)} can now read your accounts until ${day(row.expiration_date_time)}. Consent id: <code>${row.consent_id}</code>. You can close this page.`,
         'ok',
       ),
       200,
@@ -96,36 +95,30 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
       title: `${merchant} asks for access to your accounts`,
       brand: 'Sandbox bank authorization',
       body: html`${errorSummary(errors, ['bankId'], { bankId: 'Bank' })}
-        <p><strong>${merchant}</strong> would like to read the following from your bank:</p>
-        <ul class="plain">
-          ${perms.map((p) => html`<li>${PERMISSION_LABELS[p]} <small>(${p})</small></li>`)}
-        </ul>
-        <dl>
-          <dt>User</dt>
-          <dd>${row.user_id}</dd>
-          <dt>Transactions from</dt>
-          <dd>${day(row.transaction_from_date_time)}</dd>
-          <dt>Access until</dt>
-          <dd>${day(row.expiration_date_time)}</dd>
-          <dt>Request id</dt>
-          <dd>${row.request_id}</dd>
-        </dl>
-        <form method="post" action="">
-          ${radioGroup({
-            name: 'bankId',
-            legend: 'Choose your bank',
-            hint: 'Sandbox banks: no real bank is contacted and no credentials are needed.',
-            options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · ${b.currency}` })),
-            value: row.bank_id,
-            error,
-            focus: Boolean(error),
-            required: true,
-          })}
-          <div class="actions">
-            <button type="submit" name="action" value="authorize">Authorize access</button>
-            <button type="submit" name="action" value="deny" class="danger" formnovalidate>Deny</button>
-          </div>
-        </form>`,
+<p><strong>${merchant}</strong> would like to read the following from your bank:</p>
+<ul class="plain">${perms.map((p) => html`<li>${PERMISSION_LABELS[p]} <small>(${p})</small></li>`)}</ul>
+<dl>
+<dt>User</dt><dd>${row.user_id}</dd>
+<dt>Transactions from</dt><dd>${day(row.transaction_from_date_time)}</dd>
+<dt>Access until</dt><dd>${day(row.expiration_date_time)}</dd>
+<dt>Request id</dt><dd>${row.request_id}</dd>
+</dl>
+<form method="post" action="">
+${radioGroup({
+  name: 'bankId',
+  legend: 'Choose your bank',
+  hint: 'Sandbox banks: no real bank is contacted and no credentials are needed.',
+  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · ${b.currency}` })),
+  value: row.bank_id,
+  error,
+  focus: Boolean(error),
+  required: true,
+})}
+<div class="actions">
+<button type="submit" name="action" value="authorize">Authorize access</button>
+<button type="submit" name="action" value="deny" class="danger" formnovalidate>Deny</button>
+</div>
+</form>`,
     });
   }
 

@@ -52,11 +52,9 @@ export function errorSummary(errors: FieldErrors, order: readonly string[], labe
   const names = [...order.filter((n) => errors[n] !== undefined), ...Object.keys(errors).filter((n) => !order.includes(n))];
   if (names.length === 0) return html``;
   return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title">
-    <h2 id="error-summary-title">There ${names.length === 1 ? 'is a problem' : `are ${names.length} problems`} with what you entered</h2>
-    <ul>
-      ${names.map((n) => html`<li><a href="#${fieldId(n)}">${labels[n] ? `${labels[n]}: ` : ''}${errors[n]}</a></li>`)}
-    </ul>
-  </div>`;
+<h2 id="error-summary-title">There ${names.length === 1 ? 'is a problem' : `are ${names.length} problems`} with what you entered</h2>
+<ul>${names.map((n) => html`<li><a href="#${fieldId(n)}">${labels[n] ? `${labels[n]}: ` : ''}${errors[n]}</a></li>`)}</ul>
+</div>`;
 }
 
 export interface FieldOptions {
@@ -80,23 +78,15 @@ export function textField(o: FieldOptions): RawHtml {
   const id = fieldId(o.name);
   const describedBy = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field">
-    <label for="${id}"
-      >${o.label}${o.required ? html` <span aria-hidden="true">*</span>` : html` <span class="hint">(optional)</span>`}</label
-    >
-    ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
-    ${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
-    <input
-      type="${o.type ?? 'text'}"
-      id="${id}"
-      name="${o.name}"
-      value="${o.value ?? ''}"
-      ${o.required ? raw(' required aria-required="true"') : ''}${
-        o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''
-      }${o.inputmode ? html` inputmode="${o.inputmode}"` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${
-        describedBy ? html` aria-describedby="${describedBy}"` : ''
-      }${o.error ? raw(' aria-invalid="true"') : ''}${o.focus ? raw(' autofocus') : ''}
-    />
-  </div>`;
+<label for="${id}">${o.label}${o.required ? html` <span aria-hidden="true">*</span>` : html` <span class="hint">(optional)</span>`}</label>
+${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
+${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
+<input type="${o.type ?? 'text'}" id="${id}" name="${o.name}" value="${o.value ?? ''}"${o.required ? raw(' required aria-required="true"') : ''}${
+    o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ''
+  }${o.inputmode ? html` inputmode="${o.inputmode}"` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}${
+    describedBy ? html` aria-describedby="${describedBy}"` : ''
+  }${o.error ? raw(' aria-invalid="true"') : ''}${o.focus ? raw(' autofocus') : ''}>
+</div>`;
 }
 
 export interface ChoiceOption {
@@ -127,17 +117,11 @@ ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
 ${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
 ${o.options.map((opt, i) => {
   const optId = i === 0 ? id : `${id}-${i}`;
-  return html`<div class="choice">
-    <input
-      type="radio"
-      id="${optId}"
-      name="${o.name}"
-      value="${opt.value}"
-      ${opt.value === o.value ? raw(' checked') : ''}${
-        o.error ? raw(' aria-invalid="true"') : ''
-      }${o.focus && i === 0 ? raw(' autofocus') : ''}${o.required ? raw(' required') : ''}
-    /><label for="${optId}">${opt.label}${opt.hint ? html` <span class="hint">${opt.hint}</span>` : ''}</label>
-  </div>`;
+  return html`<div class="choice"><input type="radio" id="${optId}" name="${o.name}" value="${opt.value}"${opt.value === o.value ? raw(' checked') : ''}${
+    o.error ? raw(' aria-invalid="true"') : ''
+  }${o.focus && i === 0 ? raw(' autofocus') : ''}${o.required ? raw(' required') : ''}><label for="${optId}">${opt.label}${
+    opt.hint ? html` <span class="hint">${opt.hint}</span>` : ''
+  }</label></div>`;
 })}
 </fieldset>`;
 }
@@ -153,19 +137,11 @@ export function checkbox(o: {
 }): RawHtml {
   const id = fieldId(o.name);
   return html`<div class="field">
-    ${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
-    <div class="choice">
-      <input
-        type="checkbox"
-        id="${id}"
-        name="${o.name}"
-        value="yes"
-        ${o.checked ? raw(' checked') : ''}${o.required ? raw(' required aria-required="true"') : ''}${
-          o.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''
-        }${o.focus ? raw(' autofocus') : ''}
-      /><label for="${id}">${o.label}</label>
-    </div>
-  </div>`;
+${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
+<div class="choice"><input type="checkbox" id="${id}" name="${o.name}" value="yes"${o.checked ? raw(' checked') : ''}${o.required ? raw(' required aria-required="true"') : ''}${
+    o.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''
+  }${o.focus ? raw(' autofocus') : ''}><label for="${id}">${o.label}</label></div>
+</div>`;
 }
 
 /** A <select> with a label; `options` values and labels are escaped. */
@@ -183,22 +159,16 @@ export function selectField(o: {
   const id = fieldId(o.name);
   const describedBy = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field">
-    <label for="${id}"
-      >${o.label}${o.required ? html` <span aria-hidden="true">*</span>` : html` <span class="hint">(optional)</span>`}</label
-    >
-    ${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
-    ${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
-    <select
-      id="${id}"
-      name="${o.name}"
-      ${o.required ? raw(' required aria-required="true"') : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
-        o.error ? raw(' aria-invalid="true"') : ''
-      }${o.focus ? raw(' autofocus') : ''}
-    >
-      ${o.placeholder !== undefined ? html`<option value="">${o.placeholder}</option>` : ''}
-      ${o.options.map((opt) => html`<option value="${opt.value}" ${opt.value === o.value ? raw(' selected') : ''}>${opt.label}</option>`)}
-    </select>
-  </div>`;
+<label for="${id}">${o.label}${o.required ? html` <span aria-hidden="true">*</span>` : html` <span class="hint">(optional)</span>`}</label>
+${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}
+${o.error ? html`<p class="error" id="${id}-error"><span class="visually-hidden">Error: </span>${o.error}</p>` : ''}
+<select id="${id}" name="${o.name}"${o.required ? raw(' required aria-required="true"') : ''}${describedBy ? html` aria-describedby="${describedBy}"` : ''}${
+    o.error ? raw(' aria-invalid="true"') : ''
+  }${o.focus ? raw(' autofocus') : ''}>
+${o.placeholder !== undefined ? html`<option value="">${o.placeholder}</option>` : ''}
+${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === o.value ? raw(' selected') : ''}>${opt.label}</option>`)}
+</select>
+</div>`;
 }
 
 /** A urlencoded form body as a flat string map (repeated keys: the last value wins). */

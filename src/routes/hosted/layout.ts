@@ -106,26 +106,25 @@ export interface PageOptions {
 /** A complete HTML document with the shared header, inline CSS and footer. */
 export function page(options: PageOptions): string {
   return html`<!doctype html>
-    <html lang="${options.lang ?? 'en'}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${options.title} · obsim sandbox</title>
-        <style>
-          ${raw(CSS)}
-        </style>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="top" role="banner">obsim sandbox${options.brand ? html`<small>${options.brand}</small>` : ''}</header>
-        <main id="main" tabindex="-1">
-          <h1>${options.title}</h1>
-          ${options.body}
-        </main>
-        <footer>Simulated page served by obsim. No real bank, no real money.</footer>
-      </body>
-    </html> `.value;
+<html lang="${options.lang ?? 'en'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${options.title} · obsim sandbox</title>
+<style>${raw(CSS)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top" role="banner">obsim sandbox${options.brand ? html`<small>${options.brand}</small>` : ''}</header>
+<main id="main" tabindex="-1">
+<h1>${options.title}</h1>
+${options.body}
+</main>
+<footer>Simulated page served by obsim. No real bank, no real money.</footer>
+</body>
+</html>
+`.value;
 }
 
 /** Send a hosted page: text/html, no caching, no external resources (CSP), no framing. */

@@ -62,21 +62,12 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
   function summary(p: PaymentRow, merchantName: string): RawHtml {
     const bank = p.bank_id ? (bankById(p.bank_id)?.name ?? p.bank_id) : undefined;
     return html`<dl class="summary">
-      <dt>Pay to</dt>
-      <dd>${merchantName}</dd>
-      <dt>Amount</dt>
-      <dd><strong>${formatAmount(p.amount_minor, p.currency)}</strong></dd>
-      <dt>Reference</dt>
-      <dd>${p.reference_number}</dd>
-      ${
-        bank
-          ? html`<dt>Bank</dt>
-              <dd>${bank}</dd>`
-          : ''
-      }
-      <dt>Payment id</dt>
-      <dd>${p.id}</dd>
-    </dl>`;
+<dt>Pay to</dt><dd>${merchantName}</dd>
+<dt>Amount</dt><dd><strong>${formatAmount(p.amount_minor, p.currency)}</strong></dd>
+<dt>Reference</dt><dd>${p.reference_number}</dd>
+${bank ? html`<dt>Bank</dt><dd>${bank}</dd>` : ''}
+<dt>Payment id</dt><dd>${p.id}</dd>
+</dl>`;
   }
 
   type Form = { values?: Record<string, string>; errors?: FieldErrors };
@@ -86,38 +77,27 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
     paid: (p, merchantName) => [
       {
         title: 'Payment completed',
-        body: html`<p class="notice ok" role="status">
-            <span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.
-          </p>
-          ${summary(p, merchantName)}
-          <p>You can close this window.</p>`,
+        body: html`<p class="notice ok" role="status"><span class="status ok" data-status="paid">Paid</span> Your payment to ${merchantName} is complete.</p>
+${summary(p, merchantName)}<p>You can close this window.</p>`,
       },
       200,
     ],
     failed: (p, merchantName) => [
       {
         title: 'Payment failed',
-        body: html`<p class="notice bad" role="status">
-            <span class="status bad" data-status="failed">Failed</span> ${
-              REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
-            }
-          </p>
-          ${summary(p, merchantName)}
-          <p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
+        body: html`<p class="notice bad" role="status"><span class="status bad" data-status="failed">Failed</span> ${
+          REASON_TEXT[p.failure_reason as FailureReason] ?? 'The payment failed.'
+        }</p>
+${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You can close this window.</p>`,
       },
       200,
     ],
     processing: (p, merchantName) => [
       {
         title: 'Payment processing',
-        body: html`<p class="notice" role="status">
-            <span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this
-            page shows the result when you reload it.
-          </p>
-          ${summary(p, merchantName)}
-          <form method="get" action="/pay/${store.payments.tokenFor(p.id)}">
-            <div class="actions"><button type="submit">Check again</button></div>
-          </form>`,
+        body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
+${summary(p, merchantName)}
+<form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
       },
       200,
     ],
@@ -134,11 +114,10 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
         reply,
         page({
           title: 'This payment link has expired',
-          body: html`<p class="notice bad" role="status">
-              This payment can no longer be completed: its link expired${awaitsPayer(p) ? ` at ${p.expires_at}` : ''}. No money was moved.
-              Ask ${merchantName || 'the merchant'} for a new payment link.
-            </p>
-            ${summary(p, merchantName)}`,
+          body: html`<p class="notice bad" role="status">This payment can no longer be completed: its link expired${
+            awaitsPayer(p) ? ` at ${p.expires_at}` : ''
+          }. No money was moved. Ask ${merchantName || 'the merchant'} for a new payment link.</p>
+${summary(p, merchantName)}`,
         }),
         410,
       );
@@ -152,27 +131,25 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
     const order = ['bankId', 'decision'];
     const focus = order.find((n) => errors[n]);
     return html`${errorSummary(errors, order)}
-      <p>Choose your bank and approve the payment. This is the obsim sandbox: pick any bank, no login is needed and no money moves.</p>
-      ${summary(p, merchantName)}
-      <form method="post" action="/pay/${store.payments.tokenFor(p.id)}" novalidate>
-        ${radioGroup({
-          name: 'bankId',
-          legend: 'Your bank',
-          hint: 'Needed to approve or reject. Cancelling needs no bank.',
-          options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}` })),
-          value: form.values?.bankId,
-          error: errors.bankId,
-          focus: focus === 'bankId',
-        })}
-        ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${errors.decision}</p>` : ''}
-        <div class="actions">
-          <button type="submit" name="decision" value="approve" id="f-decision" ${focus === 'decision' ? html` autofocus` : ''}>
-            Approve payment
-          </button>
-          <button type="submit" name="decision" value="reject" class="danger">Reject at the bank</button>
-          <button type="submit" name="decision" value="abandon" class="secondary">Cancel payment</button>
-        </div>
-      </form>`;
+<p>Choose your bank and approve the payment. This is the obsim sandbox: pick any bank, no login is needed and no money moves.</p>
+${summary(p, merchantName)}
+<form method="post" action="/pay/${store.payments.tokenFor(p.id)}" novalidate>
+${radioGroup({
+  name: 'bankId',
+  legend: 'Your bank',
+  hint: 'Needed to approve or reject. Cancelling needs no bank.',
+  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}` })),
+  value: form.values?.bankId,
+  error: errors.bankId,
+  focus: focus === 'bankId',
+})}
+${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${errors.decision}</p>` : ''}
+<div class="actions">
+<button type="submit" name="decision" value="approve" id="f-decision"${focus === 'decision' ? html` autofocus` : ''}>Approve payment</button>
+<button type="submit" name="decision" value="reject" class="danger">Reject at the bank</button>
+<button type="submit" name="decision" value="abandon" class="secondary">Cancel payment</button>
+</div>
+</form>`;
   }
 
   function notFound(reply: FastifyReply): FastifyReply {
@@ -180,9 +157,7 @@ export async function paymentPages(app: FastifyInstance): Promise<void> {
       reply,
       page({
         title: 'Payment link not found',
-        body: html`<p class="notice bad" role="status">
-          This payment link is not valid. Check that you opened the complete link you were given, or ask the merchant for a new one.
-        </p>`,
+        body: html`<p class="notice bad" role="status">This payment link is not valid. Check that you opened the complete link you were given, or ask the merchant for a new one.</p>`,
       }),
       404,
     );

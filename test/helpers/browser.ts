@@ -1,0 +1,147 @@
+/**
+ * Real-browser test harness (not a test file: tap runs *.test.ts only).
+ *
+ * - `startServer()`: a real listening obsim on 127.0.0.1 with an in-memory database and a frozen
+ *   clock. The links obsim hands out (paymentUrl, onboardingUrl, authorizationUrl) must point at
+ *   the listening address, and publicUrl is fixed when the app is built, so a free port is found
+ *   first (bind port 0, read it, release it) and the app is built for it; on the rare EADDRINUSE
+ *   race the whole start is retried with a new port.
+ * - `startReceiver()`: a loopback HTTP server that records every request with its raw body
+ *   (webhook deliveries, consent callbacks).
+ * - `launchBrowser()`: Debian's /usr/bin/chromium through playwright-core — never a downloaded
+ *   browser. `CHROMIUM_PATH` says where it is expected; `browserMissing()` gives the skip reason
+ *   outside CI; `inCI()` says a missing browser must fail instead.
+ */
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser } from 'playwright-core';
+import { buildApp } from '../../src/app.js';
+import { VirtualClock } from '../../src/clock.js';
+import type { Config } from '../../src/config.js';
+import { PARTNER, T0 } from './app.js';
+
+/** Debian's chromium; OBSIM_CHROMIUM_PATH points elsewhere (e.g. to check the skip path). */
+export const CHROMIUM_PATH = process.env.OBSIM_CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function browserMissing(): string | false {
+  return existsSync(CHROMIUM_PATH) ? false : `${CHROMIUM_PATH} is not installed (apt-get install chromium); browser tests skipped`;
+}
+
+/**
+ * Running in CI: `CI` set to anything but empty, `0` or `false` (.ci/run exports CI=true, as do
+ * GitHub Actions and most CI systems). There a missing browser is a failure, never a skip.
+ */
+export function inCI(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.CI ?? '').trim().toLowerCase();
+  return v !== '' && v !== '0' && v !== 'false';
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Running {
+  app: FastifyInstance;
+  baseUrl: string;
+}
+
+export async function startServer(config: Partial<Config> = {}): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const app = await buildApp({
+      logger: false,
+      clock: VirtualClock.create({ start: T0, frozen: true }),
+      config: { db: ':memory:', host: '127.0.0.1', port, publicUrl: baseUrl, validateResponses: true, ...config },
+    });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+      return { app, baseUrl };
+    } catch (err) {
+      await app.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw err;
+    }
+  }
+}
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/** Loopback receiver: answers 200 to everything and records it. */
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>receiver</title><h1>Back at the partner</h1>');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Partner API call on the listening server (JSON). */
+export async function partner<T = any>(baseUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...PARTNER, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** True when the X-Webhook-Signature of a recorded delivery matches HMAC-SHA256(secret, raw body). */
+export function signatureValid(delivery: Received, secret: string): boolean {
+  const expected = createHmac('sha256', secret).update(delivery.body, 'utf8').digest('hex');
+  return delivery.headers['x-webhook-signature'] === expected;
+}
