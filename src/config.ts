@@ -3,7 +3,7 @@
  *
  * Every setting is declared once in SETTINGS (flag, env var, default, parser, help text). The CLI
  * builds its options from this table and the configuration table in docs/configuration.md is
- * generated from it (test/foundation/config.test.ts checks it), so the three never drift apart.
+ * generated from it (test/config.test.ts checks it), so the three never drift apart.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import ms from 'ms';

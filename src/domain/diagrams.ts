@@ -1,6 +1,6 @@
 /**
- * README material generated from the code, so the docs cannot drift: the Mermaid state
- * diagrams come from the transition tables (test/engine/readme.test.ts checks the README holds
+ * Documentation generated from the code, so the docs cannot drift: the Mermaid state diagrams
+ * come from the transition tables (test/docs/lifecycle.test.ts checks docs/lifecycle-and-webhooks.md holds
  * the current ones).
  */
 import { consentMachine } from './consent.js';

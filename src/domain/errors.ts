@@ -5,7 +5,7 @@
  *   { "status": 404, "code": "merchant_not_found", "message": "…", "field"?: "…",
  *     "details"?: [{ "field": "…", "message": "…" }], "requestId": "…" }
  *
- * Add a code here (and nowhere else); the README error table is checked against this list.
+ * Add a code here (and nowhere else); docs/errors.md is generated from this list (npm run docs:tables).
  */
 export const ERROR_CATALOGUE = {
   // 400: the request itself is wrong

@@ -1,7 +1,7 @@
 /**
  * A state machine is a table: state × trigger -> next state + the events the move emits.
  * Each aggregate (merchant, payment, consent) declares its whole table in its own file; the
- * README state diagrams are generated from (and tested against) these tables.
+ * state diagrams in docs/lifecycle-and-webhooks.md are generated from (and tested against) these tables.
  *
  * `transition()` is pure: it answers the next state and events, or throws 409
  * illegal_transition. Persisting the move and its events in one transaction is the store's job.
@@ -23,7 +23,7 @@ export interface TransitionRow<S extends string, T extends string> {
   trigger: T;
   to: S;
   events: readonly EventName[];
-  /** Why this row exists, shown in the README table. */
+  /** Why this row exists, shown in the docs' transition table. */
   note?: string;
 }
 
@@ -70,7 +70,7 @@ export function defineMachine<S extends string, T extends string>(
   };
 }
 
-/** Mermaid stateDiagram for the README, generated from the table. */
+/** Mermaid stateDiagram for the docs, generated from the table. */
 export function toMermaid(machine: Machine<string, string>, initial: readonly string[] = []): string {
   const lines = ['stateDiagram-v2'];
   for (const s of initial) lines.push(`  [*] --> ${s}`);

@@ -1,6 +1,6 @@
 /**
- * README fragments generated from the sources, so the docs cannot drift (test/scenarios/readme.test.ts
- * checks the README holds exactly these): the step reference (from schemas/scenario.ts) and the
+ * Documentation fragments generated from the sources, so the docs cannot drift
+ * (test/docs/scenarios.test.ts checks docs/scenarios-and-cli.md holds exactly these): the step reference (from schemas/scenario.ts) and the
  * list of shipped scenarios (from scenarios/*.yaml).
  */
 import { STEP_KINDS, type StepKind } from '../../schemas/scenario.js';

@@ -1,7 +1,7 @@
 /**
  * Opening the SQLite database: pragmas chosen for durability, then migrations.
  *
- * Durability (see README "Reliability"): WAL journal + synchronous=NORMAL. A transaction that
+ * Durability (docs/reliability.md "Durability"): WAL journal + synchronous=NORMAL. A transaction that
  * returned is in the WAL file before the HTTP answer is sent, so killing the process (SIGKILL,
  * OOM, container stop) never loses an acknowledged write; only an operating-system crash or
  * power cut can lose the last transactions, which is acceptable for a simulator and keeps

@@ -1,7 +1,7 @@
 /**
  * Webhook signature: lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the
  * webhook's secret (contract "Delivery rules" 1). A receiver recomputes it over the raw body it
- * received, before parsing, and compares in constant time (README shows the snippet).
+ * received, before parsing, and compares in constant time (docs/lifecycle-and-webhooks.md shows the snippet).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,7 +1,7 @@
 /**
  * Representative partner API responses, snapshotted (tap-snapshots/). Random values (uuids,
  * tokens, hex ids, secrets) are normalised; timestamps and numeric ids are deterministic on the
- * frozen test clock and fresh database. Regenerate with: npx tap --disable-coverage --snapshot test/partner/snapshots.test.ts
+ * frozen test clock and fresh database. Regenerate with: npx tap --disable-coverage --snapshot test/routes/partner/snapshots.test.ts
  */
 import t from 'tap';
 import { build } from '../../helpers/app.js';
