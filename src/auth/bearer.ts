@@ -36,7 +36,7 @@ export function bearerToken(header: string | string[] | undefined): string {
     throw new ApiError('token_missing', { headers: { 'www-authenticate': REALM } });
   }
   const value = Array.isArray(header) ? (header[0] ?? '') : header;
-  const m = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(value);
+  const m = value.match(/^Bearer[ ]+([^ ]+)[ ]*$/i);
   if (!m) {
     throw withChallenge(
       new ApiError('token_malformed', { message: 'The Authorization header must be "Bearer <token>"' }),

@@ -30,7 +30,7 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
   const out: Preference = {};
   const raw = [header ?? []].flat().join(',');
   for (const part of raw.split(/[,;]/)) {
-    const m = /^\s*([A-Za-z-]+)\s*=\s*"?([^"]*)"?\s*$/.exec(part);
+    const m = part.match(/^\s*([A-Za-z-]+)\s*=\s*"?([^"]*)"?\s*$/);
     if (!m) continue;
     const name = m[1].toLowerCase();
     const value = m[2].trim();

@@ -40,7 +40,7 @@ function walk(expected: unknown, actual: unknown, path: string, out: Mismatch[])
       if (actual === ABSENT) out.push({ path: where, expected: '(present)', actual: '(absent)', reason: 'is missing' });
       return;
     }
-    const type = /^\$type:(\w+)$/.exec(expected);
+    const type = expected.match(/^\$type:(\w+)$/);
     if (type) {
       const t = type[1];
       const ok = actual !== ABSENT && (t === 'integer' ? Number.isInteger(actual) : typeName(actual) === t);
@@ -48,7 +48,7 @@ function walk(expected: unknown, actual: unknown, path: string, out: Mismatch[])
         out.push({ path: where, expected: `(${t})`, actual: actual === ABSENT ? '(absent)' : actual, reason: `must be of type ${t}` });
       return;
     }
-    const regex = /^\$regex:([\s\S]*)$/.exec(expected);
+    const regex = expected.match(/^\$regex:([\s\S]*)$/);
     if (regex) {
       if (typeof actual !== 'string' || !new RegExp(regex[1]).test(actual)) {
         out.push({ path: where, expected: `/${regex[1]}/`, actual: actual === ABSENT ? '(absent)' : actual, reason: 'does not match' });

@@ -47,7 +47,7 @@ export function render<T = unknown>(value: T, ctx: TemplateContext): T {
 }
 
 export function renderString(s: string, ctx: TemplateContext): unknown {
-  const whole = WHOLE.exec(s);
+  const whole = s.match(WHOLE);
   if (whole) return evaluate(whole[1].trim(), ctx);
   return s.replace(ANY, (m, expr: string | undefined) => {
     if (m === '$${') return '${';
@@ -75,7 +75,7 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
     default:
       break;
   }
-  const digits = /^random\.digits\((\d{1,3})\)$/.exec(expr);
+  const digits = expr.match(/^random\.digits\((\d{1,3})\)$/);
   if (digits) {
     let out = '';
     for (let i = 0; i < Number(digits[1]); i++) out += String(randomInt(0, 10));
@@ -83,7 +83,7 @@ function evaluate(expr: string, ctx: TemplateContext): unknown {
   }
   if (expr === 'now') return new Date(ctx.nowMs()).toISOString();
   // time arithmetic: `now+90d`, `payment.expiresAt+1s` (the left side must be an ISO instant)
-  const shift = /^(.+?)\s*([+-])\s*(\d+(?:\.\d+)?(?:ms|s|m|h|d))$/.exec(expr);
+  const shift = expr.match(/^(.+?)\s*([+-])\s*(\d+(?:\.\d+)?(?:ms|s|m|h|d))$/);
   if (shift) {
     const base = evaluate(shift[1].trim(), ctx);
     const ms = typeof base === 'string' ? Date.parse(base) : Number.NaN;
@@ -121,9 +121,7 @@ type Segment = string | number;
 
 export function splitPath(path: string): Segment[] {
   const out: Segment[] = [];
-  const re = /([^.[\]]+)|\[(\d+)\]/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path)) !== null) out.push(m[2] !== undefined ? Number(m[2]) : m[1]);
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]);
   return out;
 }
 

@@ -68,7 +68,7 @@ function persons(values: Record<string, string>, group: string): Person[] {
   const rows = new Map<number, Person>();
   const re = new RegExp(`^${group}\\[(\\d{1,2})\\]\\.(fullName|dateOfBirth)$`);
   for (const [k, v] of Object.entries(values)) {
-    const m = re.exec(k);
+    const m = k.match(re);
     if (!m) continue;
     const i = Number(m[1]);
     const row = rows.get(i) ?? { fullName: '', dateOfBirth: '' };
@@ -103,7 +103,7 @@ export function parseStandardForm(values: Record<string, string>): StandardForm 
 }
 
 function dateProblem(value: string, todayIso: string): string | null {
-  const m = DATE.exec(value);
+  const m = value.match(DATE);
   if (!m) return 'Enter the date of birth as YYYY-MM-DD, for example 1984-03-12.';
   const d = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) return 'Enter a real date (YYYY-MM-DD).';

@@ -54,7 +54,7 @@ const LABELS: Record<string, string> = {
 };
 
 function labelFor(name: string): string {
-  const m = /^(ubos|directors|signatories)\[(\d+)\]\.(fullName|dateOfBirth)$/.exec(name);
+  const m = name.match(/^(ubos|directors|signatories)\[(\d+)\]\.(fullName|dateOfBirth)$/);
   if (!m) return LABELS[name] ?? name;
   const g = PERSON_GROUPS.find((x) => x.key === m[1])!;
   const who = `${g.singular.charAt(0).toUpperCase()}${g.singular.slice(1)} ${Number(m[2]) + 1}`;

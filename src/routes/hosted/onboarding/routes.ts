@@ -139,7 +139,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
 
     const f = parseStandardForm(values);
     const action = values.action ?? 'submit';
-    const add = /^add:(ubos|directors|signatories)$/.exec(action);
+    const add = action.match(/^add:(ubos|directors|signatories)$/);
     if (add) {
       const key = add[1] as PersonGroup;
       const rows = f[key].length > 0 ? f[key] : [{ fullName: '', dateOfBirth: '' }];
@@ -147,7 +147,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
       const next = { ...f, [key]: rows };
       return sendPage(reply, standardPage(m, token, next, { focus: personField(key, rows.length - 1, 'fullName') }));
     }
-    const remove = /^remove:(ubos|directors|signatories):(\d{1,2})$/.exec(action);
+    const remove = action.match(/^remove:(ubos|directors|signatories):(\d{1,2})$/);
     if (remove) {
       const key = remove[1] as PersonGroup;
       const rows = f[key].filter((_, i) => i !== Number(remove[2]));
