@@ -20,7 +20,7 @@ export interface ResetCounts {
 const OF_PARTNER_MERCHANTS = 'merchant_id IN (SELECT id FROM merchants WHERE partner_id = ?)';
 
 /** [table counted, statement]; in order: children before the rows they reference. */
-const STEPS: readonly [keyof ResetCounts, string][] = [
+export const RESET_STEPS: readonly [keyof ResetCounts, string][] = [
   ['deliveries', 'DELETE FROM deliveries WHERE partner_id = ?'],
   ['deliveries', 'DELETE FROM deliveries WHERE event_id IN (SELECT id FROM events WHERE partner_id = ?)'],
   ['events', 'DELETE FROM events WHERE partner_id = ?'],
@@ -34,7 +34,7 @@ const STEPS: readonly [keyof ResetCounts, string][] = [
 ];
 
 export function resetStore(db: Db) {
-  const steps = STEPS.map(([table, sql]) => [table, db.prepare(sql)] as const);
+  const steps = RESET_STEPS.map(([table, sql]) => [table, db.prepare(sql)] as const);
   return {
     /** Delete every row of `partnerId` (call inside a transaction); how many of each kind. */
     deletePartner(partnerId: string): ResetCounts {

@@ -10,6 +10,7 @@
  */
 import t from 'tap';
 import { openDatabase, type Db } from '../../src/store/db.js';
+import { RESET_STEPS } from '../../src/store/reset.js';
 import { build } from '../helpers/app.js';
 
 interface Recorded {
@@ -119,6 +120,8 @@ t.test('POST transactions: page and count are index seeks in index order, whatev
   );
 });
 
+const RESET_STATEMENTS = new Set(RESET_STEPS.map(([, sql]) => sql));
+
 t.test('no statement the app prepares scans a growing table', async (t) => {
   const rec = await recordedApp(t);
   // tables that grow with use; small configuration tables may be scanned
@@ -126,6 +129,9 @@ t.test('no statement the app prepares scans a growing table', async (t) => {
   const offenders: string[] = [];
   for (const sql of rec.sql) {
     if (/^\s*(INSERT|CREATE|PRAGMA|BEGIN|COMMIT|ROLLBACK|DROP|ALTER)/i.test(sql)) continue;
+    // the per-partner reset (src/store/reset.ts) may scan: it is rare, and an index kept only for
+    // it would cost every payment insert (migration 092 dropped payments_partner for that reason)
+    if (RESET_STATEMENTS.has(sql)) continue;
     let detail: string[];
     try {
       detail = plan(rec.db, sql);
