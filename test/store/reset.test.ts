@@ -41,7 +41,7 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
   };
   const before = owned('sandbox-partner');
   for (const table of ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers'])
-    t.ok(before[table]! > 0, `${table}: rows to delete`);
+    t.ok(before[table] > 0, `${table}: rows to delete`);
   const otherBefore = owned('other-partner');
 
   const r = await call(app, 'POST', '/_sandbox/reset', undefined, PARTNER);
