@@ -109,7 +109,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
         clientId: row.client_id,
         companyName: row.company_name,
         contactEmail: row.contact_email!,
-        subTppId: failure ? null : row.sub_tpp_id,
+        ...(failure ? {} : { subTppId: row.sub_tpp_id! }),
         subTppStatus: failure ? ('failed' as const) : ('created' as const),
         subTppMessage: row.sub_tpp_message,
         onboardingUrl: onboardingUrl(app.publicUrl, link.token),

@@ -15,12 +15,16 @@ export const TEST_MERCHANT_MESSAGE = 'Test merchant created and activated: it ca
 export const onboardingUrl = (publicUrl: string, token: string) => `${publicUrl}/onboarding/${token}`;
 export const paymentUrl = (publicUrl: string, token: string) => `${publicUrl}/pay/${token}`;
 
+/** `{ name: value }`, or nothing when the value is null: contract string fields are absent, never null. */
+const present = <K extends string>(name: K, value: string | null): { [P in K]?: string } =>
+  value === null ? {} : ({ [name]: value } as { [P in K]: string });
+
 export function onboardingStatusView(row: MerchantRow) {
   const sub = subTpp(row);
   return {
     merchantId: row.id,
     onboardingStatus: reportedStatus(row.status),
-    subTppId: sub.id,
+    ...present('subTppId', sub.id),
     subTppDetails: { status: sub.state, isActivated: isActivated(row) },
   };
 }
@@ -31,11 +35,11 @@ export function merchantSummaryView(row: MerchantRow) {
     merchantId: row.id,
     clientId: row.client_id,
     companyName: row.company_name,
-    contactEmail: row.contact_email,
-    partnerRefId: row.partner_ref_id,
+    ...present('contactEmail', row.contact_email),
+    ...present('partnerRefId', row.partner_ref_id),
     type: row.kind,
     status: reportedStatus(row.status),
-    subTppId: sub.id,
+    ...present('subTppId', sub.id),
     subTppStatus: sub.state,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

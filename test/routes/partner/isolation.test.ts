@@ -46,7 +46,7 @@ t.test('every partner endpoint: 401 without, or with slightly wrong, credentials
   ];
   for (const [method, url, payload] of endpoints) {
     for (const [name, headers, code] of variants) {
-      const r = await call(app, method, url, payload, headers);
+      const r = await call(app, method as 'GET', url, payload, headers);
       t.equal(r.status, 401, `${method} ${url}: ${name}`);
       t.equal(r.body.code, code, `${method} ${url}: ${name}`);
     }
@@ -83,7 +83,7 @@ t.test("every partner endpoint: another partner's ids are 404, its data invisibl
     ['POST', `/v1/partner/webhooks/${hook.body.id}/test`, undefined, 'webhook_not_found'],
   ];
   for (const [method, url, payload, code] of checks) {
-    const r = await call(app, method, url, payload, other);
+    const r = await call(app, method as 'GET', url, payload, other);
     t.equal(r.status, 404, `${method} ${url}`);
     t.equal(r.body.code, code, `${method} ${url}`);
     t.notMatch(

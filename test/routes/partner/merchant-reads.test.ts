@@ -50,9 +50,9 @@ t.test('onboarding-status of a standard merchant, unknown ids and bad params', a
   t.same(r.body, {
     merchantId: m.merchantId,
     onboardingStatus: 'pending_onboarding',
-    subTppId: null,
     subTppDetails: { status: 'not_created', isActivated: false },
   });
+  t.notOk('subTppId' in r.body, 'no sub-TPP yet: subTppId is absent, never null (the contract types it as a string)');
 
   const missing = await call(app, 'GET', '/v1/partner/merchants/999999/onboarding-status');
   t.equal(missing.status, 404);
@@ -116,10 +116,14 @@ t.test('GET /v1/partner/merchants: paginated by id, defaults 20/100, envelope', 
   t.match(first.body.items[1], {
     type: 'standard',
     status: 'pending_onboarding',
-    subTppId: null,
     subTppStatus: 'not_created',
     contactEmail: 'std@shop.test',
   });
+  t.notOk('subTppId' in first.body.items[1], 'no sub-TPP yet: subTppId absent');
+  for (const item of first.body.items) {
+    for (const field of ['contactEmail', 'partnerRefId', 'subTppId'])
+      t.not(item[field], null, `${item.merchantId} ${field}: absent or a string, never null`);
+  }
 
   for (const [qs, field] of [
     ['limit=101', 'limit'],
