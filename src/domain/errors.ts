@@ -12,6 +12,9 @@ export const ERROR_CATALOGUE = {
   validation_failed: { status: 400, message: 'The request is not valid' },
   malformed_json: { status: 400, message: 'The request body is not valid JSON' },
   unknown_field: { status: 400, message: 'The request has a property that is not part of the API (strict mode)' },
+  // generate-token answers only 200, 400 and 500 (contract error table): its merchant problems are input problems
+  merchant_id_unknown: { status: 400, message: 'merchantId names no merchant' },
+  merchant_id_not_activated: { status: 400, message: 'merchantId names a merchant that is not activated' },
   // 401 / 403: who is calling, and what they may do
   partner_credentials_missing: { status: 401, message: 'X-Partner-Client-Id and X-Partner-Client-Secret headers are required' },
   partner_credentials_invalid: { status: 401, message: 'The partner credentials are not valid for this environment' },

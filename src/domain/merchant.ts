@@ -9,7 +9,7 @@
  * `webhookStatusName()` does that mapping in one place.
  */
 import type { MerchantRow, NewMerchant } from '../store/merchants.js';
-import { ApiError } from './errors.js';
+import { ApiError, type ErrorCode } from './errors.js';
 import { newOnboardingToken, newSubTppId } from './ids.js';
 import { defineMachine, type EventName } from './machine.js';
 import type { FastTrackMagic } from './magic.js';
@@ -201,28 +201,35 @@ export function creationEvents(row: MerchantRow): { name: EventName; data: Merch
 
 // ---------------------------------------------------------------- rules on an existing merchant
 
-/** What needs an activated merchant, and what the 409 says for each. */
-const ACTIVATION_NEEDED = {
-  payments: {
-    field: 'merchantClientId',
-    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; only an activated merchant can take payments`,
-  },
-  stores: {
-    field: undefined,
-    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; stores can be added once it is activated`,
-  },
-  consents: { field: 'merchantId', message: undefined },
-  tokens: {
-    field: 'merchantId',
-    message: (m: Pick<MerchantRow, 'id' | 'status'>) => `Merchant ${m.id} is ${m.status}; tokens are issued for activated merchants only`,
-  },
-} as const;
+type MerchantRef = Pick<MerchantRow, 'id' | 'status'>;
 
-/** 409 merchant_not_activated unless the merchant is activated (payments, stores, consents and tokens need one). */
-export function assertActivated(merchant: Pick<MerchantRow, 'id' | 'status'>, purpose: keyof typeof ACTIVATION_NEEDED): void {
+/**
+ * What needs an activated merchant, and what the refusal says for each: 409 where the merchant
+ * is the resource acted on; 400 for generate-token, whose contract answers only 200, 400 and 500.
+ */
+const ACTIVATION_NEEDED: Record<
+  'payments' | 'stores' | 'consents' | 'tokens',
+  { code: ErrorCode; field?: string; message?: (m: MerchantRef) => string }
+> = {
+  payments: {
+    code: 'merchant_not_activated',
+    field: 'merchantClientId',
+    message: (m) => `Merchant ${m.id} is ${m.status}; only an activated merchant can take payments`,
+  },
+  stores: { code: 'merchant_not_activated', message: (m) => `Merchant ${m.id} is ${m.status}; stores can be added once it is activated` },
+  consents: { code: 'merchant_not_activated', field: 'merchantId' },
+  tokens: {
+    code: 'merchant_id_not_activated',
+    field: 'merchantId',
+    message: (m) => `Merchant ${m.id} is ${m.status}; tokens are issued for activated merchants only`,
+  },
+};
+
+/** Refused unless the merchant is activated (payments, stores, consents and tokens need one). */
+export function assertActivated(merchant: MerchantRef, purpose: keyof typeof ACTIVATION_NEEDED): void {
   if (isActivated(merchant)) return;
   const rule = ACTIVATION_NEEDED[purpose];
-  throw new ApiError('merchant_not_activated', { field: rule.field, message: rule.message?.(merchant) });
+  throw new ApiError(rule.code, { field: rule.field, message: rule.message?.(merchant) });
 }
 
 /** 409 onboarding_closed once the merchant has left the onboarding states (resend-onboarding). */

@@ -109,12 +109,21 @@ t.test('only an activated merchant may take payments, get stores, consents and t
     ['payments', 'merchantClientId', 'Merchant 7 is inactive; only an activated merchant can take payments'],
     ['stores', undefined, 'Merchant 7 is inactive; stores can be added once it is activated'],
     ['consents', 'merchantId', 'The merchant is not activated'],
-    ['tokens', 'merchantId', 'Merchant 7 is inactive; tokens are issued for activated merchants only'],
   ] as const;
   for (const [purpose, field, message] of cases) {
     const err = errorOf(() => assertActivated({ id: 7, status: 'inactive' }, purpose));
     t.match(err, { code: 'merchant_not_activated', status: 409, field, message }, purpose);
   }
+  // generate-token's contract lists 200, 400 and 500 only
+  t.match(
+    errorOf(() => assertActivated({ id: 7, status: 'inactive' }, 'tokens')),
+    {
+      code: 'merchant_id_not_activated',
+      status: 400,
+      field: 'merchantId',
+      message: 'Merchant 7 is inactive; tokens are issued for activated merchants only',
+    },
+  );
 });
 
 t.test('onboarding links: open, expired at the instant, closed once onboarding is over', async (t) => {

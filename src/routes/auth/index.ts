@@ -4,8 +4,11 @@
  * Authentication of this call is not shown by the contract. obsim: in the sandbox none is
  * required (as in the contract's examples); if X-Partner-Client-Id/-Secret are sent they are
  * checked (401 when wrong) and the merchant must belong to that partner. In production the
- * partner headers are required. The merchant must exist (404 merchant_not_found) and be
- * activated (409 merchant_not_activated): a merchant still onboarding cannot read accounts.
+ * partner headers are required. The contract lists 200, 400 (invalid input) and 500 for this
+ * call, so a merchant problem is invalid input: 400 merchant_id_unknown (no such merchant, or
+ * another partner's) and 400 merchant_id_not_activated (a merchant still onboarding cannot read
+ * accounts), both naming merchantId. Credentials that are sent and wrong are 401, as on every
+ * partner call.
  */
 import type { FastifyInstance } from 'fastify';
 import type { GenerateTokenBody, TokenResponseT } from '../../../schemas/ais.js';
@@ -25,7 +28,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         tags: ['auth'],
         summary: 'Generate an AIS bearer token (JWT) limited to a list of permissions',
         description:
-          'Returns a JWT (HS256) valid for one hour on the simulator clock (OBSIM_TOKEN_TTL). Known permissions: ais:accounts:read, ais:balance:read, ais:transactions:read. Sandbox: no authentication needed (partner headers optional, checked when sent). Production: partner headers required. The merchant must exist and be activated.',
+          'Returns a JWT (HS256) valid for one hour on the simulator clock (OBSIM_TOKEN_TTL). Known permissions: ais:accounts:read, ais:balance:read, ais:transactions:read. Sandbox: no authentication needed (partner headers optional, checked when sent). Production: partner headers required (401 when missing or wrong). The merchant must exist (400 merchant_id_unknown) and be activated (400 merchant_id_not_activated); the contract lists 200, 400 and 500 for this call.',
         security: production ? partnerSecurity : [{}, ...partnerSecurity],
         body: { $ref: 'GenerateTokenRequest#' },
         response: responses({ $ref: 'TokenResponse#' }),
@@ -39,7 +42,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId, merchantId, permissions } = request.body;
       const merchant = request.partner ? store.merchants.get(merchantId, request.partner.clientId) : store.merchants.getAny(merchantId);
-      if (!merchant) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found`, field: 'merchantId' });
+      if (!merchant)
+        throw new ApiError('merchant_id_unknown', { message: `merchantId ${merchantId} names no merchant`, field: 'merchantId' });
       assertActivated(merchant, 'tokens');
       const { token } = await app.tokens.sign({ userId, merchantId, permissions });
       return { token };

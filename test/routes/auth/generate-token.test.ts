@@ -71,23 +71,24 @@ t.test('400 for missing fields, wrong types, empty or unknown permissions — na
   t.match(json(malformed), { status: 400, code: 'malformed_json' });
 });
 
-t.test('the merchant must exist and be activated', async (t) => {
+t.test('the merchant must exist and be activated: 400 naming merchantId (the contract lists 200, 400 and 500 only)', async (t) => {
   const { app } = await aisApp(t);
   const missing = await app.inject({
     method: 'POST',
     url: URL,
     payload: { userId: 'u', merchantId: 999_999, permissions: ['ais:accounts:read'] },
   });
-  t.equal(missing.statusCode, 404);
-  t.match(json(missing), { code: 'merchant_not_found', field: 'merchantId' });
+  t.equal(missing.statusCode, 400);
+  t.match(json(missing), { status: 400, code: 'merchant_id_unknown', field: 'merchantId' });
+  t.same(schemaErrors('ErrorBody', json(missing)), []);
   const pending = createMerchant(app, 'pending_onboarding');
   const res = await app.inject({
     method: 'POST',
     url: URL,
     payload: { userId: 'u', merchantId: pending, permissions: ['ais:accounts:read'] },
   });
-  t.equal(res.statusCode, 409);
-  t.match(json(res), { code: 'merchant_not_activated', field: 'merchantId' });
+  t.equal(res.statusCode, 400);
+  t.match(json(res), { status: 400, code: 'merchant_id_not_activated', field: 'merchantId' });
 });
 
 t.test('partner headers are optional in the sandbox, checked when sent, and scope the merchant', async (t) => {
@@ -122,8 +123,8 @@ t.test('partner headers are optional in the sandbox, checked when sent, and scop
     headers: PARTNER,
     payload: { userId: 'u', merchantId: foreign, permissions: ['ais:accounts:read'] },
   });
-  t.equal(scoped.statusCode, 404);
-  t.match(json(scoped), { code: 'merchant_not_found' });
+  t.equal(scoped.statusCode, 400);
+  t.match(json(scoped), { code: 'merchant_id_unknown', field: 'merchantId' });
 });
 
 t.test('production requires the partner headers and issues production tokens', async (t) => {
