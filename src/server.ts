@@ -4,6 +4,7 @@
  * database closes).
  */
 import closeWithGrace from 'close-with-grace';
+import ms from 'ms';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { SANDBOX_PARTNER, type Config } from './config.js';
@@ -29,6 +30,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
   out(`obsim ${config.environment} simulator listening on ${url}`);
   out(`  database:   ${config.db === ':memory:' ? ':memory: (data is lost on exit)' : config.db}`);
   out(`  clock:      ${app.clock.iso()}${app.clock.frozen ? ' (frozen)' : ''}`);
+  out(`  payments:   ${paymentsLine(config)}`);
   for (const line of app.startupNotes) out(`  ${line}`);
   const credentials = defaultPartnerLine(config, partners[0]?.clientId);
   if (credentials) out(`  credentials: ${credentials}`);
@@ -36,6 +38,13 @@ export async function startServer(config: Config, out: (line: string) => void = 
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
   const close = () => (closing ??= app.close());
   return { app, url, close };
+}
+
+/** How payments end by themselves in this environment, for the startup output. */
+export function paymentsLine(config: Pick<Config, 'environment' | 'settleDelayMs' | 'paymentExpiryMs'>): string {
+  const expiry = `links expire after ${ms(config.paymentExpiryMs, { long: true })}`;
+  if (config.environment === 'production') return `nothing settles by itself; the payer decides on paymentUrl; ${expiry}`;
+  return `untouched payments settle after ${ms(config.settleDelayMs, { long: true })}; once a payer opens paymentUrl, the payer decides; ${expiry}`;
 }
 
 /**

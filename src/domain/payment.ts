@@ -141,23 +141,25 @@ export function decidePayment(
  * A pending payment has two possible timed endings, its sandbox outcome (settle / reject /
  * abandon after the settle delay) and its expiry; whichever comes first moves it out of
  * `pending`, which makes the other illegal, so only the earlier is asked for (on a tie, expiry).
- * Magic 999.99 (stay_pending) never expires; in production nothing settles by itself. A
- * processing payment (the payer approved) is settled by the bank after the settle delay (magic
- * 666.66: rejected instead).
+ * Magic 999.99 (stay_pending) never expires; in production nothing settles by itself. Once the
+ * payer has opened the hosted page, the payer is in control: no automatic outcome any more, the
+ * payment waits for the payer's decision or its expiry. A processing payment (the payer approved)
+ * is settled by the bank after the settle delay (magic 666.66: rejected instead).
  */
 export function paymentTimer(row: PaymentRow, settings: LifecycleSettings): TimerRequest<PaymentTrigger> | undefined {
   const magic = magicOf(row, settings);
   if (row.status === 'pending') {
     const expiry = magic === 'stay_pending' ? undefined : Date.parse(row.expires_at);
-    const outcome: PaymentTrigger | undefined = !isSandbox(settings)
-      ? undefined
-      : magic === undefined
-        ? 'settle'
-        : magic === 'bank_rejected'
-          ? 'reject'
-          : magic === 'payer_abandoned'
-            ? 'abandon'
-            : undefined;
+    const outcome: PaymentTrigger | undefined =
+      !isSandbox(settings) || row.page_opened_at !== null
+        ? undefined
+        : magic === undefined
+          ? 'settle'
+          : magic === 'bank_rejected'
+            ? 'reject'
+            : magic === 'payer_abandoned'
+              ? 'abandon'
+              : undefined;
     const outcomeAt = Date.parse(row.created_at) + settings.settleDelayMs;
     if (outcome && (expiry === undefined || outcomeAt < expiry)) return { trigger: outcome, dueAtMs: outcomeAt };
     if (expiry !== undefined) return { trigger: 'expire', dueAtMs: expiry };
@@ -178,6 +180,16 @@ export function paymentLinkExpired(row: PaymentRow, nowMs: number, settings: Lif
   if (row.status !== 'pending') return false;
   if (magicOf(row, settings) === 'stay_pending') return false;
   return Date.parse(row.expires_at) <= nowMs;
+}
+
+/**
+ * The payer opens the hosted page: the first opening of a pending, unexpired payment is
+ * recorded (its timer then becomes the expiry only: paymentTimer). Later openings, and openings
+ * of a payment that is no longer pending, change nothing (undefined).
+ */
+export function payerOpensPage(row: PaymentRow, nowMs: number, settings: LifecycleSettings): { page_opened_at: string } | undefined {
+  if (!awaitsPayer(row) || row.page_opened_at !== null || paymentLinkExpired(row, nowMs, settings)) return undefined;
+  return { page_opened_at: isoOf(nowMs) };
 }
 
 export const PAYER_DECISIONS = ['approve', 'reject', 'abandon'] as const;

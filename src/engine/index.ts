@@ -57,6 +57,14 @@ export function createEngine({ store, meta, clock, settings, log }: EngineDeps) 
       runtime.catchUp('payment', paymentId);
       return store.tx(() => lifecycle.payment(paymentId, trigger, opts, clock.nowMs()));
     },
+    /**
+     * The payer opened the hosted payment page (after its own due timers fired: a payment that
+     * settled a moment ago shows as paid). Returns the current row.
+     */
+    paymentPageOpened(paymentId: number): PaymentRow | undefined {
+      runtime.catchUp('payment', paymentId);
+      return store.tx(() => lifecycle.paymentPageOpened(paymentId, clock.nowMs()));
+    },
     /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
     consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRow {
       runtime.catchUp('consent', requestId);

@@ -13,7 +13,7 @@ import { ApiError } from '../domain/errors.js';
 import { envelope } from '../domain/events.js';
 import type { EventName } from '../domain/machine.js';
 import { creationEvents, decideMerchant, merchantEventData, merchantTimer, type MerchantTrigger } from '../domain/merchant.js';
-import { decidePayment, paymentEventData, paymentTimer, type PaymentTrigger } from '../domain/payment.js';
+import { decidePayment, payerOpensPage, paymentEventData, paymentTimer, type PaymentTrigger } from '../domain/payment.js';
 import type { LifecycleSettings, TimerRequest } from '../domain/settings.js';
 import type { ConsentRow } from '../store/consents.js';
 import type { Store } from '../store/index.js';
@@ -81,6 +81,16 @@ export function createLifecycle(store: Store, settings: LifecycleSettings) {
     return updated;
   }
 
+  /** The payer opened the hosted page: recorded once, and the payment's timer becomes its expiry. */
+  function paymentPageOpened(id: number, atMs: number): PaymentRow | undefined {
+    const row = store.payments.getAny(id);
+    const change = row && payerOpensPage(row, atMs, settings);
+    if (!row || !change) return row;
+    const updated = store.payments.markPageOpened(id, change.page_opened_at);
+    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings));
+    return updated;
+  }
+
   function consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts, atMs: number): ConsentRow {
     const found = store.consents.getWithPartner(requestId);
     if (!found || (opts.partnerId !== undefined && found.partnerId !== opts.partnerId)) throw new ApiError('consent_not_found');
@@ -92,6 +102,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings) {
   return {
     merchant,
     payment,
+    paymentPageOpened,
     consent,
     /** Fire one timer: its trigger on its aggregate at its due instant. */
     fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number): void {

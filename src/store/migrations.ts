@@ -265,4 +265,11 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE payments_v2 RENAME TO payments;
     `,
   },
+  {
+    // The payer in control: the instant the hosted payment page was first opened while the payment
+    // was pending. From then on the sandbox's automatic outcome no longer applies; the payment
+    // waits for the payer's decision or its expiry (src/domain/payment.ts paymentTimer).
+    name: '093_payment_page_opened',
+    sql: `ALTER TABLE payments ADD COLUMN page_opened_at TEXT;`,
+  },
 ];

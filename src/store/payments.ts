@@ -23,11 +23,13 @@ export interface PaymentRow {
   failure_reason: FailureReason | null;
   bank_id: string | null;
   expires_at: string;
+  /** When the payer first opened the hosted payment page while it was pending (093). */
+  page_opened_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export type NewPayment = Omit<PaymentRow, 'id' | 'created_at' | 'updated_at'>;
+export type NewPayment = Omit<PaymentRow, 'id' | 'page_opened_at' | 'created_at' | 'updated_at'>;
 
 const TOKEN = /^pay_([1-9][0-9]{0,14})_([A-Za-z0-9_-]{22})$/;
 
@@ -44,6 +46,7 @@ export function paymentStore(db: Db) {
        bank_id = COALESCE(@bank_id, bank_id), updated_at = @updated_at WHERE id = @id RETURNING *`,
   );
 
+  const markOpened = db.prepare('UPDATE payments SET page_opened_at = ? WHERE id = ? RETURNING *');
   // the per-database HMAC key of payment tokens, created on first start
   const secret = Buffer.from(
     metaStore(db).getOrCreate('payments.tokenSecret', () => randomBytes(32).toString('base64url')),
@@ -69,11 +72,13 @@ export function paymentStore(db: Db) {
         nowIso,
         nowIso,
       );
-      return { id: Number(lastInsertRowid), ...p, created_at: nowIso, updated_at: nowIso };
+      return { id: Number(lastInsertRowid), ...p, page_opened_at: null, created_at: nowIso, updated_at: nowIso };
     },
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as PaymentRow | undefined,
     /** Unscoped read, for the engine and the hosted payment page. */
     getAny: (id: number) => byId.get(id) as PaymentRow | undefined,
+    /** Record that the payer opened the hosted page (domain/payment.ts payerOpensPage); returns the new row. */
+    markPageOpened: (id: number, atIso: string) => markOpened.get(atIso, id) as PaymentRow,
     /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
     update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */

@@ -98,6 +98,16 @@ t.test('startup output: a configured sandbox pair is printed; a configured produ
   t.teardown(() => prod.close());
   t.ok(prodLines.includes('  credentials: X-Partner-Client-Id: live-partner  (secret as configured, not printed)'), prodLines.join('\n'));
   t.notOk(prodLines.join('\n').includes(secret), 'the configured production secret is not printed');
+  t.ok(
+    sandboxLines.includes(
+      '  payments:   untouched payments settle after 5 seconds; once a payer opens paymentUrl, the payer decides; links expire after 30 minutes',
+    ),
+    'the sandbox output names the settle delay in force and the payer rule',
+  );
+  t.ok(
+    prodLines.includes('  payments:   nothing settles by itself; the payer decides on paymentUrl; links expire after 30 minutes'),
+    'production: nothing settles by itself',
+  );
   t.notOk(prodLines.join('\n').includes('sandbox-secret'));
 
   // production with a configured secret but a generated id: the id is printed, the secret is not

@@ -7,6 +7,7 @@ import {
   paymentEventData,
   paymentLinkExpired,
   paymentTimer,
+  payerOpensPage,
 } from '../../src/domain/payment.js';
 import type { LifecycleSettings } from '../../src/domain/settings.js';
 import type { PaymentRow } from '../../src/store/payments.js';
@@ -21,7 +22,14 @@ function payment(amount: number, over: Partial<PaymentRow> = {}, settings = SAND
     NOW,
     settings,
   );
-  return { id: 5000001, ...p, created_at: new Date(NOW).toISOString(), updated_at: new Date(NOW).toISOString(), ...over };
+  return {
+    id: 5000001,
+    ...p,
+    page_opened_at: null,
+    created_at: new Date(NOW).toISOString(),
+    updated_at: new Date(NOW).toISOString(),
+    ...over,
+  };
 }
 
 t.test('a new payment is pending in DKK and expires after the payment expiry', async (t) => {
@@ -112,4 +120,25 @@ t.test('payment event data: the contract table, failureReason when failed', asyn
     timestamp: 'T',
   });
   t.equal(paymentEventData(payment(1, { status: 'failed', failure_reason: 'expired' }), 'Shop', 'T').failureReason, 'expired');
+});
+
+t.test('a payer who opens the page is in control: no automatic outcome, only the expiry', async (t) => {
+  const opened = (amount: number) => payment(amount, { page_opened_at: new Date(NOW + 1000).toISOString() });
+  t.same(
+    paymentTimer(opened(10), SANDBOX),
+    { trigger: 'expire', dueAtMs: NOW + 1_800_000 },
+    'the settlement is cancelled; it expires unless the payer decides',
+  );
+  t.same(
+    paymentTimer(opened(666.66), SANDBOX),
+    { trigger: 'expire', dueAtMs: NOW + 1_800_000 },
+    'magic outcomes are automatic too: cancelled',
+  );
+  t.equal(paymentTimer(opened(999.99), SANDBOX), undefined, '999.99 still never expires');
+  t.same(paymentTimer(opened(10), PRODUCTION), { trigger: 'expire', dueAtMs: NOW + 1_800_000 });
+
+  t.same(payerOpensPage(payment(10), NOW + 1000, SANDBOX), { page_opened_at: '2026-01-15T09:00:01.000Z' }, 'the first opening is recorded');
+  t.equal(payerOpensPage(opened(10), NOW + 2000, SANDBOX), undefined, 'later openings change nothing');
+  t.equal(payerOpensPage(payment(10, { status: 'paid' }), NOW, SANDBOX), undefined, 'a settled payment is only shown');
+  t.equal(payerOpensPage(payment(10), NOW + 1_800_000, SANDBOX), undefined, 'an expired link is only shown');
 });

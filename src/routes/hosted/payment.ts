@@ -11,6 +11,10 @@
  *   failed (expired), or pending past expires_at -> "link expired" (HTTP 410)
  *   unknown token            -> "link not found" (HTTP 404)
  *
+ * The payer is in control once the page is open: the first GET of a pending payment records it
+ * (engine.paymentPageOpened), which cancels the sandbox's automatic settlement; the payment then
+ * waits for the payer's decision below or expires (domain/payment.ts paymentTimer).
+ *
  * POST decisions (application/x-www-form-urlencoded `decision`, `bankId`):
  *   approve  -> engine 'approve' (processing) then, in the same transaction, the bank's
  *               settlement: 'settle' (paid, payment.completed) — or 'reject' for the magic amount
@@ -164,8 +168,12 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
   }
 
   app.get<{ Params: { token: string } }>('/pay/:token', { schema: { hide: true } }, async (request, reply) => {
-    const p = store.payments.getByToken(request.params.token);
-    return p ? render(reply, p) : notFound(reply);
+    const found = store.payments.getByToken(request.params.token);
+    if (!found) return notFound(reply);
+    // the payer is looking at it now: from here on the payer decides (or the link expires); a HEAD
+    // (link checkers) only looks
+    const p = request.method === 'GET' ? (engine.paymentPageOpened(found.id) ?? found) : found;
+    return render(reply, p);
   });
 
   app.post<{ Params: { token: string } }>('/pay/:token', { schema: { hide: true } }, async (request, reply) => {
