@@ -7,6 +7,7 @@ import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
 import { sandboxSchemas } from './sandbox.js';
 import { scenarioApiSchemas } from './scenario.js';
+import { webhookSchemas } from './webhooks.js';
 
 export const sharedSchemas: readonly { $id: string }[] = [
   ErrorBody,
@@ -14,4 +15,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...sandboxSchemas,
   ...aisSchemas,
   ...scenarioApiSchemas,
+  ...webhookSchemas,
 ];

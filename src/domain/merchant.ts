@@ -8,6 +8,7 @@
  * Webhook payloads name the activated state `active` (contract: merchant.activated payload);
  * `webhookStatusName()` does that mapping in one place.
  */
+import type { MerchantEventDataT } from '../../schemas/webhooks.js';
 import type { MerchantRow, NewMerchant } from '../store/merchants.js';
 import { ApiError, type ErrorCode } from './errors.js';
 import { newOnboardingToken, newSubTppId } from './ids.js';
@@ -193,7 +194,7 @@ export function newMerchant(partnerId: string, creation: MerchantCreation): NewM
 }
 
 /** Events a merchant emits by being created: a test merchant is born activated. */
-export function creationEvents(row: MerchantRow): { name: EventName; data: MerchantEventData }[] {
+export function creationEvents(row: MerchantRow): { name: EventName; data: MerchantEventDataT }[] {
   return row.status === 'activated'
     ? [{ name: 'merchant.activated', data: merchantEventData(row, 'pending_onboarding', row.created_at) }]
     : [];
@@ -293,17 +294,8 @@ export function parseDetails(text: string): Record<string, unknown> {
 
 // ---------------------------------------------------------------- webhook payload
 
-/** `data` of merchant.activated / merchant.deactivated / merchant.onboarding.completed. */
-export interface MerchantEventData {
-  merchantId: number;
-  clientId: string;
-  companyName: string;
-  status: string;
-  previousStatus: string;
-  timestamp: string;
-}
-
-export function merchantEventData(row: MerchantRow, previous: MerchantStatus, atIso: string): MerchantEventData {
+/** `data` of merchant.activated / merchant.deactivated / merchant.onboarding.completed (schemas/webhooks.ts). */
+export function merchantEventData(row: MerchantRow, previous: MerchantStatus, atIso: string): MerchantEventDataT {
   return {
     merchantId: row.id,
     clientId: row.client_id,

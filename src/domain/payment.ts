@@ -7,6 +7,7 @@
  *   paid        settled (payment.completed)
  *   failed      bank rejected, payer abandoned, or expired (payment.failed, with failureReason)
  */
+import type { PaymentEventDataT } from '../../schemas/webhooks.js';
 import type { NewPayment, PaymentRow } from '../store/payments.js';
 import { defineMachine, type EventName } from './machine.js';
 import { magicOutcome } from './magic.js';
@@ -205,32 +206,19 @@ export function payerDecisionTriggers(row: PaymentRow, decision: PayerDecision, 
   return [decision];
 }
 
-/** `data` of payment.completed / payment.failed (contract table, plus failureReason when failed). */
-export interface PaymentEventData {
-  paymentId: number;
-  referenceNumber: string;
-  status: PaymentStatus;
-  amount: number;
-  currency: string;
-  merchantClientId: string;
-  merchantName: string;
-  bankPaymentStatus: string;
-  timestamp: string;
-  failureReason?: FailureReason | null;
-}
-
-export function paymentEventData(row: PaymentRow, merchantName: string, atIso: string): PaymentEventData {
-  const data: PaymentEventData = {
+/** `data` of payment.completed / payment.failed (schemas/webhooks.ts: the contract table, plus failureReason when failed). */
+export function paymentEventData(row: PaymentRow, merchantName: string, atIso: string): PaymentEventDataT {
+  const data: PaymentEventDataT = {
     paymentId: row.id,
     referenceNumber: row.reference_number,
     status: row.status,
     amount: row.amount_minor / 100,
-    currency: row.currency,
+    currency: PAYMENT_CURRENCY,
     merchantClientId: row.merchant_client_id,
     merchantName,
     bankPaymentStatus: row.bank_payment_status ?? bankPaymentStatus(row.status, row.failure_reason),
     timestamp: atIso,
   };
-  if (row.status === 'failed') data.failureReason = row.failure_reason;
+  if (row.status === 'failed' && row.failure_reason !== null) data.failureReason = row.failure_reason;
   return data;
 }
