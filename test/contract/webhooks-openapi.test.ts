@@ -28,7 +28,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: 'openapi.json', components: openapi.components });
 const validatorFor = (event: string) => {
-  const ref = openapi.webhooks[event]!.post.requestBody.content['application/json'].schema.$ref;
+  const ref = openapi.webhooks[event].post.requestBody.content['application/json'].schema.$ref;
   return ajv.getSchema(`openapi.json${ref}`)!;
 };
 
