@@ -17,7 +17,17 @@ export const PaymentEventData = {
   description:
     '`data` of payment.completed and payment.failed (the contract table), plus failureReason on payment.failed (obsim: bank_rejected, payer_abandoned or expired).',
   type: 'object',
-  required: ['paymentId', 'referenceNumber', 'status', 'amount', 'currency', 'merchantClientId', 'merchantName', 'bankPaymentStatus', 'timestamp'],
+  required: [
+    'paymentId',
+    'referenceNumber',
+    'status',
+    'amount',
+    'currency',
+    'merchantClientId',
+    'merchantName',
+    'bankPaymentStatus',
+    'timestamp',
+  ],
   additionalProperties: false,
   properties: {
     paymentId: { type: 'integer' },
@@ -27,7 +37,10 @@ export const PaymentEventData = {
     currency: { type: 'string', enum: [PAYMENT_CURRENCY] },
     merchantClientId: { type: 'string' },
     merchantName: { type: 'string' },
-    bankPaymentStatus: { type: 'string', description: 'AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one' },
+    bankPaymentStatus: {
+      type: 'string',
+      description: 'AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one',
+    },
     timestamp: TIMESTAMP,
     failureReason: { type: 'string', enum: FAILURE_REASONS, description: 'payment.failed only' },
   },
@@ -84,7 +97,11 @@ export const PaymentCompletedEvent = envelopeSchema('payment.completed', 'Paymen
 export const PaymentFailedEvent = envelopeSchema('payment.failed', 'PaymentEventData', 'PaymentFailedEvent');
 export const MerchantActivatedEvent = envelopeSchema('merchant.activated', 'MerchantEventData', 'MerchantActivatedEvent');
 export const MerchantDeactivatedEvent = envelopeSchema('merchant.deactivated', 'MerchantEventData', 'MerchantDeactivatedEvent');
-export const MerchantOnboardingCompletedEvent = envelopeSchema('merchant.onboarding.completed', 'MerchantEventData', 'MerchantOnboardingCompletedEvent');
+export const MerchantOnboardingCompletedEvent = envelopeSchema(
+  'merchant.onboarding.completed',
+  'MerchantEventData',
+  'MerchantOnboardingCompletedEvent',
+);
 export const WebhookTestEvent = envelopeSchema('webhook.test', 'WebhookTestData', 'WebhookTestEvent');
 
 /** Event name -> the schema of its delivery body. */

@@ -21,7 +21,8 @@ const DELIVERY_HEADERS = [
     in: 'header',
     name: 'X-Webhook-Signature',
     required: true,
-    description: 'Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret. Recompute it over the raw body and compare in constant time.',
+    description:
+      'Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret. Recompute it over the raw body and compare in constant time.',
     schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
   {
