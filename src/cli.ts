@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerScenarioCommands } from './cli/scenario.js';
+import { registerTriggerCommand } from './cli/trigger.js';
 import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
 
@@ -54,6 +55,7 @@ export function buildCli(): Command {
 
   registerScenarioCommands(program);
   registerListenCommand(program);
+  registerTriggerCommand(program);
 
   return program;
 }
