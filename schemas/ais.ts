@@ -189,7 +189,7 @@ export const Account = {
   additionalProperties: false,
   properties: {
     accountId: { type: 'string' },
-    bankId: { type: 'string', description: 'Sandbox bank id (see README "Sandbox banks")' },
+    bankId: { type: 'string', description: 'Sandbox bank id (docs/ais.md "The bank consent page" lists them)' },
     accountHolderName: { type: 'string' },
     iban: { type: 'string' },
     currency: { type: 'string', description: 'ISO 4217 code' },

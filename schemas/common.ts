@@ -12,7 +12,7 @@ export const ErrorBody = {
   additionalProperties: false,
   properties: {
     status: { type: 'integer', description: 'HTTP status code, repeated' },
-    code: { type: 'string', description: 'Stable error code (see README "Errors")' },
+    code: { type: 'string', description: 'Stable error code (docs/errors.md lists them)' },
     message: { type: 'string', description: 'Human-readable explanation' },
     field: { type: 'string', description: 'Offending request property, e.g. `amount` or `address.countryCode`' },
     details: {
@@ -47,7 +47,7 @@ export const RequestIdRequestHeader = {
   description: `Optional request id for tracking, echoed as the x-request-id response header. When it is not ${REQUEST_ID_RULE}, it is not an error: obsim generates an id instead (req_<24 hex>).`,
 } as const;
 
-/** Optional Prism-style fault injection header (src/plugins/prefer.ts, README "Fault injection"). */
+/** Optional Prism-style fault injection header (src/plugins/prefer.ts, docs/sandbox-controls.md "Fault injection"). */
 export const PreferRequestHeader = {
   type: 'string',
   description:

@@ -268,7 +268,7 @@ export const ResetResponse = {
 export const MagicValues = {
   $id: 'SandboxMagicValues',
   title: 'SandboxMagicValues',
-  description: 'Inputs that force an outcome in the sandbox (README "Magic values").',
+  description: 'Inputs that force an outcome in the sandbox (docs/sandbox-controls.md "Magic values").',
   type: 'object',
   required: ['amounts', 'fastTrack', 'users'],
   additionalProperties: false,

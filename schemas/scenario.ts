@@ -6,7 +6,8 @@
  *
  * This module is the source of truth: scenarios/scenario.schema.json is a copy written for
  * editors (YAML files point to it with `# yaml-language-server: $schema=./scenario.schema.json`)
- * and test/scenarios/schema.test.ts checks the two are equal. The README step reference is
+ * and test/scenarios/schema.test.ts checks the two are equal. The step reference in
+ * docs/scenarios-and-cli.md is
  * checked against STEP_KINDS and the descriptions here.
  *
  * Every string anywhere in a step may use templating: `${merchant.clientId}`, `${uuid}`,
@@ -245,7 +246,7 @@ export const ScenarioSchema = {
       type: 'array',
       items: { type: 'string' },
       description:
-        'States and events of the contract this story reaches, e.g. `payment:paid`, `event:payment.completed` (listed in the README)',
+        'States and events of the contract this story reaches, e.g. `payment:paid`, `event:payment.completed` (listed in docs/scenarios-and-cli.md)',
     },
     variables: { type: 'object', description: 'Initial variables (values templated)' },
     steps: {

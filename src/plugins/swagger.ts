@@ -73,7 +73,7 @@ export const swaggerPlugin = fp(
           title: 'obsim — open-banking provider API simulator',
           version: '1.0.0',
           description:
-            'Offline, stateful simulator of the provider API (all /v1 paths), plus obsim sandbox controls under /_sandbox. Where the provider contract says "not shown", the choice obsim made is stated in the schema descriptions and in the README.',
+            'Offline, stateful simulator of the provider API (all /v1 paths), plus obsim sandbox controls under /_sandbox. Where the provider contract says "not shown", the choice obsim made is stated in the schema descriptions and in docs/decisions.md.',
         },
         servers: [{ url: '/', description: 'this simulator' }],
         tags: OPENAPI_TAGS,

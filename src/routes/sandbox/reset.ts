@@ -38,7 +38,7 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         ...common,
         summary: 'Inputs that force sandbox outcomes',
-        description: 'Payment amounts, fast-track registration numbers and special AIS users (README "Magic values").',
+        description: 'Payment amounts, fast-track registration numbers and special AIS users (docs/sandbox-controls.md "Magic values").',
         response: responses({ $ref: 'SandboxMagicValues#' }),
       },
     },

@@ -121,7 +121,7 @@ export function standardPage(
 <h2 id="lookup-title">1. Company registry lookup</h2>
 <form method="get" action="${action}" aria-labelledby="lookup-title">
 <label for="${lookupId}">Registration number (CVR)</label>
-<p class="hint" id="${lookupId}-hint">8 digits. Sandbox registry: try 20000007 (Fjordcykler A/S) or see the README.</p>
+<p class="hint" id="${lookupId}-hint">8 digits. Sandbox registry: try 20000007 (Fjordcykler A/S); docs/sandbox-controls.md lists the others.</p>
 ${o.lookup?.error ? html`<p class="error" id="${lookupId}-error" role="alert"><span class="visually-hidden">Error: </span>${o.lookup.error}</p>` : ''}
 ${o.lookup?.found ? html`<p class="notice ok" role="status">Found ${o.lookup.found} in the registry; the details below were filled in. Check them before you submit.</p>` : ''}
 <input type="text" id="${lookupId}" name="registrationNumber" value="${o.lookup?.value ?? ''}" inputmode="numeric" maxlength="10" autocomplete="off" aria-describedby="${lookupId}-hint${o.lookup?.error ? ` ${lookupId}-error` : ''}"${
