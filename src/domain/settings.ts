@@ -15,6 +15,12 @@ export interface LifecycleSettings {
   paymentExpiryMs: number;
 }
 
+/** The settings of a configuration (the one place a Config becomes LifecycleSettings). */
+export function lifecycleSettings(config: Pick<LifecycleSettings, keyof LifecycleSettings>): LifecycleSettings {
+  const { environment, settleDelayMs, approvalDelayMs, paymentExpiryMs } = config;
+  return { environment, settleDelayMs, approvalDelayMs, paymentExpiryMs };
+}
+
 /** Sandbox-only behaviour (automatic settlement and approval, magic values). */
 export const isSandbox = (settings: Pick<LifecycleSettings, 'environment'>): boolean => settings.environment !== 'production';
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { LifecycleSettings } from '../domain/settings.js';
+import { lifecycleSettings, type LifecycleSettings } from '../domain/settings.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createWebhookWorker, type WebhookWorker } from '../webhooks/worker.js';
 
@@ -22,13 +22,7 @@ declare module 'fastify' {
 
 export const enginePlugin = fp(
   async (app: FastifyInstance) => {
-    const { config } = app;
-    const settings: LifecycleSettings = {
-      environment: config.environment,
-      settleDelayMs: config.settleDelayMs,
-      approvalDelayMs: config.approvalDelayMs,
-      paymentExpiryMs: config.paymentExpiryMs,
-    };
+    const settings = lifecycleSettings(app.config);
     app.decorate('settings', settings);
     app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, log: app.log }));
     app.addHook('onReady', async () => app.engine.start());

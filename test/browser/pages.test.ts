@@ -5,19 +5,8 @@
  * except in CI (CI=true, as .ci/run sets): there a missing browser fails (test/browser/ci.test.ts).
  */
 import t, { type Test } from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserMissing,
-  CHROMIUM_PATH,
-  inCI,
-  launchBrowser,
-  partner,
-  signatureValid,
-  startReceiver,
-  startServer,
-  type Receiver,
-  type Running,
-} from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { browserMissing, browserSession, CHROMIUM_PATH, inCI, partner, signatureValid } from '../helpers/browser.js';
 
 const missing = browserMissing();
 // in CI a missing browser is red: the hosted pages must really be driven there (.ci/run installs chromium)
@@ -33,31 +22,13 @@ const focused = (page: Page, prop: 'id' | 'name' | 'textContent' = 'id') =>
   page.evaluate<string>(`document.activeElement ? String(document.activeElement.${prop} ?? '') : ''`);
 
 t.test('hosted pages in chromium', { skip, timeout: 90_000 }, async (t) => {
-  const server: Running = await startServer({ jwtSecret: 'browser-test-secret-0123456789abcdef0123456789' });
-  const receiver: Receiver = await startReceiver();
-  const browser: Browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.app.close();
-    await receiver.close();
-  });
-  const { app, baseUrl } = server;
+  const { app, baseUrl, receiver, newPage } = await browserSession(t, { jwtSecret: 'browser-test-secret-0123456789abcdef0123456789' });
   const hook = await partner(baseUrl, 'POST', '/v1/partner/webhooks', {
     url: `${receiver.url}/webhooks`,
     events: ['payment.completed', 'payment.failed', 'merchant.onboarding.completed'],
   });
   const shop = await partner(baseUrl, 'POST', '/v1/partner/merchants/test', { companyName: 'Browser Shop ApS' });
 
-  /** A fresh page that records every URL it requests (to prove nothing external loads). */
-  async function newPage(t: Test): Promise<{ page: Page; requested: string[] }> {
-    const context = await browser.newContext();
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const requested: string[] = [];
-    page.on('request', (r) => requested.push(r.url()));
-    return { page, requested };
-  }
   const onlyLocal = (t: Test, urls: string[]) =>
     t.same(
       urls.filter((u) => !u.startsWith(baseUrl) && !u.startsWith(receiver.url)),

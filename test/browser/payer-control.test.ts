@@ -7,45 +7,22 @@
  * - never opened: settles to paid after the settle delay, as before (headless use).
  */
 import t, { type Test } from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import {
-  browserMissing,
-  inCI,
-  launchBrowser,
-  partner,
-  signatureValid,
-  startReceiver,
-  startServer,
-  type Receiver,
-  type Running,
-} from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { browserMissing, browserSession, inCI, partner, signatureValid } from '../helpers/browser.js';
 
 const missing = browserMissing();
 const skip = missing && inCI() ? 'chromium missing in CI: test/browser/pages.test.ts fails for it' : missing;
 
 t.test('the payer in control of an opened payment page', { skip, timeout: 90_000 }, async (t) => {
-  const server: Running = await startServer();
-  const receiver: Receiver = await startReceiver();
-  const browser: Browser = await launchBrowser();
-  t.teardown(async () => {
-    await browser.close();
-    await server.app.close();
-    await receiver.close();
-  });
-  const { app, baseUrl } = server;
+  const session = await browserSession(t);
+  const { app, baseUrl, receiver } = session;
   const hook = await partner(baseUrl, 'POST', '/v1/partner/webhooks', {
     url: `${receiver.url}/webhooks`,
     events: ['payment.completed', 'payment.failed'],
   });
   const shop = await partner(baseUrl, 'POST', '/v1/partner/merchants/test', { companyName: 'Payer Control ApS' });
 
-  async function newPage(t: Test): Promise<Page> {
-    const context = await browser.newContext();
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    return page;
-  }
+  const newPage = async (t: Test): Promise<Page> => (await session.newPage(t)).page;
   const payment = (amount: number) =>
     partner<{ paymentId: number; paymentUrl: string }>(baseUrl, 'POST', '/v1/partner/payments', {
       merchantClientId: shop.clientId,

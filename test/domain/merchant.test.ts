@@ -15,12 +15,8 @@ import {
   subTpp,
 } from '../../src/domain/merchant.js';
 import { FAST_TRACK_MAGIC } from '../../src/domain/magic.js';
-import type { LifecycleSettings } from '../../src/domain/settings.js';
+import { NOW, PRODUCTION, SANDBOX } from '../helpers/domain.js';
 import type { MerchantRow } from '../../src/store/merchants.js';
-
-const NOW = Date.parse('2026-01-15T09:00:00.000Z');
-const SANDBOX: LifecycleSettings = { environment: 'sandbox', settleDelayMs: 5_000, approvalDelayMs: 30_000, paymentExpiryMs: 1_800_000 };
-const PRODUCTION: LifecycleSettings = { ...SANDBOX, environment: 'production' };
 
 function row(over: Partial<MerchantRow> = {}): MerchantRow {
   return {

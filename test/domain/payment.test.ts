@@ -9,12 +9,8 @@ import {
   paymentTimer,
   payerOpensPage,
 } from '../../src/domain/payment.js';
-import type { LifecycleSettings } from '../../src/domain/settings.js';
+import { NOW, PRODUCTION, SANDBOX } from '../helpers/domain.js';
 import type { PaymentRow } from '../../src/store/payments.js';
-
-const NOW = Date.parse('2026-01-15T09:00:00.000Z');
-const SANDBOX: LifecycleSettings = { environment: 'sandbox', settleDelayMs: 5_000, approvalDelayMs: 30_000, paymentExpiryMs: 1_800_000 };
-const PRODUCTION: LifecycleSettings = { ...SANDBOX, environment: 'production' };
 
 function payment(amount: number, over: Partial<PaymentRow> = {}, settings = SANDBOX): PaymentRow {
   const p = newPayment(

@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
@@ -144,4 +144,37 @@ export async function partner<T = any>(baseUrl: string, method: 'GET' | 'POST', 
 export function signatureValid(delivery: Received, secret: string): boolean {
   const expected = createHmac('sha256', secret).update(delivery.body, 'utf8').digest('hex');
   return delivery.headers['x-webhook-signature'] === expected;
+}
+
+export interface BrowserSession extends Running {
+  receiver: Receiver;
+  browser: Browser;
+  /** A fresh page in its own context (closed with the test) that records every URL it requests. */
+  newPage(t: { teardown(fn: () => unknown): void }): Promise<{ page: Page; requested: string[] }>;
+}
+
+/** A listening obsim (frozen clock), a loopback receiver and Chromium, all closed when `t` ends. */
+export async function browserSession(t: { teardown(fn: () => unknown): void }, config: Partial<Config> = {}): Promise<BrowserSession> {
+  const server = await startServer(config);
+  const receiver = await startReceiver();
+  const browser = await launchBrowser();
+  t.teardown(async () => {
+    await browser.close();
+    await server.app.close();
+    await receiver.close();
+  });
+  return {
+    ...server,
+    receiver,
+    browser,
+    async newPage(t) {
+      const context = await browser.newContext();
+      t.teardown(() => context.close());
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const requested: string[] = [];
+      page.on('request', (r) => requested.push(r.url()));
+      return { page, requested };
+    },
+  };
 }
