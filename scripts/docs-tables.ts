@@ -4,6 +4,8 @@
  *     <!-- config-table:start/end -->
  *   - error codes (from ERROR_CATALOGUE in src/domain/errors.ts) in docs/errors.md, between
  *     <!-- error-table:start/end -->
+ *   - the checks of `obsim check-receiver` (src/webhooks/receiver-check.ts) in
+ *     docs/scenarios-and-cli.md, between <!-- receiver-checks:start/end -->
  *
  *   npm run docs:tables            rewrite them
  *   npm run docs:tables -- --check exit 1 when one is out of date
@@ -15,6 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS, type Setting } from '../src/config.js';
 import { ERROR_CATALOGUE } from '../src/domain/errors.js';
+import { receiverChecks } from '../src/webhooks/receiver-check.js';
 
 const DOCS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 
@@ -22,6 +25,7 @@ const DOCS = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 export const TABLES = [
   { path: resolve(DOCS, 'configuration.md'), name: 'config-table', render: () => renderConfigTable() },
   { path: resolve(DOCS, 'errors.md'), name: 'error-table', render: () => renderErrorTable() },
+  { path: resolve(DOCS, 'scenarios-and-cli.md'), name: 'receiver-checks', render: () => renderReceiverChecks() },
 ] as const;
 
 /** One table cell: pipes escaped, one line, `<`/`>` outside code spans as entities (Markdown would eat them). */
@@ -57,6 +61,12 @@ export function renderErrorTable(): string {
   for (const [code, { status, message }] of Object.entries(ERROR_CATALOGUE)) {
     lines.push(`| ${status} | \`${code}\` | ${cell(message)} |`);
   }
+  return lines.join('\n');
+}
+
+export function renderReceiverChecks(): string {
+  const lines = ['| Check | What is sent | A good receiver answers | If not |', '|---|---|---|---|'];
+  for (const c of receiverChecks()) lines.push(`| \`${c.id}\` | ${cell(c.sends)} | ${cell(c.expected)} | ${cell(c.advice)} |`);
   return lines.join('\n');
 }
 

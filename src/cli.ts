@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
+import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerScenarioCommands } from './cli/scenario.js';
@@ -56,6 +57,7 @@ export function buildCli(): Command {
   registerScenarioCommands(program);
   registerListenCommand(program);
   registerTriggerCommand(program);
+  registerCheckReceiverCommand(program);
 
   return program;
 }

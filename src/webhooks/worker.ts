@@ -13,16 +13,13 @@
  * - Rows left 'delivering' by a crash are re-attempted at start, with the same X-Webhook-Id and
  *   the same body bytes (the receiver de-duplicates on X-Webhook-Id).
  */
-import { performance } from 'node:perf_hooks';
 import type { Agent } from 'undici';
-import { lazyRequire } from '../lazy.js';
 import type { VirtualClock } from '../clock.js';
 import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
+import { DELIVERY_TIMEOUT_MS, deliveryAgent, postWebhook, type PostResult } from './post.js';
 import { sign } from './sign.js';
 
-/** Contract: the receiver answers within 10 seconds. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Deliveries in flight at once. */
 export const DELIVERY_CONCURRENCY = 256;
 /**
@@ -31,14 +28,6 @@ export const DELIVERY_CONCURRENCY = 256;
  * in one go while every API request waits.
  */
 export const CLAIM_CHUNK = 32;
-/** Bytes of a response body read (and discarded) before the connection is dropped. */
-export const RESPONSE_DUMP_LIMIT = 64 * 1024;
-export const USER_AGENT = 'obsim-webhooks/1';
-
-/** undici is loaded with the first delivery (start-up time). */
-const undici = lazyRequire<typeof import('undici')>('undici');
-
-export type DeliveryOutcome = 'delivered' | 'timeout' | 'connection_refused' | 'connection_reset' | 'non_2xx' | 'redirect' | 'error';
 
 export interface WebhookWorkerOptions {
   store: Store;
@@ -56,7 +45,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
   let agent: Agent | undefined;
-  const dispatcher = (): Agent => (agent ??= new (undici().Agent)({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 5_000 }));
+  const dispatcher = (): Agent => (agent ??= deliveryAgent());
   const closing = new AbortController();
 
   const inFlight = new Set<Promise<void>>();
@@ -105,17 +94,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   }
 
   async function deliver(row: ClaimedDelivery): Promise<void> {
-    const began = performance.now();
     const result = await send(row);
     if (stopped && result.outcome === 'aborted') return; // closing: leave it 'delivering', resumed at next start
-    const durationMs = Math.round(performance.now() - began);
     await recordSoon({
       id: row.id,
       state: result.outcome === 'delivered' ? 'delivered' : 'failed',
       status_code: result.statusCode,
       outcome: result.outcome === 'aborted' ? 'error' : result.outcome,
       error: result.error,
-      duration_ms: durationMs,
+      duration_ms: result.durationMs,
     });
   }
 
@@ -142,42 +129,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     return recorded;
   }
 
-  async function send(
-    row: ClaimedDelivery,
-  ): Promise<{ outcome: DeliveryOutcome | 'aborted'; statusCode: number | null; error: string | null }> {
+  async function send(row: ClaimedDelivery): Promise<PostResult> {
     if (row.secret === null || row.signature === null) {
-      return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists' };
+      return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists', durationMs: 0 };
     }
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([timeout, closing.signal]);
-    try {
-      const res = await undici().request(row.url, {
-        method: 'POST',
-        dispatcher: dispatcher(), // a plain Agent: no redirect interceptor, so 3xx is returned as is
-        signal,
-        headers: {
-          'content-type': 'application/json',
-          'x-webhook-signature': row.signature,
-          'x-webhook-id': row.event_id,
-          'user-agent': USER_AGENT,
-        },
-        body: row.body,
-      });
-      // always consume (up to a cap) or cancel the body; the same signal bounds the whole exchange
-      await res.body.dump({ limit: RESPONSE_DUMP_LIMIT, signal }).catch(() => undefined);
-      if (timeout.aborted) return { outcome: 'timeout', statusCode: null, error: `no complete answer within ${timeoutMs} ms` };
-      const status = res.statusCode;
-      if (status >= 200 && status < 300) return { outcome: 'delivered', statusCode: status, error: null };
-      if (status >= 300 && status < 400) {
-        const location = res.headers.location;
-        return { outcome: 'redirect', statusCode: status, error: `redirect to ${String(location ?? '(no Location)')} not followed` };
-      }
-      return { outcome: 'non_2xx', statusCode: status, error: `receiver answered ${status}` };
-    } catch (err) {
-      if (timeout.aborted) return { outcome: 'timeout', statusCode: null, error: `no complete answer within ${timeoutMs} ms` };
-      if (closing.signal.aborted) return { outcome: 'aborted', statusCode: null, error: 'obsim stopped' };
-      return classify(err);
-    }
+    return postWebhook(
+      { url: row.url, body: row.body, eventId: row.event_id, signature: row.signature },
+      { dispatcher: dispatcher(), timeoutMs, signal: closing.signal },
+    );
   }
 
   const offCommit = store.onCommit(kick);
@@ -218,14 +177,4 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       return inFlight.size;
     },
   };
-}
-
-function classify(err: unknown): { outcome: DeliveryOutcome; statusCode: null; error: string } {
-  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e?.code ?? e?.cause?.code;
-  const message = `${code ? `${code}: ` : ''}${e?.message ?? String(err)}`;
-  if (code === 'ECONNREFUSED') return { outcome: 'connection_refused', statusCode: null, error: message };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
-    return { outcome: 'connection_reset', statusCode: null, error: message };
-  return { outcome: 'error', statusCode: null, error: message };
 }

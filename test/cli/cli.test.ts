@@ -11,47 +11,15 @@ import type { Command } from 'commander';
 import { buildCli } from '../../src/cli.js';
 import { sign } from '../../src/webhooks/sign.js';
 import { build, PARTNER } from '../helpers/app.js';
+import { cleanEnv, runObsim, type Run } from '../helpers/processes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'src/bin.ts');
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment without obsim settings that would change the defaults under test. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const k of Object.keys(env)) if (k.startsWith('OBSIM_')) delete env[k];
-  return env;
-}
-
 // child processes start through tsx: slow on a busy machine
 t.setTimeout(300_000);
 
-function obsim(args: string[], options: { timeoutMs?: number } = {}): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      cwd: ROOT,
-      env: cleanEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
-}
+const obsim = (args: string[], options: { timeoutMs?: number } = {}): Promise<Run> => runObsim(args, options);
 
 function allCommands(cmd: Command): Command[] {
   return [cmd, ...cmd.commands.flatMap(allCommands)];

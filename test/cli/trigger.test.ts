@@ -4,14 +4,13 @@
  * exit code follow the receiver's answers (2xx -> 0; a failing receiver or no subscribed webhook
  * -> 1). The real command line is run once for --list and an end-to-end trigger.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { trigger } from '../../src/cli/trigger.js';
 import { defaultConfig, SANDBOX_PARTNER } from '../../src/config.js';
 import { EVENT_NAMES } from '../../src/domain/machine.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { verify } from '../../src/webhooks/sign.js';
+import { runObsim } from '../helpers/processes.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 const opts = (server: RunningServer, extra: Record<string, unknown> = {}) => ({
@@ -96,22 +95,7 @@ t.test('the command line: --list, an unknown event (exit 2), a trigger end to en
   const server = await listening(t);
   const rx = await startReceiver(t);
   await register(server, rx.url, ['payment.completed']);
-  const run = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', fileURLToPath(new URL('../../src/bin.ts', import.meta.url)), 'trigger', ...args],
-        {
-          env: { ...process.env, OBSIM_BASE_URL: server.url },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[]) => runObsim(['trigger', ...args], { env: { OBSIM_BASE_URL: server.url } });
   const list = await run(['--list']);
   t.equal(list.code, 0);
   for (const event of EVENT_NAMES) t.match(list.stdout, event);

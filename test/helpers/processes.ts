@@ -1,5 +1,5 @@
 /**
- * Real `obsim` processes for the environment tests (not a test file): `src/bin.ts` through tsx,
+ * Real `obsim` processes for the environment and command-line tests (not a test file): `src/bin.ts` through tsx,
  * from any working directory (the loader and the entry point are given as absolute paths, so a
  * test can start a server in a temporary directory and see where its default database goes).
  */
@@ -63,4 +63,44 @@ export function serveFails(args: string[], opts: { cwd?: string; env?: Record<st
     timeout: 60_000,
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** This process's environment without colours and without obsim settings that would change the defaults under test. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const k of Object.keys(env)) if (k.startsWith('OBSIM_')) delete env[k];
+  return env;
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A one-shot `obsim <args>` (trigger, check-receiver, scenario…) with no colours and none of this
+ * process's OBSIM_* settings (only those in `opts.env`); resolves with its exit code and output.
+ */
+export function runObsim(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
+  const env = cleanEnv();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...BIN, ...args], {
+      cwd: ROOT,
+      env: { ...env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+    }, opts.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

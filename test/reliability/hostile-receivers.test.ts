@@ -14,7 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/worker.js';
+import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/post.js';
 import { build, json, PARTNER } from '../helpers/app.js';
 
 const LONG = process.env.OBSIM_LONG === '1';

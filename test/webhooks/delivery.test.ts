@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/worker.js';
+import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/post.js';
 import { build, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
 import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { envelopeProblems } from '../helpers/contract.js';
