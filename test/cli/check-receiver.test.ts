@@ -96,3 +96,32 @@ t.test('--json and --junit; a wrong secret fails with exit 1 and a hint; no secr
   t.equal(badUrl.code, 2);
   t.match(badUrl.stderr, /expected an http\(s\) URL/);
 });
+
+t.test('the "Try it" commands of docs/scenarios-and-cli.md, as written (on a free port)', async (t) => {
+  const doc = readFileSync(join(ROOT, 'docs/scenarios-and-cli.md'), 'utf8');
+  const from = doc.indexOf('[`examples/webhook-receiver.mjs`]');
+  const [receiverLine, checkLine] = [...doc.slice(from).matchAll(/```sh\n(.+)\n```/g)].slice(0, 2).map((m) => m[1]);
+  t.equal(receiverLine, 'WEBHOOK_SECRET=whsec_example PORT=3000 node examples/webhook-receiver.mjs');
+  t.equal(checkLine, 'npx obsim check-receiver http://127.0.0.1:3000/webhooks --secret whsec_example');
+
+  // the receiver line with PORT=0, the check line against the port it chose (npx obsim is src/bin.ts here)
+  const child = spawn('bash', ['-c', `exec env ${receiverLine.replace('PORT=3000', 'PORT=0')}`], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.teardown(() => void child.kill());
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(out)) {
+    if (child.exitCode !== null) throw new Error(`the receiver exited: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1];
+  const args = checkLine
+    .replace(/^npx obsim /, '')
+    .replace(':3000/', `:${port}/`)
+    .split(' ');
+  const run = await runObsim(args);
+  t.equal(run.code, 0, run.stdout);
+  t.match(run.stdout, /12 checks: 12 passed, 0 warned, 0 failed/);
+});
