@@ -53,7 +53,7 @@ export const ClockAdvanceResponse = {
   additionalProperties: false,
   properties: {
     now: Timestamp,
-    fired: { type: 'integer', description: 'Timed transitions that fired during the advance (all partners)' },
+    fired: { type: 'integer', description: "Timed transitions of the caller's sandbox that fired during the advance" },
   },
 } as const;
 
@@ -237,6 +237,23 @@ export const DeliveryIdParams = {
 } as const;
 export type DeliveryIdParamsT = FromSchema<typeof DeliveryIdParams>;
 
+/** Rows deleted, by kind (a reset, a deleted sandbox). */
+const DELETED_COUNTS = {
+  type: 'object',
+  required: ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers'],
+  additionalProperties: false,
+  properties: {
+    merchants: { type: 'integer' },
+    payments: { type: 'integer' },
+    stores: { type: 'integer' },
+    webhooks: { type: 'integer' },
+    events: { type: 'integer' },
+    deliveries: { type: 'integer' },
+    consents: { type: 'integer' },
+    timers: { type: 'integer' },
+  },
+} as const;
+
 export const ResetResponse = {
   $id: 'SandboxResetResponse',
   title: 'SandboxResetResponse',
@@ -246,21 +263,7 @@ export const ResetResponse = {
   required: ['deleted', 'defaultMerchantId'],
   additionalProperties: false,
   properties: {
-    deleted: {
-      type: 'object',
-      required: ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers'],
-      additionalProperties: false,
-      properties: {
-        merchants: { type: 'integer' },
-        payments: { type: 'integer' },
-        stores: { type: 'integer' },
-        webhooks: { type: 'integer' },
-        events: { type: 'integer' },
-        deliveries: { type: 'integer' },
-        consents: { type: 'integer' },
-        timers: { type: 'integer' },
-      },
-    },
+    deleted: DELETED_COUNTS,
     defaultMerchantId: { type: ['integer', 'null'] },
   },
 } as const;
@@ -303,7 +306,111 @@ export const MagicValues = {
   },
 } as const;
 
+const DURATION = {
+  type: ['string', 'integer'],
+  description: 'A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds',
+} as const;
+
+export const SandboxCreateRequest = {
+  $id: 'SandboxCreateRequest',
+  title: 'SandboxCreateRequest',
+  description:
+    "Everything is optional. `ttl`: idle time after which the sandbox is removed (default 24h, at most 30d). `clock`: where its virtual clock starts and whether it runs. `settleDelay`, `approvalDelay`, `paymentExpiry`: this sandbox's delays instead of the server's.",
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    ttl: DURATION,
+    clock: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { start: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } },
+    },
+    settleDelay: DURATION,
+    approvalDelay: DURATION,
+    paymentExpiry: DURATION,
+  },
+} as const;
+export type SandboxCreateBody = FromSchema<typeof SandboxCreateRequest>;
+
+const SANDBOX_FIELDS = {
+  sandboxId: { type: 'string', description: 'Also the client id of its partner credential' },
+  name: { type: 'string' },
+  createdAt: Timestamp,
+  expiresAt: { ...Timestamp, description: 'When it is removed unless used before (wall clock: last use + ttl)' },
+  ttlMs: { type: 'integer' },
+  clock: { $ref: 'SandboxClock#' },
+  settings: {
+    type: 'object',
+    required: ['settleDelayMs', 'approvalDelayMs', 'paymentExpiryMs'],
+    additionalProperties: false,
+    properties: { settleDelayMs: { type: 'integer' }, approvalDelayMs: { type: 'integer' }, paymentExpiryMs: { type: 'integer' } },
+  },
+} as const;
+
+export const SandboxView = {
+  $id: 'Sandbox',
+  title: 'Sandbox',
+  description: 'A created sandbox (its secret is shown only once, at creation).',
+  type: 'object',
+  required: ['sandboxId', 'name', 'createdAt', 'expiresAt', 'ttlMs', 'clock', 'settings'],
+  additionalProperties: false,
+  properties: SANDBOX_FIELDS,
+} as const;
+
+export const SandboxCreated = {
+  $id: 'SandboxCreated',
+  title: 'SandboxCreated',
+  description:
+    'The new sandbox and its partner credentials: send them as X-Partner-Client-Id / X-Partner-Client-Secret to every /v1/partner/* and /_sandbox/* call. The secret is not shown again.',
+  type: 'object',
+  required: ['sandboxId', 'name', 'createdAt', 'expiresAt', 'ttlMs', 'clock', 'settings', 'credentials', 'defaultMerchant'],
+  additionalProperties: false,
+  properties: {
+    ...SANDBOX_FIELDS,
+    credentials: {
+      type: 'object',
+      required: ['clientId', 'clientSecret'],
+      additionalProperties: false,
+      properties: { clientId: { type: 'string' }, clientSecret: { type: 'string' } },
+    },
+    defaultMerchant: {
+      type: 'object',
+      description: 'The activated merchant every sandbox starts with (as the default partner has)',
+      required: ['merchantId', 'clientId'],
+      additionalProperties: false,
+      properties: { merchantId: { type: 'integer' }, clientId: { type: 'string' } },
+    },
+  },
+} as const;
+
+export const SandboxList = {
+  $id: 'SandboxList',
+  title: 'SandboxList',
+  type: 'object',
+  required: ['items', 'total'],
+  additionalProperties: false,
+  properties: { items: { type: 'array', items: { $ref: 'Sandbox#' } }, total: { type: 'integer' } },
+} as const;
+
+export const SandboxDeleted = {
+  $id: 'SandboxDeleted',
+  title: 'SandboxDeleted',
+  type: 'object',
+  required: ['sandboxId', 'deleted'],
+  additionalProperties: false,
+  properties: {
+    sandboxId: { type: 'string' },
+    deleted: DELETED_COUNTS,
+  },
+} as const;
+
 export const sandboxSchemas = [
+  SandboxCreateRequest,
+  SandboxView,
+  SandboxCreated,
+  SandboxList,
+  SandboxDeleted,
   EmptyBody,
   ClockState,
   ClockAdvanceRequest,

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
+import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
 import { registerTriggerCommand } from './cli/trigger.js';
 import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
@@ -58,6 +59,7 @@ export function buildCli(): Command {
   registerListenCommand(program);
   registerTriggerCommand(program);
   registerCheckReceiverCommand(program);
+  registerSandboxCommands(program);
 
   return program;
 }

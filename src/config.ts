@@ -60,6 +60,8 @@ export interface Config {
   clockStart: string | undefined;
   /** Freeze the virtual clock: it moves only when advanced through the control API. */
   clockFrozen: boolean;
+  /** When set, creating, listing and deleting sandboxes needs this key (X-Obsim-Admin-Key). */
+  adminKey: string | undefined;
 }
 
 /** The well-known default partner of the sandbox (unless configured). */
@@ -294,6 +296,15 @@ export const SETTINGS = [
     parse: bool,
     boolean: true,
     help: 'Freeze the virtual clock; it moves only when advanced',
+  }),
+  s({
+    key: 'adminKey',
+    flag: '--admin-key',
+    env: 'OBSIM_ADMIN_KEY',
+    default: undefined,
+    defaultText: 'unset (anyone who can reach obsim may create sandboxes)',
+    parse: optStr,
+    help: 'Creating, listing and deleting sandboxes (/_sandbox/sandboxes) needs header X-Obsim-Admin-Key with this value',
   }),
 ] as const satisfies readonly Setting[];
 

@@ -1,16 +1,25 @@
 /**
- * Partner credentials: the default partner plus any from --partners-file. Kept in memory (they
- * come from configuration); every partner-owned row in the database carries the partner's
- * clientId as partner_id.
+ * Partner credentials: the default partner plus any from --partners-file, kept in memory (they
+ * come from configuration) and all in the sandbox 'default'; and, through `created`, the one
+ * credential of each created sandbox (its client id is the sandbox id). Every partner-owned row in
+ * the database carries the partner's clientId as partner_id.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
 import { ApiError } from './domain/errors.js';
+import { DEFAULT_SANDBOX } from './domain/sandbox.js';
 import type { MetaStore } from './store/db.js';
 
 export interface Partner {
   clientId: string;
   name: string;
+  /** The sandbox whose data and clock this partner sees ('default' for the configured partners). */
+  sandboxId: string;
+}
+
+/** Authenticates the credentials of created sandboxes (engine/sandboxes.ts). */
+export interface CreatedPartners {
+  authenticate(clientId: string, clientSecret: string): Partner | undefined;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -19,12 +28,14 @@ export class PartnerRegistry {
   private readonly byId = new Map<string, { partner: Partner; secretDigest: Buffer }>();
   /** Compared against when the id is unknown, so both paths cost the same. */
   private readonly dummyDigest = digest(randomBytes(16).toString('hex'));
+  /** Created sandboxes' credentials, when sandboxes can be created. */
+  created: CreatedPartners | undefined;
 
   constructor(credentials: readonly PartnerCredential[]) {
     for (const c of credentials) {
       if (this.byId.has(c.clientId)) throw new Error(`partner ${c.clientId} is configured twice`);
       this.byId.set(c.clientId, {
-        partner: { clientId: c.clientId, name: c.name ?? c.clientId },
+        partner: { clientId: c.clientId, name: c.name ?? c.clientId, sandboxId: DEFAULT_SANDBOX },
         secretDigest: digest(c.clientSecret),
       });
     }
@@ -45,6 +56,10 @@ export class PartnerRegistry {
       throw new ApiError('partner_credentials_missing');
     }
     const entry = this.byId.get(clientId);
+    if (!entry) {
+      const sandboxPartner = this.created?.authenticate(clientId, clientSecret);
+      if (sandboxPartner) return sandboxPartner;
+    }
     const ok = timingSafeEqual(entry?.secretDigest ?? this.dummyDigest, digest(clientSecret));
     if (!entry || !ok) throw new ApiError('partner_credentials_invalid');
     return entry.partner;

@@ -5,6 +5,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import ms from 'ms';
+import { DEFAULT_SANDBOX_TTL_MS } from './domain/sandbox.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { SANDBOX_PARTNER, type Config } from './config.js';
@@ -35,9 +36,16 @@ export async function startServer(config: Config, out: (line: string) => void = 
   const credentials = defaultPartnerLine(config, partners[0]?.clientId);
   if (credentials) out(`  credentials: ${credentials}`);
   out(`  partners:   ${partners.map((p) => p.clientId).join(', ')}`);
+  if (config.environment === 'sandbox') out(`  sandboxes:  ${sandboxesLine(config)}`);
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
   const close = () => (closing ??= app.close());
   return { app, url, close };
+}
+
+/** How to get an isolated sandbox, for the startup output (sandbox environment only). */
+export function sandboxesLine(config: Pick<Config, 'adminKey'>): string {
+  const who = config.adminKey === undefined ? '' : ' (with header X-Obsim-Admin-Key)';
+  return `POST /_sandbox/sandboxes${who} creates an isolated one: its own credentials, clock and settings; removed after ${ms(DEFAULT_SANDBOX_TTL_MS, { long: true })} idle`;
 }
 
 /** How payments end by themselves in this environment, for the startup output. */

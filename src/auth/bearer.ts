@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
+import { DEFAULT_SANDBOX } from '../domain/sandbox.js';
 import type { TokenClaims, TokenPermission } from './tokens.js';
 
 declare module 'fastify' {
@@ -55,6 +56,9 @@ export function requireBearer(app: FastifyInstance): void {
     } catch (err) {
       throw err instanceof ApiError ? withChallenge(err, 'invalid_token') : err;
     }
+    // the sandbox of the token's merchant: its clock, its data
+    const partnerId = app.store.merchants.getAny(request.aisToken.merchantId)?.partner_id;
+    request.sandbox = partnerId === undefined ? app.engine.world(DEFAULT_SANDBOX) : app.engine.worldOf(partnerId);
   });
 }
 

@@ -18,7 +18,16 @@ export const tokensPlugin = fp(
     const secret = resolveSecret(app.config.jwtSecret, app.config.environment, app.meta);
     app.decorate(
       'tokens',
-      new TokenService({ secret, environment: app.config.environment, clock: app.clock, ttlMs: app.config.tokenTtlMs }),
+      new TokenService({
+        secret,
+        environment: app.config.environment,
+        // a token lives on its merchant's sandbox's clock (app.engine exists by the first request)
+        clockFor: (merchantId) => {
+          const partnerId = merchantId === undefined ? undefined : app.store.merchants.getAny(merchantId)?.partner_id;
+          return partnerId === undefined ? app.clock : app.engine.worldOf(partnerId).clock;
+        },
+        ttlMs: app.config.tokenTtlMs,
+      }),
     );
     app.decorateRequest('aisToken', null as unknown as TokenClaims);
   },

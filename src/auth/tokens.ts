@@ -45,8 +45,19 @@ export interface TokenClaims {
 export interface TokenServiceOptions {
   secret: Uint8Array;
   environment: Environment;
-  clock: VirtualClock;
+  /** The clock of the sandbox a merchant belongs to (undefined: the token names none). */
+  clockFor(merchantId: number | undefined): VirtualClock;
   ttlMs: number;
+}
+
+/** The merchantId claim read WITHOUT verifying (to pick the clock the token is verified on). */
+function unverifiedMerchantId(token: string): number | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { merchantId?: unknown };
+    return typeof claims.merchantId === 'number' ? claims.merchantId : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function issuerFor(environment: Environment): string {
@@ -121,7 +132,7 @@ export class TokenService {
     merchantId: number;
     permissions: readonly TokenPermission[];
   }): Promise<{ token: string; claims: TokenClaims }> {
-    const iat = Math.floor(this.options.clock.nowMs() / 1000);
+    const iat = Math.floor(this.options.clockFor(input.merchantId).nowMs() / 1000);
     const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
     const jti = randomUUID();
     const permissions = [...new Set(input.permissions)];
@@ -143,7 +154,7 @@ export class TokenService {
 
   /** Verify a compact JWT; throws ApiError with a token_* code. */
   async verify(token: string): Promise<TokenClaims> {
-    const now = this.options.clock.now();
+    const now = this.options.clockFor(unverifiedMerchantId(token)).now();
     const second = Math.floor(now.getTime() / 1000);
     let verdict = this.verdicts.get(token);
     if (verdict?.second !== second) {

@@ -18,6 +18,13 @@ export const ERROR_CATALOGUE = {
   // 401 / 403: who is calling, and what they may do
   partner_credentials_missing: { status: 401, message: 'X-Partner-Client-Id and X-Partner-Client-Secret headers are required' },
   partner_credentials_invalid: { status: 401, message: 'The partner credentials are not valid for this environment' },
+  sandbox_gone: {
+    status: 401,
+    message:
+      'These credentials belong to a sandbox that was deleted or expired after its idle ttl; create a new one (POST /_sandbox/sandboxes)',
+  },
+  admin_key_required: { status: 401, message: 'This call needs the X-Obsim-Admin-Key header (the server runs with OBSIM_ADMIN_KEY)' },
+  admin_key_invalid: { status: 401, message: 'The X-Obsim-Admin-Key header does not match OBSIM_ADMIN_KEY' },
   token_missing: { status: 401, message: 'An Authorization: Bearer <token> header is required' },
   token_malformed: { status: 401, message: 'The bearer token is not a well-formed JWT' },
   token_invalid: { status: 401, message: 'The bearer token signature or algorithm is not valid' },
@@ -37,6 +44,7 @@ export const ERROR_CATALOGUE = {
   consent_not_found: { status: 404, message: 'Consent not found' },
   account_not_found: { status: 404, message: 'Account not found' },
   scenario_not_found: { status: 404, message: 'Scenario not found' },
+  sandbox_not_found: { status: 404, message: 'Sandbox not found' },
   not_available_in_production: { status: 404, message: 'This endpoint is only available in the sandbox environment' },
   // 405 / 409 / 413 / 415 / 422 / 429
   method_not_allowed: { status: 405, message: 'Method not allowed' },

@@ -28,3 +28,9 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString(
 
 /** An event id; sent as X-Webhook-Id with every delivery of the event. */
 export const newEventId = (): string => `evt_${randomBytes(12).toString('hex')}`;
+
+/** A created sandbox's id, which is also its partner client id. */
+export const newSandboxId = (): string => `sbx_${randomBytes(10).toString('hex')}`;
+
+/** A created sandbox's partner client secret (shown once, at creation). */
+export const newSandboxSecret = (): string => `sbx_secret_${randomBytes(24).toString('base64url')}`;

@@ -1,5 +1,5 @@
 /**
- * The virtual clock survives a restart: its state (offset from the wall clock, or the frozen
+ * The default sandbox's virtual clock survives a restart: its state (offset from the wall clock, or the frozen
  * instant) is kept in meta `clock.state` and restored at start, unless --clock-start is given
  * (an explicit start instant always wins). The configured mode (--clock-frozen) decides whether
  * the restored clock runs or stays frozen; the stored state decides what time it is.
@@ -23,8 +23,9 @@ export function restoreClock(
   return clock;
 }
 
-export function persistClock(clock: VirtualClock, meta: MetaStore): void {
-  meta.set(CLOCK_META_KEY, JSON.stringify(clock.state()));
+/** Save the default sandbox's clock state (created sandboxes keep theirs in their row). */
+export function persistClock(state: ClockState, meta: MetaStore): void {
+  meta.set(CLOCK_META_KEY, JSON.stringify(state));
 }
 
 function parseState(raw: string | undefined): ClockState | undefined {

@@ -1,32 +1,32 @@
 /**
- * The lifecycle engine: what the routes call to change an aggregate, and what moves time.
+ * The lifecycle engine: one world per sandbox (engine/world.ts: its clock, settings, lifecycle
+ * and timers), created when the sandbox is first used and dropped when it is deleted.
  *
- * - merchant / payment / consent: apply one trigger now (control API, hosted pages), after
- *   firing that aggregate's own due timers; one store transaction (engine/lifecycle.ts).
- * - on*Created: called INSIDE the transaction that inserted the row (creation events, timers).
- * - consentAsOf: a consent read after its expiration instant is expired by the same transition
- *   its timer applies, at that instant (the timer may not have fired yet).
- * - advance / freeze / resume: the control API's clock moves; due timers fire in slices
- *   (engine/timers.ts) and the clock state is persisted (engine/clock-state.ts).
+ * - world(id): a sandbox's world; the default sandbox's is always there (the configured partners,
+ *   the clock given at start). The engine's own merchant/payment/…/advance are the default
+ *   sandbox's (the seeded world tests and single-sandbox users drive).
+ * - After every commit, the worlds whose timers it inserted are told (one listener for all
+ *   sandboxes, not one per sandbox), so each re-arms its real-time timer only when needed.
+ * - start: each sandbox with pending timers fires what fell due while obsim was down and arms.
  */
-import type { VirtualClock } from '../clock.js';
-import { isDueToExpire, type ConsentTrigger } from '../domain/consent.js';
-import type { MerchantTrigger } from '../domain/merchant.js';
-import type { PaymentTrigger } from '../domain/payment.js';
+import { VirtualClock } from '../clock.js';
+import { ApiError } from '../domain/errors.js';
+import { DEFAULT_SANDBOX, sandboxSettings, type SandboxSettingsOverrides } from '../domain/sandbox.js';
 import type { LifecycleSettings } from '../domain/settings.js';
-import type { ConsentRow } from '../store/consents.js';
 import type { MetaStore } from '../store/db.js';
 import type { Store } from '../store/index.js';
-import type { MerchantRow } from '../store/merchants.js';
-import type { PaymentRow } from '../store/payments.js';
+import type { SandboxRow } from '../store/sandboxes.js';
 import { persistClock } from './clock-state.js';
-import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts } from './lifecycle.js';
-import { createTimerRuntime } from './timers.js';
+import { createWorld, type World, type WorldDeps } from './world.js';
+
+export type { World } from './world.js';
 
 export interface EngineDeps {
   store: Store;
   meta: MetaStore;
+  /** The default sandbox's clock. */
   clock: VirtualClock;
+  /** The server's settings; a created sandbox may override its delays. */
   settings: LifecycleSettings;
   log?: { error(obj: unknown, msg?: string): void };
 }
@@ -34,95 +34,93 @@ export interface EngineDeps {
 export type Engine = ReturnType<typeof createEngine>;
 
 export function createEngine({ store, meta, clock, settings, log }: EngineDeps) {
-  const lifecycle = createLifecycle(store, settings);
-  const runtime = createTimerRuntime({ store, clock, lifecycle, log });
+  const worlds = new Map<string, World>();
+  let started = false;
 
-  /** Set while advance() moves the clock: it fires the due timers itself, in slices. */
-  let advancing = false;
-  const offAdvance = clock.onAdvance((now) => {
-    persistClock(clock, meta);
-    if (advancing) return;
-    runtime.fireDue(now);
-    runtime.arm();
+  function open(id: string, worldClock: VirtualClock, worldSettings: LifecycleSettings, saveClock: WorldDeps['saveClock']): World {
+    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, log });
+    worlds.set(id, world);
+    if (started) world.start();
+    return world;
+  }
+
+  const defaultWorld = open(DEFAULT_SANDBOX, clock, settings, (state) => persistClock(state, meta));
+
+  /** The world of a created sandbox, from its row. */
+  function fromRow(row: SandboxRow): World {
+    const overrides = JSON.parse(row.settings) as SandboxSettingsOverrides;
+    const worldClock = new VirtualClock({ offsetMs: row.clock_offset_ms, frozenAtMs: row.clock_frozen_at_ms });
+    return open(row.id, worldClock, sandboxSettings(settings, overrides), (state) => store.sandboxes.saveClock(row.id, state));
+  }
+
+  const offCommit = store.onCommit(() => {
+    for (const [id, earliest] of store.timers.takeInserted()) worlds.get(id)?.timersInserted(earliest);
   });
 
+  function world(id: string): World {
+    const found = worlds.get(id);
+    if (found) return found;
+    const row = store.sandboxes.get(id);
+    if (!row || row.deleted_at !== null) throw new ApiError('sandbox_gone');
+    return fromRow(row);
+  }
+
   return {
-    /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
-    merchant(merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow {
-      runtime.catchUp('merchant', merchantId);
-      return store.tx(() => lifecycle.merchant(merchantId, trigger, opts, clock.nowMs()));
-    },
-    /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
-    payment(paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow {
-      runtime.catchUp('payment', paymentId);
-      return store.tx(() => lifecycle.payment(paymentId, trigger, opts, clock.nowMs()));
-    },
+    world,
     /**
-     * The payer opened the hosted payment page (after its own due timers fired: a payment that
-     * settled a moment ago shows as paid). Returns the current row.
+     * The world a row belongs to, from its partner_id: a created sandbox's partner id is the
+     * sandbox id; every other partner is a configured one, in the default sandbox.
      */
-    paymentPageOpened(paymentId: number): PaymentRow | undefined {
-      runtime.catchUp('payment', paymentId);
-      return store.tx(() => lifecycle.paymentPageOpened(paymentId, clock.nowMs()));
+    worldOf(partnerId: string): World {
+      const found = worlds.get(partnerId);
+      if (found) return found;
+      const row = store.sandboxes.get(partnerId);
+      return row && row.deleted_at === null ? fromRow(row) : defaultWorld;
     },
-    /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
-    consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRow {
-      runtime.catchUp('consent', requestId);
-      return store.tx(() => lifecycle.consent(requestId, trigger, opts, clock.nowMs()));
+    /** Forget a deleted sandbox's world (its timers are gone with its rows). */
+    drop(id: string): void {
+      if (id === DEFAULT_SANDBOX) return;
+      worlds.get(id)?.close();
+      worlds.delete(id);
     },
-    /** The consent as it is now: expired at its expiration instant if that has passed. */
-    consentAsOf(row: ConsentRow): ConsentRow {
-      if (!isDueToExpire(row, clock.nowMs())) return row;
-      return store.tx(() => lifecycle.consent(row.request_id, 'expire', {}, Date.parse(row.expiration_date_time)));
+    /** Worlds in memory (tests, the sandbox list). */
+    get worldCount(): number {
+      return worlds.size;
     },
-    onPaymentCreated: (row: PaymentRow): void => lifecycle.paymentCreated(row),
-    onMerchantCreated: (row: MerchantRow): void => lifecycle.merchantCreated(row),
-    onConsentCreated: (row: ConsentRow, partnerId: string): void => lifecycle.consentCreated(row, partnerId),
-    /** Fire everything due at `nowMs`, synchronously (start-up, tests). Returns how many fired. */
-    runDue: (nowMs: number = clock.nowMs()): number => runtime.fireDue(nowMs).fired,
-    /**
-     * Move the clock forward by `ms` and fire every transition that fell due, earliest first, in
-     * slices (other requests are served in between); resolves with how many fired meanwhile.
-     */
-    async advance(ms: number): Promise<number> {
-      const before = runtime.firedTotal;
-      advancing = true;
-      try {
-        clock.advance(ms);
-      } finally {
-        advancing = false;
-      }
-      await runtime.runSliced();
-      runtime.arm();
-      return runtime.firedTotal - before;
-    },
-    /** Freeze the clock at the current instant (nothing fires in real time any more). */
-    freeze(): void {
-      clock.freeze();
-      persistClock(clock, meta);
-      runtime.arm();
-    },
-    /** Let the clock run again from the current simulated instant. */
-    resume(): void {
-      clock.resume();
-      persistClock(clock, meta);
-      runtime.arm();
-    },
-    /** Timers fired since start. */
+    // the default sandbox
+    merchant: defaultWorld.merchant,
+    payment: defaultWorld.payment,
+    paymentPageOpened: defaultWorld.paymentPageOpened,
+    consent: defaultWorld.consent,
+    consentAsOf: defaultWorld.consentAsOf,
+    onPaymentCreated: defaultWorld.onPaymentCreated,
+    onMerchantCreated: defaultWorld.onMerchantCreated,
+    onConsentCreated: defaultWorld.onConsentCreated,
+    runDue: defaultWorld.runDue,
+    advance: defaultWorld.advance,
+    freeze: defaultWorld.freeze,
+    resume: defaultWorld.resume,
+    /** Timers the default sandbox fired since start. */
     get firedTotal(): number {
-      return runtime.firedTotal;
+      return defaultWorld.firedTotal;
     },
     /** Pending timers of one aggregate (tests, control API). */
     timersOf: store.timers.timersOf,
-    /** Start: fire whatever fell due while obsim was down, then arm the real-time timer. */
+    /** Start: every sandbox with pending timers fires what fell due while obsim was down, then arms. */
     start(): void {
-      runtime.fireDue(clock.nowMs());
-      runtime.arm();
+      for (const id of store.timers.sandboxesWithTimers()) {
+        try {
+          world(id);
+        } catch {
+          /* a deleted sandbox's leftover timers: never fired */
+        }
+      }
+      started = true;
+      for (const w of worlds.values()) w.start();
     },
     close(): void {
-      runtime.close();
-      offAdvance();
-      if (store.open) persistClock(clock, meta);
+      offCommit();
+      for (const w of worlds.values()) w.close();
     },
   };
 }

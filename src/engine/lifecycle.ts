@@ -39,7 +39,8 @@ export interface ConsentOpts {
 
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
-export function createLifecycle(store: Store, settings: LifecycleSettings) {
+/** The lifecycle of one sandbox: its settings, and its id on every timer it schedules. */
+export function createLifecycle(store: Store, settings: LifecycleSettings, sandboxId: string) {
   const { timers, outbox } = store;
 
   function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string): void {
@@ -55,7 +56,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings) {
     isNew = false,
   ): void {
     if (!isNew) timers.cancel(aggregate, id);
-    if (timer) timers.schedule(partnerId, aggregate, id, timer.trigger, timer.dueAtMs);
+    if (timer) timers.schedule(sandboxId, partnerId, aggregate, id, timer.trigger, timer.dueAtMs);
   }
 
   function merchant(id: number, trigger: MerchantTrigger, opts: MerchantOpts, atMs: number): MerchantRow {

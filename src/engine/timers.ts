@@ -11,7 +11,10 @@
  * - catchUp: before a trigger on one aggregate, fire that aggregate's own due timers (a payer
  *   cannot approve a payment that has expired).
  * - arm: the real-time timer for the earliest due instant (running clock only). Every commit
- *   that inserted a timer due earlier than the armed one re-arms (store.onCommit).
+ *   that inserted a timer due earlier than the armed one re-arms (`inserted`, called by the engine
+ *   after each commit for the sandboxes whose timers it inserted).
+ *
+ * One runtime per sandbox: it takes only its sandbox's timers, on its sandbox's clock.
  */
 import type { VirtualClock } from '../clock.js';
 import { ApiError } from '../domain/errors.js';
@@ -28,39 +31,44 @@ const MAX_DELAY_MS = 2_147_483_647;
 
 export interface TimerRuntimeDeps {
   store: Store;
+  sandboxId: string;
   clock: VirtualClock;
   lifecycle: Lifecycle;
   log?: { error(obj: unknown, msg?: string): void };
 }
 
-export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntimeDeps) {
+export function createTimerRuntime({ store, sandboxId, clock, lifecycle, log }: TimerRuntimeDeps) {
   const { timers } = store;
   let firedTotal = 0;
   let running = false;
   let slicing = 0;
   let closed = false;
+  /** lastDueAt of the latest fireDue, also when it threw (what its committed savepoints reached). */
+  let lastTakenDueAt: number | undefined;
 
   function fireDue(
     nowMs: number,
     opts: { budgetMs?: number; only?: [TimerAggregate, string | number] } = {},
-  ): { fired: number; more: boolean } {
-    if (running) return { fired: 0, more: false }; // re-entrant call (a listener advancing the clock): the outer loop picks them up
+  ): { fired: number; more: boolean; lastDueAt: number | undefined } {
+    if (running) return { fired: 0, more: false, lastDueAt: undefined }; // re-entrant call (a listener advancing the clock): the outer loop picks them up
     running = true;
     let fired = 0;
     let more = false;
+    /** The due instant of the last timer taken and committed in its savepoint (fired or dropped). */
+    let lastDueAt: number | undefined;
     const started = performance.now();
     const only = opts.only;
-    const take = only ? () => timers.takeNextDueOf(only[0], only[1], nowMs) : () => timers.takeNextDue(nowMs);
+    const take = only ? () => timers.takeNextDueOf(only[0], only[1], nowMs) : () => timers.takeNextDue(sandboxId, nowMs);
     // one timer = one savepoint (its own all-or-nothing unit); 1,000 payments settling at once are
     // 10 transactions of 100, not 1,000
-    const fireOne = store.savepoint((): boolean | undefined => {
+    const fireOne = store.savepoint((): { dueAt: number; fired: boolean } | undefined => {
       const timer = take();
       if (!timer) return undefined;
       try {
         lifecycle.fire(timer.aggregate, timer.aggregate_id, timer.trigger, timer.due_at);
-        return true;
+        return { dueAt: timer.due_at, fired: true };
       } catch (err) {
-        if (err instanceof ApiError) return false; // illegal now, or the row is gone: drop the timer
+        if (err instanceof ApiError) return { dueAt: timer.due_at, fired: false }; // illegal now, or the row is gone: drop the timer
         throw err;
       }
     });
@@ -70,20 +78,21 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
         let failure: unknown;
         store.tx(() => {
           for (let i = 0; i < RUN_BATCH; i++) {
-            let ok: boolean | undefined;
+            let outcome: { dueAt: number; fired: boolean } | undefined;
             try {
-              ok = fireOne();
+              outcome = fireOne();
             } catch (err) {
               // this timer's savepoint is rolled back; the ones before it in the batch still commit
               failure = err;
               done = true;
               return;
             }
-            if (ok === undefined) {
+            if (outcome === undefined) {
               done = true;
               return;
             }
-            if (ok) fired++;
+            if (outcome.fired) fired++;
+            lastDueAt = outcome.dueAt;
             if (opts.budgetMs !== undefined && performance.now() - started >= opts.budgetMs) {
               more = true;
               done = true;
@@ -97,19 +106,36 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
     } finally {
       running = false;
       firedTotal += fired;
+      lastTakenDueAt = lastDueAt;
     }
-    return { fired, more };
+    return { fired, more, lastDueAt };
   }
 
-  /** Fire everything due in slices (other requests are served in between); how many fired. */
-  async function runSliced(): Promise<number> {
+  /**
+   * Fire everything due at `untilMs()` in slices (other requests are served in between); how many
+   * fired. After each slice `progress(lastDueAt, done)` is called in the same turn, so what it
+   * writes commits with the slice's firings (the clock advance follows what has fired).
+   */
+  async function runSliced(
+    untilMs: () => number = () => clock.nowMs(),
+    progress?: (lastDueAt: number | undefined, done: boolean) => void,
+  ): Promise<number> {
     slicing++;
     let total = 0;
     try {
       for (;;) {
-        const { fired, more } = fireDue(clock.nowMs(), { budgetMs: SLICE_MS });
+        let slice: ReturnType<typeof fireDue>;
+        try {
+          slice = fireDue(untilMs(), { budgetMs: SLICE_MS });
+        } catch (err) {
+          progress?.(lastTakenDueAt, false); // the timers before the failing one did commit
+          throw err;
+        }
+        const { fired, more, lastDueAt } = slice;
         total += fired;
-        if (!more || closed) break;
+        const done = !more || closed;
+        progress?.(lastDueAt, done);
+        if (done) break;
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
@@ -124,14 +150,13 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
   let armedAtReal = Number.POSITIVE_INFINITY;
 
   function arm(): void {
-    timers.takeInsertedMin(); // arm() looks at the whole table: forget what was inserted before
     if (slicing > 0) return; // a sliced run is firing what is due; it arms when it is done
     if (closed || clock.frozen) {
       if (handle) clearTimeout(handle);
       handle = undefined;
       return;
     }
-    const next = timers.nextDueAt();
+    const next = timers.nextDueAt(sandboxId);
     const delay = next === undefined ? 0 : Math.min(Math.max(0, next - clock.nowMs()), MAX_DELAY_MS);
     // every commit may re-arm: keep the armed timer when it fires no later (in real time) than the
     // earliest due timer needs (firing early only finds nothing due and re-arms), instead of a
@@ -152,21 +177,22 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
     handle.unref();
   }
 
-  const offCommit = store.onCommit(() => {
-    if (running || slicing > 0) return;
-    // only an inserted timer can make the next due instant earlier (deletions at most make the
-    // armed timer fire early, which re-arms): a commit that inserted none, or only timers due
-    // after the armed one fires, needs no look at the timers table
-    const insertedMin = timers.takeInsertedMin();
-    if (insertedMin === undefined && (handle || clock.frozen || closed)) return;
-    if (insertedMin !== undefined && handle && armedAtReal <= performance.now() + Math.max(0, insertedMin - clock.nowMs())) return;
+  /**
+   * A commit inserted timers of this sandbox, the earliest due at `insertedMin`. Only an inserted
+   * timer can make the next due instant earlier (deletions at most make the armed timer fire
+   * early, which re-arms): one due after the armed one fires needs no look at the timers table.
+   */
+  function inserted(insertedMin: number): void {
+    if (running || slicing > 0 || closed || clock.frozen) return;
+    if (handle && armedAtReal <= performance.now() + Math.max(0, insertedMin - clock.nowMs())) return;
     arm();
-  });
+  }
 
   return {
     fireDue,
     runSliced,
     arm,
+    inserted,
     /** Fire one aggregate's own due timers first (not from inside a transaction or a firing). */
     catchUp(aggregate: TimerAggregate, id: string | number): void {
       if (!running && !store.inTransaction) fireDue(clock.nowMs(), { only: [aggregate, id] });
@@ -177,7 +203,6 @@ export function createTimerRuntime({ store, clock, lifecycle, log }: TimerRuntim
     close(): void {
       closed = true;
       if (handle) clearTimeout(handle);
-      offCommit();
     },
   };
 }

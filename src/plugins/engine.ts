@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { lifecycleSettings, type LifecycleSettings } from '../domain/settings.js';
 import { createEngine, type Engine } from '../engine/index.js';
+import { createSandboxes, SWEEP_INTERVAL_MS, type Sandboxes } from '../engine/sandboxes.js';
 import { createWebhookWorker, type WebhookWorker } from '../webhooks/worker.js';
 
 declare module 'fastify' {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     engine: Engine;
     /** Webhook delivery worker. */
     webhooks: WebhookWorker;
+    /** Created sandboxes: create, authenticate, delete, sweep idle ones. */
+    sandboxes: Sandboxes;
   }
 }
 
@@ -25,17 +28,37 @@ export const enginePlugin = fp(
     const settings = lifecycleSettings(app.config);
     app.decorate('settings', settings);
     app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, log: app.log }));
-    app.addHook('onReady', async () => app.engine.start());
-    app.addHook('onClose', async () => app.engine.close());
+    app.decorate(
+      'sandboxes',
+      createSandboxes({ store: app.store, engine: app.engine, seedMerchant: app.config.environment === 'sandbox' }),
+    );
+    app.partners.created = app.sandboxes;
+    let sweeper: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      app.engine.start();
+      sweeper = setInterval(() => {
+        try {
+          app.sandboxes.sweep();
+        } catch (err) {
+          app.log.error({ err }, 'sandbox sweep failed; retrying at the next one');
+        }
+      }, SWEEP_INTERVAL_MS).unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      if (app.store.open) app.sandboxes.sweep();
+      app.engine.close();
+    });
   },
-  { name: 'obsim-engine', dependencies: ['obsim-store', 'obsim-clock'] },
+  { name: 'obsim-engine', dependencies: ['obsim-store', 'obsim-clock', 'obsim-partners'] },
 );
 
 export const webhookWorkerPlugin = fp(
   async (app: FastifyInstance, opts: { timeoutMs?: number }) => {
-    app.decorate('webhooks', createWebhookWorker({ store: app.store, clock: app.clock, log: app.log, timeoutMs: opts.timeoutMs }));
+    const nowIsoFor = (partnerId: string) => app.engine.worldOf(partnerId).clock.iso();
+    app.decorate('webhooks', createWebhookWorker({ store: app.store, nowIsoFor, log: app.log, timeoutMs: opts.timeoutMs }));
     app.addHook('onReady', async () => app.webhooks.start());
     app.addHook('onClose', async () => app.webhooks.stop());
   },
-  { name: 'obsim-webhooks', dependencies: ['obsim-store', 'obsim-clock'] },
+  { name: 'obsim-webhooks', dependencies: ['obsim-store', 'obsim-engine'] },
 );

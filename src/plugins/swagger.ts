@@ -82,6 +82,12 @@ export const swaggerPlugin = fp(
             partnerClientId: { type: 'apiKey', in: 'header', name: 'X-Partner-Client-Id' },
             partnerClientSecret: { type: 'apiKey', in: 'header', name: 'X-Partner-Client-Secret' },
             bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            adminKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-Obsim-Admin-Key',
+              description: 'Sandbox management (/_sandbox/sandboxes) when the server runs with OBSIM_ADMIN_KEY; not needed otherwise',
+            },
           },
         },
         webhooks: webhookOperations(),

@@ -8,6 +8,7 @@ import { authRoutes } from './auth/index.js';
 import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
 import { sandboxRoutes } from './sandbox/index.js';
+import { sandboxesRoutes } from './sandboxes/index.js';
 import { systemRoutes } from './system/index.js';
 
 export async function routes(app: FastifyInstance): Promise<void> {
@@ -17,4 +18,5 @@ export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(aisRoutes, { prefix: '/v1/ais' });
   await app.register(hostedRoutes);
   await app.register(sandboxRoutes, { prefix: '/_sandbox' });
+  await app.register(sandboxesRoutes, { prefix: '/_sandbox/sandboxes' });
 }

@@ -75,9 +75,11 @@ export function metaStore(db: Db) {
   const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const set = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
   const insertNew = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+  const remove = db.prepare('DELETE FROM meta WHERE key = ?');
   return {
     get: (key: string): string | undefined => get.get(key) as string | undefined,
     set: (key: string, value: string): void => void set.run(key, value),
+    delete: (key: string): void => void remove.run(key),
     /**
      * The stored value, or `create()` stored and returned. When two servers create it at once
      * (a new database file), the first insert wins and both read it.

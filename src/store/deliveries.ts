@@ -38,6 +38,7 @@ export interface DeliveryWithEvent extends DeliveryRow {
 export interface ClaimedDelivery {
   id: number;
   event_id: string;
+  partner_id: string;
   url: string;
   body: string;
   secret: string | null;
@@ -73,7 +74,7 @@ export function deliveryStore(db: Db) {
     `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
   );
   const nextPending = db.prepare(
-    `SELECT d.id, d.event_id, d.url, e.body, w.secret, d.signature
+    `SELECT d.id, d.event_id, d.partner_id, d.url, e.body, w.secret, d.signature
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
   );
@@ -93,14 +94,16 @@ export function deliveryStore(db: Db) {
   const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
 
   /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
-  const claim = db.transaction((limit: number, atIso: string, sign: (row: ClaimedDelivery) => string | null): ClaimedDelivery[] => {
-    const rows = nextPending.all(limit) as ClaimedDelivery[];
-    for (const row of rows) {
-      row.signature = sign(row);
-      markDelivering.run(atIso, row.signature, row.id);
-    }
-    return rows;
-  });
+  const claim = db.transaction(
+    (limit: number, attemptedAt: (row: ClaimedDelivery) => string, sign: (row: ClaimedDelivery) => string | null): ClaimedDelivery[] => {
+      const rows = nextPending.all(limit) as ClaimedDelivery[];
+      for (const row of rows) {
+        row.signature = sign(row);
+        markDelivering.run(attemptedAt(row), row.signature, row.id);
+      }
+      return rows;
+    },
+  );
   const recordAll = db.transaction((rows: readonly DeliveryResult[]) => {
     for (const r of rows) record.run(r);
   });

@@ -24,6 +24,7 @@ import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
 import { resetStore } from './reset.js';
+import { sandboxStore } from './sandboxes.js';
 import { storeStore } from './stores.js';
 import { timerStore } from './timers.js';
 import { webhookStore } from './webhooks.js';
@@ -83,6 +84,7 @@ export function createStore(db: Db) {
     outbox: outboxStore(db, deliveries),
     payments: paymentStore(db),
     reset: resetStore(db),
+    sandboxes: sandboxStore(db),
     stores: storeStore(db),
     timers: timerStore(db),
     webhooks: webhookStore(db),

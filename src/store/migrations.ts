@@ -272,4 +272,30 @@ export const MIGRATIONS: Migration[] = [
     name: '093_payment_page_opened',
     sql: `ALTER TABLE payments ADD COLUMN page_opened_at TEXT;`,
   },
+  {
+    // Sandboxes: isolated worlds, each with one partner credential (client id = sandbox id), its
+    // own virtual clock and settings overrides. The configured partners live in the sandbox
+    // 'default' (no row: its clock stays in meta clock.state). A deleted or expired sandbox keeps
+    // its row as a tombstone (deleted_at) so its credentials answer 401 sandbox_gone. Timers run
+    // on their sandbox's clock: sandbox_id leads the due index.
+    name: '094_sandboxes',
+    sql: `
+      CREATE TABLE sandboxes (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        secret_digest TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_used_ms INTEGER NOT NULL,
+        ttl_ms INTEGER NOT NULL,
+        clock_offset_ms REAL NOT NULL DEFAULT 0,
+        clock_frozen_at_ms REAL,
+        settings TEXT NOT NULL DEFAULT '{}',
+        deleted_at TEXT,
+        deleted_reason TEXT
+      );
+      ALTER TABLE timers ADD COLUMN sandbox_id TEXT NOT NULL DEFAULT 'default';
+      DROP INDEX timers_due;
+      CREATE INDEX timers_due ON timers (sandbox_id, due_at, id);
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 /**
  * Timers table: due transitions (settlement, expiry, approval, consent expiry). due_at is
- * virtual-clock milliseconds; the engine's timer runtime takes them in (due_at, id) order.
+ * milliseconds on the clock of the timer's sandbox; the engine's timer runtime of that sandbox
+ * takes them in (due_at, id) order.
  */
 import type { Db } from './db.js';
 
@@ -8,6 +9,7 @@ export type TimerAggregate = 'merchant' | 'payment' | 'consent';
 
 export interface TimerRow {
   id: number;
+  sandbox_id: string;
   partner_id: string;
   due_at: number;
   aggregate: TimerAggregate;
@@ -16,16 +18,19 @@ export interface TimerRow {
 }
 
 export function timerStore(db: Db) {
-  const insert = db.prepare('INSERT INTO timers (partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
-  const nextDue = db.prepare('SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT 1');
+  const nextDue = db.prepare('SELECT * FROM timers WHERE sandbox_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
   const nextDueOf = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
   const remove = db.prepare('DELETE FROM timers WHERE id = ?');
-  const nextAt = db.prepare('SELECT min(due_at) FROM timers').pluck();
+  const nextAt = db.prepare('SELECT min(due_at) FROM timers WHERE sandbox_id = ?').pluck();
   const ofAggregate = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? ORDER BY due_at, id');
+  const sandboxesWithTimers = db.prepare('SELECT DISTINCT sandbox_id FROM timers').pluck();
 
-  /** Earliest due_at inserted since the last takeInsertedMin() (only an insert can move the next due instant earlier). */
-  let insertedMin: number | undefined;
+  /** Per sandbox, the earliest due_at inserted since the last takeInserted() (only an insert can move its next due instant earlier). */
+  let inserted = new Map<string, number>();
 
   const take = (timer: TimerRow | undefined) => {
     if (timer) remove.run(timer.id);
@@ -33,26 +38,36 @@ export function timerStore(db: Db) {
   };
 
   return {
-    schedule(partnerId: string, aggregate: TimerAggregate, aggregateId: string | number, trigger: string, dueAtMs: number): void {
+    schedule(
+      sandboxId: string,
+      partnerId: string,
+      aggregate: TimerAggregate,
+      aggregateId: string | number,
+      trigger: string,
+      dueAtMs: number,
+    ): void {
       const due = Math.round(dueAtMs);
-      insert.run(partnerId, due, aggregate, String(aggregateId), trigger);
-      if (insertedMin === undefined || due < insertedMin) insertedMin = due;
+      insert.run(sandboxId, partnerId, due, aggregate, String(aggregateId), trigger);
+      const min = inserted.get(sandboxId);
+      if (min === undefined || due < min) inserted.set(sandboxId, due);
     },
-    /** The earliest due_at scheduled since the previous call (undefined: none), and reset. */
-    takeInsertedMin(): number | undefined {
-      const min = insertedMin;
-      insertedMin = undefined;
-      return min;
+    /** Per sandbox, the earliest due_at scheduled since the previous call, and reset. */
+    takeInserted(): Map<string, number> {
+      const taken = inserted;
+      inserted = new Map();
+      return taken;
     },
     cancel(aggregate: TimerAggregate, aggregateId: string | number): void {
       cancel.run(aggregate, String(aggregateId));
     },
-    /** Remove and return the earliest timer due at or before `nowMs` (call inside a transaction). */
-    takeNextDue: (nowMs: number) => take(nextDue.get(nowMs) as TimerRow | undefined),
+    /** Remove and return the sandbox's earliest timer due at or before `nowMs` (call inside a transaction). */
+    takeNextDue: (sandboxId: string, nowMs: number) => take(nextDue.get(sandboxId, nowMs) as TimerRow | undefined),
     /** Like takeNextDue, for one aggregate's timers only (call inside a transaction). */
     takeNextDueOf: (aggregate: TimerAggregate, aggregateId: string | number, nowMs: number) =>
       take(nextDueOf.get(aggregate, String(aggregateId), nowMs) as TimerRow | undefined),
-    nextDueAt: (): number | undefined => (nextAt.get() as number | null) ?? undefined,
+    nextDueAt: (sandboxId: string): number | undefined => (nextAt.get(sandboxId) as number | null) ?? undefined,
     timersOf: (aggregate: TimerAggregate, aggregateId: string | number) => ofAggregate.all(aggregate, String(aggregateId)) as TimerRow[],
+    /** Sandboxes with at least one pending timer (start-up). */
+    sandboxesWithTimers: (): string[] => sandboxesWithTimers.all() as string[],
   };
 }

@@ -14,7 +14,6 @@
  *   the same body bytes (the receiver de-duplicates on X-Webhook-Id).
  */
 import type { Agent } from 'undici';
-import type { VirtualClock } from '../clock.js';
 import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
 import { DELIVERY_TIMEOUT_MS, deliveryAgent, postWebhook, type PostResult } from './post.js';
@@ -31,7 +30,8 @@ export const CLAIM_CHUNK = 32;
 
 export interface WebhookWorkerOptions {
   store: Store;
-  clock: VirtualClock;
+  /** Now (ISO) on the clock of a partner's sandbox: a delivery's attempted_at. */
+  nowIsoFor: (partnerId: string) => string;
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   timeoutMs?: number;
   concurrency?: number;
@@ -40,7 +40,7 @@ export interface WebhookWorkerOptions {
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
 
 export function createWebhookWorker(options: WebhookWorkerOptions) {
-  const { store, clock } = options;
+  const { store, nowIsoFor } = options;
   const { deliveries } = store;
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const concurrency = options.concurrency ?? DELIVERY_CONCURRENCY;
@@ -55,7 +55,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
 
   /** Claim up to `limit` pending deliveries, each signed with its webhook's secret. */
   const claim = (limit: number): ClaimedDelivery[] =>
-    deliveries.claim(limit, clock.iso(), (row) => (row.secret === null ? null : sign(row.secret, row.body)));
+    deliveries.claim(
+      limit,
+      (row) => nowIsoFor(row.partner_id),
+      (row) => (row.secret === null ? null : sign(row.secret, row.body)),
+    );
 
   function pump(): void {
     scheduled = false;

@@ -13,7 +13,7 @@ const secret = new TextEncoder().encode('a-test-secret-that-is-at-least-32-chara
 const T0 = Date.parse('2026-01-15T09:00:00.000Z');
 
 function service(clock: VirtualClock) {
-  return new TokenService({ secret, environment: 'sandbox', clock, ttlMs: 3_600_000 });
+  return new TokenService({ secret, environment: 'sandbox', clockFor: () => clock, ttlMs: 3_600_000 });
 }
 
 t.test('signed tokens are byte-identical to jose SignJWT with the same claims', async (t) => {

@@ -166,9 +166,13 @@ t.test(
     await app.webhooks.drain();
     t.equal(rx.received.length, 0);
 
+    // the advance and what it fires commit together: the clock did not move past the timer that failed
+    t.equal((await call(app, 'GET', '/_sandbox/clock')).body.now, '2026-01-15T09:00:00.000Z', 'the clock stayed where its firings stopped');
+
     drop();
-    const again = await call(app, 'POST', '/_sandbox/clock/advance', { ms: 1 });
+    const again = await call(app, 'POST', '/_sandbox/clock/advance', { duration: '10s' });
     t.equal(again.status, 200);
+    t.equal(again.body.now, '2026-01-15T09:00:10.000Z');
     t.ok(again.body.fired >= 1, 'the kept timer fires now');
     const paid = (await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`)).body;
     t.match(paid, { status: 'paid', updatedAt: '2026-01-15T09:00:05.000Z' }, 'settled at its due instant');

@@ -511,8 +511,9 @@ const PARAM_MUTATIONS = [
   'constructor',
 ];
 
+/** Routes that need credentials. Sandbox management is open to anyone unless OBSIM_ADMIN_KEY is set (tested on its own). */
 export function isProtected(route: RouteEntry): boolean {
-  return /^\/(v1\/partner|_sandbox|v1\/ais)(\/|$)/.test(route.url);
+  return /^\/(v1\/partner|_sandbox|v1\/ais)(\/|$)/.test(route.url) && !route.url.startsWith('/_sandbox/sandboxes');
 }
 
 export function isApiRoute(route: RouteEntry): boolean {

@@ -78,7 +78,7 @@ function accountView(a: AccountRow) {
 }
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store } = app;
 
   /** Token checks, then the newest authorized unexpired consent granting `consentPermission`. */
   function authorizeRead(
@@ -91,7 +91,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     requireToken(request, userId, merchantId, tokenPermission);
     const authorized = store.consents
       .listForUser(userId, merchantId)
-      .map((c) => engine.consentAsOf(c))
+      .map((c) => request.sandbox.consentAsOf(c))
       .filter(grantsAccess);
     if (authorized.length === 0) {
       throw new ApiError('consent_missing', {
@@ -105,8 +105,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return consent;
   }
 
-  function accountOf(userId: string, accountId: string, field?: string): AccountRow {
-    const account = store.accounts.getAccount(userId, accountId, clock.nowMs());
+  function accountOf(request: FastifyRequest, userId: string, accountId: string, field?: string): AccountRow {
+    const account = store.accounts.getAccount(userId, accountId, request.sandbox.clock.nowMs());
     if (!account) throw new ApiError('account_not_found', { message: `Account ${accountId} not found`, field });
     return account;
   }
@@ -146,7 +146,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId, merchantId } = request.body;
       const consent = authorizeRead(request, userId, merchantId, 'ais:accounts:read', 'ReadAccountsDetail');
-      const accounts = store.accounts.listAccounts(userId, clock.nowMs()).map(accountView);
+      const accounts = store.accounts.listAccounts(userId, request.sandbox.clock.nowMs()).map(accountView);
       return {
         userId,
         merchantId,
@@ -175,7 +175,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId, merchantId, accountId } = request.body;
       authorizeRead(request, userId, merchantId, 'ais:balance:read', 'ReadBalances');
-      const a = accountOf(userId, accountId, 'accountId');
+      const a = accountOf(request, userId, accountId, 'accountId');
       return {
         userId,
         merchantId,
@@ -204,7 +204,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const pageLimit = request.body.pageLimit ?? DEFAULT_PAGE_LIMIT;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      accountOf(userId, accountId, 'accountId');
+      accountOf(request, userId, accountId, 'accountId');
       return {
         userId,
         merchantId,
@@ -236,7 +236,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId } = request.aisToken;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      accountOf(userId, accountId);
+      accountOf(request, userId, accountId);
       void reply.header('x-total-count', String(store.accounts.countTransactions(accountId, window)));
       return store.accounts.listTransactions(accountId, window, MAX_PAGE_LIMIT).map(transactionView);
     },

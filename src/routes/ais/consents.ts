@@ -35,7 +35,7 @@ export function consentView(row: ConsentRow, publicUrl: string) {
 }
 
 export async function consentRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store } = app;
 
   app.post<{ Body: CreateConsentBody; Reply: ConsentT }>(
     '/consents',
@@ -54,7 +54,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const body = request.body;
       requireToken(request, body.userId, body.merchantId);
-      const now = clock.nowMs();
+      const now = request.sandbox.clock.nowMs();
       const expiresMs = parseInstant(body.expirationDateTime, 'expirationDateTime');
       const fromMs = parseInstant(body.transactionFromDateTime, 'transactionFromDateTime');
       if (expiresMs <= now) {
@@ -84,7 +84,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
           },
           isoOf(now),
         );
-        engine.onConsentCreated(inserted, merchant.partner_id);
+        request.sandbox.onConsentCreated(inserted, merchant.partner_id);
         return inserted;
       });
       return consentView(row, app.publicUrl);
@@ -110,7 +110,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       const { userId } = request.params;
       const { merchantId } = request.query;
       requireToken(request, userId, merchantId);
-      const rows = store.consents.listForUser(userId, merchantId).map((c) => engine.consentAsOf(c));
+      const rows = store.consents.listForUser(userId, merchantId).map((c) => request.sandbox.consentAsOf(c));
       return rows.map((row) => consentView(row, app.publicUrl));
     },
   );

@@ -40,10 +40,12 @@ export function callbackLocation(callbackUrl: string, params: Record<string, str
 
 export async function consentPages(app: FastifyInstance): Promise<void> {
   const { store, engine } = app;
+  /** The sandbox of a consent: its merchant's partner's. */
+  const worldOf = (row: ConsentRow) => engine.worldOf(store.merchants.getAny(row.merchant_id)?.partner_id ?? '');
   /** The consent of a page token, as it is now (expired once its instant has passed). */
   const byToken = (token: string): ConsentRow | undefined => {
     const row = store.consents.getByToken(token);
-    return row && engine.consentAsOf(row);
+    return row && worldOf(row).consentAsOf(row);
   };
 
   function merchantName(row: ConsentRow): string {
@@ -142,7 +144,7 @@ ${radioGroup({
     const form = formFields(request.body);
 
     if (form.action === 'deny') {
-      const denied = engine.consent(row.request_id, 'deny', { errorMessage: DENIED_ON_BANK_PAGE });
+      const denied = worldOf(row).consent(row.request_id, 'deny', { errorMessage: DENIED_ON_BANK_PAGE });
       if (!row.callback_url) return seeOther(reply, self);
       return seeOther(
         reply,
@@ -153,7 +155,7 @@ ${radioGroup({
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
     const bank = form.bankId ? bankById(form.bankId) : undefined;
     if (!bank) return sendPage(reply, formPage(row, 'Choose your bank'), 400);
-    engine.consent(row.request_id, 'authorize', { bankId: bank.bankId });
+    worldOf(row).consent(row.request_id, 'authorize', { bankId: bank.bankId });
     const updated = store.consents.get(row.request_id)!;
     if (!updated.callback_url) return seeOther(reply, self);
     return seeOther(

@@ -59,9 +59,12 @@ export function formatAmount(minor: number, currency: string): string {
 }
 
 export async function paymentPages(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine, settings } = app;
+  const { store, engine } = app;
   htmlErrors(app);
-  const linkExpired = (p: PaymentRow): boolean => paymentLinkExpired(p, clock.nowMs(), settings);
+  const linkExpired = (p: PaymentRow): boolean => {
+    const { clock, settings } = engine.worldOf(p.partner_id);
+    return paymentLinkExpired(p, clock.nowMs(), settings);
+  };
 
   function summary(p: PaymentRow, merchantName: string): RawHtml {
     const bank = p.bank_id ? (bankById(p.bank_id)?.name ?? p.bank_id) : undefined;
@@ -172,7 +175,7 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     if (!found) return notFound(reply);
     // the payer is looking at it now: from here on the payer decides (or the link expires); a HEAD
     // (link checkers) only looks
-    const p = request.method === 'GET' ? (engine.paymentPageOpened(found.id) ?? found) : found;
+    const p = request.method === 'GET' ? (engine.worldOf(found.partner_id).paymentPageOpened(found.id) ?? found) : found;
     return render(reply, p);
   });
 
@@ -195,9 +198,10 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
 
     try {
       // one transaction: approving also settles (or, 666.66, rejects) at once, so the payer sees the result
+      const world = engine.worldOf(p.partner_id);
       store.tx(() => {
-        for (const [i, trigger] of payerDecisionTriggers(p, decision, settings).entries()) {
-          engine.payment(p.id, trigger, i === 0 && bank ? { bankId: bank.bankId } : {});
+        for (const [i, trigger] of payerDecisionTriggers(p, decision, world.settings).entries()) {
+          world.payment(p.id, trigger, i === 0 && bank ? { bankId: bank.bankId } : {});
         }
       });
     } catch (err) {

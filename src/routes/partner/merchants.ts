@@ -30,19 +30,20 @@ import {
   type MerchantCreation,
 } from '../../domain/merchant.js';
 import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
+import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import type { MerchantRow } from '../../store/merchants.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
 import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView, TEST_MERCHANT_MESSAGE } from './views.js';
 
 export async function merchantRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store } = app;
 
   /** Insert + the engine's creation hook (events, timers), one transaction. */
-  const create = (partnerId: string, creation: MerchantCreation): MerchantRow =>
+  const create = (sandbox: World, partnerId: string, creation: MerchantCreation): MerchantRow =>
     store.tx(() => {
-      const row = store.merchants.insert(newMerchant(partnerId, creation), clock.iso());
-      engine.onMerchantCreated(row);
+      const row = store.merchants.insert(newMerchant(partnerId, creation), sandbox.clock.iso());
+      sandbox.onMerchantCreated(row);
       return row;
     });
 
@@ -65,8 +66,8 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const link = newOnboardingLink(clock.nowMs());
-      const row = create(request.partner.clientId, { kind: 'standard', contact: request.body, link });
+      const link = newOnboardingLink(request.sandbox.clock.nowMs());
+      const row = create(request.sandbox, request.partner.clientId, { kind: 'standard', contact: request.body, link });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -97,13 +98,13 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body;
       checkIban(body.iban);
       checkSoleTrader(body);
-      checkDatesOfBirth(body, clock.iso());
+      checkDatesOfBirth(body, request.sandbox.clock.iso());
       const failure = fastTrackFailure(body);
-      const link = newOnboardingLink(clock.nowMs());
+      const link = newOnboardingLink(request.sandbox.clock.nowMs());
       const { companyName, contactEmail, contactPhone, partnerRefId, ...rest } = body;
       const details = { fastTrack: { ...rest, iban: normalizeIban(body.iban) } };
       const contact = { companyName, contactEmail, contactPhone, partnerRefId };
-      const row = create(request.partner.clientId, { kind: 'fast_track', contact, link, details, failure });
+      const row = create(request.sandbox, request.partner.clientId, { kind: 'fast_track', contact, link, details, failure });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -137,7 +138,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const row = create(request.partner.clientId, { kind: 'test', companyName: request.body.companyName });
+      const row = create(request.sandbox, request.partner.clientId, { kind: 'test', companyName: request.body.companyName });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -201,8 +202,8 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
         const row = store.tx(() => {
           const current = ownMerchant(request.params.merchantId, partnerId);
           assertOnboardingOpen(current);
-          const link = newOnboardingLink(clock.nowMs());
-          return store.merchants.setOnboardingToken(current.id, link.token, link.expiresAt, clock.iso());
+          const link = newOnboardingLink(request.sandbox.clock.nowMs());
+          return store.merchants.setOnboardingToken(current.id, link.token, link.expiresAt, request.sandbox.clock.iso());
         });
         return {
           merchantId: row.id,
@@ -235,7 +236,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
         const merchant = ownMerchant(request.params.merchantId, partnerId);
         assertActivated(merchant, 'stores');
         const details = Object.fromEntries(Object.entries({ address, mccCode, partnerRefId }).filter(([, v]) => v !== undefined));
-        return store.stores.insert(partnerId, merchant.id, name, details, clock.iso());
+        return store.stores.insert(partnerId, merchant.id, name, details, request.sandbox.clock.iso());
       });
       return storeView(row);
     },

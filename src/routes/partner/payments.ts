@@ -10,7 +10,7 @@ import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { paymentView } from './views.js';
 
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store } = app;
 
   app.post<{ Body: CreatePaymentBody; Reply: PaymentT }>(
     '/payments',
@@ -27,7 +27,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const { merchantClientId, amount, referenceNumber } = request.body;
       const amountMinor = toMinorUnits(amount);
-      const now = clock.nowMs();
+      const now = request.sandbox.clock.nowMs();
       const { row, merchantName } = store.tx(() => {
         const merchant = store.merchants.getByClientId(merchantClientId, partnerId);
         if (!merchant) {
@@ -35,10 +35,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
         }
         assertActivated(merchant, 'payments');
         const row = store.payments.insert(
-          newPayment({ partnerId, merchant, amountMinor, referenceNumber }, now, app.settings),
+          newPayment({ partnerId, merchant, amountMinor, referenceNumber }, now, request.sandbox.settings),
           new Date(now).toISOString(),
         );
-        engine.onPaymentCreated(row);
+        request.sandbox.onPaymentCreated(row);
         return { row, merchantName: merchant.company_name };
       });
       return paymentView(app, row, merchantName);

@@ -15,7 +15,7 @@ import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
 
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock } = app;
+  const { store } = app;
 
   app.post<{ Body: CreateWebhookBody; Reply: WebhookResponseT }>(
     '/webhooks',
@@ -30,7 +30,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const url = checkWebhookUrl(request.body.url, app.config.environment);
-      const row = store.tx(() => store.webhooks.insert(request.partner.clientId, url, request.body.events, clock.iso()));
+      const row = store.tx(() => store.webhooks.insert(request.partner.clientId, url, request.body.events, request.sandbox.clock.iso()));
       return {
         id: row.id,
         url: row.url,
@@ -57,7 +57,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request) => {
         const partnerId = request.partner.clientId;
-        const nowIso = clock.iso();
+        const nowIso = request.sandbox.clock.iso();
         const { eventId, deliveryId } = store.tx(() => {
           const hook = store.webhooks.get(request.params.id, partnerId);
           if (!hook) throw new ApiError('webhook_not_found', { message: `Webhook ${request.params.id} not found` });

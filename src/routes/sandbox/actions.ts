@@ -43,7 +43,6 @@ const CONSENT_TRIGGER: Record<ConsentAction, ConsentTrigger> = {
 };
 
 export async function actionRoutes(app: FastifyInstance): Promise<void> {
-  const { engine } = app;
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
   app.post<{ Params: MerchantActionParamsT }>(
@@ -64,7 +63,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const before = app.store.merchants.get(merchantId, partnerId);
       if (!before) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found` });
-      const row = engine.merchant(merchantId, MERCHANT_TRIGGER[action], { partnerId });
+      const row = request.sandbox.merchant(merchantId, MERCHANT_TRIGGER[action], { partnerId });
       return { merchantId: row.id, status: row.status, previousStatus: before.status };
     },
   );
@@ -90,7 +89,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       }
       const trigger: PaymentTrigger =
         action === 'fail' ? TRIGGER_BY_FAILURE_REASON[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : action;
-      const row = engine.payment(paymentId, trigger, { partnerId: request.partner.clientId });
+      const row = request.sandbox.payment(paymentId, trigger, { partnerId: request.partner.clientId });
       return paymentView(app, row);
     },
   );
@@ -114,7 +113,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       if (errorMessage !== undefined && action !== 'deny') {
         throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
       }
-      const row = engine.consent(requestId, CONSENT_TRIGGER[action], { partnerId: request.partner.clientId, errorMessage });
+      const row = request.sandbox.consent(requestId, CONSENT_TRIGGER[action], { partnerId: request.partner.clientId, errorMessage });
       return consentView(row, app.publicUrl);
     },
   );

@@ -1,23 +1,23 @@
-/** GET /_sandbox/clock, POST /_sandbox/clock/advance (+ freeze / resume). */
+/** GET /_sandbox/clock, POST /_sandbox/clock/advance (+ freeze / resume): the caller's sandbox's clock. */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import type { ClockAdvanceBody } from '../../../schemas/sandbox.js';
 import { parseDuration } from '../../config.js';
 import { ApiError } from '../../domain/errors.js';
+import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 /** Same bound as the schema's `ms` maximum (10 years), applied to duration and `to` too. */
 const MAX_ADVANCE_MS = 315_360_000_000;
 
 export async function clockRoutes(app: FastifyInstance): Promise<void> {
-  const { clock, engine } = app;
-  const view = () => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
+  const view = ({ clock }: World) => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
   app.get(
     '/clock',
     { schema: { ...common, summary: 'Read the virtual clock', response: responses({ $ref: 'SandboxClock#' }) } },
-    async () => view(),
+    async (request) => view(request.sandbox),
   );
 
   app.post<{ Body: ClockAdvanceBody }>(
@@ -27,7 +27,7 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         ...common,
         summary: 'Move the virtual clock forward; due transitions fire in time order',
         description:
-          'Give exactly one of ms, duration or to. The clock never moves backwards (a `to` in the past is a 400). Every settlement, expiry, approval and consent expiry that falls due fires, earliest first, and its webhooks are queued. The clock is shared by all partners.',
+          "Give exactly one of ms, duration or to. The clock never moves backwards (a `to` in the past is a 400). Every settlement, expiry, approval and consent expiry that falls due fires, earliest first, and its webhooks are queued. Each sandbox has its own clock: this moves the caller's sandbox only (the configured partners share the default sandbox's). The clock moves with what it fires: a firing that fails leaves it at the last instant whose firings committed.",
         body: { $ref: 'SandboxClockAdvanceRequest#' },
         response: responses({ $ref: 'SandboxClockAdvanceResponse#' }),
       },
@@ -46,11 +46,11 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
       else if (body.duration !== undefined) ms = parseDuration(body.duration);
       else {
         const target = Date.parse(body.to!);
-        ms = target - clock.nowMs();
+        ms = target - request.sandbox.clock.nowMs();
         if (ms < 0)
           throw new ApiError('validation_failed', {
             field: 'to',
-            message: `to (${body.to}) is before the current simulated time ${clock.iso()}; the clock only moves forward`,
+            message: `to (${body.to}) is before the current simulated time ${request.sandbox.clock.iso()}; the clock only moves forward`,
           });
       }
       // at most 10 years per call, whichever way it was given (a "99999999d" duration used to
@@ -62,8 +62,8 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         });
       }
       // due transitions fire in slices: other requests are answered while a burst settles
-      const fired = await engine.advance(ms);
-      return { now: clock.iso(), fired };
+      const fired = await request.sandbox.advance(ms);
+      return { now: request.sandbox.clock.iso(), fired };
     },
   );
 
@@ -77,9 +77,9 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         response: responses({ $ref: 'SandboxClock#' }),
       },
     },
-    async () => {
-      engine.freeze();
-      return view();
+    async (request) => {
+      request.sandbox.freeze();
+      return view(request.sandbox);
     },
   );
 
@@ -93,9 +93,9 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         response: responses({ $ref: 'SandboxClock#' }),
       },
     },
-    async () => {
-      engine.resume();
-      return view();
+    async (request) => {
+      request.sandbox.resume();
+      return view(request.sandbox);
     },
   );
 }

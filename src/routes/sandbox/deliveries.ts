@@ -7,7 +7,7 @@ import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { deliveryView } from '../../webhooks/delivery-view.js';
 
 export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
-  const { store, clock } = app;
+  const { store } = app;
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
   app.get<{ Querystring: DeliveryListQueryT }>(
@@ -60,7 +60,7 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const partnerId = request.partner.clientId;
-      const id = store.tx(() => store.deliveries.redeliver(request.params.deliveryId, partnerId, clock.iso()));
+      const id = store.tx(() => store.deliveries.redeliver(request.params.deliveryId, partnerId, request.sandbox.clock.iso()));
       return deliveryView(store.deliveries.get(id, partnerId)!);
     },
   );

@@ -17,7 +17,7 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
         summary: "Delete the calling partner's data",
         body: { $ref: 'SandboxEmptyBody#' },
         description:
-          "Deletes the partner's merchants (and their stores, payments and consents), webhooks, events, deliveries and pending timers, in one transaction. Other partners, the clock and the sandbox bank fixtures are untouched. The default sandbox partner gets its default activated merchant again.",
+          "Deletes the partner's merchants (and their stores, payments and consents), webhooks, events, deliveries and pending timers, in one transaction. Other partners, the clock and the sandbox bank fixtures are untouched. The default sandbox partner, and the partner of a created sandbox, get their default activated merchant again.",
         response: responses({ $ref: 'SandboxResetResponse#' }),
       },
     },
@@ -25,8 +25,9 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const deleted = app.store.tx(() => app.store.reset.deletePartner(partnerId));
       let defaultMerchantId: number | null = null;
-      if (app.config.environment === 'sandbox' && app.partners.isDefault(partnerId)) {
-        defaultMerchantId = seedDefaultMerchant(app.store, partnerId, app.clock.iso()).id;
+      const ownsDefaultMerchant = app.partners.isDefault(partnerId) || request.partner.sandboxId === partnerId; // a created sandbox's partner
+      if (app.config.environment === 'sandbox' && ownsDefaultMerchant) {
+        defaultMerchantId = seedDefaultMerchant(app.store, partnerId, request.sandbox.clock.iso()).id;
       }
       return { deleted, defaultMerchantId };
     },

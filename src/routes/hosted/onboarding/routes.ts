@@ -49,16 +49,16 @@ import {
 import { completionPage, expiredPage, standardPage, statusPage } from './pages.js';
 
 export async function onboardingPages(app: FastifyInstance): Promise<void> {
-  const { store, clock, engine } = app;
+  const { store, engine } = app;
   htmlErrors(app);
-  const partnerName = (id: string) => app.partners.list().find((p) => p.clientId === id)?.name;
+  const partnerName = (id: string) => app.partners.list().find((p) => p.clientId === id)?.name ?? app.sandboxes.get(id)?.name;
 
   type Resolved = { kind: 'expired'; merchant?: MerchantRow } | { kind: 'open' | 'closed'; merchant: MerchantRow };
 
   function resolve(token: string): Resolved {
     const m = store.merchants.getByOnboardingToken(token);
     if (!m) return { kind: 'expired' };
-    const state = onboardingLinkState(m, clock.nowMs());
+    const state = onboardingLinkState(m, engine.worldOf(m.partner_id).clock.nowMs());
     return state === 'expired' ? { kind: 'expired', merchant: m } : { kind: state, merchant: m };
   }
 
@@ -121,7 +121,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
     if (r.kind === 'closed') return seeOther(reply, location);
     const m = r.merchant;
     const values = formFields(request.body);
-    const nowIso = clock.iso();
+    const nowIso = engine.worldOf(m.partner_id).clock.iso();
 
     if (m.status !== 'pending_onboarding') {
       const f: CompletionForm = {
@@ -170,7 +170,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
     location: string,
   ): FastifyReply {
     try {
-      engine.merchant(m.id, trigger, { data });
+      engine.worldOf(m.partner_id).merchant(m.id, trigger, { data });
     } catch (err) {
       // moved on in between (control call, double submit): the GET shows the current state
       if (!(err instanceof ApiError) || err.code !== 'illegal_transition') throw err;

@@ -1,0 +1,142 @@
+/**
+ * Created sandboxes: creation (row, clock, default merchant, in one transaction), authentication
+ * of their partner credential, idle-time bookkeeping, deletion (every row of the sandbox and its
+ * tombstone in one transaction) and the sweep of idle ones.
+ *
+ * Last use is kept in memory and written at most once per sweep (a request must not cost a
+ * write); the sweep runs on the wall clock every SWEEP_INTERVAL_MS.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { VirtualClock } from '../clock.js';
+import { ApiError } from '../domain/errors.js';
+import { newSandboxId, newSandboxSecret } from '../domain/ids.js';
+import { DEFAULT_SANDBOX_TTL_MS, sandboxExpiresAt, type SandboxSettingsOverrides } from '../domain/sandbox.js';
+import type { Partner } from '../partners.js';
+import type { Store } from '../store/index.js';
+import type { ResetCounts } from '../store/reset.js';
+import type { SandboxRow } from '../store/sandboxes.js';
+import { seedDefaultMerchant } from '../store/seed.js';
+import type { Engine } from './index.js';
+
+export const SWEEP_INTERVAL_MS = 30_000;
+
+export interface SandboxCreation {
+  name?: string;
+  ttlMs?: number;
+  clock?: { start?: string; frozen?: boolean };
+  settings?: SandboxSettingsOverrides;
+}
+
+export interface CreatedSandbox {
+  row: SandboxRow;
+  clientSecret: string;
+  defaultMerchant: { merchantId: number; clientId: string };
+}
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+export type Sandboxes = ReturnType<typeof createSandboxes>;
+
+export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?: () => number; seedMerchant: boolean }) {
+  const { store, engine } = deps;
+  const wall = deps.wallClock ?? Date.now;
+  /** Last use not yet written (sandbox id -> wall ms). */
+  const used = new Map<string, number>();
+
+  function lastUsed(row: SandboxRow): number {
+    return Math.max(row.last_used_ms, used.get(row.id) ?? 0);
+  }
+
+  function remove(id: string, reason: 'deleted' | 'expired'): ResetCounts | undefined {
+    const counts = store.tx(() => {
+      if (!store.sandboxes.tombstone(id, new Date(wall()).toISOString(), reason)) return undefined;
+      const deleted = store.reset.deletePartner(id);
+      store.meta.delete(`default_merchant:${id}`);
+      return deleted;
+    });
+    used.delete(id);
+    engine.drop(id);
+    return counts;
+  }
+
+  return {
+    create(input: SandboxCreation): CreatedSandbox {
+      const id = newSandboxId();
+      const clientSecret = newSandboxSecret();
+      const now = wall();
+      const clock = VirtualClock.create({ start: input.clock?.start, frozen: input.clock?.frozen }, wall);
+      const state = clock.state();
+      const merchant = store.tx(() => {
+        store.sandboxes.insert({
+          id,
+          name: input.name ?? id,
+          secret_digest: digest(clientSecret),
+          created_at: new Date(now).toISOString(),
+          last_used_ms: now,
+          ttl_ms: input.ttlMs ?? DEFAULT_SANDBOX_TTL_MS,
+          clock_offset_ms: state.offsetMs,
+          clock_frozen_at_ms: state.frozenAtMs,
+          settings: JSON.stringify(input.settings ?? {}),
+        });
+        return deps.seedMerchant ? seedDefaultMerchant(store, id, clock.iso()) : undefined;
+      });
+      const row = store.sandboxes.get(id)!;
+      engine.world(id);
+      return {
+        row,
+        clientSecret,
+        defaultMerchant: merchant ? { merchantId: merchant.id, clientId: merchant.client_id } : { merchantId: 0, clientId: '' },
+      };
+    },
+
+    /**
+     * The partner of a created sandbox's credential; undefined when `clientId` is not a sandbox's
+     * (the caller answers partner_credentials_invalid). A deleted or expired sandbox's correct
+     * credential is 401 sandbox_gone.
+     */
+    authenticate(clientId: string, clientSecret: string): Partner | undefined {
+      const row = store.sandboxes.get(clientId);
+      if (!row) return undefined;
+      const given = Buffer.from(digest(clientSecret), 'hex');
+      if (!timingSafeEqual(Buffer.from(row.secret_digest, 'hex'), given)) return undefined;
+      if (row.deleted_at !== null) throw new ApiError('sandbox_gone');
+      if (lastUsed(row) + row.ttl_ms <= wall()) {
+        remove(row.id, 'expired');
+        throw new ApiError('sandbox_gone');
+      }
+      used.set(row.id, wall());
+      return { clientId: row.id, name: row.name, sandboxId: row.id };
+    },
+
+    get(id: string): SandboxRow | undefined {
+      const row = store.sandboxes.get(id);
+      return row && row.deleted_at === null ? row : undefined;
+    },
+
+    list(): SandboxRow[] {
+      return store.sandboxes.live();
+    },
+
+    /** When an idle sandbox is removed (wall clock, ISO). */
+    expiresAt(row: SandboxRow): string {
+      return sandboxExpiresAt(lastUsed(row), row.ttl_ms);
+    },
+
+    /** Delete a sandbox and all its rows in one transaction; undefined when there is no such live sandbox. */
+    delete: (id: string): ResetCounts | undefined => remove(id, 'deleted'),
+
+    /** Write pending last-use times and remove every sandbox idle for its whole ttl; how many were removed. */
+    sweep(): number {
+      if (used.size > 0) {
+        const pending = [...used];
+        store.tx(() => {
+          for (const [id, at] of pending) store.sandboxes.touch(id, at);
+        });
+        for (const [id, at] of pending) if (used.get(id) === at) used.delete(id);
+      }
+      let removed = 0;
+      for (const id of store.sandboxes.idleAt(wall())) if (remove(id, 'expired')) removed++;
+      return removed;
+    },
+  };
+}

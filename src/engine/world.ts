@@ -1,0 +1,156 @@
+/**
+ * One sandbox's world: its clock, settings, lifecycle and timer runtime. What the routes call to
+ * change an aggregate of that sandbox, and what moves that sandbox's time.
+ *
+ * - merchant / payment / consent: apply one trigger now (control API, hosted pages), after
+ *   firing that aggregate's own due timers; one store transaction (engine/lifecycle.ts).
+ * - on*Created: called INSIDE the transaction that inserted the row (creation events, timers).
+ * - consentAsOf: a consent read after its expiration instant is expired by the same transition
+ *   its timer applies, at that instant (the timer may not have fired yet).
+ * - advance: the clock moves with what it fires. Due timers fire in slices (other requests are
+ *   served in between); after each slice the clock is moved to the last fired instant and saved
+ *   in the same turn, so the same COMMIT holds both. A firing that fails leaves the clock at the
+ *   last instant whose firings committed, never past a timer that did not fire.
+ */
+import type { VirtualClock, ClockState } from '../clock.js';
+import { isDueToExpire, type ConsentTrigger } from '../domain/consent.js';
+import type { MerchantTrigger } from '../domain/merchant.js';
+import type { PaymentTrigger } from '../domain/payment.js';
+import type { LifecycleSettings } from '../domain/settings.js';
+import type { ConsentRow } from '../store/consents.js';
+import type { Store } from '../store/index.js';
+import type { MerchantRow } from '../store/merchants.js';
+import type { PaymentRow } from '../store/payments.js';
+import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts } from './lifecycle.js';
+import { createTimerRuntime } from './timers.js';
+
+export interface WorldDeps {
+  id: string;
+  store: Store;
+  clock: VirtualClock;
+  settings: LifecycleSettings;
+  /** Persist the clock state (called inside the transaction of what moved it). */
+  saveClock: (state: ClockState) => void;
+  log?: { error(obj: unknown, msg?: string): void };
+}
+
+export type World = ReturnType<typeof createWorld>;
+
+export function createWorld({ id, store, clock, settings, saveClock, log }: WorldDeps) {
+  const lifecycle = createLifecycle(store, settings, id);
+  const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, log });
+  const save = () => store.tx(() => saveClock(clock.state()));
+
+  /** Set while advance() moves the clock: it fires the due timers itself, in slices. */
+  let advancing = false;
+  // the clock moved by someone else (tests advancing it directly): save it, fire what fell due
+  const offAdvance = clock.onAdvance((now) => {
+    if (advancing) return;
+    save();
+    runtime.fireDue(now);
+    runtime.arm();
+  });
+
+  /** Move the clock forward by `ms` without the listener above (advance() fires itself). */
+  const moveClock = (ms: number) => {
+    if (ms <= 0) return;
+    advancing = true;
+    try {
+      clock.advance(ms);
+    } finally {
+      advancing = false;
+    }
+  };
+
+  return {
+    id,
+    clock,
+    settings,
+    /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
+    merchant: (merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow => {
+      runtime.catchUp('merchant', merchantId);
+      return store.tx(() => lifecycle.merchant(merchantId, trigger, opts, clock.nowMs()));
+    },
+    /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
+    payment: (paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow => {
+      runtime.catchUp('payment', paymentId);
+      return store.tx(() => lifecycle.payment(paymentId, trigger, opts, clock.nowMs()));
+    },
+    /**
+     * The payer opened the hosted payment page (after its own due timers fired: a payment that
+     * settled a moment ago shows as paid). Returns the current row.
+     */
+    paymentPageOpened: (paymentId: number): PaymentRow | undefined => {
+      runtime.catchUp('payment', paymentId);
+      return store.tx(() => lifecycle.paymentPageOpened(paymentId, clock.nowMs()));
+    },
+    /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
+    consent: (requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRow => {
+      runtime.catchUp('consent', requestId);
+      return store.tx(() => lifecycle.consent(requestId, trigger, opts, clock.nowMs()));
+    },
+    /** The consent as it is now: expired at its expiration instant if that has passed. */
+    consentAsOf: (row: ConsentRow): ConsentRow => {
+      if (!isDueToExpire(row, clock.nowMs())) return row;
+      return store.tx(() => lifecycle.consent(row.request_id, 'expire', {}, Date.parse(row.expiration_date_time)));
+    },
+    onPaymentCreated: (row: PaymentRow): void => lifecycle.paymentCreated(row),
+    onMerchantCreated: (row: MerchantRow): void => lifecycle.merchantCreated(row),
+    onConsentCreated: (row: ConsentRow, partnerId: string): void => lifecycle.consentCreated(row, partnerId),
+    /** Fire everything due at `nowMs`, synchronously (start-up, tests). Returns how many fired. */
+    runDue: (nowMs: number = clock.nowMs()): number => runtime.fireDue(nowMs).fired,
+    /**
+     * Move the clock forward by `ms` and fire every transition that falls due, earliest first, in
+     * slices; the clock follows the firings (see the header). Resolves with how many fired.
+     */
+    advance: async (ms: number): Promise<number> => {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
+      const target = clock.nowMs() + ms;
+      // how far this call has moved the clock so far (a running clock also moves by itself)
+      let moved = 0;
+      const fired = await runtime.runSliced(
+        () => target,
+        (lastDueAt, done) => {
+          const to = done ? target : lastDueAt;
+          if (to === undefined) return;
+          const step = to - (target - ms) - moved;
+          if (step > 0) {
+            moveClock(step);
+            moved += step;
+          }
+          save();
+        },
+      );
+      runtime.arm();
+      return fired;
+    },
+    /** Freeze the clock at the current instant (nothing fires in real time any more). */
+    freeze: (): void => {
+      clock.freeze();
+      save();
+      runtime.arm();
+    },
+    /** Let the clock run again from the current simulated instant. */
+    resume: (): void => {
+      clock.resume();
+      save();
+      runtime.arm();
+    },
+    /** Timers fired since start. */
+    get firedTotal(): number {
+      return runtime.firedTotal;
+    },
+    /** A commit inserted timers of this sandbox (the engine calls it after each commit). */
+    timersInserted: (earliestDueAt: number): void => runtime.inserted(earliestDueAt),
+    /** Start: fire whatever fell due while obsim was down, then arm the real-time timer. */
+    start(): void {
+      runtime.fireDue(clock.nowMs());
+      runtime.arm();
+    },
+    close(): void {
+      runtime.close();
+      offAdvance();
+      if (store.open) saveClock(clock.state());
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * /_sandbox/sandboxes: create, list, read and delete sandboxes (obsim's own API, tag `sandbox`).
+ *
+ * Who may: without OBSIM_ADMIN_KEY, anyone who can reach obsim (offline, CI); with it, callers
+ * sending it as X-Obsim-Admin-Key. A sandbox's own credentials may also read and delete it. In the
+ * production environment, nobody (404 not_available_in_production).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { responses } from '../../../schemas/common.js';
+import type { SandboxCreateBody } from '../../../schemas/sandbox.js';
+import { parseDuration } from '../../config.js';
+import { ApiError } from '../../domain/errors.js';
+import { MAX_SANDBOX_TTL_MS, MIN_SANDBOX_TTL_MS, sandboxSettings, type SandboxSettingsOverrides } from '../../domain/sandbox.js';
+import type { SandboxRow } from '../../store/sandboxes.js';
+
+export const ADMIN_KEY_HEADER = 'x-obsim-admin-key';
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
+  const adminKey = app.config.adminKey;
+  const noAuth: Record<string, string[]> = {};
+  const common = { tags: ['sandbox'], security: [noAuth, { adminKey: [] }] };
+
+  app.addHook('onRequest', async () => {
+    if (app.config.environment === 'production') throw new ApiError('not_available_in_production');
+  });
+
+  /** True for an admin: anyone without OBSIM_ADMIN_KEY, else the caller presenting it. */
+  function isAdmin(request: FastifyRequest): boolean {
+    if (adminKey === undefined) return true;
+    const given = request.headers[ADMIN_KEY_HEADER];
+    if (given === undefined) return false;
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(adminKey))) throw new ApiError('admin_key_invalid');
+    return true;
+  }
+  const requireAdmin = (request: FastifyRequest) => {
+    if (!isAdmin(request)) throw new ApiError('admin_key_required');
+  };
+  /** An admin, or the sandbox's own partner credentials. */
+  function requireAdminOrOwner(request: FastifyRequest, sandboxId: string): void {
+    if (isAdmin(request)) return;
+    const partner = app.partners.authenticate(request.headers['x-partner-client-id'], request.headers['x-partner-client-secret']);
+    if (partner.sandboxId !== sandboxId) throw new ApiError('sandbox_not_found');
+  }
+
+  const view = (row: SandboxRow) => {
+    const world = app.engine.world(row.id);
+    const { settleDelayMs, approvalDelayMs, paymentExpiryMs } = world.settings;
+    return {
+      sandboxId: row.id,
+      name: row.name,
+      createdAt: row.created_at,
+      expiresAt: app.sandboxes.expiresAt(row),
+      ttlMs: row.ttl_ms,
+      clock: { now: world.clock.iso(), frozen: world.clock.frozen, offsetMs: Math.round(world.clock.state().offsetMs) },
+      settings: { settleDelayMs, approvalDelayMs, paymentExpiryMs },
+    };
+  };
+
+  const duration = (raw: string | number | undefined, field: string): number | undefined => {
+    if (raw === undefined) return undefined;
+    if (typeof raw === 'number') {
+      if (!Number.isInteger(raw) || raw < 0)
+        throw new ApiError('validation_failed', { field, message: `${field} must be whole milliseconds >= 0` });
+      return raw;
+    }
+    try {
+      return parseDuration(raw, field);
+    } catch {
+      throw new ApiError('validation_failed', { field, message: `${field} must be a duration such as "500ms", "5s", "2m", "1h", "7d"` });
+    }
+  };
+
+  app.post<{ Body: SandboxCreateBody }>(
+    '/',
+    {
+      prefixTrailingSlash: 'no-slash',
+      schema: {
+        ...common,
+        summary: 'Create a sandbox: an isolated world with its own credentials, clock and settings',
+        description:
+          "Answers the sandbox and its partner credentials (the secret is shown only here). Every /v1/partner/*, /_sandbox/* and hosted-page flow works with them unchanged and sees only this sandbox's data, on this sandbox's clock. Idle for its ttl (default 24h), it is removed. Needs X-Obsim-Admin-Key when the server runs with OBSIM_ADMIN_KEY.",
+        body: { $ref: 'SandboxCreateRequest#' },
+        response: responses({ $ref: 'SandboxCreated#' }),
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      const body = request.body ?? {};
+      const ttlMs = duration(body.ttl, 'ttl');
+      if (ttlMs !== undefined && (ttlMs < MIN_SANDBOX_TTL_MS || ttlMs > MAX_SANDBOX_TTL_MS)) {
+        throw new ApiError('validation_failed', { field: 'ttl', message: 'ttl must be between 1s and 30d' });
+      }
+      const settings: SandboxSettingsOverrides = {};
+      const settle = duration(body.settleDelay, 'settleDelay');
+      const approval = duration(body.approvalDelay, 'approvalDelay');
+      const expiry = duration(body.paymentExpiry, 'paymentExpiry');
+      if (settle !== undefined) settings.settleDelayMs = settle;
+      if (approval !== undefined) settings.approvalDelayMs = approval;
+      if (expiry !== undefined) {
+        if (expiry < 1_000)
+          throw new ApiError('validation_failed', { field: 'paymentExpiry', message: 'paymentExpiry must be at least 1s' });
+        settings.paymentExpiryMs = expiry;
+      }
+      sandboxSettings(app.settings, settings); // the same merge its world makes
+      const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings });
+      return {
+        ...view(created.row),
+        credentials: { clientId: created.row.id, clientSecret: created.clientSecret },
+        defaultMerchant: created.defaultMerchant,
+      };
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      prefixTrailingSlash: 'no-slash',
+      schema: {
+        ...common,
+        summary: 'List the sandboxes',
+        description: 'Every live sandbox, oldest first (not the default one of the configured partners). Secrets are never listed.',
+        response: responses({ $ref: 'SandboxList#' }),
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      const items = app.sandboxes.list().map(view);
+      return { items, total: items.length };
+    },
+  );
+
+  app.get<{ Params: { sandboxId: string } }>(
+    '/:sandboxId',
+    {
+      schema: {
+        ...common,
+        summary: 'Read one sandbox',
+        description: 'An admin, or the sandbox itself (its partner credentials).',
+        params: { type: 'object', required: ['sandboxId'], properties: { sandboxId: { type: 'string', maxLength: 100 } } },
+        response: responses({ $ref: 'Sandbox#' }),
+      },
+    },
+    async (request) => {
+      requireAdminOrOwner(request, request.params.sandboxId);
+      const row = app.sandboxes.get(request.params.sandboxId);
+      if (!row) throw new ApiError('sandbox_not_found');
+      return view(row);
+    },
+  );
+
+  app.delete<{ Params: { sandboxId: string } }>(
+    '/:sandboxId',
+    {
+      schema: {
+        ...common,
+        summary: 'Delete a sandbox and all its data',
+        description:
+          'Its merchants, payments, consents, webhooks, events, deliveries and timers are deleted in one transaction; its credentials then answer 401 sandbox_gone. An admin, or the sandbox itself.',
+        params: { type: 'object', required: ['sandboxId'], properties: { sandboxId: { type: 'string', maxLength: 100 } } },
+        response: responses({ $ref: 'SandboxDeleted#' }),
+      },
+    },
+    async (request) => {
+      requireAdminOrOwner(request, request.params.sandboxId);
+      const deleted = app.sandboxes.delete(request.params.sandboxId);
+      if (!deleted) throw new ApiError('sandbox_not_found');
+      return { sandboxId: request.params.sandboxId, deleted };
+    },
+  );
+}
