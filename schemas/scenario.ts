@@ -297,6 +297,11 @@ export const ScenarioRunRequest = {
     name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', description: 'A shipped scenario, e.g. `payment-paid`' },
     scenario: { type: 'object', description: 'An inline scenario: `{ name, steps: [...] }` (see scenarios/scenario.schema.json)' },
     reset: { type: 'boolean', default: false, description: "POST /_sandbox/reset first (deletes ALL of the partner's data)" },
+    isolate: {
+      type: 'boolean',
+      default: false,
+      description: "Run in a fresh sandbox (its own data and clock), deleted afterwards; the caller's data and clock are untouched",
+    },
     vars: { type: 'object', description: 'Variables set before the first step' },
   },
 } as const;

@@ -39,6 +39,9 @@ interface RunOpts {
   bail?: boolean;
   color?: boolean;
   quiet?: boolean;
+  isolate?: boolean;
+  parallel?: number;
+  adminKey?: string;
 }
 
 function varArg(raw: string, previous: string[] = []): string[] {
@@ -99,6 +102,16 @@ export function registerScenarioCommands(program: Command): void {
       'only run scenarios with this tag (repeatable; e.g. --tag payment --tag webhook)',
       (v: string, prev: string[] = []) => [...prev, v],
       [],
+    )
+    .option('--isolate', 'run each scenario in a fresh sandbox (its own data and clock), deleted afterwards')
+    .addOption(
+      new Option('--parallel <n>', 'run up to n scenarios at once (implies --isolate)').argParser((raw: string) => {
+        if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64) throw new InvalidArgumentError('expected a number 1-64');
+        return Number(raw);
+      }),
+    )
+    .addOption(
+      new Option('--admin-key <key>', 'X-Obsim-Admin-Key for --isolate, when the server runs with OBSIM_ADMIN_KEY').env('OBSIM_ADMIN_KEY'),
     )
     .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
@@ -179,6 +192,8 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
       partner: { clientId: opts.partnerClientId, clientSecret: opts.partnerClientSecret },
       receiver,
       reset: opts.reset,
+      isolate: opts.isolate || (opts.parallel ?? 1) > 1 ? { adminKey: opts.adminKey } : false,
+      parallel: opts.parallel,
       vars,
       tags: opts.tag,
       bail: opts.bail,

@@ -42,6 +42,19 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
   const wall = deps.wallClock ?? Date.now;
   /** Last use not yet written (sandbox id -> wall ms). */
   const used = new Map<string, number>();
+  /**
+   * Sandbox rows by id, read once: authenticating a sandbox's request must cost no more than a
+   * configured partner's (a map lookup and a digest), not a query. Deletion updates the entry.
+   */
+  const rows = new Map<string, SandboxRow>();
+  const rowOf = (id: string): SandboxRow | undefined => {
+    let row = rows.get(id);
+    if (row === undefined) {
+      row = store.sandboxes.get(id); // an unknown id is not remembered: guessing ids must not grow memory
+      if (row) rows.set(id, row);
+    }
+    return row;
+  };
 
   function lastUsed(row: SandboxRow): number {
     return Math.max(row.last_used_ms, used.get(row.id) ?? 0);
@@ -55,6 +68,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       return deleted;
     });
     used.delete(id);
+    rows.delete(id); // read again: now a tombstone
     engine.drop(id);
     return counts;
   }
@@ -95,7 +109,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
      * credential is 401 sandbox_gone.
      */
     authenticate(clientId: string, clientSecret: string): Partner | undefined {
-      const row = store.sandboxes.get(clientId);
+      const row = rowOf(clientId);
       if (!row) return undefined;
       const given = Buffer.from(digest(clientSecret), 'hex');
       if (!timingSafeEqual(Buffer.from(row.secret_digest, 'hex'), given)) return undefined;
@@ -132,7 +146,11 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
         store.tx(() => {
           for (const [id, at] of pending) store.sandboxes.touch(id, at);
         });
-        for (const [id, at] of pending) if (used.get(id) === at) used.delete(id);
+        for (const [id, at] of pending) {
+          const cached = rows.get(id);
+          if (cached) cached.last_used_ms = Math.max(cached.last_used_ms, at);
+          if (used.get(id) === at) used.delete(id);
+        }
       }
       let removed = 0;
       for (const id of store.sandboxes.idleAt(wall())) if (remove(id, 'expired')) removed++;

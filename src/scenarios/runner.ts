@@ -70,6 +70,44 @@ export interface RunOptions {
   tags?: readonly string[];
   /** runFiles: stop after the first failed scenario (the rest are not run). */
   bail?: boolean;
+  /**
+   * Run each scenario in a fresh sandbox (POST /_sandbox/sandboxes), deleted afterwards: its own
+   * data and clock, so scenarios cannot see each other and may run in parallel.
+   */
+  isolate?: boolean | { adminKey?: string };
+  /** runFiles: how many scenarios run at once (needs isolate; default 1). */
+  parallel?: number;
+}
+
+/** A fresh sandbox for one scenario: its credentials, and how to delete it. */
+async function isolatedSandbox(
+  transport: Transport,
+  name: string,
+  isolate: true | { adminKey?: string },
+): Promise<{ partner: PartnerCredentials; remove(): Promise<void> }> {
+  const adminKey = isolate === true ? undefined : isolate.adminKey;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(adminKey ? { 'x-obsim-admin-key': adminKey } : {}) };
+  const res = await transport.request({ method: 'POST', path: '/_sandbox/sandboxes', headers, body: JSON.stringify({ name, ttl: '1h' }) });
+  const body = res.json as { sandboxId?: string; credentials?: PartnerCredentials } | undefined;
+  if (res.status !== 200 || !body?.credentials || !body.sandboxId) {
+    throw new Error(
+      `cannot create a sandbox to isolate the scenario (POST /_sandbox/sandboxes answered ${res.status}: ${res.text.slice(0, 300)})`,
+    );
+  }
+  const partner = body.credentials;
+  const path = `/_sandbox/sandboxes/${encodeURIComponent(body.sandboxId)}`;
+  return {
+    partner,
+    async remove() {
+      await transport
+        .request({
+          method: 'DELETE',
+          path,
+          headers: { 'x-partner-client-id': partner.clientId, 'x-partner-client-secret': partner.clientSecret },
+        })
+        .catch(() => undefined); // an undeleted sandbox expires after its ttl
+    },
+  };
 }
 
 function kindOf(step: Step): StepKind {
@@ -87,9 +125,43 @@ function labelOf(step: Step, kind: StepKind): string {
 }
 
 export async function runScenario(scenario: Scenario, options: RunOptions, position = { index: 1, total: 1 }): Promise<ScenarioResult> {
+  if (!options.isolate) return runIn(scenario, options, position, options.partner ?? DEFAULT_PARTNER);
+  const started = Date.now();
+  let sandbox: Awaited<ReturnType<typeof isolatedSandbox>>;
+  try {
+    sandbox = await isolatedSandbox(options.transport, scenario.name, options.isolate);
+  } catch (err) {
+    const failed: ScenarioResult = {
+      name: scenario.name,
+      file: scenario.file,
+      description: scenario.description,
+      runId: '',
+      passed: false,
+      durationMs: Date.now() - started,
+      startedAt: new Date(started).toISOString(),
+      steps: [],
+      error: (err as Error).message,
+    };
+    options.reporter?.scenarioStart?.(scenario, position.index, position.total);
+    options.reporter?.scenarioEnd?.(failed, position.index, position.total);
+    return failed;
+  }
+  try {
+    return await runIn(scenario, options, position, sandbox.partner);
+  } finally {
+    await sandbox.remove();
+  }
+}
+
+async function runIn(
+  scenario: Scenario,
+  options: RunOptions,
+  position: { index: number; total: number },
+  partner: PartnerCredentials,
+): Promise<ScenarioResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
-  const ctx = new RunContext(options.transport, options.partner ?? DEFAULT_PARTNER, options.receiver);
+  const ctx = new RunContext(options.transport, partner, options.receiver);
   const result: ScenarioResult = {
     name: scenario.name,
     file: scenario.file,
@@ -180,12 +252,45 @@ export async function runFiles(paths: readonly string[], options: RunOptions): P
   }
   const selected = options.tags?.length ? scenarios.filter((s) => s.tags?.some((tag) => options.tags!.includes(tag))) : scenarios;
   options.reporter?.runStart?.({ total: selected.length, target: options.transport.description });
+  const parallel = options.isolate ? Math.max(1, options.parallel ?? 1) : 1;
   const results: ScenarioResult[] = [];
-  for (const [i, s] of selected.entries()) {
-    const r = await runScenario(s, options, { index: i + 1, total: selected.length });
-    results.push(r);
-    if (!r.passed && options.bail) break;
+  if (parallel === 1) {
+    for (const [i, s] of selected.entries()) {
+      const r = await runScenario(s, options, { index: i + 1, total: selected.length });
+      results.push(r);
+      if (!r.passed && options.bail) break;
+    }
+  } else {
+    // each scenario's report is held back and printed whole when it ends, so outputs never interleave
+    const slots: (ScenarioResult | undefined)[] = new Array(selected.length);
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop && next < selected.length) {
+        const i = next++;
+        const held = holdBack(options.reporter);
+        const r = await runScenario(selected[i], { ...options, reporter: held.reporter }, { index: i + 1, total: selected.length });
+        held.release();
+        slots[i] = r;
+        if (!r.passed && options.bail) stop = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, selected.length) }, worker));
+    for (const r of slots) if (r) results.push(r);
   }
   options.reporter?.runEnd?.(results, Date.now() - started);
   return results;
+}
+
+/** A reporter that records one scenario's calls and replays them on release(). */
+function holdBack(reporter: Reporter | undefined): { reporter: Reporter | undefined; release(): void } {
+  if (!reporter) return { reporter: undefined, release: () => undefined };
+  const calls: (() => void)[] = [];
+  const held: Reporter = {
+    scenarioStart: (...a) => calls.push(() => reporter.scenarioStart?.(...a)),
+    stepStart: (...a) => calls.push(() => reporter.stepStart?.(...a)),
+    stepEnd: (...a) => calls.push(() => reporter.stepEnd?.(...a)),
+    scenarioEnd: (...a) => calls.push(() => reporter.scenarioEnd?.(...a)),
+  };
+  return { reporter: held, release: () => calls.forEach((c) => c()) };
 }

@@ -28,6 +28,7 @@ interface RunBody {
   name?: string;
   scenario?: Record<string, unknown>;
   reset?: boolean;
+  isolate?: boolean;
   vars?: Record<string, unknown>;
 }
 
@@ -52,13 +53,13 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
         ...common,
         summary: 'Run a shipped or inline scenario and return the result of every step',
         description:
-          'Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario (or one of more than 100 steps) is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the whole simulator when a step advances the clock.',
+          "Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario (or one of more than 100 steps) is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the caller's sandbox when a step advances the clock. With `isolate: true` the scenario runs in a fresh sandbox (its own data and clock), deleted afterwards.",
         body: { $ref: 'SandboxScenarioRunRequest#' },
         response: responses({ $ref: 'SandboxScenarioRunResult#' }),
       },
     },
     async (request) => {
-      const { name, scenario: inline, reset, vars } = request.body;
+      const { name, scenario: inline, reset, vars, isolate } = request.body;
       if ((name === undefined) === (inline === undefined)) {
         throw new ApiError('validation_failed', {
           field: name === undefined ? 'name' : 'scenario',
@@ -95,7 +96,17 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
         clientId: request.partner.clientId,
         clientSecret: String(request.headers['x-partner-client-secret']),
       };
-      const result = await runScenario({ ...scenario, file: undefined }, { transport: injectTransport(app), partner, reset, vars });
+      const adminKey = request.headers['x-obsim-admin-key'];
+      const result = await runScenario(
+        { ...scenario, file: undefined },
+        {
+          transport: injectTransport(app),
+          partner,
+          reset,
+          vars,
+          isolate: isolate ? { adminKey: typeof adminKey === 'string' ? adminKey : undefined } : false,
+        },
+      );
       const { file: _file, ...rest } = result;
       return rest;
     },
