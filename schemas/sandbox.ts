@@ -329,6 +329,10 @@ export const SandboxCreateRequest = {
     settleDelay: DURATION,
     approvalDelay: DURATION,
     paymentExpiry: DURATION,
+    snapshot: {
+      type: 'string',
+      description: 'Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given',
+    },
   },
 } as const;
 export type SandboxCreateBody = FromSchema<typeof SandboxCreateRequest>;
@@ -405,7 +409,58 @@ export const SandboxDeleted = {
   },
 } as const;
 
+const SNAPSHOT_NAME = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9._-]{1,64}$',
+  description: 'Letters, digits, . _ -; unique in the simulator',
+} as const;
+
+export const SnapshotCreateRequest = {
+  $id: 'SnapshotCreateRequest',
+  title: 'SnapshotCreateRequest',
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name: SNAPSHOT_NAME },
+} as const;
+export type SnapshotCreateBody = FromSchema<typeof SnapshotCreateRequest>;
+
+export const SnapshotView = {
+  $id: 'Snapshot',
+  title: 'Snapshot',
+  description: "A snapshot of the caller's data and its sandbox's clock.",
+  type: 'object',
+  required: ['name', 'createdAt', 'clock', 'counts'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string' },
+    createdAt: Timestamp,
+    clock: {
+      type: 'object',
+      required: ['now', 'frozen'],
+      additionalProperties: false,
+      properties: {
+        now: { ...Timestamp, description: 'The virtual instant it was taken at (restored with it)' },
+        frozen: { type: 'boolean' },
+      },
+    },
+    counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Rows it holds, by kind' },
+  },
+} as const;
+
+export const SnapshotList = {
+  $id: 'SnapshotList',
+  title: 'SnapshotList',
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: { items: { type: 'array', items: { $ref: 'Snapshot#' } } },
+} as const;
+
 export const sandboxSchemas = [
+  SnapshotCreateRequest,
+  SnapshotView,
+  SnapshotList,
   SandboxCreateRequest,
   SandboxView,
   SandboxCreated,

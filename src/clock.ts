@@ -84,6 +84,15 @@ export class VirtualClock {
     this.frozenAtMs = null;
   }
 
+  /**
+   * Put the clock at a saved state, backwards too: only restoring a sandbox snapshot does this
+   * (listeners are not told; the caller re-arms its timers).
+   */
+  restore(state: ClockState): void {
+    this.offsetMs = state.offsetMs;
+    this.frozenAtMs = state.frozenAtMs;
+  }
+
   onAdvance(listener: ClockListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -15,6 +15,7 @@ import type { Partner } from '../partners.js';
 import type { Store } from '../store/index.js';
 import type { ResetCounts } from '../store/reset.js';
 import type { SandboxRow } from '../store/sandboxes.js';
+import { snapshotClock, type SnapshotData, type SnapshotRow } from '../store/snapshots.js';
 import { seedDefaultMerchant } from '../store/seed.js';
 import type { Engine } from './index.js';
 
@@ -25,6 +26,16 @@ export interface SandboxCreation {
   ttlMs?: number;
   clock?: { start?: string; frozen?: boolean };
   settings?: SandboxSettingsOverrides;
+  /** Start from this snapshot: its rows (new ids) and its clock, unless `clock` is given. */
+  snapshot?: string;
+}
+
+/** A snapshot as the API shows it. */
+export interface SnapshotInfo {
+  name: string;
+  createdAt: string;
+  clock: { now: string; frozen: boolean };
+  counts: Record<string, number>;
 }
 
 export interface CreatedSandbox {
@@ -78,7 +89,12 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       const id = newSandboxId();
       const clientSecret = newSandboxSecret();
       const now = wall();
-      const clock = VirtualClock.create({ start: input.clock?.start, frozen: input.clock?.frozen }, wall);
+      const snapshot = input.snapshot === undefined ? undefined : store.snapshots.get(input.snapshot);
+      if (input.snapshot !== undefined && !snapshot) throw new ApiError('snapshot_not_found', { field: 'snapshot' });
+      const clock =
+        snapshot && input.clock === undefined
+          ? new VirtualClock(snapshotClock(snapshot, now), wall)
+          : VirtualClock.create({ start: input.clock?.start, frozen: input.clock?.frozen }, wall);
       const state = clock.state();
       const merchant = store.tx(() => {
         store.sandboxes.insert({
@@ -92,6 +108,10 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
           clock_frozen_at_ms: state.frozenAtMs,
           settings: JSON.stringify(input.settings ?? {}),
         });
+        if (snapshot) {
+          const seeded = store.snapshots.cloneInto(JSON.parse(snapshot.data) as SnapshotData, id);
+          if (seeded !== null) return store.merchants.get(seeded, id);
+        }
         return deps.seedMerchant ? seedDefaultMerchant(store, id, clock.iso()) : undefined;
       });
       const row = store.sandboxes.get(id)!;
@@ -136,6 +156,51 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       return sandboxExpiresAt(lastUsed(row), row.ttl_ms);
     },
 
+    /** Capture a partner's rows and its sandbox's clock under a name unique in the process. */
+    snapshot(partnerId: string, sandboxId: string, name: string): SnapshotInfo {
+      const world = engine.world(sandboxId);
+      return store.tx(() => {
+        if (store.snapshots.get(name)) throw new ApiError('snapshot_exists', { field: 'name' });
+        const data = store.snapshots.capture(partnerId);
+        const row: SnapshotRow = {
+          name,
+          partner_id: partnerId,
+          created_at: new Date(wall()).toISOString(),
+          clock_now_ms: world.clock.nowMs(),
+          clock_frozen: world.clock.frozen ? 1 : 0,
+          data: JSON.stringify(data),
+        };
+        store.snapshots.save(row);
+        return snapshotInfo(row, data);
+      });
+    },
+
+    /** The partner's own snapshots. */
+    snapshots(partnerId: string): SnapshotInfo[] {
+      return store.snapshots.listOf(partnerId).map((row) => snapshotInfo(row));
+    },
+
+    /** Rewind a partner's rows and its sandbox's clock to one of its own snapshots, in one transaction. */
+    restore(partnerId: string, sandboxId: string, name: string): SnapshotInfo {
+      const row = store.snapshots.get(name);
+      if (!row || row.partner_id !== partnerId) throw new ApiError('snapshot_not_found');
+      const data = JSON.parse(row.data) as SnapshotData;
+      const world = engine.world(sandboxId);
+      store.tx(() => {
+        store.reset.deletePartner(partnerId);
+        store.snapshots.restoreInPlace(data, partnerId);
+        world.restoreClock(snapshotClock(row, wall()));
+      });
+      return snapshotInfo(row, data);
+    },
+
+    /** Delete one of the partner's snapshots. */
+    deleteSnapshot(partnerId: string, name: string): void {
+      const row = store.snapshots.get(name);
+      if (!row || row.partner_id !== partnerId) throw new ApiError('snapshot_not_found');
+      store.tx(() => store.snapshots.delete(name));
+    },
+
     /** Delete a sandbox and all its rows in one transaction; undefined when there is no such live sandbox. */
     delete: (id: string): ResetCounts | undefined => remove(id, 'deleted'),
 
@@ -156,5 +221,16 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       for (const id of store.sandboxes.idleAt(wall())) if (remove(id, 'expired')) removed++;
       return removed;
     },
+  };
+}
+
+function snapshotInfo(row: SnapshotRow, data: SnapshotData = JSON.parse(row.data) as SnapshotData): SnapshotInfo {
+  const counts: Record<string, number> = {};
+  for (const [k, v] of Object.entries(data)) if (Array.isArray(v)) counts[k] = v.length;
+  return {
+    name: row.name,
+    createdAt: row.created_at,
+    clock: { now: new Date(row.clock_now_ms).toISOString(), frozen: row.clock_frozen === 1 },
+    counts,
   };
 }

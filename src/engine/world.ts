@@ -136,6 +136,12 @@ export function createWorld({ id, store, clock, settings, saveClock, log }: Worl
       save();
       runtime.arm();
     },
+    /** Put the clock back at a snapshot's state (its rows were restored in the same turn) and re-arm. */
+    restoreClock: (state: ClockState): void => {
+      clock.restore(state);
+      save();
+      runtime.arm();
+    },
     /** Timers fired since start. */
     get firedTotal(): number {
       return runtime.firedTotal;

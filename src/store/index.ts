@@ -25,6 +25,7 @@ import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
 import { resetStore } from './reset.js';
 import { sandboxStore } from './sandboxes.js';
+import { snapshotStore } from './snapshots.js';
 import { storeStore } from './stores.js';
 import { timerStore } from './timers.js';
 import { webhookStore } from './webhooks.js';
@@ -85,6 +86,7 @@ export function createStore(db: Db) {
     payments: paymentStore(db),
     reset: resetStore(db),
     sandboxes: sandboxStore(db),
+    snapshots: snapshotStore(db),
     stores: storeStore(db),
     timers: timerStore(db),
     webhooks: webhookStore(db),

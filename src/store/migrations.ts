@@ -298,4 +298,20 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX timers_due ON timers (sandbox_id, due_at, id);
     `,
   },
+  {
+    // Snapshots of a sandbox (src/store/snapshots.ts): its rows as JSON and its clock's instant.
+    // Names are unique in the process: a sandbox can be started from any snapshot by name.
+    name: '095_snapshots',
+    sql: `
+      CREATE TABLE snapshots (
+        name TEXT PRIMARY KEY,
+        partner_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        clock_now_ms REAL NOT NULL,
+        clock_frozen INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX snapshots_partner ON snapshots (partner_id);
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
 import { resetRoutes } from './reset.js';
 import { scenarioRoutes } from './scenarios.js';
+import { snapshotRoutes } from './snapshots.js';
 
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
@@ -18,4 +19,5 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(deliveryRoutes);
   await app.register(resetRoutes);
   await app.register(scenarioRoutes);
+  await app.register(snapshotRoutes);
 }

@@ -105,7 +105,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         settings.paymentExpiryMs = expiry;
       }
       sandboxSettings(app.settings, settings); // the same merge its world makes
-      const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings });
+      const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings, snapshot: body.snapshot });
       return {
         ...view(created.row),
         credentials: { clientId: created.row.id, clientSecret: created.clientSecret },
