@@ -45,6 +45,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # the shipped scenarios: docker run … obsim scenario run /app/scenarios --base-url …
 COPY --from=build /app/scenarios ./scenarios
+# the shipped personas: POST /_sandbox/sandboxes {"persona": "shop-with-history"}, serve --persona
+COPY --from=build /app/personas ./personas
 # /data: mount a volume here and set OBSIM_DB=/data/obsim.sqlite to keep state across restarts
 RUN mkdir -p /data && chown node:node /data \
  && ln -s /app/dist/src/bin.js /usr/local/bin/obsim && chmod +x /app/dist/src/bin.js

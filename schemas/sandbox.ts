@@ -333,6 +333,12 @@ export const SandboxCreateRequest = {
       type: 'string',
       description: 'Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given',
     },
+    persona: {
+      description:
+        'Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json)',
+      type: ['string', 'object'],
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+    },
   },
 } as const;
 export type SandboxCreateBody = FromSchema<typeof SandboxCreateRequest>;
@@ -377,6 +383,40 @@ export const SandboxCreated = {
       required: ['clientId', 'clientSecret'],
       additionalProperties: false,
       properties: { clientId: { type: 'string' }, clientSecret: { type: 'string' } },
+    },
+    persona: {
+      type: 'object',
+      description: 'What the persona built (when one was given)',
+      required: ['name', 'merchants', 'payments', 'consents', 'webhooks'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string' },
+        merchants: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['companyName', 'merchantId', 'clientId', 'state'],
+            additionalProperties: false,
+            properties: {
+              companyName: { type: 'string' },
+              merchantId: { type: 'integer' },
+              clientId: { type: 'string' },
+              state: { type: 'string' },
+            },
+          },
+        },
+        payments: { type: 'integer' },
+        consents: { type: 'integer' },
+        webhooks: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'url', 'secret'],
+            additionalProperties: false,
+            properties: { id: { type: 'string' }, url: { type: 'string' }, secret: { type: 'string' } },
+          },
+        },
+      },
     },
     defaultMerchant: {
       type: 'object',

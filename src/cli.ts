@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
+import { registerPersonaCommands } from './cli/persona.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
 import { registerTriggerCommand } from './cli/trigger.js';
@@ -60,6 +61,7 @@ export function buildCli(): Command {
   registerTriggerCommand(program);
   registerCheckReceiverCommand(program);
   registerSandboxCommands(program);
+  registerPersonaCommands(program);
 
   return program;
 }

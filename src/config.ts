@@ -62,6 +62,8 @@ export interface Config {
   clockFrozen: boolean;
   /** When set, creating, listing and deleting sandboxes needs this key (X-Obsim-Admin-Key). */
   adminKey: string | undefined;
+  /** A persona (file or shipped name) built for the default partner at the first start of a database. */
+  persona: string | undefined;
 }
 
 /** The well-known default partner of the sandbox (unless configured). */
@@ -305,6 +307,15 @@ export const SETTINGS = [
     defaultText: 'unset (anyone who can reach obsim may create sandboxes)',
     parse: optStr,
     help: 'Creating, listing and deleting sandboxes (/_sandbox/sandboxes) needs header X-Obsim-Admin-Key with this value',
+  }),
+  s({
+    key: 'persona',
+    flag: '--persona',
+    env: 'OBSIM_PERSONA',
+    default: undefined,
+    defaultText: 'unset',
+    parse: optStr,
+    help: 'Build this persona (a YAML/JSON file, or a shipped name such as shop-with-history) for the default partner, once per database (sandbox only)',
   }),
 ] as const satisfies readonly Setting[];
 

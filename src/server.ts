@@ -8,7 +8,7 @@ import ms from 'ms';
 import { DEFAULT_SANDBOX_TTL_MS } from './domain/sandbox.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { SANDBOX_PARTNER, type Config } from './config.js';
+import { ConfigError, SANDBOX_PARTNER, type Config } from './config.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +25,12 @@ export async function startServer(config: Config, out: (line: string) => void = 
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
   });
+  if (config.persona) {
+    await buildDefaultPersona(app, config).catch(async (err: unknown) => {
+      await app.close();
+      throw err;
+    });
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', 'localhost');
   const partners = app.partners.list();
@@ -40,6 +46,45 @@ export async function startServer(config: Config, out: (line: string) => void = 
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
   const close = () => (closing ??= app.close());
   return { app, url, close };
+}
+
+/**
+ * --persona: build the persona's world for the default partner, once per database (a restart on
+ * the same file does not build it twice). A persona that does not load stops the start.
+ */
+async function buildDefaultPersona(app: FastifyInstance, config: Config): Promise<void> {
+  const ref = config.persona!;
+  if (config.environment !== 'sandbox') throw new ConfigError('persona', 'personas are for the sandbox environment');
+  const { loadPersona, PersonaError } = await import('./personas/load.js');
+  const { applyPersona } = await import('./personas/apply.js');
+  let persona;
+  try {
+    persona = loadPersona(ref);
+  } catch (err) {
+    if (err instanceof PersonaError) throw new ConfigError('persona', err.message);
+    throw err;
+  }
+  const key = `persona.applied:${persona.name}`;
+  if (app.meta.get(key) !== undefined) {
+    app.startupNotes.push(`persona:   ${persona.name} (built at an earlier start of this database)`);
+    return;
+  }
+  await app.ready();
+  const partner = {
+    clientId: config.partnerClientId ?? SANDBOX_PARTNER.clientId,
+    clientSecret: config.partnerClientSecret ?? SANDBOX_PARTNER.clientSecret,
+  };
+  let built;
+  try {
+    built = await applyPersona(app, persona, partner);
+  } catch (err) {
+    if (err instanceof PersonaError) throw new ConfigError('persona', err.message);
+    throw err;
+  }
+  app.meta.set(key, new Date().toISOString());
+  app.startupNotes.push(
+    `persona:   ${persona.name}: ${built.merchants.length} merchants, ${built.payments} payments, ${built.consents} consents, ${built.webhooks.length} webhooks`,
+  );
 }
 
 /** How to get an isolated sandbox, for the startup output (sandbox environment only). */

@@ -17,6 +17,7 @@ export function webhookStore(db: Db) {
   const byIdForPartner = db.prepare('SELECT * FROM webhooks WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
   const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = ? ORDER BY created_at, id');
+  const setSecret = db.prepare('UPDATE webhooks SET secret = ? WHERE id = ?');
 
   return {
     insert(partnerId: string, url: string, events: readonly string[], nowIso: string): WebhookRow {
@@ -26,5 +27,7 @@ export function webhookStore(db: Db) {
     /** Unscoped read, for the delivery worker (it needs the secret). */
     getAny: (id: string) => byId.get(id) as WebhookRow | undefined,
     list: (partnerId: string) => forPartner.all(partnerId) as WebhookRow[],
+    /** A persona's fixed secret instead of the generated one (so receivers can be configured ahead). */
+    setSecret: (id: string, secret: string): void => void setSecret.run(secret, id),
   };
 }

@@ -77,6 +77,10 @@ t.test('the runtime stage: production files only, non-root, port, environment', 
     'the shipped scenarios (read at runtime by /_sandbox/scenarios and `obsim scenario run <name>`)',
   );
   t.ok(
+    copies.some((c) => /\bpersonas\b/.test(c)),
+    'the shipped personas (read at runtime by POST /_sandbox/sandboxes { persona } and serve --persona)',
+  );
+  t.ok(
     copies.some((c) => /\bpackage\.json\b/.test(c)),
     'package.json ("type": "module"; marks the package root)',
   );
@@ -134,8 +138,18 @@ t.test('.dockerignore keeps the context small without hiding build inputs', asyn
     .filter((l) => l && !l.startsWith('#'));
   for (const must of ['node_modules', 'dist', '.git', 'data']) t.ok(ignore.includes(must), `ignores ${must}`);
   // src, schemas and fixtures are compiled into dist (fixtures: sandbox banks, users, companies);
-  // scenarios is copied into the runtime stage: without any of them the image build fails
-  const needed = ['src', 'schemas', 'fixtures', 'scenarios', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+  // scenarios and personas are copied into the runtime stage: without any of them the image build fails
+  const needed = [
+    'src',
+    'schemas',
+    'fixtures',
+    'scenarios',
+    'personas',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+  ];
   for (const path of needed) {
     t.ok(existsSync(join(ROOT, path)), `${path} exists`);
     t.notOk(ignore.includes(path), `keeps ${path}`);

@@ -12,6 +12,9 @@ import type { SandboxCreateBody } from '../../../schemas/sandbox.js';
 import { parseDuration } from '../../config.js';
 import { ApiError } from '../../domain/errors.js';
 import { MAX_SANDBOX_TTL_MS, MIN_SANDBOX_TTL_MS, sandboxSettings, type SandboxSettingsOverrides } from '../../domain/sandbox.js';
+import type { Persona } from '../../../schemas/persona.js';
+import { applyPersona } from '../../personas/apply.js';
+import { loadPersona, PersonaError, validatePersona } from '../../personas/load.js';
 import type { SandboxRow } from '../../store/sandboxes.js';
 
 export const ADMIN_KEY_HEADER = 'x-obsim-admin-key';
@@ -105,11 +108,32 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         settings.paymentExpiryMs = expiry;
       }
       sandboxSettings(app.settings, settings); // the same merge its world makes
+      // the persona is read and checked before anything is created
+      let persona: Persona | undefined;
+      try {
+        if (typeof body.persona === 'string') persona = loadPersona(body.persona);
+        else if (body.persona !== undefined) persona = validatePersona(body.persona, 'persona');
+      } catch (err) {
+        if (!(err instanceof PersonaError)) throw err;
+        throw new ApiError('validation_failed', { field: err.path ? `persona.${err.path}` : 'persona', message: err.message });
+      }
       const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings, snapshot: body.snapshot });
+      const credentials = { clientId: created.row.id, clientSecret: created.clientSecret };
+      let built: Awaited<ReturnType<typeof applyPersona>> | undefined;
+      if (persona) {
+        try {
+          built = await applyPersona(app, persona, credentials);
+        } catch (err) {
+          app.sandboxes.delete(created.row.id); // nothing half-built stays
+          if (!(err instanceof PersonaError)) throw err;
+          throw new ApiError('validation_failed', { field: `persona.${err.path}`, message: err.message });
+        }
+      }
       return {
         ...view(created.row),
-        credentials: { clientId: created.row.id, clientSecret: created.clientSecret },
+        credentials,
         defaultMerchant: created.defaultMerchant,
+        ...(built && persona ? { persona: { name: persona.name, ...built } } : {}),
       };
     },
   );

@@ -1,0 +1,108 @@
+/**
+ * Personas: read a YAML or JSON persona (a file, a shipped name, or an inline object) and check it
+ * against schemas/persona.ts before anything is created. A refusal names the file, the path in it
+ * and the reason: `personas/x.yaml: merchants[0].payments[2].state: must be one of: …`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { PersonaSchema, type Persona } from '../../schemas/persona.js';
+import { lazyRequire } from '../lazy.js';
+
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
+const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
+const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
+
+export class PersonaError extends Error {
+  constructor(
+    readonly source: string,
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${source}: ${path ? `${path}: ` : ''}${reason}`);
+  }
+}
+
+let validator: ValidateFunction | undefined;
+function validate(): ValidateFunction {
+  if (!validator) {
+    const ajv = new (ajvModule().Ajv)({ strict: false, allErrors: false, useDefaults: true });
+    (ajvFormats() as unknown as { default: (a: unknown) => void }).default(ajv);
+    validator = ajv.compile(PersonaSchema);
+  }
+  return validator;
+}
+
+const pathOf = (e: ErrorObject): string =>
+  e.instancePath
+    .split('/')
+    .slice(1)
+    .reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`), '');
+
+function reasonOf(e: ErrorObject): { path: string; reason: string } {
+  const path = pathOf(e);
+  switch (e.keyword) {
+    case 'required':
+      return { path, reason: `missing required field "${String(e.params.missingProperty)}"` };
+    case 'additionalProperties':
+      return { path, reason: `unknown field "${String(e.params.additionalProperty)}"` };
+    case 'enum':
+      return { path, reason: `must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}` };
+    default:
+      return { path, reason: e.message ?? 'is not valid' };
+  }
+}
+
+/** A parsed persona document, checked; `source` names it in errors. */
+export function validatePersona(doc: unknown, source: string): Persona {
+  const copy = structuredClone(doc);
+  const check = validate();
+  if (!check(copy)) {
+    const { path, reason } = reasonOf(check.errors![0]);
+    throw new PersonaError(source, path, reason);
+  }
+  const persona = copy as Persona;
+  for (const [i, m] of (persona.merchants ?? []).entries()) {
+    if (m.state === 'activated') continue;
+    if (m.payments?.length) throw new PersonaError(source, `merchants[${i}].payments`, 'only an activated merchant can have payments');
+    if (m.consents?.length) throw new PersonaError(source, `merchants[${i}].consents`, 'only an activated merchant can have consents');
+  }
+  for (const [i, m] of (persona.merchants ?? []).entries()) {
+    for (const [j, p] of (m.payments ?? []).entries()) {
+      if (p.failureReason !== undefined && p.state !== 'failed') {
+        throw new PersonaError(source, `merchants[${i}].payments[${j}].failureReason`, 'only a failed payment has a failureReason');
+      }
+    }
+  }
+  return persona;
+}
+
+/** The personas shipped with obsim (personas/ next to package.json). */
+export function shippedPersonasDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'personas');
+    if (existsSync(join(candidate, 'persona.schema.json')) && existsSync(join(dir, 'package.json'))) return candidate;
+    dir = resolve(dir, '..');
+  }
+  throw new Error('cannot find the shipped personas/ folder');
+}
+
+/** A persona by file path or shipped name (`shop-with-history`). */
+export function loadPersona(ref: string): Persona {
+  let file = ref;
+  if (!existsSync(file)) {
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(ref)) throw new PersonaError(ref, '', 'no such file, and not the name of a shipped persona');
+    file = ['yaml', 'yml', 'json'].map((ext) => join(shippedPersonasDir(), `${ref}.${ext}`)).find((f) => existsSync(f)) ?? '';
+    if (!file) throw new PersonaError(ref, '', 'no such file, and not the name of a shipped persona (see personas/)');
+  }
+  let doc: unknown;
+  try {
+    const text = readFileSync(file, 'utf8');
+    doc = file.endsWith('.json') ? JSON.parse(text) : yaml().parse(text);
+  } catch (err) {
+    throw new PersonaError(file, '', `cannot be read or parsed: ${(err as Error).message}`);
+  }
+  return validatePersona(doc, file);
+}
