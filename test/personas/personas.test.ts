@@ -18,7 +18,7 @@ type App = Awaited<ReturnType<typeof build>>;
 
 async function withPersona(app: App, persona: unknown) {
   const res = await call(app, 'POST', '/_sandbox/sandboxes', { persona, clock: { frozen: true } });
-  const headers = res.body.credentials
+  const headers: Record<string, string> = res.body.credentials
     ? { 'x-partner-client-id': res.body.credentials.clientId, 'x-partner-client-secret': res.body.credentials.clientSecret }
     : {};
   return { res, headers };

@@ -13,7 +13,6 @@
  *     X-Webhook-Id, body and signature; never more than two copies.
  * 3 rounds in npm test; OBSIM_CRASH_ROUNDS=20 in `npm run test:long`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -22,20 +21,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
+import { kill, seededRandom, startKillable } from '../helpers/crash.js';
 
 const ROUNDS = Number(process.env.OBSIM_CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.OBSIM_CRASH_SEED ?? 8);
 t.setTimeout(Math.max(180_000, ROUNDS * 30_000));
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Received {
   id: string;
@@ -75,58 +65,12 @@ async function receiver(t: { teardown(fn: () => unknown): void }) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, openConnections: () => open.size };
 }
 
-async function startServer(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/bin.ts',
-      'serve',
-      '--db',
-      db,
-      '--port',
-      '0',
-      '--settle-delay',
-      '24h',
-      '--approval-delay',
-      '24h',
-      '--log-level',
-      'warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OBSIM_SQLITE_SYNCHRONOUS: '' } },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-  child.stdout.resume();
-  child.stderr.resume();
-  return { child, url };
-}
+const startServer = (db: string) => startKillable(db, ['--settle-delay', '24h', '--approval-delay', '24h']);
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(url, { method: 'POST', headers: { ...PARTNER, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 }
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
@@ -143,7 +87,7 @@ t.test(`SIGKILL during a stream of creations, ${ROUNDS} rounds`, async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'obsim.sqlite');
   const rx = await receiver(t);
-  const random = mulberry32(SEED);
+  const random = seededRandom(SEED);
 
   let server = await startServer(file);
   t.teardown(() => kill(server.child));
