@@ -212,3 +212,100 @@ t.test('bad input is a 400 that creates nothing; production refuses', async (t) 
   const prod = await build(t, { config: { environment: 'production', partnerClientId: 'p', partnerClientSecret: 's' } });
   t.match((await createSandbox(prod)).body, { status: 404, code: 'not_available_in_production' });
 });
+
+t.test('hosted pages and AIS work on a sandbox, on its clock', async (t) => {
+  const app = await build(t);
+  const s = (await createSandbox(app, { clock: { start: '2031-03-01T12:00:00.000Z', frozen: true }, paymentExpiry: '10m' })).body;
+  const me = credentials(s);
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const pathOf = (url: string) => new URL(url).pathname;
+
+  // the payment page: the payer opens it (the sandbox's automatic settlement stops), then approves
+  const p = (
+    await call(app, 'POST', '/v1/partner/payments', { merchantClientId: s.defaultMerchant.clientId, amount: 10, referenceNumber: 'hp' }, me)
+  ).body;
+  t.equal((await app.inject({ method: 'GET', url: pathOf(p.paymentUrl) })).statusCode, 200);
+  t.equal(
+    app.db.prepare('SELECT page_opened_at FROM payments WHERE id = ?').pluck().get(p.paymentId),
+    '2031-03-01T12:00:00.000Z',
+    "opened at the sandbox's instant",
+  );
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '1m' }, me);
+  t.equal(
+    (await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`, undefined, me)).body.status,
+    'pending',
+    'the payer is in control',
+  );
+  const approved = await app.inject({
+    method: 'POST',
+    url: pathOf(p.paymentUrl),
+    headers: form,
+    payload: 'decision=approve&bankId=nordlys-bank',
+  });
+  t.equal(approved.statusCode, 303);
+  t.match((await call(app, 'GET', `/v1/partner/payments/${p.paymentId}/status`, undefined, me)).body, {
+    status: 'paid',
+    updatedAt: '2031-03-01T12:01:00.000Z',
+  });
+
+  // its link expiry runs on the sandbox's clock, not the default one
+  const q = (
+    await call(
+      app,
+      'POST',
+      '/v1/partner/payments',
+      { merchantClientId: s.defaultMerchant.clientId, amount: 10, referenceNumber: 'exp' },
+      me,
+    )
+  ).body;
+  await app.inject({ method: 'GET', url: pathOf(q.paymentUrl) });
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '11m' }, me);
+  t.equal((await app.inject({ method: 'GET', url: pathOf(q.paymentUrl) })).statusCode, 410, 'expired after its 10 minutes');
+
+  // AIS: a token for its merchant lives on its clock; a consent authorized on the bank page reads accounts
+  const token = (
+    await call(
+      app,
+      'POST',
+      '/v1/auth/generate-token',
+      {
+        userId: 'user-typical',
+        merchantId: s.defaultMerchant.merchantId,
+        permissions: ['ais:accounts:read'],
+      },
+      me,
+    )
+  ).body.token;
+  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+  t.equal(claims.iat, Date.parse('2031-03-01T12:12:00.000Z') / 1000, 'issued at the sandbox instant');
+  const bearer = { authorization: `Bearer ${token}` };
+  const consent = await app.inject({
+    method: 'POST',
+    url: '/v1/ais/consents',
+    headers: bearer,
+    payload: {
+      userId: 'user-typical',
+      merchantId: s.defaultMerchant.merchantId,
+      permissions: ['ReadAccountsDetail'],
+      expirationDateTime: '2031-06-01T00:00:00Z',
+      transactionFromDateTime: '2030-01-01T00:00:00Z',
+    },
+  });
+  t.equal(consent.statusCode, 200, consent.body);
+  const page = await app.inject({
+    method: 'POST',
+    url: pathOf(consent.json().authorizationUrl),
+    headers: form,
+    payload: 'action=authorize&bankId=nordlys-bank',
+  });
+  t.equal(page.statusCode, 303);
+  const accounts = await app.inject({
+    method: 'POST',
+    url: '/v1/ais/accounts',
+    headers: bearer,
+    payload: { userId: 'user-typical', merchantId: s.defaultMerchant.merchantId },
+  });
+  t.equal(accounts.statusCode, 200, accounts.body);
+  // the default sandbox's clock is where it was
+  t.equal((await call(app, 'GET', '/_sandbox/clock', undefined, PARTNER)).body.now, '2026-01-15T09:00:00.000Z');
+});
