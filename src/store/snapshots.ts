@@ -50,7 +50,11 @@ export interface SnapshotRow {
 }
 
 const OF_MERCHANTS = 'merchant_id IN (SELECT id FROM merchants WHERE partner_id = ?)';
-const TABLES: [keyof Omit<SnapshotData, 'defaultMerchantId'>, string][] = [
+/**
+ * What a snapshot reads, per table. Like the reset (reset.ts) these may scan payments and timers:
+ * a snapshot is rare, and an index kept only for it would cost every payment insert.
+ */
+export const SNAPSHOT_READS: [keyof Omit<SnapshotData, 'defaultMerchantId'>, string][] = [
   ['merchants', 'SELECT * FROM merchants WHERE partner_id = ? ORDER BY id'],
   ['stores', `SELECT * FROM stores WHERE ${OF_MERCHANTS} ORDER BY id`],
   ['payments', 'SELECT * FROM payments WHERE partner_id = ? ORDER BY id'],
@@ -62,7 +66,7 @@ const TABLES: [keyof Omit<SnapshotData, 'defaultMerchantId'>, string][] = [
 ];
 
 export function snapshotStore(db: Db) {
-  const reads = TABLES.map(([table, sql]) => [table, db.prepare(sql)] as const);
+  const reads = SNAPSHOT_READS.map(([table, sql]) => [table, db.prepare(sql)] as const);
   const insertSnapshot = db.prepare(
     `INSERT INTO snapshots (name, partner_id, created_at, clock_now_ms, clock_frozen, data)
      VALUES (@name, @partner_id, @created_at, @clock_now_ms, @clock_frozen, @data)`,
@@ -108,7 +112,7 @@ export function snapshotStore(db: Db) {
 
     /** Put a snapshot's rows back, same ids, into the (emptied) partner they came from. Call inside a transaction. */
     restoreInPlace(data: SnapshotData, partnerId: string): void {
-      for (const [table] of TABLES) for (const row of data[table]) put(table, row);
+      for (const [table] of SNAPSHOT_READS) for (const row of data[table]) put(table, row);
       if (data.defaultMerchantId !== null) metaSet.run(`default_merchant:${partnerId}`, String(data.defaultMerchantId));
     },
 
