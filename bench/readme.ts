@@ -26,6 +26,12 @@ function block(heading: string): string {
 const firstTable = latestMd.slice(latestMd.indexOf('| server |'), latestMd.indexOf('\n## Every case')).trim();
 
 const m = results.machine;
+// the sandboxes bench (npm run bench:sandboxes) keeps its own results file: its table, as measured
+const sandboxesFile = join(ROOT, 'bench', 'results', 'sandboxes.md');
+const sandboxes = existsSync(sandboxesFile)
+  ? `\n### Sandboxes\n\n\`npm run bench:sandboxes\` (bench/sandboxes.ts): ${readFileSync(sandboxesFile, 'utf8').split('\n').slice(2).join('\n').trim()}\n`
+  : '';
+
 const section = `## Performance
 
 obsim answers like a schema-only mock would, while doing the real work (partner auth, validation,
@@ -65,7 +71,7 @@ ${block('## Every case (medians of the passes)')}
 ### Targets
 
 ${block('## Targets (issue 7)')}
-${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}
+${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title
