@@ -2,6 +2,7 @@
  * Every shared schema, registered once with app.addSchema and added to both request validators.
  * A new shared schema: export it from its module with an $id and list it here.
  */
+import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
@@ -13,6 +14,7 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ErrorBody,
   ...partnerSchemas,
   ...sandboxSchemas,
+  ...journalSchemas,
   ...aisSchemas,
   ...scenarioApiSchemas,
   ...webhookSchemas,

@@ -15,6 +15,7 @@ import { enginePlugin, webhookWorkerPlugin } from './plugins/engine.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
 import { integerParamsPlugin } from './plugins/integer-params.js';
+import { journalPlugin } from './plugins/journal.js';
 import { partnerRequestPlugin } from './plugins/partner-auth.js';
 import { partnersPlugin } from './plugins/partners.js';
 import { preferPlugin } from './plugins/prefer.js';
@@ -73,6 +74,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(webhookWorkerPlugin, { timeoutMs: options.webhookTimeoutMs });
   await app.register(tokensPlugin);
   await app.register(partnerRequestPlugin);
+  await app.register(journalPlugin);
   await app.register(errorsPlugin);
   await app.register(headerGuardPlugin);
   await app.register(preferPlugin);

@@ -6,6 +6,7 @@
  * generated from it (test/config.test.ts checks it), so the three never drift apart.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import bytes from 'bytes';
 import ms from 'ms';
 import { dirname, resolve } from 'node:path';
 
@@ -64,6 +65,14 @@ export interface Config {
   adminKey: string | undefined;
   /** A persona (file or shipped name) built for the default partner at the first start of a database. */
   persona: string | undefined;
+  /** Record every answered request in its sandbox's journal (docs/journal.md). */
+  journal: boolean;
+  /** Entries a journal keeps per sandbox; the oldest are dropped first. */
+  journalMaxEntries: number;
+  /** Bytes a journal keeps per sandbox (entries' sizes added up); the oldest are dropped first. */
+  journalMaxBytes: number;
+  /** A request or response body longer than this is stored cut, flagged as truncated. */
+  journalBodyLimit: number;
 }
 
 /** The well-known default partner of the sandbox (unless configured). */
@@ -120,6 +129,23 @@ export function parseDuration(raw: string, setting = 'duration'): number {
   const value = typeof raw === 'string' && raw.trim() !== '' ? ms(raw.trim() as ms.StringValue) : Number.NaN;
   if (!Number.isFinite(value) || value < 0) throw new ConfigError(setting, `"${raw}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
   return Math.round(value);
+}
+
+/** "64kb", "10mb", or a bare number of bytes (parsed by `bytes`); at least `min`. */
+function byteSize(min: number): Parser<number> {
+  return (raw, setting) => {
+    const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : bytes.parse(raw.trim());
+    if (value === null || !Number.isFinite(value) || value < min) {
+      throw new ConfigError(setting, `"${raw}" is not a size of at least ${bytes.format(min)} (examples: 64kb, 10mb)`);
+    }
+    return Math.floor(value);
+  };
+}
+
+function positiveInt(raw: string, setting: string): number {
+  const n = nonNegativeInt(raw, setting);
+  if (n < 1) throw new ConfigError(setting, 'must be at least 1');
+  return n;
 }
 
 function environment(raw: string, setting: string): Environment {
@@ -316,6 +342,42 @@ export const SETTINGS = [
     defaultText: 'unset',
     parse: optStr,
     help: 'Build this persona (a YAML/JSON file, or a shipped name such as shop-with-history) for the default partner, once per database (sandbox only)',
+  }),
+  s({
+    key: 'journal',
+    flag: '--journal',
+    env: 'OBSIM_JOURNAL',
+    default: true,
+    defaultText: '`on`',
+    parse: bool,
+    help: "Record every answered request in its sandbox's journal (`on` or `off`; docs/journal.md)",
+  }),
+  s({
+    key: 'journalMaxEntries',
+    flag: '--journal-max-entries',
+    env: 'OBSIM_JOURNAL_MAX_ENTRIES',
+    default: 10_000,
+    defaultText: '`10000`',
+    parse: positiveInt,
+    help: 'Entries the journal keeps per sandbox; the oldest are dropped first',
+  }),
+  s({
+    key: 'journalMaxBytes',
+    flag: '--journal-max-bytes',
+    env: 'OBSIM_JOURNAL_MAX_BYTES',
+    default: 20 * 1024 * 1024,
+    defaultText: '`20mb`',
+    parse: byteSize(64 * 1024),
+    help: 'Bytes the journal keeps per sandbox (bodies included); the oldest entries are dropped first',
+  }),
+  s({
+    key: 'journalBodyLimit',
+    flag: '--journal-body-limit',
+    env: 'OBSIM_JOURNAL_BODY_LIMIT',
+    default: 16 * 1024,
+    defaultText: '`16kb`',
+    parse: byteSize(256),
+    help: 'A request or response body longer than this is kept cut to it, flagged `truncated`',
   }),
 ] as const satisfies readonly Setting[];
 

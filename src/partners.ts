@@ -20,6 +20,8 @@ export interface Partner {
 /** Authenticates the credentials of created sandboxes (engine/sandboxes.ts). */
 export interface CreatedPartners {
   authenticate(clientId: string, clientSecret: string): Partner | undefined;
+  /** The live sandbox whose client id this is (undefined: none, or deleted). */
+  get(clientId: string): unknown;
 }
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -48,6 +50,11 @@ export class PartnerRegistry {
   /** The configured default partner (the first one; the sandbox seeds its merchant). */
   isDefault(clientId: string): boolean {
     return this.byId.keys().next().value === clientId;
+  }
+
+  /** A configured partner's or a live sandbox's client id (refused requests naming it go to its journal). */
+  knows(clientId: unknown): clientId is string {
+    return typeof clientId === 'string' && (this.byId.has(clientId) || this.created?.get(clientId) !== undefined);
   }
 
   /** 401 unless both headers are present and match; secrets compared in constant time. */

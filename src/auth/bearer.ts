@@ -59,6 +59,7 @@ export function requireBearer(app: FastifyInstance): void {
     // the sandbox of the token's merchant: its clock, its data
     const partnerId = app.store.merchants.getAny(request.aisToken.merchantId)?.partner_id;
     request.sandbox = partnerId === undefined ? app.engine.world(DEFAULT_SANDBOX) : app.engine.worldOf(partnerId);
+    if (partnerId !== undefined) request.journalOwner = partnerId;
   });
 }
 

@@ -71,16 +71,21 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
     return Math.max(row.last_used_ms, used.get(row.id) ?? 0);
   }
 
+  const removedListeners = new Set<(id: string) => void>();
+
   function remove(id: string, reason: 'deleted' | 'expired'): ResetCounts | undefined {
     const counts = store.tx(() => {
       if (!store.sandboxes.tombstone(id, new Date(wall()).toISOString(), reason)) return undefined;
       const deleted = store.reset.deletePartner(id);
+      // the journal outlives a reset (it records the reset), not its sandbox
+      store.journal.clear(id);
       store.meta.delete(`default_merchant:${id}`);
       return deleted;
     });
     used.delete(id);
     rows.delete(id); // read again: now a tombstone
     engine.drop(id);
+    if (counts) for (const listener of removedListeners) listener(id);
     return counts;
   }
 
@@ -140,6 +145,11 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       }
       used.set(row.id, wall());
       return { clientId: row.id, name: row.name, sandboxId: row.id };
+    },
+
+    /** Told the id of every sandbox removed (deleted or expired), after its rows are gone. */
+    onRemoved(listener: (id: string) => void): void {
+      removedListeners.add(listener);
     },
 
     get(id: string): SandboxRow | undefined {

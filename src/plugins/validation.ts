@@ -90,6 +90,8 @@ function fieldOf(error: ErrorObject): string {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  // propertyNames (schemas that refuse unknown properties even in lenient mode): the name at fault
+  if (error.propertyName !== undefined) segments.push(error.propertyName);
   let out = '';
   for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
   return out;
@@ -101,6 +103,8 @@ function describe(error: ErrorObject, field: string, part: string): string {
     case 'required':
       return `${where} is required`;
     case 'additionalProperties':
+      return `${where} is not a known property`;
+    case 'propertyNames':
       return `${where} is not a known property`;
     case 'type':
       return `${where} must be of type ${String(error.params.type)}`;
@@ -118,7 +122,7 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
     return { field: field === '' ? part : field, message: describe(e, field, part) };
   });
   const first = details[0] ?? { field: part, message: `${part} is not valid` };
-  const unknown = errors[0]?.keyword === 'additionalProperties';
+  const unknown = errors[0]?.keyword === 'additionalProperties' || errors[0]?.propertyName !== undefined;
   return new ApiErrorClass(unknown ? 'unknown_field' : 'validation_failed', {
     message: first.message,
     field: first.field,

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { render, type TemplateContext, type Vars } from './template.js';
-import { partialMatch, formatMismatches, type Mismatch } from './match.js';
+import { partialMatch, formatMismatches, type Mismatch } from '../domain/match.js';
 import type { Receiver } from './receiver.js';
 import type { Transport, TransportResponse } from './transport.js';
 import type { Expectation } from './types.js';

@@ -20,6 +20,7 @@ import { accountStore } from './accounts.js';
 import { consentStore } from './consents.js';
 import { metaStore, pingDatabase, type Db } from './db.js';
 import { deliveryStore } from './deliveries.js';
+import { journalStore } from './journal.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
@@ -80,6 +81,7 @@ export function createStore(db: Db) {
     accounts: accountStore(db),
     consents: consentStore(db),
     deliveries,
+    journal: journalStore(db),
     merchants: merchantStore(db),
     meta: metaStore(db),
     outbox: outboxStore(db, deliveries),

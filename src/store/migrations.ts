@@ -314,4 +314,34 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX snapshots_partner ON snapshots (partner_id);
     `,
   },
+  {
+    // The request journal (src/store/journal.ts): one row per answered request, per partner.
+    // journal_scan holds every column a list filter reads, so a filtered page walks the index
+    // only (no row, with its bodies, is read until it is on the page).
+    name: '096_journal',
+    sql: `
+      CREATE TABLE journal (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        wall_at TEXT NOT NULL,
+        method TEXT NOT NULL,
+        path TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        error_code TEXT,
+        error_field TEXT,
+        duration_ms REAL NOT NULL,
+        request_id TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        query TEXT NOT NULL,
+        headers TEXT NOT NULL,
+        resources TEXT NOT NULL,
+        request_body TEXT,
+        request_body_truncated INTEGER NOT NULL,
+        response_body TEXT,
+        response_body_truncated INTEGER NOT NULL
+      );
+      CREATE INDEX journal_scan ON journal (partner_id, id, method, status, error_code, at, path);
+    `,
+  },
 ];

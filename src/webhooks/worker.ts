@@ -39,6 +39,12 @@ export interface WebhookWorkerOptions {
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
 
+/** A finished attempt, as told to `onAttempt` listeners (the journal's live stream). */
+export interface DeliveryAttempt {
+  delivery: ClaimedDelivery;
+  result: DeliveryResult;
+}
+
 export function createWebhookWorker(options: WebhookWorkerOptions) {
   const { store, nowIsoFor } = options;
   const { deliveries } = store;
@@ -49,6 +55,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   const closing = new AbortController();
 
   const inFlight = new Set<Promise<void>>();
+  const attemptListeners = new Set<(attempt: DeliveryAttempt) => void>();
   let started = false;
   let stopped = false;
   let scheduled = false;
@@ -100,14 +107,16 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   async function deliver(row: ClaimedDelivery): Promise<void> {
     const result = await send(row);
     if (stopped && result.outcome === 'aborted') return; // closing: leave it 'delivering', resumed at next start
-    await recordSoon({
+    const recorded: DeliveryResult = {
       id: row.id,
       state: result.outcome === 'delivered' ? 'delivered' : 'failed',
       status_code: result.statusCode,
       outcome: result.outcome === 'aborted' ? 'error' : result.outcome,
       error: result.error,
       duration_ms: result.durationMs,
-    });
+    };
+    await recordSoon(recorded);
+    for (const listener of attemptListeners) listener({ delivery: row, result: recorded });
   }
 
   // Results are written in one transaction per turn of the event loop instead of one commit
@@ -154,6 +163,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       kick();
     },
     kick,
+    /** Told of every finished attempt once its outcome is recorded; returns the unsubscribe. */
+    onAttempt(listener: (attempt: DeliveryAttempt) => void): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
     /** Resolves when nothing is pending or in flight (tests). */
     async drain(): Promise<void> {
       for (;;) {

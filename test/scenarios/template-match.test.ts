@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatMismatches, partialMatch } from '../../src/scenarios/match.js';
+import { formatMismatches, partialMatch } from '../../src/domain/match.js';
 import { getPath, render, TemplateError, type TemplateContext } from '../../src/scenarios/template.js';
 
 function ctx(vars: Record<string, unknown> = {}): TemplateContext {

@@ -10,6 +10,7 @@
  * accounts), both naming merchantId. Credentials that are sent and wrong are 401, as on every
  * partner call.
  */
+import { journalAs } from '../../plugins/journal.js';
 import type { FastifyInstance } from 'fastify';
 import type { GenerateTokenBody, TokenResponseT } from '../../../schemas/ais.js';
 import { responses } from '../../../schemas/common.js';
@@ -44,6 +45,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const merchant = request.partner ? store.merchants.get(merchantId, request.partner.clientId) : store.merchants.getAny(merchantId);
       if (!merchant)
         throw new ApiError('merchant_id_unknown', { message: `merchantId ${merchantId} names no merchant`, field: 'merchantId' });
+      journalAs(request, merchant.partner_id);
       assertActivated(merchant, 'tokens');
       const { token } = await app.tokens.sign({ userId, merchantId, permissions });
       return { token };

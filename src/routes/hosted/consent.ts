@@ -16,6 +16,7 @@
  * an expired one says it expired (410). An unknown token is a 404 page. A missing or unknown
  * bank re-renders the form with the error (400).
  */
+import { journalAs } from '../../plugins/journal.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { awaitsUser, consentPermissions, DENIED_ON_BANK_PAGE, type ConsentPermission, type ConsentStatus } from '../../domain/consent.js';
@@ -41,7 +42,8 @@ export function callbackLocation(callbackUrl: string, params: Record<string, str
 export async function consentPages(app: FastifyInstance): Promise<void> {
   const { store, engine } = app;
   /** The sandbox of a consent: its merchant's partner's. */
-  const worldOf = (row: ConsentRow) => engine.worldOf(store.merchants.getAny(row.merchant_id)?.partner_id ?? '');
+  const partnerOf = (row: ConsentRow) => store.merchants.getAny(row.merchant_id)?.partner_id ?? '';
+  const worldOf = (row: ConsentRow) => engine.worldOf(partnerOf(row));
   /** The consent of a page token, as it is now (expired once its instant has passed). */
   const byToken = (token: string): ConsentRow | undefined => {
     const row = store.consents.getByToken(token);
@@ -126,6 +128,7 @@ ${radioGroup({
 
   app.get<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
     const row = byToken(request.params.token);
+    if (row) journalAs(request, partnerOf(row));
     if (!row)
       return sendPage(
         reply,
@@ -138,6 +141,7 @@ ${radioGroup({
 
   app.post<{ Params: { token: string } }>('/consent/:token', { schema: { hide: true } }, async (request, reply) => {
     const row = byToken(request.params.token);
+    if (row) journalAs(request, partnerOf(row));
     if (!row) return sendPage(reply, messagePage('Consent request not found', 'This link is not valid.', 'bad'), 404);
     const self = `/consent/${encodeURIComponent(request.params.token)}`;
     if (!awaitsUser(row)) return seeOther(reply, self); // already decided or expired: show it, change nothing

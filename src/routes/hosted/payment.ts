@@ -25,6 +25,7 @@
  * (no bank chosen, unknown decision) re-renders the form with the error next to the field, 400.
  * A POST on a payment that is no longer pending also redirects: the GET shows what happened.
  */
+import { journalAs } from '../../plugins/journal.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { ApiError } from '../../domain/errors.js';
@@ -173,6 +174,7 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
   app.get<{ Params: { token: string } }>('/pay/:token', { schema: { hide: true } }, async (request, reply) => {
     const found = store.payments.getByToken(request.params.token);
     if (!found) return notFound(reply);
+    journalAs(request, found.partner_id);
     // the payer is looking at it now: from here on the payer decides (or the link expires); a HEAD
     // (link checkers) only looks
     const p = request.method === 'GET' ? (engine.worldOf(found.partner_id).paymentPageOpened(found.id) ?? found) : found;
@@ -182,6 +184,7 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
   app.post<{ Params: { token: string } }>('/pay/:token', { schema: { hide: true } }, async (request, reply) => {
     const p = store.payments.getByToken(request.params.token);
     if (!p) return notFound(reply);
+    journalAs(request, p.partner_id);
     const location = `/pay/${encodeURIComponent(request.params.token)}`;
     if (!awaitsPayer(p) || linkExpired(p)) return linkExpired(p) ? render(reply, p) : seeOther(reply, location);
 

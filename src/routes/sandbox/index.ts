@@ -8,6 +8,7 @@ import { requirePartner } from '../../plugins/partner-auth.js';
 import { actionRoutes } from './actions.js';
 import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
+import { requestRoutes } from './requests.js';
 import { resetRoutes } from './reset.js';
 import { scenarioRoutes } from './scenarios.js';
 import { snapshotRoutes } from './snapshots.js';
@@ -17,6 +18,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(clockRoutes);
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);
+  await app.register(requestRoutes);
   await app.register(resetRoutes);
   await app.register(scenarioRoutes);
   await app.register(snapshotRoutes);

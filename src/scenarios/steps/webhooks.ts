@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseDuration } from '../../config.js';
 import { StepFailure, type RunContext, type SeenDelivery, type WatchedWebhook } from '../context.js';
-import { formatMismatches, partialMatch, short } from '../match.js';
+import { formatMismatches, partialMatch, short } from '../../domain/match.js';
 import { sign, verify } from '../../webhooks/sign.js';
 import type { ExpectNoWebhookStep, ExpectWebhookStep, RegisterWebhookStep } from '../types.js';
 import { advance } from './clock.js';

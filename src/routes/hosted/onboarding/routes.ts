@@ -24,6 +24,7 @@
  * Fast-track completion: bank linking + billing agreement -> engine 'complete_fast_track' with
  * data { completion } -> awaiting_approval, 303 to the status page.
  */
+import { journalAs } from '../../../plugins/journal.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { lookupCompany, normalizeRegistrationNumber } from '../../../../fixtures/companies.js';
 import { ApiError } from '../../../domain/errors.js';
@@ -72,6 +73,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { token } = request.params;
       const r = resolve(token);
+      if (r.merchant) journalAs(request, r.merchant.partner_id);
       if (r.kind === 'expired') return expired(reply, r.merchant);
       const m = r.merchant;
       if (r.kind === 'closed') return sendPage(reply, statusPage(m));
@@ -116,6 +118,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { token: string } }>('/onboarding/:token', { schema: { hide: true } }, async (request, reply) => {
     const { token } = request.params;
     const r = resolve(token);
+    if (r.merchant) journalAs(request, r.merchant.partner_id);
     if (r.kind === 'expired') return expired(reply, r.merchant);
     const location = `/onboarding/${encodeURIComponent(token)}`;
     if (r.kind === 'closed') return seeOther(reply, location);

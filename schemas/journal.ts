@@ -1,0 +1,254 @@
+/**
+ * Request journal schemas (/_sandbox/requests*, OpenAPI tag `sandbox`; docs/journal.md).
+ * The matcher refuses unknown properties in every mode (propertyNames, which lenient mode does
+ * not strip): a misspelled criterion would otherwise match everything and a verification pass.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import { Timestamp } from './common.js';
+
+const METHOD = { type: 'string', pattern: '^[A-Za-z]{1,10}$', description: 'HTTP method, any case (GET, POST, …)' } as const;
+const PATH = { type: 'string', minLength: 1, maxLength: 2048, pattern: '^/' } as const;
+const HEADER_NAME = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" } as const;
+
+export const JournalEntry = {
+  $id: 'JournalEntry',
+  title: 'JournalEntry',
+  description:
+    'One answered request. Credentials are never stored: X-Partner-Client-Secret, Authorization (its scheme kept), Cookie and X-Obsim-Admin-Key show as `[redacted]`, and so do the values of `token`, `secret`, `clientSecret`, `accessToken`, `refreshToken` and `password` properties in either body. Bodies longer than --journal-body-limit are cut (`…Truncated: true`, the body then a string). `code` and `field` are the ErrorBody code and field of a refused request; `resources` names what a successful write created or changed.',
+  type: 'object',
+  required: [
+    'id',
+    'at',
+    'wallAt',
+    'method',
+    'path',
+    'query',
+    'headers',
+    'requestBodyTruncated',
+    'status',
+    'responseBodyTruncated',
+    'durationMs',
+    'requestId',
+    'resources',
+  ],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer', description: 'Increasing in the order requests were answered' },
+    at: { ...Timestamp, description: "When it was answered, on the sandbox's virtual clock" },
+    wallAt: { ...Timestamp, description: 'When it was answered, on the wall clock' },
+    method: { type: 'string' },
+    path: { type: 'string', description: 'Without the query string' },
+    query: { type: 'object', additionalProperties: true, description: 'Query parameters as parsed' },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Selected request headers: accept, content-length, content-type, idempotency-key, prefer, user-agent, x-obsim-scenario, x-partner-client-id, x-request-id; credential headers as `[redacted]`',
+    },
+    requestBody: { description: 'The request body (JSON as parsed; a form as its fields); absent when none' },
+    requestBodyTruncated: { type: 'boolean' },
+    status: { type: 'integer' },
+    code: { type: 'string', description: 'Error code of a refused request (ErrorBody.code); absent otherwise' },
+    field: { type: 'string', description: 'The field a refused request was refused for (ErrorBody.field), when it names one' },
+    responseBody: { description: 'The answer (JSON as parsed; a page as its HTML); absent when none' },
+    responseBodyTruncated: { type: 'boolean' },
+    durationMs: { type: 'number', description: 'From the request received to the answer ready (its commit included)' },
+    requestId: { type: 'string', description: 'The x-request-id of the answer' },
+    resources: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'For a successful write: the ids it created or changed (from its path and its answer); empty for reads and refusals',
+      properties: {
+        merchantId: { type: 'integer' },
+        paymentId: { type: 'integer' },
+        consentId: { type: 'string' },
+        webhookId: { type: 'string' },
+        deliveryId: { type: 'integer' },
+      },
+    },
+  },
+} as const;
+
+export const JournalList = {
+  $id: 'JournalList',
+  title: 'JournalList',
+  description: 'Newest first. `nextCursor` (absent on the last page) fetches the next, older page with the same filters.',
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: {
+    items: { type: 'array', items: { $ref: 'JournalEntry#' } },
+    nextCursor: { type: 'string' },
+  },
+} as const;
+
+export const JournalQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    method: METHOD,
+    path: { ...PATH, description: 'Exact path (no query string)' },
+    pathPrefix: { ...PATH, description: 'Paths starting with this' },
+    status: { type: 'integer', minimum: 100, maximum: 599 },
+    code: { type: 'string', maxLength: 100, description: 'Error code of refused requests, e.g. validation_failed' },
+    since: { ...Timestamp, description: 'Answered at or after this instant (virtual clock)' },
+    until: { ...Timestamp, description: 'Answered at or before this instant (virtual clock)' },
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    cursor: { type: 'string', maxLength: 100, description: 'nextCursor of the previous page' },
+  },
+} as const;
+export type JournalQueryT = FromSchema<typeof JournalQuery>;
+
+export const JournalIdParams = {
+  type: 'object',
+  required: ['requestId'],
+  properties: { requestId: { type: 'integer', minimum: 1, description: 'The entry id (JournalEntry.id)' } },
+} as const;
+export type JournalIdParamsT = FromSchema<typeof JournalIdParams>;
+
+const MATCHER_KEYS = [
+  'method',
+  'path',
+  'pathPrefix',
+  'status',
+  'code',
+  'query',
+  'body',
+  'jsonPath',
+  'headerPresent',
+  'headerAbsent',
+] as const;
+
+export const RequestMatcher = {
+  $id: 'RequestMatcher',
+  title: 'RequestMatcher',
+  description:
+    'Which journal entries count; every criterion given must hold (an empty matcher matches every entry). path: exact, or a pattern where `{name}` and `*` match one segment and `**` the rest (`/v1/partner/merchants/{id}/onboarding-status`). status: a code or a class (`"4xx"`). body: partial match of the request body (extra properties are fine; arrays element by element; `$any`, `$absent`, `$type:<t>`, `$regex:<re>`). jsonPath: `$.a.b[0]` -> the value it must equal in the request body. Unknown properties are refused (400 unknown_field naming it).',
+  type: 'object',
+  propertyNames: { enum: MATCHER_KEYS },
+  properties: {
+    method: METHOD,
+    path: PATH,
+    pathPrefix: PATH,
+    status: {
+      oneOf: [
+        { type: 'integer', minimum: 100, maximum: 599 },
+        { type: 'string', pattern: '^[1-5]xx$' },
+      ],
+    },
+    code: { type: 'string', maxLength: 100 },
+    query: { type: 'object', additionalProperties: { type: 'string' } },
+    body: { description: 'Partial match of the request body' },
+    jsonPath: { type: 'object', propertyNames: { pattern: '^\\$' }, additionalProperties: true },
+    headerPresent: { type: 'array', maxItems: 20, items: HEADER_NAME },
+    headerAbsent: { type: 'array', maxItems: 20, items: HEADER_NAME },
+  },
+} as const;
+
+const COUNT = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
+
+export const JournalCountRequest = {
+  $id: 'JournalCountRequest',
+  title: 'JournalCountRequest',
+  description: 'A matcher, and optionally only entries newer than `after` (an entry id).',
+  type: 'object',
+  propertyNames: { enum: ['request', 'after'] },
+  properties: {
+    request: { $ref: 'RequestMatcher#' },
+    after: { type: 'integer', minimum: 0, description: 'Only entries with a greater id' },
+  },
+} as const;
+export type JournalCountRequestT = FromSchema<typeof JournalCountRequest, { references: [typeof RequestMatcher] }>;
+
+export const JournalVerifyRequest = {
+  $id: 'JournalVerifyRequest',
+  title: 'JournalVerifyRequest',
+  description:
+    'A matcher and how many entries must match: `count` (exactly), `atLeast`, `atMost` (both may be given); none given means at least one. Looks at the newest 10,000 entries (the default journal bound) after `after`.',
+  type: 'object',
+  propertyNames: { enum: ['request', 'count', 'atLeast', 'atMost', 'after'] },
+  properties: {
+    request: { $ref: 'RequestMatcher#' },
+    count: COUNT,
+    atLeast: COUNT,
+    atMost: COUNT,
+    after: { type: 'integer', minimum: 0, description: 'Only entries with a greater id' },
+  },
+} as const;
+export type JournalVerifyRequestT = FromSchema<typeof JournalVerifyRequest, { references: [typeof RequestMatcher] }>;
+
+export const JournalCount = {
+  $id: 'JournalCount',
+  title: 'JournalCount',
+  type: 'object',
+  required: ['count'],
+  additionalProperties: false,
+  properties: { count: { type: 'integer' } },
+} as const;
+
+const Difference = {
+  type: 'object',
+  required: ['field', 'expected', 'actual'],
+  additionalProperties: false,
+  properties: {
+    field: {
+      type: 'string',
+      description: 'The criterion missed: method, path, status, code, query.<name>, body.<path>, jsonPath.<path>, headers.<name>',
+    },
+    expected: { description: 'What the matcher asked for' },
+    actual: { description: 'What the entry had' },
+  },
+} as const;
+
+export const JournalVerifyResult = {
+  $id: 'JournalVerifyResult',
+  title: 'JournalVerifyResult',
+  description:
+    'verified: whether the count holds. When it does not: expected (the count asked), actual (how many matched), and the explanation a test prints: for too few, nearMisses, the closest entries that did not match (fewest and least weighty differences first, then newest) with the fields that differed; for too many, matched (the newest ten that did).',
+  type: 'object',
+  required: ['verified', 'actual'],
+  additionalProperties: false,
+  properties: {
+    verified: { type: 'boolean' },
+    actual: { type: 'integer' },
+    expected: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { count: { type: 'integer' }, atLeast: { type: 'integer' }, atMost: { type: 'integer' } },
+    },
+    matched: { type: 'array', items: { $ref: 'JournalEntry#' } },
+    nearMisses: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['entry', 'distance', 'differences'],
+        additionalProperties: false,
+        properties: {
+          entry: { $ref: 'JournalEntry#' },
+          distance: { type: 'number', description: 'Weighted number of criteria missed (method/path 3, status/code 2, others 1)' },
+          differences: { type: 'array', items: Difference },
+        },
+      },
+    },
+  },
+} as const;
+
+export const JournalCleared = {
+  $id: 'JournalCleared',
+  title: 'JournalCleared',
+  type: 'object',
+  required: ['deleted'],
+  additionalProperties: false,
+  properties: { deleted: { type: 'integer', description: 'Entries deleted' } },
+} as const;
+
+export const journalSchemas = [
+  JournalEntry,
+  JournalList,
+  RequestMatcher,
+  JournalCountRequest,
+  JournalVerifyRequest,
+  JournalCount,
+  JournalVerifyResult,
+  JournalCleared,
+] as const;

@@ -1,0 +1,107 @@
+/**
+ * Records every answered request on /v1/*, the hosted pages and /_sandbox/* in the journal of
+ * the partner it belongs to (docs/journal.md):
+ * - partner routes: the authenticated partner; refused credentials: the partner the client id
+ *   names, when it names one (so "why was I refused?" has an answer); AIS: the token's merchant's
+ *   partner; hosted pages and generate-token: the partner of the row they act on (`journalAs`);
+ * - not recorded: the journal's own routes (reading it must not change what it counts),
+ *   sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
+ *   partner can be named for.
+ * The entry is written in onSend, after the store's hook has waited for the request's own commit,
+ * so it never delays the answer; it is written before the answer leaves, so the next request
+ * of any client already sees it.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { createJournal, type Journal } from '../journal/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request journal (undefined with --journal off). */
+    journal: Journal | undefined;
+  }
+  interface FastifyRequest {
+    /** The partner whose journal this request goes to (null: none known yet). */
+    journalOwner: string | null;
+  }
+}
+
+const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
+const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes)(?:[/?]|$)/;
+
+/** Put this request in `partnerId`'s journal (hosted pages, generate-token: the row's partner). */
+export function journalAs(request: FastifyRequest, partnerId: string): void {
+  request.journalOwner = partnerId;
+}
+
+export const journalPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('journalOwner', null);
+    const { config } = app;
+    if (!config.journal) {
+      app.decorate('journal', undefined);
+      return;
+    }
+    const journal = createJournal(app.store, {
+      maxEntries: config.journalMaxEntries,
+      maxBytes: config.journalMaxBytes,
+      bodyLimit: config.journalBodyLimit,
+    });
+    app.decorate('journal', journal);
+    app.sandboxes.onRemoved((id) => journal.forget(id));
+
+    app.webhooks.onAttempt(({ delivery, result }) => {
+      if (!journal.watched(delivery.partner_id)) return;
+      let event: string | null = null;
+      try {
+        event = (JSON.parse(delivery.body) as { event?: string }).event ?? null;
+      } catch {
+        /* a body that is not JSON has no event name */
+      }
+      journal.delivered(delivery.partner_id, {
+        id: delivery.id,
+        eventId: delivery.event_id,
+        event,
+        url: delivery.url,
+        state: result.state,
+        statusCode: result.status_code,
+        outcome: result.outcome,
+        durationMs: result.duration_ms,
+      });
+    });
+
+    // callback style, like the store's hook: no promise per request
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const path = request.url.split('?', 1)[0];
+      if (!JOURNALED.test(path) || NOT_JOURNALED.test(path)) return done(null, payload);
+      let owner = request.journalOwner ?? request.partner?.clientId ?? undefined;
+      // refused before a partner was set (credentials, unknown route): the partner the client id names
+      if (owner === undefined) {
+        const claimed = request.headers['x-partner-client-id'];
+        if (app.partners.knows(claimed)) owner = claimed;
+      }
+      if (owner === undefined || (typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload))) return done(null, payload);
+      try {
+        journal.record({
+          partnerId: owner,
+          at: (request.sandbox ?? app.engine.worldOf(owner)).clock.iso(),
+          method: request.method,
+          path,
+          query: request.query,
+          params: request.params,
+          headers: request.headers,
+          body: request.body,
+          status: reply.statusCode,
+          payload,
+          durationMs: reply.elapsedTime,
+          requestId: request.id,
+        });
+      } catch (err) {
+        // the journal is a record of the answer, never a reason to change it
+        request.log.error({ err }, 'journal: cannot record the request');
+      }
+      done(null, payload);
+    });
+  },
+  { name: 'obsim-journal', dependencies: ['obsim-store', 'obsim-engine', 'obsim-webhooks', 'obsim-partners'] },
+);

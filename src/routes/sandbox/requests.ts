@@ -1,0 +1,187 @@
+/**
+ * The request journal of the caller (docs/journal.md): list with filters and a cursor, read one,
+ * clear, count and verify with a matcher, and a live Server-Sent Events stream of new entries and
+ * finished webhook deliveries (what `obsim logs tail` reads). These routes are not journaled.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { responses } from '../../../schemas/common.js';
+import {
+  JournalIdParams,
+  JournalQuery,
+  type JournalCountRequestT,
+  type JournalIdParamsT,
+  type JournalQueryT,
+  type JournalVerifyRequestT,
+} from '../../../schemas/journal.js';
+import { ApiError } from '../../domain/errors.js';
+import { matcherProblem, type RequestMatcher } from '../../domain/journal.js';
+import type { Journal, LiveEvent } from '../../journal/index.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
+
+/** A comment line keeps idle streams open through proxies that close silent connections. */
+const HEARTBEAT_MS = 15_000;
+
+const encodeCursor = (id: number): string => Buffer.from(`j:${id}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  const m = Buffer.from(cursor, 'base64url')
+    .toString('utf8')
+    .match(/^j:(\d{1,15})$/);
+  if (!m) throw new ApiError('validation_failed', { message: 'cursor is not a nextCursor this server handed out', field: 'cursor' });
+  return Number(m[1]);
+}
+
+function checkedMatcher(m: RequestMatcher | undefined): RequestMatcher {
+  const matcher = m ?? {};
+  const problem = matcherProblem(matcher);
+  if (problem) throw new ApiError('validation_failed', { message: problem.message, field: `request.${problem.field}` });
+  return matcher;
+}
+
+export async function requestRoutes(app: FastifyInstance): Promise<void> {
+  const common = { tags: ['sandbox'], security: partnerSecurity };
+  const journalOf = (): Journal => {
+    if (!app.journal) throw new ApiError('journal_off');
+    return app.journal;
+  };
+  const owner = (request: FastifyRequest) => request.partner.clientId;
+  // open streams end when the server closes (a hijacked response would hold close() open)
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+
+  app.get<{ Querystring: JournalQueryT }>(
+    '/requests',
+    {
+      schema: {
+        ...common,
+        summary: "The caller's request journal, newest first",
+        description:
+          'Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (20 MB) per sandbox.',
+        querystring: JournalQuery,
+        response: responses({ $ref: 'JournalList#' }),
+      },
+    },
+    async (request) => {
+      const { cursor, limit = 50, ...filter } = request.query;
+      const items = journalOf().list(
+        owner(request),
+        {
+          ...filter,
+          method: filter.method?.toUpperCase(),
+          beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
+        },
+        limit + 1,
+      );
+      const page = items.slice(0, limit);
+      return items.length > limit ? { items: page, nextCursor: encodeCursor(page[page.length - 1].id) } : { items: page };
+    },
+  );
+
+  app.get(
+    '/requests/stream',
+    {
+      schema: {
+        ...common,
+        summary: 'Live stream of new journal entries and webhook deliveries (Server-Sent Events)',
+        description:
+          'text/event-stream. `event: request` with a JournalEntry as data for each request answered from now on; `event: delivery` with { id, eventId, event, url, state, statusCode, outcome, durationMs } for each finished webhook delivery attempt; a `: heartbeat` comment every 15 s. The first line is `: connected`. `obsim logs tail` reads it.',
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const journal = journalOf();
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      res.write(': connected\n\n');
+      const send = (event: LiveEvent) => {
+        const id = event.type === 'request' ? `id: ${event.entry.id}\n` : '';
+        res.write(`event: ${event.type}\n${id}data: ${JSON.stringify(event.type === 'request' ? event.entry : event.delivery)}\n\n`);
+      };
+      const unsubscribe = journal.subscribe(owner(request), send);
+      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS).unref();
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        streams.delete(end);
+        if (!res.writableEnded) res.end();
+      };
+      streams.add(end);
+      request.raw.on('close', end);
+      res.on('error', end);
+    },
+  );
+
+  app.get<{ Params: JournalIdParamsT }>(
+    '/requests/:requestId',
+    {
+      schema: {
+        ...common,
+        summary: 'One journal entry',
+        params: JournalIdParams,
+        response: responses({ $ref: 'JournalEntry#' }),
+      },
+    },
+    async (request) => {
+      const entry = journalOf().get(owner(request), request.params.requestId);
+      if (!entry) throw new ApiError('journal_entry_not_found', { message: `No journal entry ${request.params.requestId}` });
+      return entry;
+    },
+  );
+
+  app.delete(
+    '/requests',
+    {
+      schema: {
+        ...common,
+        summary: "Clear the caller's journal",
+        response: responses({ $ref: 'JournalCleared#' }),
+      },
+    },
+    async (request) => ({ deleted: journalOf().clear(owner(request)) }),
+  );
+
+  app.post<{ Body: JournalCountRequestT }>(
+    '/requests/count',
+    {
+      schema: {
+        ...common,
+        summary: 'Count the journal entries a matcher matches',
+        body: { $ref: 'JournalCountRequest#' },
+        response: responses({ $ref: 'JournalCount#' }),
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const matcher = checkedMatcher(body.request);
+      return { count: journalOf().matching(owner(request), matcher, body.after).matched.length };
+    },
+  );
+
+  app.post<{ Body: JournalVerifyRequestT }>(
+    '/requests/verify',
+    {
+      schema: {
+        ...common,
+        summary: 'Verify how many journal entries a matcher matches, with near misses when it does not hold',
+        description:
+          'Always 200 for a well-formed body: `{ verified: true, actual }`, or `{ verified: false, expected, actual, nearMisses | matched }` — the message a failing test prints. A malformed matcher is a 400 naming the field.',
+        body: { $ref: 'JournalVerifyRequest#' },
+        response: responses({ $ref: 'JournalVerifyResult#' }),
+      },
+    },
+    async (request) => {
+      const { request: m, after, ...expected } = request.body ?? {};
+      const matcher = checkedMatcher(m);
+      return journalOf().verify(owner(request), matcher, expected, after);
+    },
+  );
+}
