@@ -119,9 +119,8 @@ const MATCHER_KEYS = [
   'headerAbsent',
 ] as const;
 
-export const RequestMatcher = {
-  $id: 'RequestMatcher',
-  title: 'RequestMatcher',
+/** The matcher without its $id, for documents that embed it (the scenario schema). */
+export const REQUEST_MATCHER = {
   description:
     'Which journal entries count; every criterion given must hold (an empty matcher matches every entry). path: exact, or a pattern where `{name}` and `*` match one segment and `**` the rest (`/v1/partner/merchants/{id}/onboarding-status`). status: a code or a class (`"4xx"`). body: partial match of the request body (extra properties are fine; arrays element by element; `$any`, `$absent`, `$type:<t>`, `$regex:<re>`). jsonPath: `$.a.b[0]` -> the value it must equal in the request body. Unknown properties are refused (400 unknown_field naming it).',
   type: 'object',
@@ -144,6 +143,8 @@ export const RequestMatcher = {
     headerAbsent: { type: 'array', maxItems: 20, items: HEADER_NAME },
   },
 } as const;
+
+export const RequestMatcher = { $id: 'RequestMatcher', title: 'RequestMatcher', ...REQUEST_MATCHER } as const;
 
 const COUNT = { type: 'integer', minimum: 0, maximum: 1_000_000 } as const;
 

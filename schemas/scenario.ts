@@ -15,6 +15,8 @@
  * exactly one `${…}` keeps the value's type (a number stays a number).
  */
 
+import { REQUEST_MATCHER } from './journal.js';
+
 const duration = {
   type: 'string',
   pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$',
@@ -198,6 +200,35 @@ export const EXPECT_NO_WEBHOOK_STEP = {
   },
 } as const;
 
+const requestCount = { type: 'integer', minimum: 0, maximum: 100000 } as const;
+
+export const EXPECT_REQUEST_STEP = {
+  type: 'object',
+  description:
+    "Requests the code under test sent to obsim must be in the sandbox's request journal (docs/journal.md): entries matching `request`, answered since this scenario run started, not counting the runner's own requests. Keeps looking for `timeoutMs` (a scenario can wait for a partner app to create a payment); on failure, prints the near misses.",
+  required: ['request'],
+  additionalProperties: false,
+  properties: {
+    request: REQUEST_MATCHER,
+    count: { ...requestCount, description: 'Exactly this many' },
+    atLeast: { ...requestCount, description: 'At least this many (default 1 when no count is given)' },
+    atMost: { ...requestCount, description: 'At most this many' },
+    timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep looking (default 5000)' },
+  },
+} as const;
+
+export const EXPECT_NO_REQUEST_STEP = {
+  type: 'object',
+  description:
+    "No request matching `request` may be in the sandbox's request journal since this scenario run started (the runner's own requests do not count). Keeps watching for `timeoutMs`.",
+  required: ['request'],
+  additionalProperties: false,
+  properties: {
+    request: REQUEST_MATCHER,
+    timeoutMs: { type: 'integer', minimum: 0, maximum: 60000, description: 'Real time to keep watching (default 300)' },
+  },
+} as const;
+
 export const WAIT_STEP = {
   description: 'Wait in real time (milliseconds, at most 30000). Prefer advanceClock: virtual time is instant.',
   oneOf: [
@@ -220,6 +251,8 @@ export const STEP_KINDS = {
   registerWebhook: REGISTER_WEBHOOK_STEP,
   expectWebhook: EXPECT_WEBHOOK_STEP,
   expectNoWebhook: EXPECT_NO_WEBHOOK_STEP,
+  expectRequest: EXPECT_REQUEST_STEP,
+  expectNoRequest: EXPECT_NO_REQUEST_STEP,
   wait: WAIT_STEP,
   set: SET_STEP,
 } as const;

@@ -10,6 +10,7 @@ import { registerListenCommand } from './cli/listen.js';
 import { registerPersonaCommands } from './cli/persona.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
+import { registerLogsCommand } from './cli/logs.js';
 import { registerTriggerCommand } from './cli/trigger.js';
 import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
@@ -59,6 +60,7 @@ export function buildCli(): Command {
   registerScenarioCommands(program);
   registerListenCommand(program);
   registerTriggerCommand(program);
+  registerLogsCommand(program);
   registerCheckReceiverCommand(program);
   registerSandboxCommands(program);
   registerPersonaCommands(program);

@@ -35,6 +35,9 @@ export interface SeenDelivery {
   signature: string | undefined;
 }
 
+/** The header every request of a scenario run carries (its run id); the journal keeps it. */
+export const RUNNER_HEADER = 'x-obsim-scenario';
+
 export const UNREACHABLE_BASE = 'http://127.0.0.1:9/obsim-scenario';
 
 export class RunContext {
@@ -93,7 +96,22 @@ export class RunContext {
   }
 
   partnerHeaders(): Record<string, string> {
-    return { 'x-partner-client-id': this.partner.clientId, 'x-partner-client-secret': this.partner.clientSecret };
+    return { 'x-partner-client-id': this.partner.clientId, 'x-partner-client-secret': this.partner.clientSecret, ...this.runHeader() };
+  }
+
+  /** Marks the runner's own requests, so request expectations count only the code under test's. */
+  runHeader(): Record<string, string> {
+    return { [RUNNER_HEADER]: this.runId };
+  }
+
+  /** The newest journal entry when the run started: request expectations look only after it. */
+  journalAfter = 0;
+
+  /** Remember where the journal stands (0 when it is off or unreadable: then everything counts). */
+  async markJournal(): Promise<void> {
+    const res = await this.call('GET', '/_sandbox/requests?limit=1');
+    const newest = (res.json as { items?: { id?: number }[] } | undefined)?.items?.[0]?.id;
+    this.journalAfter = res.status === 200 && typeof newest === 'number' ? newest : 0;
   }
 
   /** A partner-authenticated call (control API, delivery log). */

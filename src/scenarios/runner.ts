@@ -180,6 +180,7 @@ async function runIn(
       const res = await ctx.call('POST', '/_sandbox/reset');
       ctx.checkResponse('POST /_sandbox/reset', res, { status: 200 });
     }
+    if (scenario.steps.some((s) => s.expectRequest !== undefined || s.expectNoRequest !== undefined)) await ctx.markJournal();
     for (const [k, v] of Object.entries(scenario.variables ?? {})) ctx.vars[k] = ctx.render(v);
     Object.assign(ctx.vars, options.vars ?? {});
   } catch (err) {

@@ -1,4 +1,6 @@
 /** Types of a loaded scenario (hand-written mirror of schemas/scenario.ts; the loader validates). */
+import type { RequestMatcher } from '../domain/journal.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
 export interface Expectation {
@@ -54,6 +56,19 @@ export interface ExpectWebhookStep {
 
 export type ExpectNoWebhookStep = Omit<ExpectWebhookStep, 'signature' | 'capture' | 'eventId'>;
 
+export interface ExpectRequestStep {
+  request: RequestMatcher;
+  count?: number;
+  atLeast?: number;
+  atMost?: number;
+  timeoutMs?: number;
+}
+
+export interface ExpectNoRequestStep {
+  request: RequestMatcher;
+  timeoutMs?: number;
+}
+
 export type WaitStep = number | { ms: number };
 
 export type SetStep = Record<string, unknown>;
@@ -65,6 +80,8 @@ export interface StepMap {
   registerWebhook: RegisterWebhookStep;
   expectWebhook: ExpectWebhookStep;
   expectNoWebhook: ExpectNoWebhookStep;
+  expectRequest: ExpectRequestStep;
+  expectNoRequest: ExpectNoRequestStep;
   wait: WaitStep;
   set: SetStep;
 }

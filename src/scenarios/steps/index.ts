@@ -6,6 +6,7 @@ import type { StepKind } from '../../../schemas/scenario.js';
 import type { StepMap } from '../types.js';
 import { advanceClock } from './clock.js';
 import { control } from './control.js';
+import { expectNoRequest, expectRequest } from './journal.js';
 import { set, wait } from './misc.js';
 import { request } from './request.js';
 import type { StepHandler } from './types.js';
@@ -18,6 +19,8 @@ export const STEP_HANDLERS = {
   registerWebhook,
   expectWebhook,
   expectNoWebhook,
+  expectRequest,
+  expectNoRequest,
   wait,
   set,
 } satisfies { [K in StepKind]: StepHandler<StepMap[K]> };

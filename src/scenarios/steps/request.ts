@@ -31,7 +31,7 @@ export const request: StepHandler<RequestStep> = {
   label: (s) => `${s.method} ${s.path}`,
   async run(raw, ctx) {
     const step = ctx.render(raw);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = ctx.runHeader();
     const auth = step.auth ?? 'partner';
     if (auth === 'partner') Object.assign(headers, ctx.partnerHeaders());
     if (auth === 'bearer') {

@@ -1,0 +1,180 @@
+/**
+ * `obsim logs tail`: the caller's request journal live, like `stripe logs tail` — one line per
+ * answered request and per webhook delivery attempt, coloured on a terminal, or one JSON object
+ * per line with --json. Reads the Server-Sent Events of GET /_sandbox/requests/stream.
+ *
+ * --filter FIELD OP VALUE (repeatable, all must hold): fields status, method, path, code, type
+ * (request | delivery), event, outcome, durationMs; operators = != >= <= > < and ~ (contains).
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createParser } from 'eventsource-parser';
+import pc from 'picocolors';
+import { SANDBOX_PARTNER } from '../config.js';
+import { lazyRequire } from '../lazy.js';
+import { urlArg } from './args.js';
+import { CliExit } from './exit.js';
+
+const undici = lazyRequire<typeof import('undici')>('undici');
+
+export interface TailFilter {
+  field: string;
+  op: '=' | '!=' | '>=' | '<=' | '>' | '<' | '~';
+  value: string;
+}
+
+const FILTER_FIELDS = ['status', 'method', 'path', 'code', 'type', 'event', 'outcome', 'durationMs'] as const;
+
+/** `status>=400`, `method=POST`, `path~/payments` -> a filter; an InvalidArgumentError naming the problem otherwise. */
+export function parseFilter(raw: string): TailFilter {
+  const m = raw.match(/^\s*([A-Za-z]+)\s*(!=|>=|<=|=|>|<|~)\s*(.*?)\s*$/);
+  if (!m) throw new InvalidArgumentError(`"${raw}" is not FIELD OP VALUE (e.g. status>=400, method=POST, path~/payments)`);
+  if (!(FILTER_FIELDS as readonly string[]).includes(m[1])) {
+    throw new InvalidArgumentError(`"${m[1]}" is not a field to filter on (one of: ${FILTER_FIELDS.join(', ')})`);
+  }
+  return { field: m[1], op: m[2] as TailFilter['op'], value: m[3] };
+}
+
+/** A streamed line as the filters see it. */
+export type TailItem = { type: 'request' | 'delivery' } & Record<string, unknown>;
+
+export function passes(item: TailItem, filters: readonly TailFilter[]): boolean {
+  return filters.every((f) => {
+    const actual = item[f.field];
+    if (actual === undefined || actual === null) return f.op === '!=';
+    const a = String(actual);
+    switch (f.op) {
+      case '=':
+        return a.toLowerCase() === f.value.toLowerCase();
+      case '!=':
+        return a.toLowerCase() !== f.value.toLowerCase();
+      case '~':
+        return a.toLowerCase().includes(f.value.toLowerCase());
+      default: {
+        const n = Number(actual);
+        const v = Number(f.value);
+        if (!Number.isFinite(n) || !Number.isFinite(v)) return false;
+        return f.op === '>=' ? n >= v : f.op === '<=' ? n <= v : f.op === '>' ? n > v : n < v;
+      }
+    }
+  });
+}
+
+function statusColour(status: number | null | undefined): (s: string) => string {
+  if (status === null || status === undefined) return pc.red;
+  if (status >= 500) return pc.red;
+  if (status >= 400) return pc.yellow;
+  if (status >= 300) return pc.cyan;
+  return pc.green;
+}
+
+/** One human line (colours only when the output is a terminal; picocolors decides). */
+export function formatLine(item: TailItem): string {
+  const time = String(item.wallAt ?? new Date().toISOString()).slice(11, 19);
+  if (item.type === 'delivery') {
+    const status = item.statusCode as number | null;
+    const colour = statusColour(item.outcome === 'delivered' ? (status ?? 200) : null);
+    return `${pc.dim(time)}  ${pc.magenta('webhook')} ${String(item.event ?? '?').padEnd(28)} ${colour(String(status ?? '---'))} ${colour(String(item.outcome))} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.url))}  ${pc.dim(`delivery ${String(item.id)}`)}`;
+  }
+  const status = item.status as number;
+  const refused = item.code ? ` ${String(item.code)}${item.field ? ` (${String(item.field)})` : ''}` : '';
+  return `${pc.dim(time)}  ${pc.bold(String(item.method).padEnd(7))} ${String(item.path).padEnd(48)} ${statusColour(status)(`${status}${refused}`)} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.requestId))}`;
+}
+
+interface TailOpts {
+  baseUrl: string;
+  partnerClientId: string;
+  partnerClientSecret: string;
+  filter: TailFilter[];
+  json?: boolean;
+  max?: number;
+}
+
+export async function tail(opts: TailOpts, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const url = `${opts.baseUrl}/_sandbox/requests/stream`;
+  let res;
+  try {
+    res = await undici().request(url, {
+      headers: {
+        accept: 'text/event-stream',
+        'x-partner-client-id': opts.partnerClientId,
+        'x-partner-client-secret': opts.partnerClientSecret,
+      },
+      bodyTimeout: 0,
+    });
+  } catch (e) {
+    err(
+      `obsim logs tail: cannot reach ${opts.baseUrl} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); is obsim running? (--base-url)`,
+    );
+    return 1;
+  }
+  if (res.statusCode !== 200) {
+    const text = await res.body.text();
+    err(`obsim logs tail: ${url} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+    return 1;
+  }
+  err(`Ready! Tailing requests and webhook deliveries of ${opts.partnerClientId} on ${opts.baseUrl} (Ctrl-C to stop)`);
+  let shown = 0;
+  let done = false;
+  const parser = createParser({
+    onEvent(message) {
+      if (done || (message.event !== 'request' && message.event !== 'delivery')) return;
+      const item = { type: message.event, ...(JSON.parse(message.data) as Record<string, unknown>) } as TailItem;
+      if (!passes(item, opts.filter)) return;
+      out(opts.json ? JSON.stringify(item) : formatLine(item));
+      shown++;
+      if (opts.max !== undefined && shown >= opts.max) done = true;
+    },
+  });
+  for await (const chunk of res.body) {
+    parser.feed((chunk as Buffer).toString('utf8'));
+    if (done) {
+      res.body.destroy();
+      return 0;
+    }
+  }
+  err('obsim logs tail: the stream ended (obsim stopped?)');
+  return 1;
+}
+
+export function registerLogsCommand(program: Command): void {
+  const logs = program.command('logs').description('The request journal of a running obsim (docs/journal.md)');
+  logs
+    .command('tail')
+    .description('Stream requests and webhook deliveries live, one line each (like stripe logs tail)')
+    .addOption(
+      new Option('--base-url <url>', 'simulator to tail')
+        .env('OBSIM_BASE_URL')
+        .default('http://127.0.0.1:4010')
+        .argParser((raw: string) => urlArg(raw)),
+    )
+    .addOption(
+      new Option('--partner-client-id <id>', 'partner (or sandbox) client id')
+        .env('OBSIM_PARTNER_CLIENT_ID')
+        .default(SANDBOX_PARTNER.clientId),
+    )
+    .addOption(
+      new Option('--partner-client-secret <secret>', 'partner (or sandbox) client secret')
+        .env('OBSIM_PARTNER_CLIENT_SECRET')
+        .default(SANDBOX_PARTNER.clientSecret),
+    )
+    .addOption(
+      new Option('--filter <expr>', 'FIELD OP VALUE, repeatable (status>=400, method=POST, path~/payments, type=delivery)')
+        .argParser((raw: string, previous: TailFilter[] | undefined) => [...(previous ?? []), parseFilter(raw)])
+        .default([]),
+    )
+    .option('--json', 'one JSON object per line ({ type: request | delivery, …the entry })')
+    .addOption(
+      new Option('--max <n>', 'stop after this many lines').argParser((raw: string) => {
+        if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+        return Number(raw);
+      }),
+    )
+    .action(async (opts: TailOpts) => {
+      const code = await tail(
+        opts,
+        (line) => process.stdout.write(`${line}\n`),
+        (line) => process.stderr.write(`${line}\n`),
+      );
+      if (code !== 0) throw new CliExit(code);
+    });
+}
