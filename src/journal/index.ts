@@ -22,6 +22,8 @@ import {
 import type { Store } from '../store/index.js';
 import type { JournalFilter, JournalRow } from '../store/journal.js';
 
+export type StoredBody = ReturnType<typeof journalBody>;
+
 export interface JournalLimits {
   maxEntries: number;
   maxBytes: number;
@@ -37,7 +39,8 @@ export interface AnsweredRequest {
   query: unknown;
   params: unknown;
   headers: Record<string, string | string[] | undefined>;
-  body: unknown;
+  /** The request body as the journal keeps it (`requestBody()`, taken before validation changed it). */
+  body: StoredBody;
   status: number;
   payload: unknown;
   durationMs: number;
@@ -153,8 +156,11 @@ export function createJournal(store: Store, limits: JournalLimits) {
     limits,
 
     /** Record an answered request in its partner's journal; its id. */
+    /** A request body as sent (redacted, capped): take it before validation strips or coerces it. */
+    requestBody: (body: unknown): StoredBody => journalBody(body, limits.bodyLimit),
+
     record(r: AnsweredRequest): number {
-      const request = journalBody(r.body, limits.bodyLimit);
+      const request = r.body;
       const response = journalBody(r.payload, limits.bodyLimit);
       const { code, field } = refusal(r.status, response.text);
       let responseJson: unknown;
@@ -190,8 +196,8 @@ export function createJournal(store: Store, limits: JournalLimits) {
         (request.text?.length ?? 0) +
         (response.text?.length ?? 0);
       const id = store.tx(() => {
+        const t = totalsOf(r.partnerId); // read before the insert, which it would count
         const inserted = store.journal.insert(row);
-        const t = totalsOf(r.partnerId);
         t.count++;
         t.bytes += row.size;
         trim(r.partnerId);

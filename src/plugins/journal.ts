@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createJournal, type Journal } from '../journal/index.js';
+import { createJournal, type Journal, type StoredBody } from '../journal/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +23,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The partner whose journal this request goes to (null: none known yet). */
     journalOwner: string | null;
+    /** The body as sent, taken before validation (which drops unknown properties in lenient mode). */
+    journalBody: StoredBody | null;
   }
 }
 
@@ -37,6 +39,7 @@ export function journalAs(request: FastifyRequest, partnerId: string): void {
 export const journalPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('journalOwner', null);
+    app.decorateRequest('journalBody', null);
     const { config } = app;
     if (!config.journal) {
       app.decorate('journal', undefined);
@@ -71,6 +74,10 @@ export const journalPlugin = fp(
     });
 
     // callback style, like the store's hook: no promise per request
+    app.addHook('preValidation', (request, reply, done) => {
+      if (request.body !== undefined && request.body !== null) request.journalBody = journal.requestBody(request.body);
+      done();
+    });
     app.addHook('onSend', (request, reply, payload, done) => {
       const path = request.url.split('?', 1)[0];
       if (!JOURNALED.test(path) || NOT_JOURNALED.test(path)) return done(null, payload);
@@ -90,7 +97,7 @@ export const journalPlugin = fp(
           query: request.query,
           params: request.params,
           headers: request.headers,
-          body: request.body,
+          body: request.journalBody ?? journal.requestBody(request.body),
           status: reply.statusCode,
           payload,
           durationMs: reply.elapsedTime,

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/bin.ts', import.meta.url))];
+export const BIN = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/bin.ts', import.meta.url))];
 const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OBSIM_LOG_LEVEL: 'warn' };
 
 export interface Obsim {
