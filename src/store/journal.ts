@@ -103,4 +103,3 @@ export function journalStore(db: Db) {
     newestId: (partnerId: string): number => (newest.get(partnerId) as number | null) ?? 0,
   };
 }
-export type JournalStore = ReturnType<typeof journalStore>;

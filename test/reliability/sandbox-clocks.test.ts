@@ -8,7 +8,8 @@
  *     payments, merchants, events, deliveries and timers;
  *   - every event written belongs to the sandbox the operation was aimed at;
  *   - nothing in any sandbox is stamped later than that sandbox's own clock (a timer fired on
- *     another sandbox's time would be).
+ *     another sandbox's time would be);
+ *   - a sandbox's request journal holds only requests made with its own credentials.
  * OBSIM_SANDBOX_RUNS (default 15 sequences of up to 25 operations; more in test:long).
  */
 import { createHash } from 'node:crypto';
@@ -142,7 +143,16 @@ t.test('advancing or acting in one sandbox changes nothing in another', async (t
               .pluck()
               .get(b.partner, now) as number;
             if (late > 0) violations.push(`${b.partner}: ${late} payments stamped after its clock ${now}`);
+            // the journal: a sandbox's query answers only the requests made with its credentials
+            const journal = await call(app, 'GET', '/_sandbox/requests?limit=500', undefined, b.headers);
+            const foreign = (journal.body.items as { headers: Record<string, string> }[]).filter(
+              (e) => e.headers['x-partner-client-id'] !== b.headers['x-partner-client-id'],
+            );
+            if (journal.status !== 200 || foreign.length > 0)
+              violations.push(`${b.partner}: its journal holds ${foreign.length} entries of others`);
           }
+          const own = await call(app, 'GET', '/_sandbox/requests?limit=1', undefined, box.headers);
+          if (own.body.items.length === 0) violations.push(`${op} in ${box.partner}: nothing in its journal`);
         }
         return violations.length === 0;
       },

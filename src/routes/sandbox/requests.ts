@@ -4,7 +4,7 @@
  * finished webhook deliveries (what `obsim logs tail` reads). These routes are not journaled.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { responses } from '../../../schemas/common.js';
+import { commonResponseHeaders, errorResponses, responses } from '../../../schemas/common.js';
 import {
   JournalIdParams,
   JournalQuery,
@@ -88,6 +88,14 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
         description:
           'text/event-stream. `event: request` with a JournalEntry as data for each request answered from now on; `event: delivery` with { id, eventId, event, url, state, statusCode, outcome, durationMs } for each finished webhook delivery attempt; a `: heartbeat` comment every 15 s. The first line is `: connected`. `obsim logs tail` reads it.',
         produces: ['text/event-stream'],
+        response: {
+          ...errorResponses,
+          200: {
+            description: 'The stream (never ends by itself)',
+            headers: commonResponseHeaders,
+            content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events: event, id, data lines' } } },
+          },
+        },
       },
     },
     async (request, reply) => {
