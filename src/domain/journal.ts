@@ -49,13 +49,17 @@ export function journalHeaders(headers: Record<string, string | string[] | undef
   return out;
 }
 
+/** Nesting kept in a stored body; anything deeper is replaced (it cannot be checked for credentials cheaply). */
+const MAX_DEPTH = 32;
+
 /** A copy of a JSON value with every credential property's value replaced by REDACTED. */
-export function redactJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactJson);
+export function redactJson(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return `${REDACTED}: nested deeper than ${MAX_DEPTH}`;
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = CREDENTIAL_PROPERTIES.has(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : redactJson(v);
+    out[k] = CREDENTIAL_PROPERTIES.has(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : redactJson(v, depth + 1);
   }
   return out;
 }

@@ -75,7 +75,12 @@ export const journalPlugin = fp(
 
     // callback style, like the store's hook: no promise per request
     app.addHook('preValidation', (request, reply, done) => {
-      if (request.body !== undefined && request.body !== null) request.journalBody = journal.requestBody(request.body);
+      try {
+        if (request.body !== undefined && request.body !== null) request.journalBody = journal.requestBody(request.body);
+      } catch (err) {
+        // the journal is a record of the request, never a reason to refuse it
+        request.log.error({ err }, 'journal: cannot keep the request body');
+      }
       done();
     });
     app.addHook('onSend', (request, reply, payload, done) => {

@@ -51,6 +51,15 @@ t.test('credential properties are redacted at any depth; other values stay', asy
   t.same(v, { token: REDACTED, webhook: { secret: REDACTED, url: 'u' }, items: [{ clientSecret: REDACTED, id: 1 }], tokenType: 'Bearer' });
 });
 
+t.test('nesting deeper than 32 levels is cut (found by the fuzz suite: it overflowed the stack)', async (t) => {
+  let deep: unknown = { token: 'x' };
+  for (let i = 0; i < 5000; i++) deep = [deep];
+  const text = journalBody(deep, 1_000_000).text ?? '';
+  t.match(text, /nested deeper than 32/);
+  t.notMatch(text, /"x"/);
+  t.same(redactJson({ a: { token: 't' } }), { a: { token: REDACTED } }, 'shallow values are redacted as before');
+});
+
 t.test('bodies: JSON re-serialized after redaction, others kept, cut at the limit with a flag', async (t) => {
   t.same(journalBody(undefined, 100), { text: null, truncated: false });
   t.same(journalBody({ secret: 'x', a: 1 }, 100), { text: `{"secret":"${REDACTED}","a":1}`, truncated: false });

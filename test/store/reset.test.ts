@@ -25,8 +25,9 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
   const tables = (
     app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]
   )
-    // sandboxes: one row per created sandbox (its id is its partner's), kept as a tombstone when deleted
-    .filter((name) => !['meta', 'schema_migrations', 'sandboxes'].includes(name) && !name.startsWith('ais_'));
+    // sandboxes: one row per created sandbox (its id is its partner's), kept as a tombstone when deleted;
+    // journal: the request journal outlives a reset (it records the reset; checked below)
+    .filter((name) => !['meta', 'schema_migrations', 'sandboxes', 'journal'].includes(name) && !name.startsWith('ais_'));
   const owned = (partnerId: string) => {
     const counts: Record<string, number> = {};
     for (const table of tables) {
@@ -56,4 +57,7 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
       `${table}: none left${table === 'merchants' ? ' (but the re-seeded default merchant)' : ''}`,
     );
   t.same(owned('other-partner'), otherBefore, 'the other partner keeps every row');
+  const journal = app.db.prepare("SELECT path FROM journal WHERE partner_id = 'sandbox-partner' ORDER BY id").pluck().all() as string[];
+  t.equal(journal.at(-1), '/_sandbox/reset', 'the journal is kept, the reset recorded last');
+  t.ok(journal.includes('/v1/partner/payments'), 'with the requests before it');
 });

@@ -1,0 +1,251 @@
+/**
+ * `npm run bench:journal` — the cost of the request journal (docs/journal.md), at default
+ * settings, on two obsim processes from dist/ (file database, WAL) started alike but for
+ * `--journal off`, pinned like `npm run bench` (servers on core 0, autocannon on core 1):
+ *
+ *   1. the bench's cases (GET onboarding-status, POST payments, POST transactions with 20 items)
+ *      at 50 connections and at 1 connection, passes alternating the two servers: throughput
+ *      and p99 of journal on against off (limits: >= 85 % and <= 1.3×);
+ *   2. journal queries on a full journal (10,000 entries): p50/p99 of sequential GET
+ *      /_sandbox/requests with filters, including one that matches nothing (it walks the whole
+ *      index), and of a verify (limit: p99 <= 10 ms for the list);
+ *   3. RSS of the journal-on server sampled over a soak of mixed load (flat: the journal is in
+ *      SQLite, not in the heap).
+ *
+ *   options: --quick (one short pass), --no-build, --soak-seconds N (default 30)
+ * Writes bench/results/journal.{json,md}.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { call } from './lib/http.js';
+import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
+import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
+import { freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
+import { median, percentile, round } from './lib/stats.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const value = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const PASSES = quick ? 1 : 3;
+const DURATION_S = quick ? 1 : 3;
+const SOAK_S = Number(value('soak-seconds') ?? (quick ? 6 : 30));
+const QUERIES = quick ? 100 : 500;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const json = { 'content-type': 'application/json' };
+
+type Variant = 'on' | 'off';
+
+async function obsim(tmp: string, variant: Variant): Promise<Server> {
+  const port = await freePort();
+  const db = join(tmp, `journal-${variant}.sqlite`);
+  const extra = variant === 'off' ? ['--journal', 'off'] : [];
+  return (
+    await startServer({
+      name: `obsim-journal-${variant}`,
+      argv: [process.execPath, join(ROOT, 'dist/src/bin.js'), 'serve', '--port', String(port), '--db', db, ...extra],
+      env: { OBSIM_LOG_LEVEL: 'warn' },
+      port,
+      cwd: ROOT,
+    })
+  ).server;
+}
+
+interface CaseDef {
+  id: string;
+  label: string;
+  job(fx: ObsimFixture): Omit<LoadJob, 'url' | 'connections' | 'durationS'> | null;
+}
+
+const CASES: CaseDef[] = [
+  {
+    id: 'onboarding',
+    label: 'GET onboarding-status',
+    job: (fx) => ({ method: 'GET', path: `/v1/partner/merchants/${fx.merchantId}/onboarding-status`, headers: PARTNER_HEADERS }),
+  },
+  {
+    id: 'payments',
+    label: 'POST payments',
+    job: (fx) => ({
+      method: 'POST',
+      path: '/v1/partner/payments',
+      headers: { ...PARTNER_HEADERS, ...json },
+      body: JSON.stringify({ merchantClientId: fx.merchantClientId, amount: 10, referenceNumber: 'bench-{{n}}' }),
+      unique: true,
+    }),
+  },
+  {
+    id: 'transactions',
+    label: 'POST transactions (20)',
+    job: (fx) =>
+      fx.small
+        ? {
+            method: 'POST',
+            path: '/v1/ais/accounts/transactions',
+            headers: { ...json, authorization: `Bearer ${fx.small.token}` },
+            body: JSON.stringify({
+              userId: fx.small.userId,
+              merchantId: fx.small.merchantId,
+              accountId: fx.small.accountId,
+              pageLimit: 20,
+            }),
+          }
+        : null,
+  },
+];
+
+interface Measured {
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+}
+const summarise = (passes: LoadSummary[]): Measured => ({
+  rps: round(median(passes.map((p) => p.rps)), 0),
+  p50: round(median(passes.map((p) => p.p50 ?? 0)), 3),
+  p99: round(median(passes.map((p) => p.p99 ?? 0)), 3),
+});
+
+async function timed(n: number, fn: () => Promise<unknown>): Promise<{ p50: number | null; p99: number | null }> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return { p50: round(percentile(times, 50), 2), p99: round(percentile(times, 99), 2) };
+}
+
+async function main(): Promise<void> {
+  pinSelf(LOAD_CORE);
+  if (!argv.includes('--no-build')) {
+    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-journal-'));
+  const load = new LoadGenerator();
+  const servers: Record<Variant, Server> = { on: await obsim(tmp, 'on'), off: await obsim(tmp, 'off') };
+  const fixtures = {} as Record<Variant, ObsimFixture>;
+  const cases: { id: string; label: string; connections: number; on: Measured; off: Measured }[] = [];
+  const results: Record<string, unknown> = {};
+  try {
+    for (const v of ['on', 'off'] as const) fixtures[v] = await setupObsim(servers[v].url);
+    results.rssStartMb = round(rssMb(servers.on.pid), 1);
+
+    for (const connections of [50, 1]) {
+      for (const def of CASES) {
+        const jobs = {} as Record<Variant, LoadJob>;
+        let skip = false;
+        for (const v of ['on', 'off'] as const) {
+          const j = def.job(fixtures[v]);
+          if (!j) skip = true;
+          else jobs[v] = { ...j, url: servers[v].url, connections, durationS: DURATION_S };
+        }
+        if (skip) {
+          log(`case ${def.id}: skipped (fixture missing)`);
+          continue;
+        }
+        for (const v of ['on', 'off'] as const) await load.run({ ...jobs[v], durationS: quick ? 0.5 : 1 });
+        const passes: Record<Variant, LoadSummary[]> = { on: [], off: [] };
+        for (let pass = 0; pass < PASSES; pass++) {
+          for (const v of pass % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+            const s = await load.run(jobs[v]);
+            passes[v].push(s);
+            log(
+              `  ${def.id} c${connections} pass ${pass + 1} journal ${v.padEnd(3)} ${Math.round(s.rps)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms`,
+            );
+          }
+        }
+        cases.push({ id: def.id, label: def.label, connections, on: summarise(passes.on), off: summarise(passes.off) });
+      }
+    }
+
+    // the journal of the default partner is now full (every request above was recorded)
+    const url = servers.on.url;
+    const list = (query: string) => call(url, 'GET', `/_sandbox/requests${query}`, undefined, PARTNER_HEADERS);
+    const size = (await list('?limit=500')).body.items.length;
+    let entries = 0;
+    for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+      const page = await list(`?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      entries += page.body.items.length;
+      cursor = page.body.nextCursor;
+    }
+    results.journalEntries = entries;
+    log(`journal: ${entries} entries (pages of ${size})`);
+    const queries = {
+      newest: await timed(QUERIES, () => list('?limit=50')),
+      filtered: await timed(QUERIES, () => list('?method=POST&status=200&pathPrefix=/v1/partner/payments&limit=50')),
+      none: await timed(QUERIES, () => list('?code=no_such_code&limit=50')),
+      verify: await timed(quick ? 20 : 50, () =>
+        call(
+          url,
+          'POST',
+          '/_sandbox/requests/verify',
+          { request: { method: 'POST', body: { referenceNumber: 'bench-1' } }, count: 1 },
+          PARTNER_HEADERS,
+        ),
+      ),
+    };
+    results.queries = queries;
+    for (const [k, q] of Object.entries(queries)) log(`  query ${k}: p50 ${q.p50} ms  p99 ${q.p99} ms`);
+
+    // soak: mixed load on the journal-on server, RSS sampled
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(round(rssMb(servers.on.pid), 1) ?? 0), 1000);
+    const half = Math.max(1, SOAK_S / 2);
+    await load.run({ ...CASES[0].job(fixtures.on)!, url, connections: 50, durationS: half });
+    await load.run({ ...CASES[1].job(fixtures.on)!, url, connections: 50, durationS: half });
+    clearInterval(sampler);
+    await sleep(500);
+    results.soak = { seconds: SOAK_S, firstMb: samples[0], lastMb: samples[samples.length - 1], maxMb: Math.max(...samples), samples };
+  } finally {
+    load.close();
+    await servers.on.stop();
+    await servers.off.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const m = machine();
+  const ratio = (a: number | null, b: number | null) => (a && b ? round(a / b, 2) : null);
+  const rows = cases.map((c) => {
+    const tp = ratio(c.on.rps, c.off.rps);
+    const p99 = ratio(c.on.p99, c.off.p99);
+    return `| ${c.label}, ${c.connections} conn. | ${c.on.rps} / ${c.off.rps} (${tp}×) | ${c.on.p50} / ${c.off.p50} ms | ${c.on.p99} / ${c.off.p99} ms (${p99}×) | ${tp !== null && tp >= 0.85 && p99 !== null && p99 <= 1.3 ? 'met' : 'short'} |`;
+  });
+  const q = results.queries as Record<string, { p50: number | null; p99: number | null }>;
+  const soak = results.soak as { seconds: number; firstMb: number; lastMb: number; maxMb: number };
+  const md = [
+    `# obsim request journal benchmark — ${new Date().toISOString()}`,
+    '',
+    `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; servers pinned to core 0, client to core 1 (taskset: ${m.taskset}). Command: \`npm run bench:journal${quick ? ' -- --quick' : ''}\`. Default settings, file database (WAL); medians of ${PASSES} pass(es) of ${DURATION_S} s alternating the servers.`,
+    '',
+    '| case | req/s, journal on / off | p50 on / off | p99 on / off | limits (>= 0.85× req/s, <= 1.3× p99) |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Queries on a full journal (${String(results.journalEntries)} entries), ${QUERIES} sequential requests each:`,
+    '',
+    '| query | p50 | p99 | limit |',
+    '|---|---|---|---|',
+    `| newest 50 | ${q.newest.p50} ms | ${q.newest.p99} ms | p99 <= 10 ms |`,
+    `| method + status + pathPrefix, 50 | ${q.filtered.p50} ms | ${q.filtered.p99} ms | p99 <= 10 ms |`,
+    `| a code nothing has (walks every entry) | ${q.none.p50} ms | ${q.none.p99} ms | p99 <= 10 ms |`,
+    `| verify with a body matcher (reads every entry) | ${q.verify.p50} ms | ${q.verify.p99} ms | — |`,
+    '',
+    `RSS of the journal-on server over ${soak.seconds} s of load after the cases: ${soak.firstMb} -> ${soak.lastMb} MB (max ${soak.maxMb} MB; ${String(results.rssStartMb)} MB before the cases).`,
+    '',
+  ].join('\n');
+  writeFileSync(
+    join(ROOT, 'bench/results/journal.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), machine: m, cases, results }, null, 2)}\n`,
+  );
+  writeFileSync(join(ROOT, 'bench/results/journal.md'), md);
+  log(md);
+}
+
+await main();
