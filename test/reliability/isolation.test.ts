@@ -72,7 +72,9 @@ function tableDigest(app: FastifyInstance, partner: string): string {
   const tables = app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
   for (const table of tables) {
     const cols = (app.db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
-    if (!cols.includes('partner_id')) continue;
+    // the journal records requests by whose credentials or token they carry: an AIS call with a
+    // token issued for A's merchant is A's to see, whoever sent it (test/routes/sandbox/journal.test.ts)
+    if (!cols.includes('partner_id') || table === 'journal') continue;
     const rows = app.db.prepare(`SELECT * FROM "${table}" WHERE partner_id = ? ORDER BY rowid`).raw().all(partner);
     h.update(`${table}:${JSON.stringify(rows)}\n`);
   }
