@@ -30,6 +30,8 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-obsim-admin-key', 'x-p
  * token (`token`), a webhook's signing secret (`secret`), a sandbox's `clientSecret`.
  */
 const CREDENTIAL_PROPERTIES = new Set(['token', 'accessToken', 'refreshToken', 'secret', 'clientSecret', 'password', 'adminKey']);
+/** A JSON text that may hold one of them as a property name (only such texts are parsed to redact). */
+const MAY_HOLD_CREDENTIAL = new RegExp(`"(?:${[...CREDENTIAL_PROPERTIES].join('|')})"\\s*:`);
 
 /** The headers of a request as the journal keeps them: a fixed list, credentials redacted. */
 export function journalHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -73,7 +75,9 @@ export function journalBody(body: unknown, limit: number): { text: string | null
   let text: string;
   if (typeof body === 'string') {
     text = body;
-    if (body.startsWith('{') || body.startsWith('[')) {
+    // parsing and re-serializing every answer (a page of 20 transactions is ~8 KB) cost more than
+    // the rest of the journal: only a text that names a credential property is parsed
+    if ((body.startsWith('{') || body.startsWith('[')) && MAY_HOLD_CREDENTIAL.test(body)) {
       try {
         text = JSON.stringify(redactJson(JSON.parse(body)));
       } catch {

@@ -4,8 +4,9 @@
  * dropped first), answers queries and verifications, and tells live subscribers (the SSE stream)
  * of new entries and finished webhook deliveries.
  *
- * Writes go through the group commit (store.tx) like every other write; the bounds are kept with
- * a per-partner count and byte total held in memory, read from the table on first use.
+ * Entries are written in batches (FLUSH_MS / FLUSH_ENTRIES) through the group commit; every read
+ * writes what is pending first. The bounds are kept with a per-partner count and byte total held
+ * in memory, read from the table on first use.
  */
 import {
   changedResources,
@@ -17,10 +18,11 @@ import {
   nearMisses,
   refusal,
   type CountExpectation,
+  type MatchableEntry,
   type RequestMatcher,
 } from '../domain/journal.js';
 import type { Store } from '../store/index.js';
-import type { JournalFilter, JournalRow } from '../store/journal.js';
+import type { JournalFilter, JournalRow, MatchableRow, NewJournalRow } from '../store/journal.js';
 
 export type StoredBody = ReturnType<typeof journalBody>;
 
@@ -120,6 +122,25 @@ export function journalView(r: JournalRow): JournalEntry {
 
 /** Entries a verification looks at (the newest; at most the journal's bound). */
 const VERIFY_WINDOW = 10_000;
+/** Pending entries are written at most this long after their answer… */
+const FLUSH_MS = 20;
+/** …or as soon as this many are waiting. */
+const FLUSH_ENTRIES = 256;
+
+/** An entry as a matcher sees it, from the columns it reads. */
+function matchableView(r: MatchableRow): MatchableEntry {
+  const e: MatchableEntry = {
+    id: r.id,
+    method: r.method,
+    path: r.path,
+    query: JSON.parse(r.query) as Record<string, unknown>,
+    headers: JSON.parse(r.headers) as Record<string, string>,
+    status: r.status,
+  };
+  if (r.request_body !== null) e.requestBody = parsed(r.request_body, r.request_body_truncated);
+  if (r.error_code !== null) e.code = r.error_code;
+  return e;
+}
 
 export function createJournal(store: Store, limits: JournalLimits) {
   const totals = new Map<string, { count: number; bytes: number }>();
@@ -147,6 +168,29 @@ export function createJournal(store: Store, limits: JournalLimits) {
     }
   }
 
+  let pending: NewJournalRow[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  /** Write the pending entries (one transaction), keep every journal in its bounds, tell the live stream. */
+  function flush(): void {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    const written = store.tx(() =>
+      rows.map((row) => {
+        const t = totalsOf(row.partner_id); // read before the insert, which it would count
+        const id = store.journal.insert(row);
+        t.count++;
+        t.bytes += row.size;
+        trim(row.partner_id);
+        return { id, ...row };
+      }),
+    );
+    for (const row of written) if (subscribers.has(row.partner_id)) publish(row.partner_id, { type: 'request', entry: journalView(row) });
+  }
+
   function publish(partnerId: string, event: LiveEvent): void {
     const set = subscribers.get(partnerId);
     if (set) for (const listener of set) listener(event);
@@ -159,7 +203,13 @@ export function createJournal(store: Store, limits: JournalLimits) {
     /** A request body as sent (redacted, capped): take it before validation strips or coerces it. */
     requestBody: (body: unknown): StoredBody => journalBody(body, limits.bodyLimit),
 
-    record(r: AnsweredRequest): number {
+    /**
+     * Record an answered request in its partner's journal. The entry is kept in memory and
+     * written with the others of the last FLUSH_MS in one transaction (a commit per request
+     * cost more than the rest of the journal); every read of the journal writes what is pending
+     * first, so a client always sees its previous requests.
+     */
+    record(r: AnsweredRequest): void {
       const request = r.body;
       const response = journalBody(r.payload, limits.bodyLimit);
       const { code, field } = refusal(r.status, response.text);
@@ -167,7 +217,7 @@ export function createJournal(store: Store, limits: JournalLimits) {
       if (r.method !== 'GET' && r.status < 400 && response.text?.startsWith('{') && !response.truncated) {
         responseJson = JSON.parse(response.text) as unknown;
       }
-      const row = {
+      const row: NewJournalRow = {
         partner_id: r.partnerId,
         at: r.at,
         wall_at: new Date().toISOString(),
@@ -195,54 +245,49 @@ export function createJournal(store: Store, limits: JournalLimits) {
         row.resources.length +
         (request.text?.length ?? 0) +
         (response.text?.length ?? 0);
-      const id = store.tx(() => {
-        const t = totalsOf(r.partnerId); // read before the insert, which it would count
-        const inserted = store.journal.insert(row);
-        t.count++;
-        t.bytes += row.size;
-        trim(r.partnerId);
-        return inserted;
-      });
-      if (subscribers.has(r.partnerId)) publish(r.partnerId, { type: 'request', entry: journalView({ id, ...row }) });
-      return id;
+      pending.push(row);
+      if (pending.length >= FLUSH_ENTRIES) flush();
+      else flushTimer ??= setTimeout(flush, FLUSH_MS).unref();
     },
 
+    flush,
+
     list(partnerId: string, filter: JournalFilter, limit: number): JournalEntry[] {
+      flush();
       return store.journal.list(partnerId, filter, limit).map(journalView);
     },
 
     get(partnerId: string, id: number): JournalEntry | undefined {
+      flush();
       const row = store.journal.get(partnerId, id);
       return row && journalView(row);
     },
 
     /** Delete the partner's journal; how many entries. */
     clear(partnerId: string): number {
+      flush();
       const n = store.tx(() => store.journal.clear(partnerId));
       totals.set(partnerId, { count: 0, bytes: 0 });
       return n;
     },
 
-    /** A removed sandbox's journal is gone with its rows: forget its totals. */
+    /** A removed sandbox's journal is gone with its rows: drop what is pending of it, forget its totals. */
     forget(partnerId: string): void {
+      pending = pending.filter((row) => row.partner_id !== partnerId);
       totals.delete(partnerId);
     },
 
-    /** The newest entry's id (0: none). */
-    newestId: (partnerId: string): number => store.journal.newestId(partnerId),
-
-    /** Entries matching `m` (newest first), among the newest VERIFY_WINDOW after `afterId`. */
-    matching(partnerId: string, m: RequestMatcher, afterId = 0): { matched: JournalEntry[]; window: JournalEntry[] } {
-      // the window is read whole: the entries that miss are the near misses of a failed verification
-      const window = store.journal.list(partnerId, { afterId }, VERIFY_WINDOW).map(journalView);
-      const matched = window.filter((e) => differences(m, e).length === 0);
-      return { matched, window };
-    },
-
-    /** Verify a count of matching requests; near misses explain a shortfall. */
+    /**
+     * Entries matching `m` among the newest VERIFY_WINDOW after `afterId`, and the near-miss
+     * candidates. Matched on the columns a matcher reads (no answer bodies); the entries returned
+     * are read whole.
+     */
     verify(partnerId: string, m: RequestMatcher, expected: CountExpectation, afterId = 0) {
-      const { matched, window } = this.matching(partnerId, m, afterId);
+      flush();
+      const window = store.journal.matchable(partnerId, afterId, VERIFY_WINDOW).map(matchableView);
+      const matched = window.filter((e) => differences(m, e).length === 0);
       const actual = matched.length;
+      const whole = (e: MatchableEntry) => journalView(store.journal.get(partnerId, e.id)!);
       if (countMet(expected, actual)) return { verified: true as const, actual };
       const x = expectation(expected);
       const tooMany = (x.count !== undefined && actual > x.count) || (x.atMost !== undefined && actual > x.atMost);
@@ -251,15 +296,20 @@ export function createJournal(store: Store, limits: JournalLimits) {
         expected: x,
         actual,
         // too many: the matching entries are the explanation; too few: the closest that missed
-        matched: tooMany ? matched.slice(0, 10) : undefined,
+        matched: tooMany ? matched.slice(0, 10).map(whole) : undefined,
         nearMisses: tooMany
           ? []
-          : nearMisses(m, window).map((n) => ({
-              entry: n.entry,
-              distance: n.distance,
-              differences: n.differences,
-            })),
+          : nearMisses(m, window).map((n) => ({ entry: whole(n.entry), distance: n.distance, differences: n.differences })),
       };
+    },
+
+    /** How many entries match `m` (after `afterId`, among the newest VERIFY_WINDOW). */
+    count(partnerId: string, m: RequestMatcher, afterId = 0): number {
+      flush();
+      return store.journal
+        .matchable(partnerId, afterId, VERIFY_WINDOW)
+        .map(matchableView)
+        .filter((e) => differences(m, e).length === 0).length;
     },
 
     /** Listen to the partner's new entries and finished deliveries; returns the unsubscribe. */

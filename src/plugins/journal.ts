@@ -7,9 +7,9 @@
  * - not recorded: the journal's own routes (reading it must not change what it counts),
  *   sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
  *   partner can be named for.
- * The entry is written in onSend, after the store's hook has waited for the request's own commit,
- * so it never delays the answer; it is written before the answer leaves, so the next request
- * of any client already sees it.
+ * The entry is taken in onSend, after the store's hook has waited for the request's own commit,
+ * so it never delays the answer; it is written in a batch soon after (src/journal/index.ts), and
+ * every read of the journal writes what is pending first.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -52,6 +52,8 @@ export const journalPlugin = fp(
     });
     app.decorate('journal', journal);
     app.sandboxes.onRemoved((id) => journal.forget(id));
+    // what is pending is written before the store commits its last group and closes
+    app.addHook('onClose', async () => journal.flush());
 
     app.webhooks.onAttempt(({ delivery, result }) => {
       if (!journal.watched(delivery.partner_id)) return;

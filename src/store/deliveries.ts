@@ -94,7 +94,12 @@ export function deliveryStore(db: Db) {
   const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
 
   /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
-  const claim = db.transaction(
+  // typed as plain functions: the declaration files of the package cannot name better-sqlite3's Transaction
+  const claim: (
+    limit: number,
+    attemptedAt: (row: ClaimedDelivery) => string,
+    sign: (row: ClaimedDelivery) => string | null,
+  ) => ClaimedDelivery[] = db.transaction(
     (limit: number, attemptedAt: (row: ClaimedDelivery) => string, sign: (row: ClaimedDelivery) => string | null): ClaimedDelivery[] => {
       const rows = nextPending.all(limit) as ClaimedDelivery[];
       for (const row of rows) {
@@ -104,7 +109,7 @@ export function deliveryStore(db: Db) {
       return rows;
     },
   );
-  const recordAll = db.transaction((rows: readonly DeliveryResult[]) => {
+  const recordAll: (rows: readonly DeliveryResult[]) => void = db.transaction((rows: readonly DeliveryResult[]) => {
     for (const r of rows) record.run(r);
   });
 

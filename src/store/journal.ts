@@ -33,6 +33,12 @@ export interface JournalRow {
 
 export type NewJournalRow = Omit<JournalRow, 'id'>;
 
+/** The columns a matcher reads (src/domain/journal.ts differences). */
+export type MatchableRow = Pick<
+  JournalRow,
+  'id' | 'method' | 'path' | 'status' | 'error_code' | 'query' | 'headers' | 'request_body' | 'request_body_truncated'
+>;
+
 export interface JournalFilter {
   method?: string;
   path?: string;
@@ -68,7 +74,10 @@ export function journalStore(db: Db) {
   const stats = db.prepare('SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM journal WHERE partner_id = ?');
   const oldest = db.prepare('SELECT id, size FROM journal WHERE partner_id = ? ORDER BY id LIMIT ?');
   const deleteThrough = db.prepare('DELETE FROM journal WHERE partner_id = ? AND id <= ?');
-  const newest = db.prepare('SELECT max(id) FROM journal WHERE partner_id = ?').pluck();
+  const matchable = db.prepare(
+    `SELECT id, method, path, status, error_code, query, headers, request_body, request_body_truncated
+       FROM journal WHERE partner_id = ? AND id > ? ORDER BY id DESC LIMIT ?`,
+  );
 
   const params = (partnerId: string, f: JournalFilter, limit: number) => ({
     partner: partnerId,
@@ -99,7 +108,8 @@ export function journalStore(db: Db) {
     oldest: (partnerId: string, n: number): { id: number; size: number }[] => oldest.all(partnerId, n) as { id: number; size: number }[],
     /** Delete the partner's entries up to and including `id`; how many. */
     deleteThrough: (partnerId: string, id: number): number => deleteThrough.run(partnerId, id).changes,
-    /** The newest entry's id (0 when none). */
-    newestId: (partnerId: string): number => (newest.get(partnerId) as number | null) ?? 0,
+    /** Newest first, the columns a matcher reads, only entries with a greater id than `afterId`. */
+    matchable: (partnerId: string, afterId: number, limit: number): MatchableRow[] =>
+      matchable.all(partnerId, afterId, limit) as MatchableRow[],
   };
 }

@@ -70,8 +70,9 @@ export async function standardMerchant(app: FastifyInstance, headers: Headers = 
   return r.body as { merchantId: number; clientId: string; onboardingToken: string; onboardingUrl: string };
 }
 
-/** Count rows of a table (optionally filtered). */
+/** Count rows of a table (optionally filtered); the journal's pending entries are written first. */
 export function count(app: FastifyInstance, table: string, where = '1 = 1', ...params: unknown[]): number {
+  if (table === 'journal') app.journal?.flush();
   return app.db
     .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
     .pluck()

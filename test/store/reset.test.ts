@@ -57,6 +57,7 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
       `${table}: none left${table === 'merchants' ? ' (but the re-seeded default merchant)' : ''}`,
     );
   t.same(owned('other-partner'), otherBefore, 'the other partner keeps every row');
+  app.journal!.flush();
   const journal = app.db.prepare("SELECT path FROM journal WHERE partner_id = 'sandbox-partner' ORDER BY id").pluck().all() as string[];
   t.equal(journal.at(-1), '/_sandbox/reset', 'the journal is kept, the reset recorded last');
   t.ok(journal.includes('/v1/partner/payments'), 'with the requests before it');

@@ -58,7 +58,7 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
         ...common,
         summary: "The caller's request journal, newest first",
         description:
-          'Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (20 MB) per sandbox.',
+          'Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (50 MB) per sandbox.',
         querystring: JournalQuery,
         response: responses({ $ref: 'JournalList#' }),
       },
@@ -170,7 +170,7 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const body = request.body ?? {};
       const matcher = checkedMatcher(body.request);
-      return { count: journalOf().matching(owner(request), matcher, body.after).matched.length };
+      return { count: journalOf().count(owner(request), matcher, body.after) };
     },
   );
 

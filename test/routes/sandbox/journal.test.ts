@@ -74,6 +74,7 @@ t.test('credentials are never stored: partner secret, bearer token, token and we
   });
   const hook = await call(app, 'POST', '/v1/partner/webhooks', { url: 'http://127.0.0.1:9/h', events: ['payment.completed'] });
   const secret = hook.body.secret as string;
+  app.journal!.flush();
   const rows = JSON.stringify(app.db.prepare('SELECT * FROM journal').all());
   for (const [what, value] of [
     ['partner secret', 'sandbox-secret'],
@@ -241,6 +242,7 @@ t.test('bounds: at most N entries and M bytes, oldest dropped first; large bodie
 
   const small = await build(t, { config: { journalMaxBytes: 64 * 1024, journalBodyLimit: 16 * 1024 } });
   for (let i = 0; i < 12; i++) await call(small, 'POST', '/v1/partner/merchants/test', { companyName: `C${i}`, note: 'y'.repeat(12_000) });
+  small.journal!.flush();
   const bytes = small.db.prepare('SELECT count(*) AS n, sum(size) AS b FROM journal').get() as { n: number; b: number };
   t.ok(bytes.b <= 64 * 1024, `within 64 KiB (${bytes.b} bytes in ${bytes.n} entries)`);
   t.ok(bytes.n >= 3 && bytes.n < 12, 'the oldest were dropped');
