@@ -157,7 +157,7 @@ export function createJournal(store: Store, limits: JournalLimits) {
     const t = totalsOf(partnerId);
     while (t.count > limits.maxEntries || t.bytes > limits.maxBytes) {
       let through = 0;
-      for (const row of store.journal.oldest(partnerId, Math.max(t.count - limits.maxEntries, 0) + 16)) {
+      for (const row of store.journal.oldest(partnerId, Math.max(t.count - limits.maxEntries, 0) + 64)) {
         if (t.count <= limits.maxEntries && t.bytes <= limits.maxBytes) break;
         through = row.id;
         t.count--;
@@ -178,16 +178,20 @@ export function createJournal(store: Store, limits: JournalLimits) {
     if (pending.length === 0) return;
     const rows = pending;
     pending = [];
-    const written = store.tx(() =>
-      rows.map((row) => {
+    const written = store.tx(() => {
+      const touched = new Set<string>();
+      const out = rows.map((row) => {
         const t = totalsOf(row.partner_id); // read before the insert, which it would count
         const id = store.journal.insert(row);
         t.count++;
         t.bytes += row.size;
-        trim(row.partner_id);
+        touched.add(row.partner_id);
         return { id, ...row };
-      }),
-    );
+      });
+      // one trim per journal and batch (one DELETE of its oldest), not one per entry
+      for (const partnerId of touched) trim(partnerId);
+      return out;
+    });
     for (const row of written) if (subscribers.has(row.partner_id)) publish(row.partner_id, { type: 'request', entry: journalView(row) });
   }
 

@@ -72,7 +72,7 @@ export function journalStore(db: Db) {
   const one = db.prepare('SELECT * FROM journal WHERE id = ? AND partner_id = ?');
   const clear = db.prepare('DELETE FROM journal WHERE partner_id = ?');
   const stats = db.prepare('SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM journal WHERE partner_id = ?');
-  const oldest = db.prepare('SELECT id, size FROM journal WHERE partner_id = ? ORDER BY id LIMIT ?');
+  const oldest = db.prepare('SELECT id, size FROM journal INDEXED BY journal_scan WHERE partner_id = ? ORDER BY id LIMIT ?');
   const deleteThrough = db.prepare('DELETE FROM journal WHERE partner_id = ? AND id <= ?');
   const matchable = db.prepare(
     `SELECT id, method, path, status, error_code, query, headers, request_body, request_body_truncated

@@ -316,7 +316,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     // The request journal (src/store/journal.ts): one row per answered request, per partner.
-    // journal_scan holds every column a list filter reads, so a filtered page walks the index
+    // journal_scan holds every column a list filter (and the trim of the oldest) reads, so a filtered page walks the index
     // only (no row, with its bodies, is read until it is on the page).
     name: '096_journal',
     sql: `
@@ -341,7 +341,7 @@ export const MIGRATIONS: Migration[] = [
         response_body TEXT,
         response_body_truncated INTEGER NOT NULL
       );
-      CREATE INDEX journal_scan ON journal (partner_id, id, method, status, error_code, at, path);
+      CREATE INDEX journal_scan ON journal (partner_id, id, method, status, error_code, at, size, path);
     `,
   },
 ];

@@ -1,11 +1,12 @@
 /**
  * `npm pack` makes a package that installs into a fresh project from the tarball (its native
  * dependency built there as here) and works: the library, the typed client and the bin, under
- * node:test and Vitest, and its types check from the consumer's side. Slow (an install with a
+ * node:test and Vitest (the examples of docs/testing-with-obsim.md, run as written), and its types
+ * check from the consumer's side. Slow (an install with a
  * native build: one to three minutes), so it runs once, in one test.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -14,42 +15,15 @@ import { ROOT } from '../helpers/processes.js';
 
 t.setTimeout(600_000);
 
-const NODE_TEST = `
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { startObsim } from 'obsim';
-
-test('a sandbox per test, a payment settled, the journal verified', async () => {
-  const sim = await startObsim({ clock: { frozen: true } });
-  try {
-    const box = await sim.sandbox();
-    const paid = await box.client.payAndSettle({ amount: 10, referenceNumber: 'order-1' });
-    assert.equal(paid.status, 'paid');
-    await box.client.expectRequests({ method: 'POST', path: '/v1/partner/payments' }, { count: 1 });
-    const other = await sim.client.verifyRequests({ method: 'POST', path: '/v1/partner/payments' }, { count: 0 });
-    assert.equal(other.verified, true, 'the default sandbox saw nothing');
-  } finally {
-    await sim.close();
-  }
-});
-`;
-
-const VITEST = `
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startObsim } from 'obsim';
-import { createObsimClient } from 'obsim/client';
-
-let sim;
-beforeAll(async () => { sim = await startObsim(); });
-afterAll(async () => { await sim.close(); });
-
-test('the typed client against the library', async () => {
-  const client = createObsimClient({ baseUrl: sim.baseUrl });
-  const merchant = await client.createTestMerchant('Vitest Shop');
-  const status = await client.api.GET('/v1/partner/merchants/{merchantId}/onboarding-status', { params: { path: { merchantId: merchant.merchantId } } });
-  expect(status.data?.onboardingStatus).toBe('activated');
-});
-`;
+const docs = readFileSync(join(ROOT, 'docs/testing-with-obsim.md'), 'utf8');
+/** The code block after `<!-- example:NAME -->` in docs/testing-with-obsim.md. */
+function example(name: string): string {
+  const m = docs.match(new RegExp(`<!-- example:${name} -->\\n\`\`\`js\\n([\\s\\S]*?)\`\`\``));
+  if (!m) throw new Error(`docs/testing-with-obsim.md: no example:${name} block`);
+  return m[1];
+}
+const NODE_TEST = example('node-test');
+const VITEST = example('vitest');
 
 const TYPED = `
 import { startObsim, type Obsim } from 'obsim';
