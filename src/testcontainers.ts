@@ -9,8 +9,7 @@
  * Readiness is an HTTP wait on /healthz (never a log line or a sleep). `testcontainers` is an
  * optional peer dependency: install it (>= 11.9) in the project that imports this module.
  */
-import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { AbstractStartedContainer } from 'testcontainers';
+import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import {
   createObsimClient,
   DEFAULT_CREDENTIALS,
