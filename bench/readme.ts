@@ -25,6 +25,14 @@ function block(heading: string): string {
 }
 const firstTable = latestMd.slice(latestMd.indexOf('| server |'), latestMd.indexOf('\n## Every case')).trim();
 
+/** Another bench's own results file, as measured, under a heading (empty when it has not run). */
+function own(file: string, heading: string, command: string): string {
+  const path = join(ROOT, 'bench', 'results', file);
+  return existsSync(path) ? `\n### ${heading}\n\n\`${command}\`: ${readFileSync(path, 'utf8').split('\n').slice(2).join('\n').trim()}\n` : '';
+}
+const journal = own('journal.md', 'Request journal', 'npm run bench:journal');
+const library = own('library.md', 'obsim as a library', 'npm run bench:library');
+
 const m = results.machine;
 // the sandboxes bench (npm run bench:sandboxes) keeps its own results file: its table, as measured
 const sandboxesFile = join(ROOT, 'bench', 'results', 'sandboxes.md');
@@ -71,7 +79,7 @@ ${block('## Every case (medians of the passes)')}
 ### Targets
 
 ${block('## Targets (issue 7)')}
-${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}
+${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title
