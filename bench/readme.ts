@@ -28,7 +28,9 @@ const firstTable = latestMd.slice(latestMd.indexOf('| server |'), latestMd.index
 /** Another bench's own results file, as measured, under a heading (empty when it has not run). */
 function own(file: string, heading: string, command: string): string {
   const path = join(ROOT, 'bench', 'results', file);
-  return existsSync(path) ? `\n### ${heading}\n\n\`${command}\`: ${readFileSync(path, 'utf8').split('\n').slice(2).join('\n').trim()}\n` : '';
+  return existsSync(path)
+    ? `\n### ${heading}\n\n\`${command}\`: ${readFileSync(path, 'utf8').split('\n').slice(2).join('\n').trim()}\n`
+    : '';
 }
 const journal = own('journal.md', 'Request journal', 'npm run bench:journal');
 const library = own('library.md', 'obsim as a library', 'npm run bench:library');
