@@ -124,8 +124,10 @@ export function journalView(r: JournalRow): JournalEntry {
 const VERIFY_WINDOW = 10_000;
 /** Pending entries are written at most this long after their answer… */
 const FLUSH_MS = 20;
-/** …or as soon as this many are waiting. */
+/** …or start as soon as this many are waiting… */
 const FLUSH_ENTRIES = 256;
+/** …this many per turn of the event loop, each chunk one transaction. */
+const FLUSH_CHUNK = 64;
 
 /** An entry as a matcher sees it, from the columns it reads. */
 function matchableView(r: MatchableRow): MatchableEntry {
@@ -142,7 +144,7 @@ function matchableView(r: MatchableRow): MatchableEntry {
   return e;
 }
 
-export function createJournal(store: Store, limits: JournalLimits) {
+export function createJournal(store: Store, limits: JournalLimits, onError?: (err: unknown) => void) {
   const totals = new Map<string, { count: number; bytes: number }>();
   const subscribers = new Map<string, Set<(event: LiveEvent) => void>>();
 
@@ -170,14 +172,45 @@ export function createJournal(store: Store, limits: JournalLimits) {
 
   let pending: NewJournalRow[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
+  let chunkQueued = false;
 
   /** Write the pending entries (one transaction), keep every journal in its bounds, tell the live stream. */
+  /** Write every pending entry now (a read of the journal, shutdown). */
   function flush(): void {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = undefined;
     if (pending.length === 0) return;
     const rows = pending;
     pending = [];
+    write(rows);
+  }
+
+  /**
+   * The timed write: FLUSH_CHUNK entries per turn of the event loop, each chunk its own
+   * transaction, so a request never waits behind more than one chunk (about 0.3 ms).
+   */
+  function flushSome(): void {
+    flushTimer = undefined;
+    chunkQueued = false;
+    if (pending.length === 0) return;
+    try {
+      write(pending.splice(0, FLUSH_CHUNK));
+    } catch (err) {
+      // the database refused (full disk, closed): these entries are lost, the answers were not
+      onError?.(err);
+    }
+    if (pending.length > 0) queueChunk();
+  }
+
+  function queueChunk(): void {
+    if (chunkQueued) return;
+    chunkQueued = true;
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    setImmediate(flushSome);
+  }
+
+  function write(rows: NewJournalRow[]): void {
     const written = store.tx(() => {
       const touched = new Set<string>();
       const out = rows.map((row) => {
@@ -209,9 +242,9 @@ export function createJournal(store: Store, limits: JournalLimits) {
 
     /**
      * Record an answered request in its partner's journal. The entry is kept in memory and
-     * written with the others of the last FLUSH_MS in one transaction (a commit per request
-     * cost more than the rest of the journal); every read of the journal writes what is pending
-     * first, so a client always sees its previous requests.
+     * written with the others of the last FLUSH_MS, FLUSH_CHUNK per transaction (a commit per
+     * request cost more than the rest of the journal); every read of the journal writes what is
+     * pending first, so a client always sees its previous requests.
      */
     record(r: AnsweredRequest): void {
       const request = r.body;
@@ -250,8 +283,8 @@ export function createJournal(store: Store, limits: JournalLimits) {
         (request.text?.length ?? 0) +
         (response.text?.length ?? 0);
       pending.push(row);
-      if (pending.length >= FLUSH_ENTRIES) flush();
-      else flushTimer ??= setTimeout(flush, FLUSH_MS).unref();
+      if (pending.length >= FLUSH_ENTRIES) queueChunk();
+      else if (!chunkQueued) flushTimer ??= setTimeout(flushSome, FLUSH_MS).unref();
     },
 
     flush,

@@ -45,11 +45,11 @@ export const journalPlugin = fp(
       app.decorate('journal', undefined);
       return;
     }
-    const journal = createJournal(app.store, {
-      maxEntries: config.journalMaxEntries,
-      maxBytes: config.journalMaxBytes,
-      bodyLimit: config.journalBodyLimit,
-    });
+    const journal = createJournal(
+      app.store,
+      { maxEntries: config.journalMaxEntries, maxBytes: config.journalMaxBytes, bodyLimit: config.journalBodyLimit },
+      (err) => app.log.error({ err }, 'journal: cannot write entries'),
+    );
     app.decorate('journal', journal);
     app.sandboxes.onRemoved((id) => journal.forget(id));
     // what is pending is written before the store commits its last group and closes

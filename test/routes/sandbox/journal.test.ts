@@ -394,3 +394,18 @@ t.test('--journal off: nothing recorded; the journal routes say so', async (t) =
     t.match(r, { status: 409, body: { code: 'journal_off' } }, `${method} ${url}`);
   }
 });
+
+t.test('entries written in batches: concurrent requests all recorded, in order; a read writes what is pending first', async (t) => {
+  const app = await build(t);
+  const m = await testMerchant(app);
+  const url = `/v1/partner/merchants/${m.merchantId}/onboarding-status`;
+  await Promise.all(Array.from({ length: 300 }, (_, i) => app.inject({ method: 'GET', url: `${url}?n=${i}`, headers: PARTNER })));
+  const pendingBefore = app.db.prepare('SELECT count(*) FROM journal').pluck().get() as number;
+  t.ok(pendingBefore < 301, `not all written yet when the answers are out (${pendingBefore} of 301)`);
+  const counted = await call(app, 'POST', '/_sandbox/requests/count', { request: { method: 'GET', path: url } });
+  t.same(counted.body, { count: 300 }, 'the count sees every one of them');
+  const ids = (app.db.prepare('SELECT id FROM journal ORDER BY id').pluck().all() as number[]).length;
+  t.equal(ids, 301, 'all written, with the test merchant');
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(app.db.prepare('SELECT count(*) FROM journal').pluck().get(), 301, 'nothing written twice by the timed chunks');
+});
