@@ -8,6 +8,8 @@
  * writes what is pending first. The bounds are kept with a per-partner count and byte total held
  * in memory, read from the table on first use.
  */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { JournalEntry as JournalEntrySchema } from '../../schemas/journal.js';
 import {
   changedResources,
   countMet,
@@ -76,25 +78,8 @@ function parsed(text: string | null, truncated: number): unknown {
   }
 }
 
-export interface JournalEntry {
-  id: number;
-  at: string;
-  wallAt: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  requestBody?: unknown;
-  requestBodyTruncated: boolean;
-  status: number;
-  code?: string;
-  field?: string;
-  responseBody?: unknown;
-  responseBodyTruncated: boolean;
-  durationMs: number;
-  requestId: string;
-  resources: Record<string, unknown>;
-}
+/** A journal entry as the API shows it (typed from its response schema). */
+export type JournalEntry = FromSchema<typeof JournalEntrySchema>;
 
 /** An entry as the API shows it: absent rather than null where there is nothing (no body, no refusal). */
 export function journalView(r: JournalRow): JournalEntry {
