@@ -165,7 +165,7 @@ export const JournalVerifyRequest = {
   $id: 'JournalVerifyRequest',
   title: 'JournalVerifyRequest',
   description:
-    'A matcher and how many entries must match: `count` (exactly), `atLeast`, `atMost` (both may be given); none given means at least one. Looks at the newest 10,000 entries (the default journal bound) after `after`.',
+    'A matcher and how many entries must match: `count` (exactly), `atLeast`, `atMost` (both may be given); none given means at least one. Looks at every entry of the journal after `after`.',
   type: 'object',
   propertyNames: { enum: ['request', 'count', 'atLeast', 'atMost', 'after'] },
   properties: {

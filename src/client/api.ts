@@ -3902,7 +3902,7 @@ export interface components {
         };
         /**
          * JournalVerifyRequest
-         * @description A matcher and how many entries must match: `count` (exactly), `atLeast`, `atMost` (both may be given); none given means at least one. Looks at the newest 10,000 entries (the default journal bound) after `after`.
+         * @description A matcher and how many entries must match: `count` (exactly), `atLeast`, `atMost` (both may be given); none given means at least one. Looks at every entry of the journal after `after`.
          */
         JournalVerifyRequest: {
             request?: components["schemas"]["RequestMatcher"];

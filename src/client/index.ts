@@ -7,6 +7,8 @@
  * need several calls or a wait; each is the same public HTTP API a script would use.
  */
 import createClient, { type Client } from 'openapi-fetch';
+import { describeDifferences, describeEntry } from '../domain/journal.js';
+import { partialMatch } from '../domain/match.js';
 import type { components, paths } from './api.js';
 
 export type { components, paths } from './api.js';
@@ -47,15 +49,6 @@ export class ObsimError extends Error {
 function ok<T>(what: string, res: { data?: T; error?: unknown; response: Response }): T {
   if (res.data === undefined) throw new ObsimError(res.response.status, res.error, what);
   return res.data;
-}
-
-/** Partial match (objects: the given properties; arrays and scalars: equal). */
-function matches(expected: unknown, actual: unknown): boolean {
-  if (expected === null || typeof expected !== 'object') return expected === actual;
-  if (Array.isArray(expected))
-    return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => matches(e, actual[i]));
-  if (actual === null || typeof actual !== 'object') return false;
-  return Object.entries(expected).every(([k, v]) => matches(v, (actual as Record<string, unknown>)[k]));
 }
 
 export interface CreatedSandbox {
@@ -154,7 +147,7 @@ export class ObsimClient {
         if (d.state !== 'delivered' && d.state !== 'failed') return false;
         if (!options.match) return true;
         const envelope = JSON.parse(d.body) as { data?: unknown };
-        return matches(options.match, envelope.data);
+        return partialMatch(options.match, envelope.data).length === 0;
       });
       if (found) return found;
       if (Date.now() >= deadline) {
@@ -183,10 +176,10 @@ export class ObsimClient {
     if (result.verified) return;
     const lines = [`expected ${JSON.stringify(result.expected)} requests matching ${JSON.stringify(request)}, found ${result.actual}`];
     for (const m of result.nearMisses ?? []) {
-      lines.push(`  near miss #${m.entry.id} ${m.entry.method} ${m.entry.path} -> ${m.entry.status}`);
-      for (const d of m.differences) lines.push(`    ${d.field}: expected ${JSON.stringify(d.expected)}, was ${JSON.stringify(d.actual)}`);
+      lines.push(`  near miss ${describeEntry(m.entry)}`);
+      for (const d of describeDifferences(m.differences)) lines.push(`    ${d}`);
     }
-    for (const e of result.matched ?? []) lines.push(`  matched #${e.id} ${e.method} ${e.path} -> ${e.status}`);
+    for (const e of result.matched ?? []) lines.push(`  matched ${describeEntry(e)}`);
     throw new Error(lines.join('\n'));
   }
 }

@@ -105,8 +105,6 @@ export function journalView(r: JournalRow): JournalEntry {
   return e;
 }
 
-/** Entries a verification looks at (the newest; at most the journal's bound). */
-const VERIFY_WINDOW = 10_000;
 /** Pending entries are written at most this long after their answer… */
 const FLUSH_MS = 20;
 /** …or start as soon as this many are waiting… */
@@ -213,6 +211,13 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
     for (const row of written) if (subscribers.has(row.partner_id)) publish(row.partner_id, { type: 'request', entry: journalView(row) });
   }
 
+  /** The partner's entries after `afterId` as a matcher sees them (newest first), and those `m` matches. */
+  function matching(partnerId: string, m: RequestMatcher, afterId: number) {
+    flush();
+    const window = store.journal.matchable(partnerId, afterId, limits.maxEntries).map(matchableView);
+    return { window, matched: window.filter((e) => differences(m, e).length === 0) };
+  }
+
   function publish(partnerId: string, event: LiveEvent): void {
     const set = subscribers.get(partnerId);
     if (set) for (const listener of set) listener(event);
@@ -221,7 +226,6 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
   return {
     limits,
 
-    /** Record an answered request in its partner's journal; its id. */
     /** A request body as sent (redacted, capped): take it before validation strips or coerces it. */
     requestBody: (body: unknown): StoredBody => journalBody(body, limits.bodyLimit),
 
@@ -300,14 +304,11 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
     },
 
     /**
-     * Entries matching `m` among the newest VERIFY_WINDOW after `afterId`, and the near-miss
-     * candidates. Matched on the columns a matcher reads (no answer bodies); the entries returned
-     * are read whole.
+     * Verify how many entries after `afterId` match `m`. Matched on the columns a matcher reads
+     * (no answer bodies) over the whole journal; the entries returned are read whole.
      */
     verify(partnerId: string, m: RequestMatcher, expected: CountExpectation, afterId = 0) {
-      flush();
-      const window = store.journal.matchable(partnerId, afterId, VERIFY_WINDOW).map(matchableView);
-      const matched = window.filter((e) => differences(m, e).length === 0);
+      const { window, matched } = matching(partnerId, m, afterId);
       const actual = matched.length;
       const whole = (e: MatchableEntry) => journalView(store.journal.get(partnerId, e.id)!);
       if (countMet(expected, actual)) return { verified: true as const, actual };
@@ -325,14 +326,8 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
       };
     },
 
-    /** How many entries match `m` (after `afterId`, among the newest VERIFY_WINDOW). */
-    count(partnerId: string, m: RequestMatcher, afterId = 0): number {
-      flush();
-      return store.journal
-        .matchable(partnerId, afterId, VERIFY_WINDOW)
-        .map(matchableView)
-        .filter((e) => differences(m, e).length === 0).length;
-    },
+    /** How many entries after `afterId` match `m`. */
+    count: (partnerId: string, m: RequestMatcher, afterId = 0): number => matching(partnerId, m, afterId).matched.length,
 
     /** Listen to the partner's new entries and finished deliveries; returns the unsubscribe. */
     subscribe(partnerId: string, listener: (event: LiveEvent) => void): () => void {

@@ -30,6 +30,7 @@ declare module 'fastify' {
 
 const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
 const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes)(?:[/?]|$)/;
+const journaled = (path: string): boolean => JOURNALED.test(path) && !NOT_JOURNALED.test(path);
 
 /** Put this request in `partnerId`'s journal (hosted pages, generate-token: the row's partner). */
 export function journalAs(request: FastifyRequest, partnerId: string): void {
@@ -78,7 +79,8 @@ export const journalPlugin = fp(
     // callback style, like the store's hook: no promise per request
     app.addHook('preValidation', (request, reply, done) => {
       try {
-        if (request.body !== undefined && request.body !== null) request.journalBody = journal.requestBody(request.body);
+        const hasBody = request.body !== undefined && request.body !== null;
+        if (hasBody && journaled(request.url.split('?', 1)[0])) request.journalBody = journal.requestBody(request.body);
       } catch (err) {
         // the journal is a record of the request, never a reason to refuse it
         request.log.error({ err }, 'journal: cannot keep the request body');
@@ -87,7 +89,7 @@ export const journalPlugin = fp(
     });
     app.addHook('onSend', (request, reply, payload, done) => {
       const path = request.url.split('?', 1)[0];
-      if (!JOURNALED.test(path) || NOT_JOURNALED.test(path)) return done(null, payload);
+      if (!journaled(path)) return done(null, payload);
       let owner = request.journalOwner ?? request.partner?.clientId ?? undefined;
       // refused before a partner was set (credentials, unknown route): the partner the client id names
       if (owner === undefined) {
