@@ -17,6 +17,7 @@ import type { MetaStore } from '../store/db.js';
 import type { Store } from '../store/index.js';
 import type { SandboxRow } from '../store/sandboxes.js';
 import { persistClock } from './clock-state.js';
+import type { Traffic } from './traffic.js';
 import { createWorld, type World, type WorldDeps } from './world.js';
 
 export type { World } from './world.js';
@@ -28,17 +29,19 @@ export interface EngineDeps {
   clock: VirtualClock;
   /** The server's settings; a created sandbox may override its delays. */
   settings: LifecycleSettings;
+  /** HTTP requests being served (timer slices give way to them). */
+  traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
 
-export function createEngine({ store, meta, clock, settings, log }: EngineDeps) {
+export function createEngine({ store, meta, clock, settings, traffic, log }: EngineDeps) {
   const worlds = new Map<string, World>();
   let started = false;
 
   function open(id: string, worldClock: VirtualClock, worldSettings: LifecycleSettings, saveClock: WorldDeps['saveClock']): World {
-    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, log });
+    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log });
     worlds.set(id, world);
     if (started) world.start();
     return world;

@@ -23,6 +23,7 @@ import type { MerchantRow } from '../store/merchants.js';
 import type { PaymentRow } from '../store/payments.js';
 import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts } from './lifecycle.js';
 import { createTimerRuntime } from './timers.js';
+import type { Traffic } from './traffic.js';
 
 export interface WorldDeps {
   id: string;
@@ -31,14 +32,16 @@ export interface WorldDeps {
   settings: LifecycleSettings;
   /** Persist the clock state (called inside the transaction of what moved it). */
   saveClock: (state: ClockState) => void;
+  /** HTTP requests being served (the timer runtime gives way to them). */
+  traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
 }
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, log }: WorldDeps) {
+export function createWorld({ id, store, clock, settings, saveClock, traffic, log }: WorldDeps) {
   const lifecycle = createLifecycle(store, settings, id);
-  const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, log });
+  const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log });
   const save = () => store.tx(() => saveClock(clock.state()));
 
   /** Set while advance() moves the clock: it fires the due timers itself, in slices. */

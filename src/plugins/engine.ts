@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import { lifecycleSettings, type LifecycleSettings } from '../domain/settings.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createSandboxes, SWEEP_INTERVAL_MS, type Sandboxes } from '../engine/sandboxes.js';
+import { createTraffic } from '../engine/traffic.js';
 import { createWebhookWorker, type WebhookWorker } from '../webhooks/worker.js';
 
 declare module 'fastify' {
@@ -27,7 +28,17 @@ export const enginePlugin = fp(
   async (app: FastifyInstance) => {
     const settings = lifecycleSettings(app.config);
     app.decorate('settings', settings);
-    app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, log: app.log }));
+    // requests first: every request arriving and every answer tells the timer runtime the server is busy
+    const traffic = createTraffic();
+    app.addHook('onRequest', (_request, _reply, done) => {
+      traffic.touch();
+      done();
+    });
+    app.addHook('onResponse', (_request, _reply, done) => {
+      traffic.touch();
+      done();
+    });
+    app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log }));
     app.decorate(
       'sandboxes',
       createSandboxes({ store: app.store, engine: app.engine, seedMerchant: app.config.environment === 'sandbox' }),

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ConfigError, DEFAULT_DATABASE, type Config } from '../config.js';
 import { ApiError, errorBody } from '../domain/errors.js';
+import { startCheckpointer } from '../store/checkpointer.js';
 import { claimDatabase, openDatabase, type Db, type MetaStore } from '../store/db.js';
 import { createStore, type Store } from '../store/index.js';
 
@@ -32,6 +33,8 @@ export const storePlugin = fp(
       throw wrongEnvironment(owner, app.config);
     }
     const store = createStore(db);
+    // a file database's WAL is copied back by a worker thread, not inside a request's COMMIT
+    const checkpointer = startCheckpointer(db, { log: app.log });
     app.decorate('db', db);
     app.decorate('meta', store.meta);
     app.decorate('store', store);
@@ -57,6 +60,7 @@ export const storePlugin = fp(
     app.addHook('preClose', async () => store.flush());
     app.addHook('onClose', async () => {
       store.flush();
+      await checkpointer?.close();
       if (!opts.db && db.open) db.close();
     });
   },
