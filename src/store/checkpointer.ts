@@ -123,7 +123,7 @@ export function startCheckpointer(db: Db, options: CheckpointerOptions = {}): Ch
 
   const interval = setInterval(() => {
     if (running || failed || closed) return;
-    let size = 0;
+    let size: number;
     try {
       size = statSync(walPath).size;
     } catch {
