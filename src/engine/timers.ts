@@ -7,8 +7,9 @@
  *   A timer whose transition is no longer legal (the payer acted first, a control call moved the
  *   aggregate on) is dropped.
  * - runSliced: fireDue in SLICE_MS slices with the event loop given back in between, so a burst
- *   (1,000 payments settling at once) never holds other requests for more than a slice; while
- *   requests are being served the next slice waits for a quiet moment (engine/traffic.ts).
+ *   (1,000 payments settling at once) never holds other requests for more than a slice; while a
+ *   client waits on each answer the next slice waits for a quiet moment (engine/traffic.ts),
+ *   unless timers falling due in real time are more than BEHIND_MS behind the clock.
  * - catchUp: before a trigger on one aggregate, fire that aggregate's own due timers (a payer
  *   cannot approve a payment that has expired).
  * - arm: the real-time timer for the earliest due instant (running clock only). Every commit
@@ -29,10 +30,23 @@ const RUN_BATCH = 100;
 /** A sliced run gives the event loop back after about this much work. */
 const SLICE_MS = 4;
 /**
- * Between two slices, while requests are being served, the next slice waits for a quiet moment
- * for at most this long: requests get at least 3/4 of the time and a burst still gets 1/4.
+ * Between two slices, while a client waits on each answer, the next slice waits for a quiet
+ * moment for at most this long: requests get at least 3/4 of the time and a burst still 1/4.
  */
 const YIELD_MAX_MS = 3 * SLICE_MS;
+/**
+ * Timers falling due by themselves (a running clock) whose firing is more than this far behind
+ * the clock: slices stop giving way, so settlements keep up with the payments requests create.
+ */
+const BEHIND_MS = 250;
+/**
+ * Timers that are behind get longer slices, in proportion to how far behind they are (1 ms of
+ * slice per 20 ms of delay, at most MAX_SLICE_MS): under saturation the timers' share of the
+ * event loop grows until they keep up with the payments the requests create, so the backlog
+ * stays bounded instead of growing as long as the load lasts.
+ */
+const BEHIND_SLICE_PER_MS = 1 / 20;
+const MAX_SLICE_MS = 32;
 /** setTimeout's largest delay. */
 const MAX_DELAY_MS = 2_147_483_647;
 
@@ -41,7 +55,7 @@ export interface TimerRuntimeDeps {
   sandboxId: string;
   clock: VirtualClock;
   lifecycle: Lifecycle;
-  /** HTTP requests being served: slices wait for a quiet moment (engine/traffic.ts). */
+  /** HTTP requests being served: slices give way to a waiting client (engine/traffic.ts). */
   traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
 }
@@ -130,14 +144,18 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
   async function runSliced(
     untilMs: () => number = () => clock.nowMs(),
     progress?: (lastDueAt: number | undefined, done: boolean) => void,
+    realTime = false,
   ): Promise<number> {
     slicing++;
     let total = 0;
+    /** How far the last slice's timers were behind the clock (real-time firing only). */
+    let behindMs = 0;
     try {
       for (;;) {
         let slice: ReturnType<typeof fireDue>;
+        const budgetMs = Math.min(MAX_SLICE_MS, Math.max(SLICE_MS, behindMs * BEHIND_SLICE_PER_MS));
         try {
-          slice = fireDue(untilMs(), { budgetMs: SLICE_MS });
+          slice = fireDue(untilMs(), { budgetMs });
         } catch (err) {
           progress?.(lastTakenDueAt, false); // the timers before the failing one did commit
           throw err;
@@ -148,11 +166,17 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
         progress?.(lastDueAt, done);
         if (done) break;
         await new Promise<void>((resolve) => setImmediate(resolve));
+        // an advance (someone asked for it) always gives way; timers falling due by themselves
+        // give way only while they keep up with the clock
+        behindMs = realTime && lastDueAt !== undefined ? Math.max(0, clock.nowMs() - lastDueAt) : 0;
+        traffic?.timersBehind?.(sandboxId, behindMs > BEHIND_MS);
         const waitFrom = performance.now();
-        while (traffic?.busy() && !closed && performance.now() - waitFrom < YIELD_MAX_MS) await sleep(1);
+        while (behindMs <= BEHIND_MS && traffic?.yieldToRequests() && !closed && performance.now() - waitFrom < YIELD_MAX_MS)
+          await sleep(1);
       }
     } finally {
       slicing--;
+      if (realTime) traffic?.timersBehind?.(sandboxId, false);
     }
     return total;
   }
@@ -182,7 +206,7 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
     handle = setTimeout(() => {
       handle = undefined;
       if (closed) return;
-      void runSliced().then(arm, (err: unknown) => {
+      void runSliced(undefined, undefined, true).then(arm, (err: unknown) => {
         log?.error({ err }, 'timed transitions failed; retrying at the next timer');
         arm();
       });

@@ -1,27 +1,80 @@
 /**
- * Requests first. The timer runtime fires a burst of due timers in slices; a request that
- * arrives while a slice runs waits for the rest of it. A client making one call at a time (a
- * test suite) sends its next request a fraction of a millisecond after the previous answer, so
- * a slice started in that gap would delay nearly every call it makes. The HTTP layer touches
- * this gauge when a request arrives and when it is answered; between two slices the runtime
- * waits while the gauge says busy, for at most a bounded time (so a burst still progresses
- * under continuous load: see YIELD_MAX_MS in engine/timers.ts).
+ * Requests first, for a client waiting on each answer. The timer runtime fires a burst of due
+ * timers in slices; a request that arrives while a slice runs waits for the rest of it. A client
+ * making one call at a time (a test suite) sends its next request a fraction of a millisecond
+ * after the previous answer, so a slice started in that gap would delay nearly every call it
+ * makes. The HTTP layer tells this gauge when a request arrives and when it is answered; between
+ * two slices the runtime waits while `yieldToRequests()` says so, for a bounded time (a burst
+ * still progresses: YIELD_MAX_MS in engine/timers.ts).
+ *
+ * Under saturation (many requests in flight: a load test creating payments) slices do not wait:
+ * the turns of the event loop alternate between requests and slices.
+ *
+ * Writes wait for the background. Every payment created is also a settlement and a delivery
+ * later; at 50 connections the requests alone can create payments about twice as fast as one
+ * core settles and delivers them, and the backlog would grow as long as the load lasts. While
+ * the background is behind (a sandbox's timers more than 250 ms late in real time, or more than
+ * DELIVERY_BACKLOG_HIGH deliveries waiting to be claimed), a request that may create work (any
+ * method but GET, HEAD, OPTIONS) waits before it is handled, up to ADMISSION_MAX_WAIT_MS: the
+ * event loop's time goes to the background and creation slows to what the server can finish.
+ * Reads are never held.
  */
 export interface Traffic {
-  /** A request arrived or was answered less than the grace period ago. */
-  busy(): boolean;
+  /** A few requests are being served, one arrived or was answered less than the grace period ago. */
+  yieldToRequests(): boolean;
+  /** A timer runtime's real-time timers are (or are no longer) behind its clock. */
+  timersBehind?(sandboxId: string, isBehind: boolean): void;
 }
 
 /** After this long without a request arriving or being answered, the server counts as quiet. */
 export const QUIET_AFTER_MS = 1;
+/** More requests in flight than this: the server is saturated, slices stop waiting. */
+export const INTERACTIVE_MAX_IN_FLIGHT = 4;
+
+/** Deliveries waiting to be claimed above which writes wait. */
+export const DELIVERY_BACKLOG_HIGH = 2_000;
+/** The longest a write waits for the background before it is handled anyway. */
+export const ADMISSION_MAX_WAIT_MS = 50;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createTraffic(quietAfterMs = QUIET_AFTER_MS) {
   let lastSeen = Number.NEGATIVE_INFINITY;
+  let inFlight = 0;
+  /** Sandboxes whose real-time timers are behind their clock. */
+  const timersBehind = new Set<string>();
+  let deliveryBacklog: () => number = () => 0;
+  const behind = () => timersBehind.size > 0 || deliveryBacklog() > DELIVERY_BACKLOG_HIGH;
   return {
-    /** A request arrived or was answered. */
-    touch(): void {
+    arrived(): void {
+      inFlight++;
       lastSeen = performance.now();
     },
-    busy: (): boolean => performance.now() - lastSeen < quietAfterMs,
+    /** Answered, or abandoned by its client. */
+    answered(): void {
+      if (inFlight > 0) inFlight--;
+      lastSeen = performance.now();
+    },
+    get inFlight(): number {
+      return inFlight;
+    },
+    yieldToRequests: (): boolean => inFlight <= INTERACTIVE_MAX_IN_FLIGHT && performance.now() - lastSeen < quietAfterMs,
+    /** A timer runtime says whether its real-time timers are behind its clock. */
+    timersBehind(sandboxId: string, isBehind: boolean): void {
+      if (isBehind) timersBehind.add(sandboxId);
+      else timersBehind.delete(sandboxId);
+    },
+    /** Where the deliveries' backlog is read (the webhook worker). */
+    countDeliveryBacklog(count: () => number): void {
+      deliveryBacklog = count;
+    },
+    get behind(): boolean {
+      return behind();
+    },
+    /** A write may start: at once, or once the background caught up (at most ADMISSION_MAX_WAIT_MS). */
+    async admit(): Promise<void> {
+      const until = performance.now() + ADMISSION_MAX_WAIT_MS;
+      while (behind() && performance.now() < until) await sleep(1);
+    },
   };
 }

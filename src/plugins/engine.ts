@@ -21,21 +21,32 @@ declare module 'fastify' {
     webhooks: WebhookWorker;
     /** Created sandboxes: create, authenticate, delete, sweep idle ones. */
     sandboxes: Sandboxes;
+    /** Requests and background work sharing the event loop (engine/traffic.ts). */
+    traffic: ReturnType<typeof createTraffic>;
   }
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const enginePlugin = fp(
   async (app: FastifyInstance) => {
     const settings = lifecycleSettings(app.config);
     app.decorate('settings', settings);
-    // requests first: every request arriving and every answer tells the timer runtime the server is busy
+    // requests first: the timer runtime gives way to a client waiting on each answer
     const traffic = createTraffic();
-    app.addHook('onRequest', (_request, _reply, done) => {
-      traffic.touch();
-      done();
+    app.decorate('traffic', traffic);
+    app.addHook('onRequest', (request, _reply, done) => {
+      traffic.arrived();
+      // a write waits while settlements or deliveries are behind (engine/traffic.ts)
+      if (READS.has(request.method) || !traffic.behind) return done();
+      void traffic.admit().then(() => done());
     });
     app.addHook('onResponse', (_request, _reply, done) => {
-      traffic.touch();
+      traffic.answered();
+      done();
+    });
+    app.addHook('onRequestAbort', (_request, done) => {
+      traffic.answered();
       done();
     });
     app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log }));
@@ -68,6 +79,7 @@ export const webhookWorkerPlugin = fp(
   async (app: FastifyInstance, opts: { timeoutMs?: number }) => {
     const nowIsoFor = (partnerId: string) => app.engine.worldOf(partnerId).clock.iso();
     app.decorate('webhooks', createWebhookWorker({ store: app.store, nowIsoFor, log: app.log, timeoutMs: opts.timeoutMs }));
+    app.traffic.countDeliveryBacklog(() => app.webhooks.backlog);
     app.addHook('onReady', async () => app.webhooks.start());
     app.addHook('onClose', async () => app.webhooks.stop());
   },

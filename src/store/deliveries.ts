@@ -109,6 +109,8 @@ export function deliveryStore(db: Db) {
       return rows;
     },
   );
+  /** Rows inserted on this connection so far (the webhook worker estimates its backlog from it). */
+  let inserted = 0;
   const recordAll: (rows: readonly DeliveryResult[]) => void = db.transaction((rows: readonly DeliveryResult[]) => {
     for (const r of rows) record.run(r);
   });
@@ -122,7 +124,12 @@ export function deliveryStore(db: Db) {
       nowIso: string,
       redeliveryOf: number | null = null,
     ): number {
+      inserted++;
       return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso).lastInsertRowid);
+    },
+    /** Deliveries inserted on this connection since it opened (committed or not). */
+    get insertedCount(): number {
+      return inserted;
     },
     /** One index probe: is anything waiting to be sent? */
     anyPending: (): boolean => anyPending.get() !== undefined,
@@ -150,6 +157,7 @@ export function deliveryStore(db: Db) {
       if (!original) throw new ApiError('delivery_not_found', { message: `Delivery ${id} not found` });
       const url = webhookUrl.get(original.webhook_id, partnerId) as string | undefined;
       if (url === undefined) throw new ApiError('webhook_not_found', { message: `Webhook ${original.webhook_id} no longer exists` });
+      inserted++;
       return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso).lastInsertRowid);
     },
   };

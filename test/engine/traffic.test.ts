@@ -5,19 +5,27 @@
  */
 import { Agent, request } from 'node:http';
 import t from 'tap';
-import { createTraffic } from '../../src/engine/traffic.js';
+import { createTraffic, INTERACTIVE_MAX_IN_FLIGHT } from '../../src/engine/traffic.js';
 import { build } from '../helpers/app.js';
 import { advance } from '../helpers/engine.js';
 import { call, testMerchant } from '../helpers/partner.js';
 
-t.test('the gauge: busy after a request arrives or is answered, quiet after the grace period', async (t) => {
-  const never = createTraffic(60_000);
-  t.equal(never.busy(), false, 'quiet before any request');
-  never.touch();
-  t.equal(never.busy(), true, 'busy right after a request');
+t.test('the gauge: yield right after a request arrives or is answered, not once quiet, not when saturated', async (t) => {
+  const gauge = createTraffic(60_000);
+  t.equal(gauge.yieldToRequests(), false, 'quiet before any request');
+  gauge.arrived();
+  t.equal(gauge.yieldToRequests(), true, 'a client is waiting on its answer');
+  gauge.answered();
+  t.equal(gauge.yieldToRequests(), true, 'just answered: its next call is on its way');
+  for (let i = 0; i <= INTERACTIVE_MAX_IN_FLIGHT; i++) gauge.arrived();
+  t.equal(gauge.inFlight, INTERACTIVE_MAX_IN_FLIGHT + 1);
+  t.equal(gauge.yieldToRequests(), false, 'saturated: slices and requests alternate');
+  for (let i = 0; i < INTERACTIVE_MAX_IN_FLIGHT + 5; i++) gauge.answered();
+  t.equal(gauge.inFlight, 0, 'never below zero (an abandoned request may be counted twice)');
   const instant = createTraffic(0);
-  instant.touch();
-  t.equal(instant.busy(), false, 'quiet once the grace period has passed');
+  instant.arrived();
+  instant.answered();
+  t.equal(instant.yieldToRequests(), false, 'quiet once the grace period has passed');
 });
 
 t.test('a burst advancing under back-to-back requests: slices wait for them, and the burst still completes', async (t) => {
