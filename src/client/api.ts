@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: 200 when the database answers */
+        /** Health: 200 when the database answers and takes writes; 503 storage_unavailable while it does not */
         get: {
             parameters: {
                 query?: never;

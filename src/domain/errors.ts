@@ -66,6 +66,10 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, message: 'Internal server error' },
   response_validation_failed: { status: 500, message: 'The simulator produced a response that violates its own schema' },
   forced_status: { status: 500, message: 'Status forced by the Prefer header' },
+  storage_unavailable: {
+    status: 503,
+    message: 'The database cannot take writes right now; nothing was changed. Retry after the seconds in Retry-After',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -91,6 +95,14 @@ export class ApiError extends Error {
     this.details = options.details;
     this.headers = options.headers;
   }
+}
+
+/** 503 while the database fails writes (`cause`: disk full, read-only, locked, … in words): nothing was changed, retry. */
+export function storageUnavailable(cause: string): ApiError {
+  return new ApiError('storage_unavailable', {
+    message: `The database cannot take writes right now: ${cause}. Nothing was changed; retry after the seconds in Retry-After`,
+    headers: { 'retry-after': '1' },
+  });
 }
 
 export interface ErrorBody {

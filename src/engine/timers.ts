@@ -47,6 +47,8 @@ const BEHIND_MS = 250;
  */
 const BEHIND_SLICE_PER_MS = 1 / 20;
 const MAX_SLICE_MS = 32;
+/** After a run the database refused, the next attempt waits this long. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
 /** setTimeout's largest delay. */
 const MAX_DELAY_MS = 2_147_483_647;
 
@@ -185,6 +187,8 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
   let handle: NodeJS.Timeout | undefined;
   /** When (performance.now(), real ms) the armed real-time timer fires. */
   let armedAtReal = Number.POSITIVE_INFINITY;
+  /** After a failed run, nothing fires before this instant (performance.now()). */
+  let retryAt = 0;
 
   function arm(): void {
     if (slicing > 0) return; // a sliced run is firing what is due; it arms when it is done
@@ -194,7 +198,7 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
       return;
     }
     const next = timers.nextDueAt(sandboxId);
-    const delay = next === undefined ? 0 : Math.min(Math.max(0, next - clock.nowMs()), MAX_DELAY_MS);
+    const delay = next === undefined ? 0 : Math.min(Math.max(0, next - clock.nowMs(), retryAt - performance.now()), MAX_DELAY_MS);
     // every commit may re-arm: keep the armed timer when it fires no later (in real time) than the
     // earliest due timer needs (firing early only finds nothing due and re-arms), instead of a
     // clearTimeout + setTimeout per request
@@ -207,7 +211,9 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
       handle = undefined;
       if (closed) return;
       void runSliced(undefined, undefined, true).then(arm, (err: unknown) => {
-        log?.error({ err }, 'timed transitions failed; retrying at the next timer');
+        // the database refused (disk full, read-only, locked): try again in a second, not at once
+        log?.error({ err }, 'timed transitions failed; retrying in a second');
+        retryAt = performance.now() + RETRY_AFTER_FAILURE_MS;
         arm();
       });
     }, delay);

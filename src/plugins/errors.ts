@@ -4,7 +4,8 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
+import { ApiError, errorBody, storageUnavailable, type ErrorCode } from '../domain/errors.js';
+import { storageFault } from '../store/faults.js';
 import { validationToApiError } from './validation.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -27,6 +28,8 @@ const BY_STATUS: Record<number, ErrorCode> = {
 
 export function toApiError(err: FastifyError | ApiError | Error): ApiError {
   if (err instanceof ApiError) return err;
+  const fault = storageFault(err);
+  if (fault) return storageUnavailable(fault.message);
   const e = err as FastifyError;
   if (e.validation) return validationToApiError(e.validation as never, e.validationContext ?? 'body');
   const mapped = e.code ? FASTIFY_CODES[e.code] : undefined;
@@ -48,6 +51,7 @@ export const errorsPlugin = fp(
     app.setErrorHandler((err, request, reply) => {
       const apiErr = toApiError(err as FastifyError);
       if (apiErr.status >= 500 && apiErr.code === 'internal_error') request.log.error({ err }, 'unhandled error');
+      else if (apiErr.code === 'storage_unavailable') request.log.warn({ err }, 'the database refused a write');
       if (apiErr.headers) void reply.headers(apiErr.headers);
       return reply.code(apiErr.status).type('application/json').send(errorBody(apiErr, request.id));
     });

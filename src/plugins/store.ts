@@ -7,9 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ConfigError, DEFAULT_DATABASE, type Config } from '../config.js';
-import { ApiError, errorBody } from '../domain/errors.js';
+import { ApiError, errorBody, storageUnavailable } from '../domain/errors.js';
 import { startCheckpointer } from '../store/checkpointer.js';
-import { claimDatabase, openDatabase, type Db, type MetaStore } from '../store/db.js';
+import { storageFault, type StorageFaultKind } from '../store/faults.js';
+import { claimDatabase, openDatabase, servingBusyTimeout, type Db, type MetaStore } from '../store/db.js';
 import { createStore, type Store } from '../store/index.js';
 
 declare module 'fastify' {
@@ -25,13 +26,24 @@ declare module 'fastify' {
 
 export const storePlugin = fp(
   async (app: FastifyInstance, opts: { db?: Db }) => {
-    const db = opts.db ?? openDatabase(app.config.db);
-    // a database belongs to the environment that created it (store/db.ts claimDatabase)
-    const owner = claimDatabase(db, app.config.environment);
+    let db: Db | undefined = opts.db;
+    let owner: string;
+    try {
+      db ??= openDatabase(app.config.db);
+      // a database belongs to the environment that created it (store/db.ts claimDatabase)
+      owner = claimDatabase(db, app.config.environment);
+    } catch (err) {
+      // a locked, damaged, read-only or full database: one configuration line, not a stack trace
+      const fault = storageFault(err);
+      if (!opts.db && db?.open) db.close();
+      if (!fault) throw err;
+      throw new ConfigError('OBSIM_DB', `cannot use "${app.config.db}": ${fault.message}${FAULT_ADVICE[fault.kind]}`);
+    }
     if (owner !== app.config.environment) {
       if (!opts.db) db.close();
       throw wrongEnvironment(owner, app.config);
     }
+    servingBusyTimeout(db);
     const store = createStore(db);
     // a file database's WAL is copied back by a worker thread, not inside a request's COMMIT
     const checkpointer = startCheckpointer(db, { log: app.log });
@@ -47,10 +59,14 @@ export const storePlugin = fp(
         () => done(null, payload),
         (err: unknown) => {
           request.log.error({ err }, 'commit failed: the change was rolled back');
-          const apiErr = new ApiError('internal_error', {
-            message: 'The change could not be stored (the database refused the commit); nothing was changed',
-          });
-          void reply.code(500).type('application/json; charset=utf-8');
+          const fault = storageFault(err);
+          const apiErr = fault
+            ? storageUnavailable(fault.message)
+            : new ApiError('internal_error', {
+                message: 'The change could not be stored (the database refused the commit); nothing was changed',
+              });
+          void reply.code(apiErr.status).type('application/json; charset=utf-8');
+          if (apiErr.headers) void reply.headers(apiErr.headers);
           done(null, JSON.stringify(errorBody(apiErr, request.id)));
         },
       );
@@ -66,6 +82,15 @@ export const storePlugin = fp(
   },
   { name: 'obsim-store', dependencies: [] },
 );
+
+const FAULT_ADVICE: Record<StorageFaultKind, string> = {
+  disk_full: '; free some space, or give obsim another --db',
+  read_only: '; make the file and its directory writable, or give obsim another --db',
+  locked: '; stop the other process (another obsim on the same --db?), or give obsim another --db',
+  io_error: '; check the disk, or give obsim another --db',
+  damaged: '; move the file aside (obsim creates a new one) or restore a copy',
+  cannot_open: '; check that the directory exists and is writable, or give obsim another --db',
+};
 
 /** The start-up error for a database another environment created. */
 function wrongEnvironment(owner: string, config: Config): ConfigError {

@@ -29,9 +29,21 @@ export function openDatabase(path: string): Db {
   // merchant row, the newest page of an account's index); the rest comes from the OS page cache.
   db.pragma('cache_size = -4000');
   db.pragma('foreign_keys = ON');
+  // at start, wait for another process's migration or claim (two servers on a new file)
   db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
+}
+
+/**
+ * Once serving: a write that finds another process holding the lock waits at most this long
+ * (better-sqlite3 waits on the event loop's thread) and then answers 503 storage_unavailable.
+ * obsim is the only writer of its database; a lock held longer is a fault, not contention.
+ */
+export const SERVING_BUSY_TIMEOUT_MS = 250;
+
+export function servingBusyTimeout(db: Db): void {
+  db.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
 }
 
 /** meta key holding the environment that created the database. */

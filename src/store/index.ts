@@ -14,12 +14,20 @@
  * - after-commit listeners (webhook worker, timer arming) run after the real COMMIT, and the
  *   webhook worker claims nothing while a group is open (`groupOpen`), so no event leaves before
  *   the change that caused it is committed.
- * A COMMIT that fails rolls the whole group back; every waiting request then answers 500.
+ * A COMMIT that fails rolls the whole group back; every waiting request then answers an error
+ * (503 `storage_unavailable` when the database is failing: disk full, read-only, locked). When
+ * SQLite itself rolls the whole transaction back (it does on a full disk or an I/O error in the
+ * middle of a statement), the group is failed at once: the savepoints before it in the turn are
+ * gone with it, so their requests must not be acknowledged by a later COMMIT.
+ *
+ * `fault` is the storage fault of the last failed write, until a COMMIT succeeds again;
+ * `probeWrite()` tries a small write of its own so a health check can tell when it went away.
  */
 import { accountStore } from './accounts.js';
 import { consentStore } from './consents.js';
 import { metaStore, pingDatabase, type Db } from './db.js';
 import { deliveryStore } from './deliveries.js';
+import { storageFault, type StorageFault } from './faults.js';
 import { journalStore } from './journal.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
@@ -35,13 +43,39 @@ interface Group {
   promise: Promise<void>;
   resolve(): void;
   reject(err: unknown): void;
+  /**
+   * A write of this group found the database locked by another process (after the busy
+   * timeout): the group's later writes fail at once with the same error instead of each waiting
+   * the timeout again on the event loop's thread.
+   */
+  locked?: unknown;
+  /** A tx() of this group completed: its COMMIT proves the database takes writes. */
+  wrote?: boolean;
 }
+
+/** meta key the health check writes to find out whether the database takes writes again. */
+const HEALTH_PROBE_KEY = 'health_probe';
 
 export function createStore(db: Db) {
   const afterCommit = new Set<() => void>();
   let group: Group | undefined;
   /** tx() calls currently running (nested calls become nested savepoints). */
   let depth = 0;
+  /** The storage fault of the last failed write, cleared by the next successful COMMIT. */
+  let fault: StorageFault | undefined;
+  const meta = metaStore(db);
+
+  function noteFailure(err: unknown): void {
+    fault = storageFault(err) ?? fault;
+  }
+
+  /** SQLite rolled the group's transaction back under us: fail every request waiting on it. */
+  function failGroup(err: unknown): void {
+    const g = group;
+    if (!g || db.inTransaction) return;
+    group = undefined;
+    g.reject(err);
+  }
 
   function openGroup(): void {
     db.exec('BEGIN');
@@ -64,6 +98,7 @@ export function createStore(db: Db) {
     try {
       db.exec('COMMIT');
     } catch (err) {
+      noteFailure(err);
       try {
         if (db.open && db.inTransaction) db.exec('ROLLBACK');
       } catch {
@@ -72,10 +107,27 @@ export function createStore(db: Db) {
       g.reject(err);
       return;
     }
+    if (g.wrote) fault = undefined;
     g.resolve();
     for (const listener of afterCommit) listener();
   }
 
+  /**
+   * A small write of its own (health check while `fault` is set): clears `fault` when it commits,
+   * returns what still fails. With a group open it does nothing (that group's COMMIT tells soon).
+   */
+  function probeWrite(): StorageFault | undefined {
+    if (group || db.inTransaction) return fault;
+    try {
+      db.transaction(() => meta.set(HEALTH_PROBE_KEY, new Date().toISOString())).immediate();
+      fault = undefined;
+    } catch (err) {
+      fault = storageFault(err) ?? { kind: 'io_error', message: String((err as Error).message) };
+    }
+    return fault;
+  }
+
+  const ping = pingDatabase(db);
   const deliveries = deliveryStore(db);
   return {
     accounts: accountStore(db),
@@ -83,7 +135,7 @@ export function createStore(db: Db) {
     deliveries,
     journal: journalStore(db),
     merchants: merchantStore(db),
-    meta: metaStore(db),
+    meta,
     outbox: outboxStore(db, deliveries),
     payments: paymentStore(db),
     reset: resetStore(db),
@@ -92,8 +144,19 @@ export function createStore(db: Db) {
     stores: storeStore(db),
     timers: timerStore(db),
     webhooks: webhookStore(db),
-    /** Throws when the database does not answer (GET /healthz). */
-    ping: pingDatabase(db),
+    /**
+     * GET /healthz: undefined when the database answers and takes writes; otherwise what fails.
+     * After a failed write it tries one of its own, so it turns healthy by itself once the cause
+     * (full disk, read-only directory, another process's lock) has gone.
+     */
+    health(): StorageFault | undefined {
+      try {
+        ping();
+      } catch (err) {
+        return storageFault(err) ?? { kind: 'io_error', message: `the database does not answer (${(err as Error).message})` };
+      }
+      return fault && probeWrite();
+    },
     /**
      * Run `fn` atomically (its own savepoint) in this turn's group transaction. Its result is
      * visible at once on this connection and durable once `committed()` resolves.
@@ -102,9 +165,18 @@ export function createStore(db: Db) {
       // a transaction opened outside tx() (a raw db.transaction caller): nest in it, as before
       if (!group && db.inTransaction) return db.transaction(fn)();
       if (!group) openGroup();
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the lock error as SQLite raised it
+      if (group!.locked !== undefined) throw group!.locked;
       depth++;
       try {
-        return db.transaction(fn)();
+        const result = db.transaction(fn)();
+        if (group) group.wrote = true;
+        return result;
+      } catch (err) {
+        noteFailure(err);
+        if (group && storageFault(err)?.kind === 'locked') group.locked = err;
+        failGroup(err);
+        throw err;
       } finally {
         depth--;
       }
@@ -134,6 +206,11 @@ export function createStore(db: Db) {
     },
     /** Commit the open group now (shutdown, tests). */
     flush,
+    /** The database is failing writes (disk full, read-only, locked, …): what the last failure said. */
+    get fault(): StorageFault | undefined {
+      return fault;
+    },
+
     onCommit(listener: () => void): () => void {
       afterCommit.add(listener);
       return () => afterCommit.delete(listener);

@@ -1,7 +1,7 @@
 /** GET /healthz and GET /openapi.json (the browsable reference at /docs comes from swagger-ui). */
 import type { FastifyInstance } from 'fastify';
 import { commonResponseHeaders } from '../../../schemas/common.js';
-import { ApiError } from '../../domain/errors.js';
+import { storageUnavailable } from '../../domain/errors.js';
 
 const Health = {
   type: 'object',
@@ -20,16 +20,13 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['system'],
-        summary: 'Health: 200 when the database answers',
+        summary: 'Health: 200 when the database answers and takes writes; 503 storage_unavailable while it does not',
         response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } },
       },
     },
     async () => {
-      try {
-        app.store.ping();
-      } catch {
-        throw new ApiError('internal_error', { status: 503, message: 'The database does not answer' });
-      }
+      const fault = app.store.health();
+      if (fault) throw storageUnavailable(fault.message);
       return { status: 'ok' as const, environment: app.config.environment, time: app.clock.iso() };
     },
   );
