@@ -45,25 +45,40 @@ const sandboxes = existsSync(sandboxesFile)
 const section = `## Performance
 
 obsim answers like a schema-only mock would, while doing the real work (partner auth, validation,
-a SQLite transaction with the outbox, serialization from the response schemas). \`npm run bench\`
-measures that against two Fastify baselines on the same routes and payloads: a bare Fastify
-server answering fixed JSON, and Fastify plus one better-sqlite3 statement per request (a
-primary-key read, one INSERT, one indexed range read). Every target below is a ratio measured
-in the same run, so it means the same thing on a fast laptop and a noisy CI runner.
+a SQLite transaction with the outbox, serialization from the response schemas) **at the settings
+users get**: every payment created is settled 5 s later and delivered to the webhooks subscribed
+to it. \`npm run bench\` measures that against two Fastify baselines on the same routes and
+payloads (a bare Fastify server answering fixed JSON, and Fastify plus one better-sqlite3
+statement per request: a primary-key read, one INSERT, one indexed range read) and against
+Stoplight Prism and Mockoon CLI serving obsim's own OpenAPI document, all in the same run. Every
+target below is a ratio measured in the same run, so it means the same thing on a fast laptop
+and a noisy CI runner. A second obsim with \`--settle-delay 1h\` (nothing settles during the
+run) is measured beside it as a diagnostic: the difference is what the settlements cost.
 
 \`\`\`sh
-npm run bench                  # builds, runs every case (about ${Math.ceil((results.elapsedS ?? 240) / 60)} minutes), writes bench/results/latest.{json,md}
-npm run bench -- --quick       # one short pass per case (under a minute)
+npm run bench                  # builds, runs everything below (about ${Math.ceil((results.elapsedS ?? 240) / 60)} minutes), writes bench/results/latest.{json,md}
+npm run bench -- --quick       # one short pass per case, smaller backlog and database (about 4 minutes)
 npm run bench -- --soak        # plus 60 s of mixed load with RSS sampled (flat-memory check)
-npm run bench -- --with-anchors  # plus Stoplight Prism and Mockoon CLI, installed on demand in a temp folder
+npm run bench -- --no-anchors  # without Prism and Mockoon (installed on demand in a temp folder otherwise)
 npm run bench -- --profile     # obsim under --cpu-prof; prints the functions with the most self time
+npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes   # skip those parts
 \`\`\`
 
 How it measures: obsim runs from \`dist/\` (production build) on a file database (WAL) in a temp
 folder; the servers are pinned to core 0 and the load generator (autocannon, in its own process)
 to core 1 with \`taskset\` when it exists; each case is warmed up, then run several passes at 50
-connections alternating the servers, and the medians of requests/s and p50/p99 latency are
-reported. Start-up is the time from spawning a cold process (fresh database: migrations, seed,
+connections and at one connection (what a test suite making one call at a time sees),
+alternating the servers, and the medians of requests/s and p50/p99 latency are reported. The
+CPU each server used during its passes is read from \`/proc\`: bare Fastify near one core means
+the load generator was not the limit (the run says so otherwise, under Notes). The lifecycle
+case creates payments at 50 connections for 30 s with one receiver registered for
+\`payment.completed\` and samples, once a second from a read-only connection to the database,
+how many were created, settled and delivered and the backlog of due timers and pending
+deliveries. Reads under background work: one connection reading a payment status and an AIS
+balance, quiet, then while a clock advance fires 50,000 due settlements. Cost growth: the same
+queries at one connection on a database of 10,000 payments and on one of 1,000,000 (as many
+events and deliveries, 1,000 merchants; rows written straight into the file). The sandboxes
+bench (\`bench/sandboxes.ts\`) runs at the end with its own servers. Start-up is the time from spawning a cold process (fresh database: migrations, seed,
 validators and serializers loaded from the build) to its first \`/healthz\` 200. The webhook case registers a loopback
 receiver, lets 1,000 payments settle at once (one \`POST /_sandbox/clock/advance\` on a frozen
 clock) and checks 1,000 correctly signed deliveries, then completes 1,000 payments one by one at
@@ -78,10 +93,14 @@ ${firstTable}
 
 ${block('## Every case (medians of the passes)')}
 
-### Targets
+### Targets at default settings
 
-${block('## Targets (issue 7)')}
-${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}
+${block('## Targets at default settings (issue 17)')}
+${results.lifecycle ? `\n### Lifecycle throughput\n\n${block('## Lifecycle throughput')}\n` : ''}${results.background ? `\n### Reads under background work\n\n${block('## Reads under background work')}\n` : ''}${results.growth ? `\n### Cost growth\n\n${block('## Cost growth')}\n` : ''}
+### Targets of the first performance issue
+
+${block('## Targets of issue 7')}
+${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title

@@ -220,13 +220,15 @@ export type DeliveryListQueryT = FromSchema<typeof DeliveryListQuery>;
 export const DeliveryList = {
   $id: 'SandboxDeliveryList',
   title: 'SandboxDeliveryList',
-  description: 'Newest first. total counts every delivery matching the filters (items holds at most `limit`).',
+  description:
+    'Newest first (items holds at most `limit`). total counts the deliveries matching the filters up to 10,000; totalCapped is true when more match (counting a million would take as long as the table is big).',
   type: 'object',
-  required: ['items', 'total'],
+  required: ['items', 'total', 'totalCapped'],
   additionalProperties: false,
   properties: {
     items: { type: 'array', items: { $ref: 'SandboxDelivery#' } },
-    total: { type: 'integer' },
+    total: { type: 'integer', minimum: 0, maximum: 10000 },
+    totalCapped: { type: 'boolean' },
   },
 } as const;
 

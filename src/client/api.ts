@@ -1768,7 +1768,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries (newest first)
-         * @description Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts every match.
+         * @description Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts the matches up to 10,000; totalCapped says there are more.
          */
         get: {
             parameters: {
@@ -1788,7 +1788,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Newest first. total counts every delivery matching the filters (items holds at most `limit`). */
+                /** @description Newest first (items holds at most `limit`). total counts the deliveries matching the filters up to 10,000; totalCapped is true when more match (counting a million would take as long as the table is big). */
                 200: {
                     headers: {
                         /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3764,11 +3764,12 @@ export interface components {
         };
         /**
          * SandboxDeliveryList
-         * @description Newest first. total counts every delivery matching the filters (items holds at most `limit`).
+         * @description Newest first (items holds at most `limit`). total counts the deliveries matching the filters up to 10,000; totalCapped is true when more match (counting a million would take as long as the table is big).
          */
         SandboxDeliveryList: {
             items: components["schemas"]["SandboxDelivery"][];
             total: number;
+            totalCapped: boolean;
         };
         /**
          * SandboxResetResponse

@@ -340,8 +340,13 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
       };
     },
 
-    /** Tell the partner's subscribers of a finished delivery attempt. */
+    /**
+     * Tell the partner's subscribers of a finished delivery attempt: after the requests answered
+     * so far (written first), so the stream never shows a delivery before the request that
+     * caused it (a loopback receiver answers well within a batch's 20 ms).
+     */
     delivered(partnerId: string, delivery: Extract<LiveEvent, { type: 'delivery' }>['delivery']): void {
+      flush();
       publish(partnerId, { type: 'delivery', delivery });
     },
 

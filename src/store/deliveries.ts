@@ -4,6 +4,7 @@
  * recorded by the webhook worker, listed and redelivered through the control API. A delivery
  * whose webhook was deleted has no secret and fails with an error.
  */
+import type Database from 'better-sqlite3';
 import { ApiError } from '../domain/errors.js';
 import type { Db } from './db.js';
 
@@ -65,9 +66,18 @@ export interface DeliveryFilter {
 
 const WITH_EVENT = `SELECT d.*, e.name, e.body, w.secret FROM deliveries d
   JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id`;
-const FILTER = `d.partner_id = @partner AND (@event IS NULL OR e.name = @event)
-  AND (@webhook IS NULL OR d.webhook_id = @webhook) AND (@state IS NULL OR d.state = @state)
-  AND (@outcome IS NULL OR d.outcome = @outcome) AND (@status_code IS NULL OR d.status_code = @status_code)`;
+/** The list's filters, each a condition only when given (so SQLite can pick the index it names). */
+const FILTERS = {
+  event: 'e.name = @event',
+  webhook: 'd.webhook_id = @webhook',
+  state: 'd.state = @state',
+  outcome: 'd.outcome = @outcome',
+  status_code: 'd.status_code = @status_code',
+} as const;
+type FilterName = keyof typeof FILTERS;
+
+/** `total` counts matches up to this many (a count of a million rows would grow with the table). */
+export const DELIVERY_COUNT_LIMIT = 10_000;
 
 export function deliveryStore(db: Db) {
   const insert = db.prepare(
@@ -89,8 +99,22 @@ export function deliveryStore(db: Db) {
   const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
   const anyPending = db.prepare(`SELECT 1 FROM deliveries WHERE state = 'pending' LIMIT 1`).pluck();
   const byId = db.prepare(`${WITH_EVENT} WHERE d.id = ? AND d.partner_id = ?`);
-  const list = db.prepare(`${WITH_EVENT} WHERE ${FILTER} ORDER BY d.id DESC LIMIT @limit`);
-  const count = db.prepare(`SELECT count(*) FROM deliveries d JOIN events e ON e.id = d.event_id WHERE ${FILTER}`).pluck();
+  // one pair of statements per combination of filters given, prepared at its first use
+  const listStatements = new Map<string, { list: Database.Statement; count: Database.Statement }>();
+  function statementsFor(given: FilterName[]) {
+    const key = given.join(',');
+    let found = listStatements.get(key);
+    if (!found) {
+      const where = ['d.partner_id = @partner', ...given.map((f) => FILTERS[f])].join(' AND ');
+      const join = given.includes('event') ? 'JOIN events e ON e.id = d.event_id' : '';
+      found = {
+        list: db.prepare(`${WITH_EVENT} WHERE ${where} ORDER BY d.id DESC LIMIT @limit`),
+        count: db.prepare(`SELECT count(*) FROM (SELECT 1 FROM deliveries d ${join} WHERE ${where} LIMIT @cap)`).pluck(),
+      };
+      listStatements.set(key, found);
+    }
+    return found;
+  }
   const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
 
   /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
@@ -140,16 +164,29 @@ export function deliveryStore(db: Db) {
     /** At start: attempts a crash interrupted are sent again (same event id, same bytes). */
     resumeInterrupted: (): void => void resumeInterrupted.run(),
     get: (id: number, partnerId: string) => byId.get(id, partnerId) as DeliveryWithEvent | undefined,
-    list(partnerId: string, q: DeliveryFilter): { rows: DeliveryWithEvent[]; total: number } {
-      const params = {
-        partner: partnerId,
-        event: q.event ?? null,
-        webhook: q.webhookId ?? null,
-        state: q.state ?? null,
-        outcome: q.outcome ?? null,
-        status_code: q.statusCode ?? null,
+    /**
+     * Newest first, at most `limit`; `total` counts the matches up to DELIVERY_COUNT_LIMIT
+     * (`totalCapped` when there are more): both walk an index of the partner's deliveries (by
+     * state when a state is given), never the whole table.
+     */
+    list(partnerId: string, q: DeliveryFilter): { rows: DeliveryWithEvent[]; total: number; totalCapped: boolean } {
+      const values: Record<FilterName, string | number | undefined> = {
+        event: q.event,
+        webhook: q.webhookId,
+        state: q.state,
+        outcome: q.outcome,
+        status_code: q.statusCode,
       };
-      return { rows: list.all({ ...params, limit: q.limit ?? 50 }) as DeliveryWithEvent[], total: count.get(params) as number };
+      const given = (Object.keys(FILTERS) as FilterName[]).filter((f) => values[f] !== undefined);
+      const params: Record<string, string | number> = { partner: partnerId };
+      for (const f of given) params[f] = values[f]!;
+      const { list, count } = statementsFor(given);
+      const counted = count.get({ ...params, cap: DELIVERY_COUNT_LIMIT + 1 }) as number;
+      return {
+        rows: list.all({ ...params, limit: q.limit ?? 50 }) as DeliveryWithEvent[],
+        total: Math.min(counted, DELIVERY_COUNT_LIMIT),
+        totalCapped: counted > DELIVERY_COUNT_LIMIT,
+      };
     },
     /** A new pending delivery of the same event to the same webhook (call inside a transaction); its id. */
     redeliver(id: number, partnerId: string, nowIso: string): number {

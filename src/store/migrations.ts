@@ -344,4 +344,10 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX journal_scan ON journal (partner_id, id, method, status, error_code, at, size, path);
     `,
   },
+  {
+    // The delivery log filtered by state (GET /_sandbox/deliveries?state=failed) walks this index
+    // newest first instead of every delivery of the partner (store/deliveries.ts list).
+    name: '097_deliveries_by_state',
+    sql: 'CREATE INDEX deliveries_partner_state ON deliveries (partner_id, state, id)',
+  },
 ];

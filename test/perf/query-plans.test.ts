@@ -12,14 +12,15 @@ import t from 'tap';
 import { openDatabase, type Db } from '../../src/store/db.js';
 import { RESET_STEPS } from '../../src/store/reset.js';
 import { SNAPSHOT_READS } from '../../src/store/snapshots.js';
-import { build } from '../helpers/app.js';
+import type { FastifyInstance } from 'fastify';
+import { build, PARTNER } from '../helpers/app.js';
 
 interface Recorded {
   db: Db;
   sql: string[];
 }
 
-async function recordedApp(t: { teardown(fn: () => unknown): void }): Promise<Recorded> {
+async function recordedApp(t: { teardown(fn: () => unknown): void }, use?: (app: FastifyInstance) => Promise<unknown>): Promise<Recorded> {
   const db = openDatabase(':memory:');
   const sql = new Set<string>();
   const prepare = db.prepare.bind(db);
@@ -27,8 +28,9 @@ async function recordedApp(t: { teardown(fn: () => unknown): void }): Promise<Re
     sql.add(s);
     return prepare(s);
   };
-  await build(t, { db });
-  t.teardown(() => db.close());
+  t.teardown(() => db.close()); // registered first: runs after the app's own close (teardowns run last-in first-out)
+  const app = await build(t, { db });
+  await use?.(app); // statements prepared at their first use
   return { db, sql: [...sql] };
 }
 
@@ -119,6 +121,32 @@ t.test('POST transactions: page and count are index seeks in index order, whatev
     rec.sql.some((s) => /count\(\*\)\s+FROM ais_transactions/i.test(s)),
     'no count(*) over a window of transactions (cost would grow with the account)',
   );
+});
+
+t.test('the delivery log: newest first by an index of the partner (by state when filtered by state), counted with a cap', async (t) => {
+  const rec = await recordedApp(t, async (app) => {
+    for (const query of ['', '?state=failed', '?outcome=timeout&event=payment.completed']) {
+      const r = await app.inject({ url: `/_sandbox/deliveries${query}`, headers: PARTNER });
+      if (r.statusCode !== 200) throw new Error(r.body);
+    }
+  });
+  const lists = rec.sql.filter((s) => /FROM deliveries d JOIN events e .* ORDER BY d\.id DESC LIMIT @limit/i.test(norm(s)));
+  const counts = rec.sql.filter((s) => /^SELECT count\(\*\) FROM \(SELECT 1 FROM deliveries d/i.test(norm(s)));
+  t.equal(lists.length, 3, 'one list statement per combination of filters');
+  t.equal(counts.length, 3);
+  for (const sql of [...lists, ...counts]) {
+    const detail = plan(rec.db, sql).join(' | ');
+    const byState = /d\.state = @state/.test(sql);
+    t.match(
+      detail,
+      byState
+        ? /SEARCH d USING (COVERING )?INDEX deliveries_partner_state \(partner_id=\? AND state=\?\)/
+        : /SEARCH d USING (COVERING )?INDEX deliveries_partner \(partner_id=\?\)/,
+      `${norm(sql).slice(0, 80)}…: ${detail}`,
+    );
+    t.notMatch(detail, /TEMP B-TREE/, 'no sort step');
+  }
+  for (const sql of counts) t.match(norm(sql), /LIMIT @cap\)$/, 'the count stops at its cap');
 });
 
 const RESET_STATEMENTS = new Set([...RESET_STEPS, ...SNAPSHOT_READS].map(([, sql]) => sql));

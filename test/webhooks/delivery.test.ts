@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from '../../src/webhooks/post.js';
-import { build, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
+import { build, json, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
 import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { envelopeProblems } from '../helpers/contract.js';
 import { expectedSignature, startReceiver, type Received } from '../helpers/receiver.js';
@@ -403,4 +403,37 @@ t.test('delivery log filters by outcome and statusCode (alone and combined with 
   const timeouts = await deliveries(app, `?outcome=timeout&webhookId=${hooks.hang.id}`);
   t.equal(timeouts.total, 3, 'once attempted, the redelivery is listed under its outcome');
   t.equal(timeouts.items[0].id, again.body.id);
+});
+
+t.test('the delivery log counts up to 10,000 matches and says when there are more', async (t) => {
+  const app = await build(t);
+  const hook = json(
+    await app.inject({
+      method: 'POST',
+      url: '/v1/partner/webhooks',
+      headers: PARTNER,
+      payload: { url: 'http://127.0.0.1:9/x', events: ['payment.completed'] },
+    }),
+  );
+  // 10,001 delivered rows written straight into the database (the API would send each)
+  app.db.exec(
+    `INSERT INTO events (id, partner_id, name, body, created_at) VALUES ('evt_cap', 'sandbox-partner', 'payment.completed', '{}', '2026-01-01T00:00:00.000Z')`,
+  );
+  app.db
+    .prepare(
+      `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < 10001)
+       INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, status_code, outcome, created_at)
+       SELECT 'evt_cap', ?, 'sandbox-partner', 'http://127.0.0.1:9/x', 'delivered', 200, 'delivered', '2026-01-01T00:00:00.000Z' FROM seq`,
+    )
+    .run(hook.id);
+  const all = json(await app.inject({ url: '/_sandbox/deliveries?limit=1', headers: PARTNER }));
+  t.same(schemaErrors('SandboxDeliveryList', all), []);
+  t.match(all, { total: 10_000, totalCapped: true });
+  t.equal(all.items.length, 1);
+  const failed = json(await app.inject({ url: '/_sandbox/deliveries?state=failed', headers: PARTNER }));
+  t.match(failed, { items: [], total: 0, totalCapped: false }, 'a filter with no match: exact zero');
+  const delivered = json(await app.inject({ url: '/_sandbox/deliveries?state=delivered&limit=3', headers: PARTNER }));
+  t.match(delivered, { total: 10_000, totalCapped: true });
+  t.equal(delivered.items.length, 3);
+  t.ok(delivered.items[0].id > delivered.items[1].id, 'newest first');
 });

@@ -17,14 +17,14 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
         ...common,
         summary: 'List webhook deliveries (newest first)',
         description:
-          'Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts every match.',
+          'Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts the matches up to 10,000; totalCapped says there are more.',
         querystring: DeliveryListQuery,
         response: responses({ $ref: 'SandboxDeliveryList#' }),
       },
     },
     async (request) => {
-      const { rows, total } = store.deliveries.list(request.partner.clientId, request.query);
-      return { items: rows.map(deliveryView), total };
+      const { rows, total, totalCapped } = store.deliveries.list(request.partner.clientId, request.query);
+      return { items: rows.map(deliveryView), total, totalCapped };
     },
   );
 

@@ -43,6 +43,6 @@ t.test('GET /healthz: 200 while the database answers, 503 in ErrorBody when it d
   t.match(down.headers['content-type'], /^application\/json/);
   const body = json(down);
   t.same(schemaErrors('ErrorBody', body), [], 'the one error shape (also checked by --validate-responses, on in tests)');
-  t.match(body, { status: 503, code: 'internal_error', message: 'The database does not answer' });
+  t.match(body, { status: 503, code: 'storage_unavailable', message: /the database does not answer/ });
   t.equal(body.requestId, down.headers['x-request-id']);
 });
