@@ -1,25 +1,34 @@
 /**
- * `npm run bench` — obsim against two Fastify baselines (and optionally Prism and Mockoon).
+ * `npm run bench` — obsim at its default settings against two Fastify baselines, Stoplight
+ * Prism and Mockoon CLI, in one run.
  *
- *   npm run bench                      default run (< 5 min)
- *   npm run bench -- --quick           one short pass per case (< 1 min)
+ *   npm run bench                      default run (about 15 min)
+ *   npm run bench -- --quick           one short pass per case, smaller backlogs (about 4 min)
  *   npm run bench -- --soak            + 60 s mixed load, RSS sampled (flat-memory check)
- *   npm run bench -- --with-anchors    + Stoplight Prism and Mockoon CLI, installed on demand
- *                                        into a temp folder (never a dependency)
+ *   npm run bench -- --no-anchors      without Prism and Mockoon (they are installed on demand
+ *                                        into a temp folder, never a dependency)
+ *   npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes
+ *                                      skip the lifecycle throughput, reads under background
+ *                                        work, cost growth, or the sandboxes bench
  *   npm run bench -- --profile         obsim runs with --cpu-prof; prints the top self-time
  *                                        functions and keeps the profile under bench/results/history/
  *   npm run bench -- --only onboarding,payments   run only these load cases
  *   options: --passes N --duration S --no-build --no-webhooks --no-startup
  *
  * What it does: builds obsim (npm run build), starts it from dist/ with a file database (WAL)
- * in a temp folder, starts the baselines (bench/baselines), pins every server to core 0 and
- * the load generator (autocannon in a child process) to core 1 when `taskset` exists, warms
- * up, runs each case several passes alternating servers (50 connections), and reports medians
- * of req/s and p50/p99 latency, ratios and PASS/short per target of issue 7. Writes
- * bench/results/latest.{json,md} and a copy under bench/results/history/ (git-ignored).
+ * in a temp folder and the settings a user gets (payments settle 5 s after creation), plus a
+ * diagnostic obsim with `--settle-delay 1h` (nothing settles during the run: what the
+ * settlements cost), the baselines (bench/baselines) and the anchors; pins every server to
+ * core 0 and the load generator (autocannon in a child process) to core 1 when `taskset`
+ * exists, warms up, runs each case several passes alternating servers at 50 connections and
+ * at one connection, and reports medians of req/s and p50/p99 latency, ratios and PASS/short
+ * per target. Then the lifecycle throughput (bench/lib/lifecycle.ts), reads under background
+ * work (bench/lib/background.ts), cost growth (bench/lib/growth.ts) and the sandboxes bench
+ * (bench/sandboxes.ts). Writes bench/results/latest.{json,md} and a copy under
+ * bench/results/history/ (git-ignored).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +40,9 @@ import { selfByModule, topSelfTime } from './lib/profile.js';
 import { evaluateTargets, renderMarkdown, type CaseResult, type Results } from './lib/report.js';
 import { median, round } from './lib/stats.js';
 import { Receiver, webhookCase } from './lib/webhooks.js';
+import { backgroundCase } from './lib/background.js';
+import { growthCase } from './lib/growth.js';
+import { lifecycleCase } from './lib/lifecycle.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -46,7 +58,15 @@ const quick = flag('quick');
 const opts = {
   quick,
   soak: flag('soak'),
-  anchors: flag('with-anchors'),
+  anchors: !flag('no-anchors'),
+  lifecycle: !flag('no-lifecycle'),
+  background: !flag('no-background'),
+  growth: !flag('no-growth'),
+  sandboxes: !flag('no-sandboxes'),
+  c1DurationS: quick ? 1 : 2,
+  lifecycleS: Number(value('lifecycle-seconds') ?? (quick ? 10 : 30)),
+  backlog: quick ? 10_000 : 50_000,
+  growthLarge: quick ? 200_000 : 1_000_000,
   profile: flag('profile'),
   build: !flag('no-build'),
   webhooks: !flag('no-webhooks'),
@@ -64,10 +84,12 @@ const opts = {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------- servers
-type Kind = 'obsim' | 'bare' | 'sqlite' | 'prism' | 'mockoon';
+type Kind = 'obsim' | 'obsim1h' | 'bare' | 'sqlite' | 'prism' | 'mockoon';
 const BASELINE_MERCHANT = 100001;
 const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-'));
-const OBSIM_MAIN = ['dist/src/bin.js', 'serve', '--settle-delay', '1h', '--payment-expiry', '2h'];
+const OBSIM_MAIN = ['dist/src/bin.js', 'serve'];
+/** The diagnostic variant: no payment settles or expires during the run. */
+const SETTLE_LATER = ['--settle-delay', '1h', '--payment-expiry', '2h'];
 
 function obsimArgv(port: number, db: string, extra: string[] = [], nodeFlags: string[] = []): string[] {
   return [process.execPath, ...nodeFlags, join(ROOT, OBSIM_MAIN[0]), ...OBSIM_MAIN.slice(1), '--port', String(port), '--db', db, ...extra];
@@ -98,10 +120,11 @@ interface CaseDef {
 }
 
 const json = { 'content-type': 'application/json' };
+const isObsim = (kind: Kind) => kind === 'obsim' || kind === 'obsim1h';
 
 function txRequest(kind: Kind, fx: ObsimFixture, which: 'large' | 'small', pageLimit: number) {
   const acc = fx[which];
-  if (kind === 'obsim') {
+  if (isObsim(kind)) {
     if (!acc) return null;
     return {
       method: 'POST' as const,
@@ -122,29 +145,29 @@ const CASES: CaseDef[] = [
   {
     id: 'onboarding',
     label: 'GET onboarding-status',
-    servers: ['obsim', 'bare', 'sqlite', 'prism', 'mockoon'],
+    servers: ['obsim', 'obsim1h', 'bare', 'sqlite', 'prism', 'mockoon'],
     request: (kind, fx) => ({
       method: 'GET',
-      path: `/v1/partner/merchants/${kind === 'obsim' ? fx.merchantId : BASELINE_MERCHANT}/onboarding-status`,
+      path: `/v1/partner/merchants/${isObsim(kind) ? fx.merchantId : BASELINE_MERCHANT}/onboarding-status`,
       headers: PARTNER_HEADERS,
     }),
   },
   {
     id: 'payments',
     label: 'POST payments',
-    servers: ['obsim', 'bare', 'sqlite', 'prism', 'mockoon'],
+    servers: ['obsim', 'obsim1h', 'bare', 'sqlite', 'prism', 'mockoon'],
     request: (kind, fx) => ({
       method: 'POST',
       path: '/v1/partner/payments',
       headers: { ...PARTNER_HEADERS, ...json },
-      body: `{"merchantClientId":"${kind === 'obsim' ? fx.merchantClientId : 'c0ffee00-0000-4000-8000-000000000001'}","amount":125.5,"referenceNumber":"bench-{{n}}"}`,
+      body: `{"merchantClientId":"${isObsim(kind) ? fx.merchantClientId : 'c0ffee00-0000-4000-8000-000000000001'}","amount":125.5,"referenceNumber":"bench-{{n}}"}`,
       unique: true,
     }),
   },
   {
     id: 'tx20',
     label: 'POST transactions, 20 items (100k account)',
-    servers: ['obsim', 'bare', 'sqlite', 'prism', 'mockoon'],
+    servers: ['obsim', 'obsim1h', 'bare', 'sqlite', 'prism', 'mockoon'],
     request: (kind, fx) => txRequest(kind, fx, 'large', 20),
   },
   {
@@ -229,15 +252,30 @@ async function measureStartup(anchors: AnchorSpec[]): Promise<Results['startup']
   return out;
 }
 
-async function runCases(servers: Partial<Record<Kind, Server>>, fx: ObsimFixture, load: LoadGenerator): Promise<CaseResult[]> {
+/** CPU seconds (user + system) a process has used so far (Linux /proc). */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
+async function runCases(
+  servers: Partial<Record<Kind, Server>>,
+  fxOf: Partial<Record<Kind, ObsimFixture>>,
+  load: LoadGenerator,
+): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const def of CASES) {
     if (opts.only && !opts.only.includes(def.id)) continue;
     const kinds = def.servers.filter((k) => servers[k]);
     const jobs = new Map<Kind, LoadJob>();
     const skipped: string[] = [];
+    const fx = fxOf.obsim!;
     for (const k of kinds) {
-      const req = def.request(k, fx);
+      const req = def.request(k, fxOf[k] ?? fx);
       if (req) jobs.set(k, { ...req, url: servers[k]!.url, connections: opts.connections, durationS: opts.durationS });
       else skipped.push(k);
     }
@@ -251,19 +289,38 @@ async function runCases(servers: Partial<Record<Kind, Server>>, fx: ObsimFixture
       // alternate which server goes first in each pass
       const rotated = order.map((_, i) => order[(i + pass) % order.length]);
       for (const k of rotated) {
+        const pid = servers[k]!.pid;
+        const cpu0 = cpuSeconds(pid);
+        const w0 = performance.now();
         const s = await load.run(jobs.get(k)!);
+        const cpu1 = cpuSeconds(pid);
+        if (cpu0 !== null && cpu1 !== null) s.serverCores = round((cpu1 - cpu0) / ((performance.now() - w0) / 1000), 2) ?? undefined;
         (result.servers[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);
         log(
           `  pass ${pass + 1} ${k.padEnd(7)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}` : ''}${s.errors ? `  errors ${s.errors}` : ''}`,
         );
       }
     }
-    for (const entry of Object.values(result.servers)) {
+    // one connection: what a test suite making one call at a time sees
+    result.c1 = {};
+    for (let pass = 0; pass < opts.passes; pass++) {
+      const rotated = order.map((_, i) => order[(i + pass) % order.length]);
+      for (const k of rotated) {
+        const s = await load.run({ ...jobs.get(k)!, connections: 1, durationS: opts.c1DurationS });
+        (result.c1[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);
+        log(
+          `  pass ${pass + 1} ${k.padEnd(7)} 1 connection  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx}` : ''}`,
+        );
+      }
+    }
+    for (const entry of [...Object.values(result.servers), ...Object.values(result.c1)]) {
       entry.median = {
         rps: round(median(entry.passes.map((p) => p.rps)), 0),
         p50: round(median(entry.passes.map((p) => p.p50)), 3),
         p99: round(median(entry.passes.map((p) => p.p99)), 3),
       };
+      const cores = entry.passes.map((p) => p.serverCores).filter((c): c is number => typeof c === 'number');
+      if (cores.length) entry.serverCores = round(median(cores), 2) ?? undefined;
       entry.non2xx = entry.passes.reduce((s, p) => s + p.non2xx + p.errors, 0);
     }
     results.push(result);
@@ -334,11 +391,18 @@ async function main(): Promise<void> {
       opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     );
     running.push(obsim.server);
+    const obsim1h = await startObsim('obsim1h', join(tmp, 'obsim1h.sqlite'), SETTLE_LATER);
+    running.push(obsim1h.server);
     const bare = await startBaseline('bare');
     running.push(bare.server);
     const sqlite = await startBaseline('sqlite');
     running.push(sqlite.server);
-    const servers: Partial<Record<Kind, Server>> = { obsim: obsim.server, bare: bare.server, sqlite: sqlite.server };
+    const servers: Partial<Record<Kind, Server>> = {
+      obsim: obsim.server,
+      obsim1h: obsim1h.server,
+      bare: bare.server,
+      sqlite: sqlite.server,
+    };
     for (const a of anchors) {
       const s = await a.start();
       running.push(s.server);
@@ -360,7 +424,14 @@ async function main(): Promise<void> {
     if (fx.missing.length) log(`fixture: missing ${fx.missing.join('; ')}`);
     log(`fixture: merchant ${fx.merchantId}; large account ${fx.large?.total ?? '-'} tx; small account ${fx.small?.total ?? '-'} tx`);
 
-    results.cases = await runCases(servers, fx, load);
+    const fx1h = await setupObsim(obsim1h.server.url);
+    results.cases = await runCases(servers, { obsim: fx, obsim1h: fx1h }, load);
+    const bareCores = results.cases.find((c) => c.id === 'onboarding')?.servers.bare?.serverCores;
+    if (bareCores !== undefined && bareCores < 0.85) {
+      results.notes.push(
+        `bare Fastify used ${bareCores} of a core on GET onboarding-status at 50 connections: the load generator, not the server, may have been the limit in this run`,
+      );
+    }
     await sleep(500);
     for (const [k, s] of Object.entries(servers)) results.rss[k] = round(rssMb(s.pid), 1);
     log(
@@ -392,6 +463,69 @@ async function main(): Promise<void> {
         log('profile: by module');
         for (const g of results.profile.byModule) log(`  ${String(g.pct).padStart(5)}%  ${g.module}`);
       }
+    }
+
+    if (opts.lifecycle) {
+      log(`lifecycle: payments created at 50 connections for ${opts.lifecycleS} s, settled 5 s later, delivered (defaults)`);
+      const receiver = new Receiver();
+      const receiverUrl = await receiver.listen();
+      const dbPath = join(tmp, 'lifecycle.sqlite');
+      const lifeProfile = join(tmp, 'profile-lifecycle');
+      const life = await startObsim('obsim-lifecycle', dbPath, [], opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${lifeProfile}`] : []);
+      running.push(life.server);
+      try {
+        results.lifecycle = await lifecycleCase({ server: life.server, dbPath, load, receiver, receiverUrl, durationS: opts.lifecycleS });
+        const l = results.lifecycle;
+        log(
+          `  created ${l.createdPerS}/s, settled ${l.settledPerS}/s (${l.settledRatio}×), delivered ${l.deliveredPerS}/s (${l.deliveredRatio}×); backlog max ${l.maxBacklog}, at the end ${l.backlogAtEnd}; drained ${l.drainS ?? 'not'} s after`,
+        );
+      } finally {
+        await life.server.stop();
+        await receiver.close();
+      }
+      const lifeFiles = existsSync(lifeProfile) ? readdirSync(lifeProfile).filter((f) => f.endsWith('.cpuprofile')) : [];
+      if (lifeFiles[0]) {
+        log('profile: top self time (lifecycle server)');
+        for (const f of topSelfTime(join(lifeProfile, lifeFiles[0]), 40, ROOT).top)
+          log(`  ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
+        for (const g of selfByModule(join(lifeProfile, lifeFiles[0]), ROOT).slice(0, 15))
+          log(`  ${g.pct.toFixed(1).padStart(5)}%  ${g.module}`);
+      }
+    }
+
+    if (opts.background) {
+      log(`reads under background work: one connection while ${opts.backlog} due settlements fire`);
+      const dbPath = join(tmp, 'background.sqlite');
+      const bg = await startObsim('obsim-background', dbPath, ['--clock-frozen']);
+      running.push(bg.server);
+      try {
+        const bgFx = await setupObsim(bg.server.url);
+        results.background = await backgroundCase({ server: bg.server, dbPath, fx: bgFx, load, backlog: opts.backlog, durationS: 3, log });
+        for (const r of results.background.reads) {
+          log(
+            `  ${r.label}: p50 quiet ${fmt(r.quiet.p50)} ms, during ${fmt(r.during.p50)} ms (${r.p50Ratio}×); p99 ${fmt(r.quiet.p99)} -> ${fmt(r.during.p99)} ms`,
+          );
+        }
+      } finally {
+        await bg.server.stop();
+      }
+    }
+
+    if (opts.growth) {
+      log(`cost growth: ${opts.growthLarge.toLocaleString('en-US')} vs 10,000 payments, one connection`);
+      results.growth = await growthCase({
+        start: async (db) => {
+          const s = await startObsim('obsim-growth', db);
+          running.push(s.server);
+          return s.server;
+        },
+        dbPath: (name) => join(tmp, name),
+        load,
+        small: 10_000,
+        large: opts.growthLarge,
+        durationS: quick ? 1 : 2,
+        log,
+      });
     }
 
     if (opts.webhooks) {
@@ -437,6 +571,21 @@ async function main(): Promise<void> {
   } finally {
     for (const s of running) await s.stop().catch(() => undefined);
     load.close();
+  }
+
+  if (opts.sandboxes) {
+    log('sandboxes: npm run bench:sandboxes (its own servers, after these are stopped)');
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'bench', 'sandboxes.ts'), '--no-build', ...(quick ? ['--quick'] : [])],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
+    const file = join(RESULTS, 'sandboxes.json');
+    if (r.status === 0 && existsSync(file)) results.sandboxes = JSON.parse(readFileSync(file, 'utf8'));
+    else results.notes.push(`the sandboxes bench failed (exit ${r.status})`);
   }
 
   results.targets = evaluateTargets(results);

@@ -31,6 +31,8 @@ export interface LoadSummary {
   p99: number | null;
   max: number | null;
   mean: number | null;
+  /** CPU the server used during the run, in cores (filled in by bench/run.ts). */
+  serverCores?: number;
 }
 
 export class LoadGenerator {

@@ -1,16 +1,27 @@
 /** Targets of issue 7 evaluated on one run's results, and the Markdown table. */
 import type { LoadSummary } from './load.js';
 import { ratio, round } from './stats.js';
+import type { BackgroundResult } from './background.js';
+import type { GrowthResult } from './growth.js';
+import type { LifecycleResult } from './lifecycle.js';
 import type { WebhookResult } from './webhooks.js';
+
+export interface ServerRuns {
+  passes: LoadSummary[];
+  median: { rps: number | null; p50: number | null; p99: number | null };
+  non2xx?: number;
+  /** Median CPU the server used during the passes, in cores. */
+  serverCores?: number;
+}
 
 export interface CaseResult {
   id: string;
   label: string;
   note?: string;
-  servers: Record<
-    string,
-    { passes: LoadSummary[]; median: { rps: number | null; p50: number | null; p99: number | null }; non2xx?: number }
-  >;
+  /** 50 connections. */
+  servers: Record<string, ServerRuns>;
+  /** One connection. */
+  c1?: Record<string, ServerRuns>;
 }
 
 export interface Target {
@@ -21,6 +32,8 @@ export interface Target {
   limit: string;
   pass: boolean | null;
   detail?: string;
+  /** The issue that set the target. */
+  issue?: number;
 }
 
 export interface Results {
@@ -41,6 +54,11 @@ export interface Results {
     flat: boolean;
   };
   webhooks?: WebhookResult;
+  lifecycle?: LifecycleResult;
+  background?: BackgroundResult;
+  growth?: GrowthResult;
+  /** bench/results/sandboxes.json of the sandboxes bench run at the end. */
+  sandboxes?: { results: Record<string, number | null> };
   profile?: {
     file: string;
     top: { name: string; where: string; selfMs: number; selfPct: number }[];
@@ -188,6 +206,135 @@ export function evaluateTargets(r: Results): Target[] {
       w ? `quiet ${round(w.api.quiet.p99)} ms, at-once burst ${round(w.api.burst.p99)} ms, paced ${round(w.api.paced.p99)} ms` : undefined,
     ),
   );
+  for (const target of t) target.issue ??= 7;
+  return [...t, ...lifecycleTargets(r)];
+}
+
+const c1 = (r: Results, caseId: string, server: string) => r.cases.find((c) => c.id === caseId)?.c1?.[server]?.median;
+
+/** The targets of issue 17: every case at default settings, with the work users get. */
+export function lifecycleTargets(r: Results): Target[] {
+  const t: Target[] = [];
+  const rps = (c: string, s: string) => med(r, c, s)?.rps ?? null;
+  if (r.cases.some((c) => c.servers.prism))
+    t.push(
+      atLeast('payments-vs-prism', 'POST payments at defaults vs Prism', ratio(rps('payments', 'obsim'), rps('payments', 'prism')), 2, '×'),
+    );
+  t.push(
+    atLeast(
+      'payments-defaults-vs-insert',
+      'POST payments at defaults vs Fastify + one SQLite insert',
+      ratio(rps('payments', 'obsim'), rps('payments', 'sqlite')),
+      0.6,
+      '×',
+    ),
+  );
+  const l = r.lifecycle;
+  t.push(
+    atLeast(
+      'lifecycle-settled',
+      'Lifecycle: settled/s vs created/s (c50, defaults, one receiver)',
+      l?.settledRatio ?? null,
+      0.9,
+      '×',
+      l ? `created ${l.createdPerS}/s, settled ${l.settledPerS}/s` : undefined,
+    ),
+  );
+  t.push(
+    atLeast(
+      'lifecycle-delivered',
+      'Lifecycle: delivered/s vs created/s',
+      l?.deliveredRatio ?? null,
+      0.9,
+      '×',
+      l ? `delivered ${l.deliveredPerS}/s, ${l.signedOk} signed ok` : undefined,
+    ),
+  );
+  t.push(
+    atMost(
+      'lifecycle-backlog',
+      'Lifecycle: the backlog (due timers + pending deliveries) stays bounded: largest of the second half of the load vs of the first half',
+      l && l.maxBacklogFirstHalf > 0 ? l.maxBacklogSecondHalf / l.maxBacklogFirstHalf : null,
+      1.5,
+      '×',
+      l
+        ? `first half ${l.maxBacklogFirstHalf}, second half ${l.maxBacklogSecondHalf}, at the end ${l.backlogAtEnd}; drained ${l.drainS ?? 'not'} s after the load`
+        : undefined,
+    ),
+  );
+  for (const c of r.cases) {
+    const o = c1(r, c.id, 'obsim');
+    const base =
+      c1(r, c.id, 'sqlite') ?? (['token', 'aisread', 'tx20small', 'tx200small'].includes(c.id) ? c1(r, 'onboarding', 'sqlite') : undefined);
+    if (o?.p50 != null && base?.p50 != null) {
+      const limit = base.p50 * 1.5 + 0.05;
+      t.push({
+        id: `c1-${c.id}`,
+        label: `One connection p50, ${c.label}, vs 1.5× Fastify + SQLite${c.servers.sqlite ? '' : ' (read baseline)'} + 50 µs`,
+        value: round(o.p50 * 1000, 0),
+        unit: ' µs',
+        limit: `<= ${round(limit * 1000, 0)} µs`,
+        pass: o.p50 <= limit,
+      });
+    }
+    const prism = c1(r, c.id, 'prism');
+    if (o?.p50 != null && prism?.p50 != null)
+      t.push(atMost(`c1-${c.id}-prism`, `One connection p50, ${c.label}, vs Prism`, ratio(o.p50, prism.p50), 1, '×'));
+  }
+  const b = r.background;
+  for (const read of b?.reads ?? [])
+    t.push(
+      atMost(
+        `background-${read.label}`,
+        `${read.label} at one connection during ${b!.backlog} due settlements, p50 vs quiet`,
+        read.p50Ratio,
+        1.5,
+        '×',
+        `quiet ${read.quiet.p50} ms, during ${read.during.p50} ms`,
+      ),
+    );
+  for (const q of r.growth?.queries ?? [])
+    t.push(
+      atMost(
+        `growth-${q.label}`,
+        `${q.label}: p50 with ${r.growth!.large.toLocaleString('en-US')} vs ${r.growth!.small.toLocaleString('en-US')} payments`,
+        q.ratio,
+        1.3,
+        '×',
+        `${q.small} -> ${q.large} ms`,
+      ),
+    );
+  t.push(
+    atMost(
+      'startup-17',
+      'Start to first /healthz 200 vs bare Fastify',
+      ratio(r.startup.obsim?.medianMs, r.startup.bare?.medianMs),
+      1.3,
+      '×',
+    ),
+  );
+  t.push(atMost('rss-17', 'RSS after warm-up vs bare Fastify', ratio(r.rss.obsim, r.rss.bare), 1.3, '×'));
+  const sb = r.sandboxes?.results;
+  if (sb) {
+    t.push(atMost('sandbox-create-p50', 'Create a sandbox, p50', sb.createP50Ms, 5, ' ms'));
+    t.push(atMost('sandbox-create-p99', 'Create a sandbox, p99', sb.createP99Ms, 20, ' ms'));
+    t.push(atMost('sandbox-persona-p50', 'Create a sandbox from a 10-merchant persona, p50', sb.personaCreateP50Ms, 20, ' ms'));
+    t.push(atMost('sandbox-rss', 'RSS growth with 1,000 live sandboxes', sb.rssGrowthMb, 50, ' MB'));
+    t.push(atLeast('sandbox-throughput', 'Throughput on one of 1,000 sandboxes vs a single sandbox', sb.throughputRatio, 0.9, '×'));
+    const delay = sb.duringAdvanceP99Ms !== null && sb.idleP99Ms !== null ? sb.duringAdvanceP99Ms - sb.idleP99Ms : null;
+    t.push(
+      atMost(
+        'sandbox-neighbour',
+        "Another sandbox's GET p99 while one advances over 10,000 settlements, minus idle p99 (the slice budget)",
+        delay,
+        4,
+        ' ms',
+        `p99 ${sb.duringAdvanceP99Ms} ms, idle ${sb.idleP99Ms} ms`,
+      ),
+    );
+    t.push(atMost('sandbox-delete', 'Delete a sandbox with 10,000 payments', sb.deleteMs, 1000, ' ms'));
+  }
+  for (const target of t) target.issue = 17;
   return t;
 }
 
@@ -196,7 +343,8 @@ const num = (x: number | null | undefined, digits = 0) =>
 const verdict = (p: boolean | null) => (p === null ? 'not measured' : p ? 'PASS' : 'short');
 
 const SERVER_NAMES: Record<string, string> = {
-  obsim: 'obsim (auth + validation + state)',
+  obsim: 'obsim, default settings (auth + validation + state; payments settle and are delivered)',
+  obsim1h: 'obsim, --settle-delay 1h (diagnostic: nothing settles)',
   bare: 'bare Fastify, fixed JSON',
   sqlite: 'Fastify + one better-sqlite3 read/insert',
   prism: 'Stoplight Prism (static examples)',
@@ -212,7 +360,9 @@ export function renderMarkdown(r: Results): string {
   );
   out.push('');
   const main = ['onboarding', 'payments', 'tx20'];
-  const servers = ['obsim', 'bare', 'sqlite', 'prism', 'mockoon'].filter((s) => r.cases.some((c) => c.servers[s]) || r.startup[s]);
+  const servers = ['obsim', 'obsim1h', 'bare', 'sqlite', 'prism', 'mockoon'].filter(
+    (s) => r.cases.some((c) => c.servers[s]) || r.startup[s],
+  );
   out.push('| server | GET onboarding-status | POST payments | POST transactions (20 items) | start to first 200 | RSS after load |');
   out.push('|---|---|---|---|---|---|');
   for (const s of servers) {
@@ -228,28 +378,77 @@ export function renderMarkdown(r: Results): string {
   out.push('');
   out.push('## Every case (medians of the passes)');
   out.push('');
-  out.push('| case | server | req/s | p50 ms | p99 ms | vs sqlite baseline |');
-  out.push('|---|---|---|---|---|---|');
+  out.push(
+    '| case | server | 50 conn. req/s | p50 ms | p99 ms | vs sqlite baseline | server CPU (cores) | 1 conn. p50 µs | 1 conn. p99 µs |',
+  );
+  out.push('|---|---|---|---|---|---|---|---|---|');
   for (const c of r.cases) {
     const base = c.servers.sqlite?.median.rps ?? (c.id === 'token' || c.id === 'aisread' ? med(r, 'onboarding', 'sqlite')?.rps : null);
     for (const [s, v] of Object.entries(c.servers)) {
       const rel = s === 'sqlite' ? '' : base ? `${num(ratio(v.median.rps, base), 2)}×` : '';
+      const one = c.c1?.[s]?.median;
+      const us = (ms: number | null | undefined) => (ms === null || ms === undefined ? '–' : num(ms * 1000));
       out.push(
-        `| ${c.label} | ${s} | ${num(v.median.rps)} | ${num(v.median.p50, 2)} | ${num(v.median.p99, 2)} | ${rel}${v.non2xx ? ` (${v.non2xx} non-2xx!)` : ''} |`,
+        `| ${c.label} | ${s} | ${num(v.median.rps)} | ${num(v.median.p50, 2)} | ${num(v.median.p99, 2)} | ${rel}${v.non2xx ? ` (${v.non2xx} non-2xx!)` : ''} | ${num(v.serverCores, 2)} | ${us(one?.p50)} | ${us(one?.p99)} |`,
       );
     }
-    if (c.note) out.push(`| ${c.label} | – | – | – | – | ${c.note} |`);
+    if (c.note) out.push(`| ${c.label} | – | – | – | – | ${c.note} | | | |`);
   }
-  out.push('');
-  out.push('## Targets (issue 7)');
-  out.push('');
-  out.push('| target | measured | limit | result |');
-  out.push('|---|---|---|---|');
-  for (const t of r.targets) {
+  const targetTable = (issue: number, title: string) => {
+    out.push('');
+    out.push(`## ${title}`);
+    out.push('');
+    out.push('| target | measured | limit | result |');
+    out.push('|---|---|---|---|');
+    for (const t of r.targets.filter((x) => x.issue === issue)) {
+      out.push(
+        `| ${t.label}${t.detail ? ` (${t.detail})` : ''} | ${t.value === null ? '–' : `${t.value}${t.unit}`} | ${t.limit} | ${verdict(t.pass)} |`,
+      );
+    }
+  };
+  targetTable(17, 'Targets at default settings (issue 17)');
+  const l = r.lifecycle;
+  if (l) {
+    out.push('');
+    out.push('## Lifecycle throughput (defaults: settle 5 s after creation, one receiver for payment.completed)');
+    out.push('');
     out.push(
-      `| ${t.label}${t.detail ? ` (${t.detail})` : ''} | ${t.value === null ? '–' : `${t.value}${t.unit}`} | ${t.limit} | ${verdict(t.pass)} |`,
+      `POST payments at 50 connections for ${l.durationS} s: ${num(l.rps)} req/s (p50 ${num(l.p50, 2)} ms, p99 ${num(l.p99, 2)} ms), ${num(l.created)} payments. Over like-for-like windows (settlements shifted by the ${l.settleDelayS} s delay): created ${num(l.createdPerS)}/s, settled ${num(l.settledPerS)}/s (${l.settledRatio}×), delivered ${num(l.deliveredPerS)}/s (${l.deliveredRatio}×, ${num(l.signedOk)} signed ok). Backlog (due timers + pending deliveries): max ${num(l.maxBacklog)}, ${num(l.backlogAtEnd)} at the end of the load; everything settled and delivered ${l.drainS === null ? 'not within the wait' : `${l.drainS} s`} after the load stopped.`,
+    );
+    out.push('');
+    out.push('| s | created | settled | delivered | due timers | pending deliveries |');
+    out.push('|---|---|---|---|---|---|');
+    for (const x of l.samples.filter((_, i) => i % 5 === 0 || i === l.samples.length - 1))
+      out.push(
+        `| ${x.t} | ${num(x.created)} | ${num(x.settled)} | ${num(x.delivered)} | ${num(x.dueTimers)} | ${num(x.pendingDeliveries)} |`,
+      );
+  }
+  const b = r.background;
+  if (b) {
+    out.push('');
+    out.push(`## Reads under background work (${num(b.backlog)} due settlements)`);
+    out.push('');
+    out.push('| read, one connection | quiet p50 µs | quiet p99 µs | during p50 µs | during p99 µs | p50 ratio |');
+    out.push('|---|---|---|---|---|---|');
+    for (const x of b.reads)
+      out.push(
+        `| ${x.label} | ${num((x.quiet.p50 ?? 0) * 1000)} | ${num((x.quiet.p99 ?? 0) * 1000)} | ${num((x.during.p50 ?? 0) * 1000)} | ${num((x.during.p99 ?? 0) * 1000)} | ${x.p50Ratio}× |`,
+      );
+    out.push('');
+    out.push(
+      `The advance fired ${num(b.fired)} settlements in ${b.advanceS} s; ${num(b.firedWhileMeasured)} had fired when the measured reads ended (${b.advanceStillRunning ? 'the advance was still running' : 'the advance had already finished: the "during" runs are partly quiet'}).`,
     );
   }
+  const g = r.growth;
+  if (g) {
+    out.push('');
+    out.push(`## Cost growth: ${num(g.small)} vs ${num(g.large)} payments (as many events and deliveries; ${num(g.merchants)} merchants)`);
+    out.push('');
+    out.push(`| query, one connection | p50 ms, ${num(g.small)} | p50 ms, ${num(g.large)} | ratio |`);
+    out.push('|---|---|---|---|');
+    for (const q of g.queries) out.push(`| ${q.label} | ${num(q.small, 3)} | ${num(q.large, 3)} | ${q.ratio}× |`);
+  }
+  targetTable(7, 'Targets of issue 7 (kept for comparison)');
   if (r.webhooks) {
     const w = r.webhooks;
     out.push('');
