@@ -23,6 +23,7 @@ import {
   type MatchableEntry,
   type RequestMatcher,
 } from '../domain/journal.js';
+import type { Traffic } from '../engine/traffic.js';
 import type { Store } from '../store/index.js';
 import type { JournalFilter, JournalRow, MatchableRow, NewJournalRow } from '../store/journal.js';
 
@@ -111,6 +112,13 @@ const FLUSH_MS = 20;
 const FLUSH_ENTRIES = 256;
 /** …this many per turn of the event loop, each chunk one transaction. */
 const FLUSH_CHUNK = 64;
+/**
+ * While a client waits on each answer (engine/traffic.ts), the timed write waits too, up to this
+ * many entries or this long, and then writes them all in one transaction: one call of a hundred
+ * or more is held once (a few ms), instead of one call in fifty by a chunk each.
+ */
+const INTERACTIVE_MAX_PENDING = 1_000;
+const INTERACTIVE_MAX_DELAY_MS = 250;
 
 /** An entry as a matcher sees it, from the columns it reads. */
 function matchableView(r: MatchableRow): MatchableEntry {
@@ -127,7 +135,12 @@ function matchableView(r: MatchableRow): MatchableEntry {
   return e;
 }
 
-export function createJournal(store: Store, limits: JournalLimits, onError?: (err: unknown) => void) {
+export function createJournal(
+  store: Store,
+  limits: JournalLimits,
+  onError?: (err: unknown) => void,
+  traffic?: Pick<Traffic, 'yieldToRequests'>,
+) {
   const totals = new Map<string, { count: number; bytes: number }>();
   const subscribers = new Map<string, Set<(event: LiveEvent) => void>>();
 
@@ -154,6 +167,8 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
   }
 
   let pending: NewJournalRow[] = [];
+  /** When the oldest pending entry was recorded (performance.now()). */
+  let pendingSince = 0;
   let flushTimer: NodeJS.Timeout | undefined;
   let chunkQueued = false;
 
@@ -176,8 +191,13 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
     flushTimer = undefined;
     chunkQueued = false;
     if (pending.length === 0) return;
+    const interactive = traffic?.yieldToRequests() ?? false;
+    if (interactive && pending.length < INTERACTIVE_MAX_PENDING && performance.now() - pendingSince < INTERACTIVE_MAX_DELAY_MS) {
+      flushTimer = setTimeout(flushSome, FLUSH_MS).unref();
+      return;
+    }
     try {
-      write(pending.splice(0, FLUSH_CHUNK));
+      write(pending.splice(0, interactive ? pending.length : FLUSH_CHUNK));
     } catch (err) {
       // the database refused (full disk, closed): these entries are lost, the answers were not
       onError?.(err);
@@ -271,6 +291,7 @@ export function createJournal(store: Store, limits: JournalLimits, onError?: (er
         row.resources.length +
         (request.text?.length ?? 0) +
         (response.text?.length ?? 0);
+      if (pending.length === 0) pendingSince = performance.now();
       pending.push(row);
       if (pending.length >= FLUSH_ENTRIES) queueChunk();
       else if (!chunkQueued) flushTimer ??= setTimeout(flushSome, FLUSH_MS).unref();

@@ -50,6 +50,7 @@ export const journalPlugin = fp(
       app.store,
       { maxEntries: config.journalMaxEntries, maxBytes: config.journalMaxBytes, bodyLimit: config.journalBodyLimit },
       (err) => app.log.error({ err }, 'journal: cannot write entries'),
+      app.traffic,
     );
     app.decorate('journal', journal);
     app.sandboxes.onRemoved((id) => journal.forget(id));

@@ -27,8 +27,6 @@ export const DELIVERY_CONCURRENCY = 256;
  * in one go while every API request waits.
  */
 export const CLAIM_CHUNK = 32;
-/** Claimed at once while more than this many deliveries wait. */
-const BACKLOG_CHUNK = 128;
 /** After the database refused a claim or a record, try again after this long. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
@@ -88,9 +86,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         countFrom(0);
         return;
       }
-      // a backlog (settlements outrunning deliveries): bigger claims, as a turn of the event loop
-      // lasts longer then and one claim per COMMIT would cap deliveries at 32 per turn
-      rows = claim(Math.min(room, backlog() > BACKLOG_CHUNK ? BACKLOG_CHUNK : CLAIM_CHUNK));
+      rows = claim(Math.min(room, CLAIM_CHUNK));
       claimed += rows.length;
     } catch (err) {
       if (!stopped) options.log?.error({ err }, 'webhook worker: cannot claim deliveries; retrying in a second');

@@ -22,6 +22,7 @@ t.test('the gauge: yield right after a request arrives or is answered, not once 
   t.equal(gauge.yieldToRequests(), false, 'saturated: slices and requests alternate');
   for (let i = 0; i < INTERACTIVE_MAX_IN_FLIGHT + 5; i++) gauge.answered();
   t.equal(gauge.inFlight, 0, 'never below zero (an abandoned request may be counted twice)');
+  t.equal(gauge.yieldToRequests(), false, 'all answered, but many were in flight a moment ago: still saturated');
   const instant = createTraffic(0);
   instant.arrived();
   instant.answered();
