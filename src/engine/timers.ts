@@ -28,7 +28,7 @@ import type { Traffic } from './traffic.js';
 /** Due timers fired per group transaction (each in its own savepoint). */
 const RUN_BATCH = 100;
 /** A sliced run gives the event loop back after about this much work. */
-const SLICE_MS = 3;
+const SLICE_MS = 2;
 /**
  * Between two slices, while a client waits on each answer, the next slice waits for a quiet
  * moment for at most this long: requests get at least 3/4 of the time and a burst still 1/4.
