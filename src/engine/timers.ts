@@ -18,6 +18,7 @@
  *
  * One runtime per sandbox: it takes only its sandbox's timers, on its sandbox's clock.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { VirtualClock } from '../clock.js';
 import { ApiError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
@@ -61,8 +62,6 @@ export interface TimerRuntimeDeps {
   traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic, log }: TimerRuntimeDeps) {
   const { timers } = store;

@@ -19,6 +19,8 @@
  * event loop's time goes to the background and creation slows to what the server can finish.
  * Reads are never held.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 export interface Traffic {
   /** A few requests are being served, one arrived or was answered less than the grace period ago. */
   yieldToRequests(): boolean;
@@ -41,8 +43,6 @@ const PEAK_WINDOW_MS = 20;
 export const DELIVERY_BACKLOG_HIGH = 2_000;
 /** The longest a write waits for the background before it is handled anyway. */
 export const ADMISSION_MAX_WAIT_MS = 50;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createTraffic(quietAfterMs = QUIET_AFTER_MS) {
   let lastSeen = Number.NEGATIVE_INFINITY;
