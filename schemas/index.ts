@@ -6,6 +6,7 @@ import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerSchemas } from './partner.js';
+import { sandboxReadSchemas } from './sandbox-reads.js';
 import { sandboxSchemas } from './sandbox.js';
 import { scenarioApiSchemas } from './scenario.js';
 import { webhookSchemas } from './webhooks.js';
@@ -14,6 +15,7 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ErrorBody,
   ...partnerSchemas,
   ...sandboxSchemas,
+  ...sandboxReadSchemas,
   ...journalSchemas,
   ...aisSchemas,
   ...scenarioApiSchemas,

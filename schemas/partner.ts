@@ -446,7 +446,8 @@ export type CreateWebhookBody = FromSchema<typeof CreateWebhookRequest>;
 export const WebhookResponse = {
   $id: 'WebhookResponse',
   title: 'WebhookResponse',
-  description: 'secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). It is shown only in this response.',
+  description:
+    'secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). The provider shows it only in this response; in obsim, GET /_sandbox/webhooks reads it again.',
   type: 'object',
   required: ['id', 'url', 'events', 'secret', 'createdAt'],
   additionalProperties: false,

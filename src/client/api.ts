@@ -681,7 +681,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). It is shown only in this response. */
+                /** @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). The provider shows it only in this response; in obsim, GET /_sandbox/webhooks reads it again. */
                 200: {
                     headers: {
                         /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -2473,6 +2473,463 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sandbox at a glance: environment, clock and counts
+         * @description Counts merchants by status, payments by status, consents by status and deliveries by state and outcome. Counting reads every payment of the sandbox: this is a dashboard read, not one for a hot loop.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's sandbox at a glance: its environment, clock and counts. Merchants count by reported status (pending_partner_ais counts as pending_completion); deliveries by state and by the outcome of their attempt. */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxOverview"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List merchants, newest first, with the control actions legal for each
+         * @description Filters: status (the reported status; pending_completion includes pending_partner_ais), q (part of the company name or partnerRefId, case-insensitive). limit 1-200, default 50; cursor from nextCursor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "pending_onboarding" | "pending_completion" | "awaiting_approval" | "activated" | "rejected" | "inactive";
+                    /** @description Part of the company name or partnerRefId (case-insensitive) */
+                    q?: string;
+                    limit?: number;
+                    /** @description nextCursor of the previous page: the items after it, newest first */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxMerchantList"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/merchants/{merchantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a merchant: its fields, onboarding link, stores, state and legal actions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    merchantId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxMerchant"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments, newest first, with the control actions legal for each
+         * @description Filters: status, referenceNumber (exact). limit 1-200, default 50; cursor from nextCursor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    status?: "pending" | "processing" | "paid" | "failed";
+                    /** @description Exactly this referenceNumber */
+                    referenceNumber?: string;
+                    limit?: number;
+                    /** @description nextCursor of the previous page: the items after it, newest first */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxPaymentList"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a payment with its timeline (events and their deliveries) and legal actions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxPayment"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List consents of the caller's merchants, newest first, with the control actions legal for each
+         * @description Filters: userId (the bank user), status. limit 1-200, default 50; cursor from nextCursor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this bank user */
+                    userId?: string;
+                    status?: "pending" | "authorized" | "expired" | "revoked" | "failed";
+                    limit?: number;
+                    /** @description nextCursor of the previous page: the items after it, newest first */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxConsentList"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List registered webhooks with their signing secrets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's registered webhooks, oldest first, with their signing secrets (the provider shows a secret only when the webhook is created; a sandbox lets its owner read it again). */
+                200: {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SandboxWebhookList"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "4XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+                "5XX": {
+                    headers: {
+                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                        "x-request-id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/scenarios": {
         parameters: {
             query?: never;
@@ -3495,7 +3952,7 @@ export interface components {
         };
         /**
          * WebhookResponse
-         * @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). It is shown only in this response.
+         * @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). The provider shows it only in this response; in obsim, GET /_sandbox/webhooks reads it again.
          */
         WebhookResponse: {
             id: string;
@@ -3809,6 +4266,145 @@ export interface components {
                 userId: string;
                 description: string;
             }[];
+        };
+        /**
+         * SandboxOverview
+         * @description The caller's sandbox at a glance: its environment, clock and counts. Merchants count by reported status (pending_partner_ais counts as pending_completion); deliveries by state and by the outcome of their attempt.
+         */
+        SandboxOverview: {
+            /** @enum {string} */
+            environment: "sandbox" | "production";
+            /** @description The caller's client id */
+            partnerId: string;
+            /** @description The created sandbox (POST /_sandbox/sandboxes) the caller is; null for the configured partners */
+            sandboxId: string | null;
+            clock: components["schemas"]["SandboxClock"];
+            merchants: {
+                pending_onboarding: number;
+                pending_completion: number;
+                awaiting_approval: number;
+                activated: number;
+                rejected: number;
+                inactive: number;
+            };
+            payments: {
+                pending: number;
+                processing: number;
+                paid: number;
+                failed: number;
+            };
+            consents: {
+                pending: number;
+                authorized: number;
+                expired: number;
+                revoked: number;
+                failed: number;
+            };
+            deliveries: {
+                byState: {
+                    pending: number;
+                    delivering: number;
+                    delivered: number;
+                    failed: number;
+                };
+                byOutcome: {
+                    delivered: number;
+                    timeout: number;
+                    connection_refused: number;
+                    connection_reset: number;
+                    non_2xx: number;
+                    redirect: number;
+                    error: number;
+                };
+            };
+            /** @description Registered webhooks */
+            webhooks: number;
+        };
+        /** SandboxMerchantList */
+        SandboxMerchantList: {
+            items: {
+                merchant: components["schemas"]["MerchantSummary"];
+                /**
+                 * @description The stored state of the transition table (status reports pending_partner_ais as pending_completion)
+                 * @enum {string}
+                 */
+                state: "pending_onboarding" | "pending_completion" | "pending_partner_ais" | "awaiting_approval" | "activated" | "rejected" | "inactive";
+                /** @description Control actions legal from this state (POST /_sandbox/merchants/{merchantId}/{action}) */
+                actions: ("submit-onboarding" | "complete-fast-track" | "approve" | "reject" | "activate" | "deactivate" | "reactivate")[];
+            }[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** SandboxMerchant */
+        SandboxMerchant: {
+            merchant: components["schemas"]["MerchantSummary"];
+            /**
+             * @description The stored state of the transition table (status reports pending_partner_ais as pending_completion)
+             * @enum {string}
+             */
+            state: "pending_onboarding" | "pending_completion" | "pending_partner_ais" | "awaiting_approval" | "activated" | "rejected" | "inactive";
+            /** @description Every state of the table, in order */
+            states: ("pending_onboarding" | "pending_completion" | "pending_partner_ais" | "awaiting_approval" | "activated" | "rejected" | "inactive")[];
+            /** @description Control actions legal from this state (POST /_sandbox/merchants/{merchantId}/{action}) */
+            actions: ("submit-onboarding" | "complete-fast-track" | "approve" | "reject" | "activate" | "deactivate" | "reactivate")[];
+            /** @description The current hosted onboarding link while onboarding is open */
+            onboardingUrl: string | null;
+            /** Format: date-time */
+            onboardingExpiresAt: string | null;
+            stores: components["schemas"]["StoreResponse"][];
+        };
+        /** SandboxPaymentList */
+        SandboxPaymentList: {
+            items: {
+                payment: components["schemas"]["Payment"];
+                /** @description Control actions legal from this status (POST /_sandbox/payments/{paymentId}/{action}) */
+                actions: ("approve" | "complete" | "fail" | "abandon" | "expire")[];
+            }[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** SandboxPayment */
+        SandboxPayment: {
+            payment: components["schemas"]["Payment"];
+            /** @description Control actions legal from this status (POST /_sandbox/payments/{paymentId}/{action}) */
+            actions: ("approve" | "complete" | "fail" | "abandon" | "expire")[];
+            /** @description Oldest first: created, the payer opening the hosted page, the last status change, and the events it emitted with their deliveries. A payment keeps no history of intermediate states (pending -> processing -> paid shows the change to paid). */
+            timeline: {
+                /** Format: date-time */
+                at: string;
+                /** @enum {string} */
+                kind: "created" | "page_opened" | "status_changed" | "event";
+                /** @enum {string|null} */
+                status: "pending" | "processing" | "paid" | "failed" | null;
+                /** @enum {string|null} */
+                event: "payment.completed" | "payment.failed" | "merchant.activated" | "merchant.deactivated" | "merchant.onboarding.completed" | null;
+                eventId: string | null;
+                deliveries: {
+                    id: number;
+                    /** @enum {string} */
+                    state: "pending" | "delivering" | "delivered" | "failed";
+                    /** @enum {string|null} */
+                    outcome: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | null;
+                    statusCode: number | null;
+                }[];
+            }[];
+        };
+        /** SandboxConsentList */
+        SandboxConsentList: {
+            items: {
+                consent: components["schemas"]["Consent"];
+                /** @description Control actions legal from this status (POST /_sandbox/consents/{requestId}/{action}) */
+                actions: ("authorize" | "deny" | "revoke" | "expire")[];
+            }[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /**
+         * SandboxWebhookList
+         * @description The caller's registered webhooks, oldest first, with their signing secrets (the provider shows a secret only when the webhook is created; a sandbox lets its owner read it again).
+         */
+        SandboxWebhookList: {
+            items: components["schemas"]["WebhookResponse"][];
         };
         /**
          * JournalEntry

@@ -50,6 +50,15 @@ export function consentStore(db: Db) {
     'SELECT c.*, m.partner_id AS owner_partner_id FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE c.request_id = ?',
   );
   const byToken = db.prepare('SELECT * FROM consents WHERE auth_token = ?');
+  const forPartner = db.prepare(
+    `SELECT c.* FROM consents c JOIN merchants m ON m.id = c.merchant_id
+      WHERE m.partner_id = @partner AND c.id < @before
+        AND (@user IS NULL OR c.user_id = @user) AND (@status IS NULL OR c.status = @status)
+      ORDER BY c.id DESC LIMIT @limit`,
+  );
+  const byStatus = db.prepare(
+    'SELECT c.status, count(*) AS n FROM consents c JOIN merchants m ON m.id = c.merchant_id WHERE m.partner_id = ? GROUP BY c.status',
+  );
   const forUser = db.prepare('SELECT * FROM consents WHERE user_id = ? AND merchant_id = ? ORDER BY created_at DESC, id DESC');
   const update = db.prepare(
     `UPDATE consents SET status = @status, updated_at = @updated_at, error_message = COALESCE(@error_message, error_message),
@@ -76,6 +85,17 @@ export function consentStore(db: Db) {
       return { row, partnerId: owner_partner_id };
     },
     getByToken: (token: string) => byToken.get(token) as ConsentRow | undefined,
+    /** A partner's consents (through their merchants), newest first, ids below `before`. */
+    listForPartner(partnerId: string, filter: { userId?: string; status?: ConsentStatus; before?: number; limit: number }): ConsentRow[] {
+      return forPartner.all({
+        partner: partnerId,
+        before: filter.before ?? Number.MAX_SAFE_INTEGER,
+        user: filter.userId ?? null,
+        status: filter.status ?? null,
+        limit: filter.limit,
+      }) as ConsentRow[];
+    },
+    countByStatus: (partnerId: string) => byStatus.all(partnerId) as { status: ConsentStatus; n: number }[],
     /** The user's consents for one merchant, newest first. */
     listForUser: (userId: string, merchantId: number) => forUser.all(userId, merchantId) as ConsentRow[],
     /** Write a transition decided by domain/consent.ts decideConsent; returns the new row. */

@@ -83,6 +83,9 @@ export function migrate(db: Db): void {
 }
 
 /** Small key/value table for persisted settings (JWT secret, clock state, generated credentials). */
+/** `text` for a LIKE pattern with ESCAPE '\\': its %, _ and \\ match themselves. */
+export const likeEscape = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export function metaStore(db: Db) {
   const get = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
   const set = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');

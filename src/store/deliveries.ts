@@ -115,6 +115,10 @@ export function deliveryStore(db: Db) {
     }
     return found;
   }
+  const forEvent = db.prepare(`${WITH_EVENT} WHERE d.event_id = ? AND d.partner_id = ? ORDER BY d.id`);
+  const byOutcome = db.prepare(
+    'SELECT state, outcome, count(*) AS n FROM deliveries WHERE partner_id = ? GROUP BY state, outcome ORDER BY state, outcome',
+  );
   const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
 
   /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
@@ -164,6 +168,9 @@ export function deliveryStore(db: Db) {
     /** At start: attempts a crash interrupted are sent again (same event id, same bytes). */
     resumeInterrupted: (): void => void resumeInterrupted.run(),
     get: (id: number, partnerId: string) => byId.get(id, partnerId) as DeliveryWithEvent | undefined,
+    /** Every delivery of one event (a payment's timeline), oldest first. */
+    forEvent: (eventId: string, partnerId: string) => forEvent.all(eventId, partnerId) as DeliveryWithEvent[],
+    countByOutcome: (partnerId: string) => byOutcome.all(partnerId) as { state: DeliveryState; outcome: string | null; n: number }[],
     /**
      * Newest first, at most `limit`; `total` counts the matches up to DELIVERY_COUNT_LIMIT
      * (`totalCapped` when there are more): both walk an index of the partner's deliveries (by

@@ -4,7 +4,7 @@
  */
 import { newMerchantClientId } from '../domain/ids.js';
 import type { MerchantChange, MerchantKind, MerchantStatus } from '../domain/merchant.js';
-import type { Db } from './db.js';
+import { likeEscape, type Db } from './db.js';
 
 export interface MerchantRow {
   id: number;
@@ -52,6 +52,14 @@ export function merchantStore(db: Db) {
   );
   const pageForPartner = db.prepare('SELECT * FROM merchants WHERE partner_id = ? ORDER BY id LIMIT ? OFFSET ?');
   const countForPartner = db.prepare('SELECT count(*) FROM merchants WHERE partner_id = ?').pluck();
+  // newest first below a cursor; q matches the name or partnerRefId anywhere (LIKE, ASCII case-insensitive)
+  const search = db.prepare(
+    `SELECT * FROM merchants WHERE partner_id = @partner AND id < @before
+       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+       AND (@q IS NULL OR company_name LIKE @q ESCAPE '\\' OR partner_ref_id LIKE @q ESCAPE '\\')
+     ORDER BY id DESC LIMIT @limit`,
+  );
+  const byStatus = db.prepare('SELECT status, count(*) AS n FROM merchants WHERE partner_id = ? GROUP BY status');
 
   return {
     insert(m: NewMerchant, nowIso: string): MerchantRow {
@@ -69,6 +77,17 @@ export function merchantStore(db: Db) {
     /** Replace the onboarding link: the previous token no longer finds the merchant. */
     setOnboardingToken: (id: number, token: string, expiresAtIso: string, nowIso: string) =>
       updateOnboarding.get(token, expiresAtIso, nowIso, id) as MerchantRow,
+    /** Newest first, ids below `before`; `statuses` (stored values) and `q` (a substring of the name or partnerRefId) narrow it. */
+    search(partnerId: string, filter: { statuses?: readonly MerchantStatus[]; q?: string; before?: number; limit: number }): MerchantRow[] {
+      return search.all({
+        partner: partnerId,
+        before: filter.before ?? Number.MAX_SAFE_INTEGER,
+        statuses: filter.statuses ? JSON.stringify(filter.statuses) : null,
+        q: filter.q ? `%${likeEscape(filter.q)}%` : null,
+        limit: filter.limit,
+      }) as MerchantRow[];
+    },
+    countByStatus: (partnerId: string) => byStatus.all(partnerId) as { status: MerchantStatus; n: number }[],
     /** One page of a partner's merchants in id order (stable), plus the partner's total. */
     page(partnerId: string, page: number, limit: number): { rows: MerchantRow[]; total: number } {
       const rows = pageForPartner.all(partnerId, limit, (page - 1) * limit) as MerchantRow[];

@@ -20,6 +20,12 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
      WHERE partner_id = ? AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?)`,
   );
 
+  // an event is written at the instant of the change that caused it, so a payment's events sit at its updated_at
+  const paymentEventsAt = db.prepare(
+    `SELECT id, name, created_at FROM events
+      WHERE partner_id = ? AND created_at = ? AND json_extract(body, '$.data.paymentId') = ? ORDER BY id`,
+  );
+
   function record(partnerId: string, envelope: WebhookEnvelope): string {
     const id = newEventId();
     insertEvent.run(id, partnerId, envelope.event, JSON.stringify(envelope), envelope.timestamp);
@@ -27,6 +33,10 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
   }
 
   return {
+    /** The events a payment's last change emitted (payment.completed / payment.failed). */
+    paymentEvents: (partnerId: string, paymentId: number, atIso: string) =>
+      paymentEventsAt.all(partnerId, atIso, paymentId) as { id: string; name: string; created_at: string }[],
+
     /**
      * Record an event and fan it out to the partner's subscribed webhooks. Call inside the
      * transaction that makes the change. Returns the event id.

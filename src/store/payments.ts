@@ -46,6 +46,12 @@ export function paymentStore(db: Db) {
        bank_id = COALESCE(@bank_id, bank_id), updated_at = @updated_at WHERE id = @id RETURNING *`,
   );
 
+  const list = db.prepare(
+    `SELECT * FROM payments WHERE partner_id = @partner AND id < @before
+       AND (@status IS NULL OR status = @status) AND (@reference IS NULL OR reference_number = @reference)
+     ORDER BY id DESC LIMIT @limit`,
+  );
+  const byStatus = db.prepare('SELECT status, count(*) AS n FROM payments WHERE partner_id = ? GROUP BY status');
   const markOpened = db.prepare('UPDATE payments SET page_opened_at = ? WHERE id = ? RETURNING *');
   // the per-database HMAC key of payment tokens, created on first start
   const secret = Buffer.from(
@@ -75,6 +81,17 @@ export function paymentStore(db: Db) {
       return { id: Number(lastInsertRowid), ...p, page_opened_at: null, created_at: nowIso, updated_at: nowIso };
     },
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as PaymentRow | undefined,
+    /** Newest first, ids below `before`. */
+    list(partnerId: string, filter: { status?: PaymentStatus; reference?: string; before?: number; limit: number }): PaymentRow[] {
+      return list.all({
+        partner: partnerId,
+        before: filter.before ?? Number.MAX_SAFE_INTEGER,
+        status: filter.status ?? null,
+        reference: filter.reference ?? null,
+        limit: filter.limit,
+      }) as PaymentRow[];
+    },
+    countByStatus: (partnerId: string) => byStatus.all(partnerId) as { status: PaymentStatus; n: number }[],
     /** Unscoped read, for the engine and the hosted payment page. */
     getAny: (id: number) => byId.get(id) as PaymentRow | undefined,
     /** Record that the payer opened the hosted page (domain/payment.ts payerOpensPage); returns the new row. */

@@ -28,6 +28,12 @@ const ALLOWED: Record<string, string> = {
   'SandboxDelivery.attemptedAt': 'obsim control API',
   'SandboxDelivery.redeliveryOf': 'obsim control API',
   'SandboxResetResponse.defaultMerchantId': 'obsim control API: null for a partner without a default merchant',
+  'SandboxOverview.sandboxId': 'obsim control API: null for the configured partners (no created sandbox)',
+  'SandboxMerchantList.nextCursor': 'obsim control API: null on the last page',
+  'SandboxPaymentList.nextCursor': 'obsim control API: null on the last page',
+  'SandboxConsentList.nextCursor': 'obsim control API: null on the last page',
+  'SandboxMerchant.onboardingUrl': 'obsim control API: null once onboarding is closed',
+  'SandboxMerchant.onboardingExpiresAt': 'obsim control API: null once onboarding is closed',
 };
 
 t.test('no response property is nullable unless the contract or an obsim-only object says so', async (t) => {

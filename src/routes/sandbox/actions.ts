@@ -9,38 +9,17 @@ import {
   ConsentActionParams,
   MerchantActionParams,
   PaymentActionParams,
-  type ConsentAction,
   type ConsentActionBody,
   type ConsentActionParamsT,
-  type MerchantAction,
   type MerchantActionParamsT,
   type PaymentActionBody,
   type PaymentActionParamsT,
 } from '../../../schemas/sandbox.js';
-import type { ConsentTrigger } from '../../domain/consent.js';
+import { CONSENT_TRIGGER, MERCHANT_TRIGGER, paymentTrigger } from '../../domain/controls.js';
 import { ApiError } from '../../domain/errors.js';
-import type { MerchantTrigger } from '../../domain/merchant.js';
-import { TRIGGER_BY_FAILURE_REASON, type PaymentTrigger } from '../../domain/payment.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { consentView } from '../ais/consents.js';
 import { paymentView } from '../partner/views.js';
-
-const MERCHANT_TRIGGER: Record<MerchantAction, MerchantTrigger> = {
-  'submit-onboarding': 'submit_onboarding',
-  'complete-fast-track': 'complete_fast_track',
-  approve: 'approve',
-  reject: 'reject',
-  activate: 'activate',
-  deactivate: 'deactivate',
-  reactivate: 'reactivate',
-};
-
-const CONSENT_TRIGGER: Record<ConsentAction, ConsentTrigger> = {
-  authorize: 'authorize',
-  deny: 'deny',
-  revoke: 'revoke',
-  expire: 'expire',
-};
 
 export async function actionRoutes(app: FastifyInstance): Promise<void> {
   const common = { tags: ['sandbox'], security: partnerSecurity };
@@ -87,9 +66,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       if (reason !== undefined && action !== 'fail') {
         throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
       }
-      const trigger: PaymentTrigger =
-        action === 'fail' ? TRIGGER_BY_FAILURE_REASON[reason ?? 'bank_rejected'] : action === 'complete' ? 'settle' : action;
-      const row = request.sandbox.payment(paymentId, trigger, { partnerId: request.partner.clientId });
+      const row = request.sandbox.payment(paymentId, paymentTrigger(action, reason), { partnerId: request.partner.clientId });
       return paymentView(app, row);
     },
   );

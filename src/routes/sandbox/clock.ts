@@ -10,8 +10,11 @@ import { partnerSecurity } from '../../plugins/partner-auth.js';
 /** Same bound as the schema's `ms` maximum (10 years), applied to duration and `to` too. */
 const MAX_ADVANCE_MS = 315_360_000_000;
 
+/** A sandbox's clock as SandboxClock (also in GET /_sandbox/overview). */
+export const clockView = ({ clock }: World) => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
+
 export async function clockRoutes(app: FastifyInstance): Promise<void> {
-  const view = ({ clock }: World) => ({ now: clock.iso(), frozen: clock.frozen, offsetMs: Math.round(clock.state().offsetMs) });
+  const view = clockView;
   const common = { tags: ['sandbox'], security: partnerSecurity };
 
   app.get(

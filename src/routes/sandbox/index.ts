@@ -10,6 +10,7 @@ import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
 import { requestRoutes } from './requests.js';
 import { resetRoutes } from './reset.js';
+import { resourceRoutes } from './resources.js';
 import { scenarioRoutes } from './scenarios.js';
 import { snapshotRoutes } from './snapshots.js';
 
@@ -20,6 +21,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(deliveryRoutes);
   await app.register(requestRoutes);
   await app.register(resetRoutes);
+  await app.register(resourceRoutes);
   await app.register(scenarioRoutes);
   await app.register(snapshotRoutes);
 }

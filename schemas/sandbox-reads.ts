@@ -1,0 +1,282 @@
+/**
+ * Read side of the sandbox control API (/_sandbox/overview, merchants, payments, consents,
+ * webhooks): what a dashboard needs and the provider's API does not list (payments, consents,
+ * registered webhooks), with the control actions legal from each resource's state. The web
+ * console is built on these and nothing else, so a script can read all it shows.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import { CONSENT_STATUSES } from '../src/domain/consent.js';
+import { EVENT_NAMES } from '../src/domain/machine.js';
+import { MERCHANT_STATUSES, REPORTED_MERCHANT_STATUSES } from '../src/domain/merchant.js';
+import { PAYMENT_STATUSES } from '../src/domain/payment.js';
+import { Timestamp } from './common.js';
+import { CONSENT_ACTIONS, DELIVERY_OUTCOMES, DELIVERY_STATES, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from './sandbox.js';
+
+const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as const;
+const CURSOR = {
+  type: 'string',
+  pattern: '^[1-9][0-9]{0,15}$',
+  description: 'nextCursor of the previous page: the items after it, newest first',
+} as const;
+const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page' } as const;
+
+/** `{ state: count }` with every state present (0 when none). */
+const countsOf = (states: readonly string[]) =>
+  ({
+    type: 'object',
+    required: [...states],
+    additionalProperties: false,
+    properties: Object.fromEntries(states.map((s) => [s, { type: 'integer', minimum: 0 }])),
+  }) as const;
+
+export const Overview = {
+  $id: 'SandboxOverview',
+  title: 'SandboxOverview',
+  description:
+    "The caller's sandbox at a glance: its environment, clock and counts. Merchants count by reported status (pending_partner_ais counts as pending_completion); deliveries by state and by the outcome of their attempt.",
+  type: 'object',
+  required: ['environment', 'partnerId', 'sandboxId', 'clock', 'merchants', 'payments', 'consents', 'deliveries', 'webhooks'],
+  additionalProperties: false,
+  properties: {
+    environment: { type: 'string', enum: ['sandbox', 'production'] },
+    partnerId: { type: 'string', description: "The caller's client id" },
+    sandboxId: {
+      type: ['string', 'null'],
+      description: 'The created sandbox (POST /_sandbox/sandboxes) the caller is; null for the configured partners',
+    },
+    clock: { $ref: 'SandboxClock#' },
+    merchants: countsOf(REPORTED_MERCHANT_STATUSES),
+    payments: countsOf(PAYMENT_STATUSES),
+    consents: countsOf(CONSENT_STATUSES),
+    deliveries: {
+      type: 'object',
+      required: ['byState', 'byOutcome'],
+      additionalProperties: false,
+      properties: { byState: countsOf(DELIVERY_STATES), byOutcome: countsOf(DELIVERY_OUTCOMES) },
+    },
+    webhooks: { type: 'integer', minimum: 0, description: 'Registered webhooks' },
+  },
+} as const;
+
+// ---------------------------------------------------------------- merchants
+
+export const SandboxMerchantQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: REPORTED_MERCHANT_STATUSES },
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the company name or partnerRefId (case-insensitive)' },
+    limit: LIST_LIMIT,
+    cursor: CURSOR,
+  },
+} as const;
+export type SandboxMerchantQueryT = FromSchema<typeof SandboxMerchantQuery>;
+
+const MERCHANT_STATE = {
+  type: 'string',
+  enum: MERCHANT_STATUSES,
+  description: 'The stored state of the transition table (status reports pending_partner_ais as pending_completion)',
+} as const;
+const MERCHANT_ACTION_LIST = {
+  type: 'array',
+  items: { type: 'string', enum: MERCHANT_ACTIONS },
+  description: 'Control actions legal from this state (POST /_sandbox/merchants/{merchantId}/{action})',
+} as const;
+
+export const SandboxMerchantList = {
+  $id: 'SandboxMerchantList',
+  title: 'SandboxMerchantList',
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['merchant', 'state', 'actions'],
+        additionalProperties: false,
+        properties: { merchant: { $ref: 'MerchantSummary#' }, state: MERCHANT_STATE, actions: MERCHANT_ACTION_LIST },
+      },
+    },
+    nextCursor: NEXT_CURSOR,
+  },
+} as const;
+
+export const SandboxMerchant = {
+  $id: 'SandboxMerchant',
+  title: 'SandboxMerchant',
+  type: 'object',
+  required: ['merchant', 'state', 'states', 'actions', 'onboardingUrl', 'onboardingExpiresAt', 'stores'],
+  additionalProperties: false,
+  properties: {
+    merchant: { $ref: 'MerchantSummary#' },
+    state: MERCHANT_STATE,
+    states: { type: 'array', items: { type: 'string', enum: MERCHANT_STATUSES }, description: 'Every state of the table, in order' },
+    actions: MERCHANT_ACTION_LIST,
+    onboardingUrl: { type: ['string', 'null'], description: 'The current hosted onboarding link while onboarding is open' },
+    onboardingExpiresAt: { type: ['string', 'null'], format: 'date-time' },
+    stores: { type: 'array', items: { $ref: 'StoreResponse#' } },
+  },
+} as const;
+
+export const MerchantIdParams = {
+  type: 'object',
+  required: ['merchantId'],
+  properties: { merchantId: { type: 'integer', minimum: 1 } },
+} as const;
+export type MerchantIdParamsT = FromSchema<typeof MerchantIdParams>;
+
+// ---------------------------------------------------------------- payments
+
+export const SandboxPaymentQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: PAYMENT_STATUSES },
+    referenceNumber: { type: 'string', minLength: 1, maxLength: 140, description: 'Exactly this referenceNumber' },
+    limit: LIST_LIMIT,
+    cursor: CURSOR,
+  },
+} as const;
+export type SandboxPaymentQueryT = FromSchema<typeof SandboxPaymentQuery>;
+
+const PAYMENT_ACTION_LIST = {
+  type: 'array',
+  items: { type: 'string', enum: PAYMENT_ACTIONS },
+  description: 'Control actions legal from this status (POST /_sandbox/payments/{paymentId}/{action})',
+} as const;
+
+export const SandboxPaymentList = {
+  $id: 'SandboxPaymentList',
+  title: 'SandboxPaymentList',
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['payment', 'actions'],
+        additionalProperties: false,
+        properties: { payment: { $ref: 'Payment#' }, actions: PAYMENT_ACTION_LIST },
+      },
+    },
+    nextCursor: NEXT_CURSOR,
+  },
+} as const;
+
+export const TIMELINE_KINDS = ['created', 'page_opened', 'status_changed', 'event'] as const;
+
+export const SandboxPayment = {
+  $id: 'SandboxPayment',
+  title: 'SandboxPayment',
+  type: 'object',
+  required: ['payment', 'actions', 'timeline'],
+  additionalProperties: false,
+  properties: {
+    payment: { $ref: 'Payment#' },
+    actions: PAYMENT_ACTION_LIST,
+    timeline: {
+      type: 'array',
+      description:
+        'Oldest first: created, the payer opening the hosted page, the last status change, and the events it emitted with their deliveries. A payment keeps no history of intermediate states (pending -> processing -> paid shows the change to paid).',
+      items: {
+        type: 'object',
+        required: ['at', 'kind', 'status', 'event', 'eventId', 'deliveries'],
+        additionalProperties: false,
+        properties: {
+          at: Timestamp,
+          kind: { type: 'string', enum: TIMELINE_KINDS },
+          status: { type: ['string', 'null'], enum: [...PAYMENT_STATUSES, null] },
+          event: { type: ['string', 'null'], enum: [...EVENT_NAMES, null] },
+          eventId: { type: ['string', 'null'] },
+          deliveries: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'state', 'outcome', 'statusCode'],
+              additionalProperties: false,
+              properties: {
+                id: { type: 'integer' },
+                state: { type: 'string', enum: DELIVERY_STATES },
+                outcome: { type: ['string', 'null'], enum: [...DELIVERY_OUTCOMES, null] },
+                statusCode: { type: ['integer', 'null'] },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const PaymentIdParams = {
+  type: 'object',
+  required: ['paymentId'],
+  properties: { paymentId: { type: 'integer', minimum: 1 } },
+} as const;
+export type PaymentIdParamsT = FromSchema<typeof PaymentIdParams>;
+
+// ---------------------------------------------------------------- consents and webhooks
+
+export const SandboxConsentQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    userId: { type: 'string', minLength: 1, maxLength: 200, description: 'Only this bank user' },
+    status: { type: 'string', enum: CONSENT_STATUSES },
+    limit: LIST_LIMIT,
+    cursor: CURSOR,
+  },
+} as const;
+export type SandboxConsentQueryT = FromSchema<typeof SandboxConsentQuery>;
+
+export const SandboxConsentList = {
+  $id: 'SandboxConsentList',
+  title: 'SandboxConsentList',
+  type: 'object',
+  required: ['items', 'nextCursor'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['consent', 'actions'],
+        additionalProperties: false,
+        properties: {
+          consent: { $ref: 'Consent#' },
+          actions: {
+            type: 'array',
+            items: { type: 'string', enum: CONSENT_ACTIONS },
+            description: 'Control actions legal from this status (POST /_sandbox/consents/{requestId}/{action})',
+          },
+        },
+      },
+    },
+    nextCursor: NEXT_CURSOR,
+  },
+} as const;
+
+export const SandboxWebhookList = {
+  $id: 'SandboxWebhookList',
+  title: 'SandboxWebhookList',
+  description:
+    "The caller's registered webhooks, oldest first, with their signing secrets (the provider shows a secret only when the webhook is created; a sandbox lets its owner read it again).",
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: { items: { type: 'array', items: { $ref: 'WebhookResponse#' } } },
+} as const;
+
+export const sandboxReadSchemas = [
+  Overview,
+  SandboxMerchantList,
+  SandboxMerchant,
+  SandboxPaymentList,
+  SandboxPayment,
+  SandboxConsentList,
+  SandboxWebhookList,
+] as const;
