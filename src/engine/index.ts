@@ -39,9 +39,13 @@ export type Engine = ReturnType<typeof createEngine>;
 export function createEngine({ store, meta, clock, settings, traffic, log }: EngineDeps) {
   const worlds = new Map<string, World>();
   let started = false;
+  const firedListeners = new Set<(sandboxId: string) => void>();
 
   function open(id: string, worldClock: VirtualClock, worldSettings: LifecycleSettings, saveClock: WorldDeps['saveClock']): World {
-    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log });
+    const onFired = () => {
+      for (const listener of firedListeners) listener(id);
+    };
+    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log, onFired });
     worlds.set(id, world);
     if (started) world.start();
     return world;
@@ -79,6 +83,11 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
       if (found) return found;
       const row = store.sandboxes.get(partnerId);
       return row && row.deleted_at === null ? fromRow(row) : defaultWorld;
+    },
+    /** Listen to timed transitions firing (settlements, expiries, approvals), by sandbox id; returns the unsubscribe. */
+    onTimersFired(listener: (sandboxId: string) => void): () => void {
+      firedListeners.add(listener);
+      return () => firedListeners.delete(listener);
     },
     /** Forget a deleted sandbox's world (its timers are gone with its rows). */
     drop(id: string): void {

@@ -61,9 +61,11 @@ export interface TimerRuntimeDeps {
   /** HTTP requests being served: slices give way to a waiting client (engine/traffic.ts). */
   traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
+  /** Called after a run of firings with how many fired (> 0): what a live view refreshes on. */
+  onFired?: (fired: number) => void;
 }
 
-export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic, log }: TimerRuntimeDeps) {
+export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic, log, onFired }: TimerRuntimeDeps) {
   const { timers } = store;
   let firedTotal = 0;
   let running = false;
@@ -134,6 +136,7 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
       firedTotal += fired;
       lastTakenDueAt = lastDueAt;
     }
+    if (fired > 0) onFired?.(fired);
     return { fired, more, lastDueAt };
   }
 

@@ -35,13 +35,15 @@ export interface WorldDeps {
   /** HTTP requests being served (the timer runtime gives way to them). */
   traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
+  /** Timers of this world fired (engine.onTimersFired). */
+  onFired?: (fired: number) => void;
 }
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, traffic, log }: WorldDeps) {
+export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired }: WorldDeps) {
   const lifecycle = createLifecycle(store, settings, id);
-  const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log });
+  const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log, onFired });
   const save = () => store.tx(() => saveClock(clock.state()));
 
   /** Set while advance() moves the clock: it fires the due timers itself, in slices. */

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { aisRoutes } from './ais/index.js';
 import { authRoutes } from './auth/index.js';
+import { consoleRoutes } from './console/index.js';
 import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
 import { sandboxRoutes } from './sandbox/index.js';
@@ -19,4 +20,5 @@ export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(hostedRoutes);
   await app.register(sandboxRoutes, { prefix: '/_sandbox' });
   await app.register(sandboxesRoutes, { prefix: '/_sandbox/sandboxes' });
+  await app.register(consoleRoutes);
 }

@@ -52,6 +52,16 @@ export async function postWebhook(
   return { ...result, durationMs: Math.round(performance.now() - began) };
 }
 
+/** The headers of a delivery, as sent (the console shows them from here). */
+export function webhookHeaders(eventId: string, signature: string | undefined | null): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    ...(signature === undefined || signature === null ? {} : { 'x-webhook-signature': signature }),
+    'x-webhook-id': eventId,
+    'user-agent': USER_AGENT,
+  };
+}
+
 async function exchange(
   request: WebhookRequest,
   timeoutMs: number,
@@ -65,12 +75,7 @@ async function exchange(
       method: 'POST',
       dispatcher: options.dispatcher,
       signal,
-      headers: {
-        'content-type': 'application/json',
-        ...(request.signature === undefined ? {} : { 'x-webhook-signature': request.signature }),
-        'x-webhook-id': request.eventId,
-        'user-agent': USER_AGENT,
-      },
+      headers: webhookHeaders(request.eventId, request.signature),
       body: request.body,
     });
     // always consume (up to a cap) or cancel the body; the same signal bounds the whole exchange
