@@ -16,7 +16,7 @@ import type { components } from '../../client/api.js';
 import { ApiError } from '../../domain/errors.js';
 import { html } from '../hosted/layout.js';
 import { consoleApi, isError, withQuery, type ApiAnswer, type ConsoleApi } from './api.js';
-import { CONSOLE_CSS, consolePage, sendConsolePage, type Flash } from './layout.js';
+import { CONSOLE_CSS, CONSOLE_JS, consolePage, sendConsolePage, type Flash } from './layout.js';
 import * as pages from './pages.js';
 import {
   createSessions,
@@ -62,6 +62,7 @@ function loadAssets(): Map<string, { type: string; body: Buffer | string }> {
     ['htmx.min.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(htmxDir, 'dist/htmx.min.js')) }],
     ['sse.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(sseDir, 'dist/sse.min.js')) }],
     ['console.css', { type: 'text/css; charset=utf-8', body: CONSOLE_CSS }],
+    ['console.js', { type: 'text/javascript; charset=utf-8', body: CONSOLE_JS }],
   ]);
 }
 

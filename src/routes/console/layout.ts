@@ -54,15 +54,18 @@ export function consolePage(p: ConsolePage): string {
 <meta name="robots" content="noindex">
 <meta name="htmx-config" content="${HTMX_CONFIG}">
 <title>${p.title} · obsim console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/htmx.min.js" defer></script>
 <script src="/console/assets/sse.js" defer></script>
+<script src="/console/assets/console.js" defer></script>
 </head>
 <body${signedIn ? raw(' hx-boost="true" hx-ext="sse" sse-connect="/console/live"') : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
   <span class="product">obsim console</span>
   <span class="env env-${p.environment}" data-testid="environment">${p.environment}</span>
+  ${signedIn ? html`<span class="live-state" id="live-state" role="status">connecting…</span>` : ''}
   ${
     p.session
       ? html`<span class="who">signed in as <strong>${p.session.clientId}</strong></span>
@@ -95,7 +98,7 @@ ${p.body}
  * in the element of the same id from the answer (elements keep focus when they have an id).
  */
 export function live(id: string, selfUrl: string, content: RawHtml): RawHtml {
-  return html`<div id="${id}" class="live" hx-get="${selfUrl}" hx-trigger="sse:changed" hx-select="#${id}" hx-swap="outerHTML" hx-push-url="false">${content}</div>`;
+  return html`<div id="${id}" class="live" hx-get="${selfUrl}" hx-trigger="sse:changed" hx-select="#${id}" hx-swap="outerHTML" hx-push-url="false" hx-disinherit="*">${content}</div>`;
 }
 
 /** A hidden CSRF field for a form of the signed-in console. */
@@ -128,6 +131,12 @@ export function sendConsolePage(reply: FastifyReply, document: string, status = 
     .send(document);
 }
 
+/** Marks the page live (or not) when the SSE stream opens or fails: the header says so, tests wait for it. */
+export const CONSOLE_JS = `
+document.addEventListener('htmx:sseOpen', function () { document.body.dataset.live = 'open'; var s = document.getElementById('live-state'); if (s) s.textContent = 'live'; });
+document.addEventListener('htmx:sseError', function () { document.body.dataset.live = 'closed'; var s = document.getElementById('live-state'); if (s) s.textContent = 'reconnecting…'; });
+`;
+
 export const CONSOLE_CSS = `
 :root { color-scheme: light; --ink: #1a1f36; --muted: #4f5872; --line: #c9ceda; --brand: #0b5cad; --bg: #f5f7fa; --ok: #1d6b38; --bad: #a8231b; --warn: #7a5600; }
 * { box-sizing: border-box; }
@@ -140,6 +149,7 @@ header.top .who { margin-left: auto; }
 header.top button.secondary { background: transparent; color: #fff; border-color: #fff; padding: .3rem .8rem; }
 .env { text-transform: uppercase; font-size: .75rem; font-weight: 700; letter-spacing: .05em; padding: .1rem .5rem; border-radius: 4px; background: #fff; color: var(--ink); }
 .env-production { background: #ffd9d6; color: #6b0f0a; }
+.live-state { font-size: .8rem; opacity: .9; }
 nav ul { list-style: none; margin: 0; padding: 0 1.25rem; display: flex; flex-wrap: wrap; gap: .25rem 1rem; background: #fff; border-bottom: 1px solid var(--line); }
 nav a { display: inline-block; padding: .6rem 0; color: var(--brand); text-decoration: none; border-bottom: 3px solid transparent; }
 nav a[aria-current=page] { border-bottom-color: var(--brand); font-weight: 700; color: var(--ink); }

@@ -40,7 +40,7 @@ const statusBadge = (status: number): RawHtml => html`<span class="badge ${statu
 
 export function table(caption: string, headers: readonly string[], rows: readonly (readonly Row[])[], empty = 'Nothing yet.'): RawHtml {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
 <caption class="visually-hidden">${caption}</caption>
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody>
