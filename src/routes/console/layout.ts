@@ -156,6 +156,11 @@ nav a[aria-current=page] { border-bottom-color: var(--brand); font-weight: 700; 
 main { max-width: 78rem; margin: 1.25rem auto; padding: 0 1.25rem; }
 h1 { font-size: 1.45rem; margin: .25rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.card > h2:first-child, .card > summary + h2 { margin-top: 0; }
+h3 { font-size: 1rem; margin: 1rem 0 .4rem; }
+figure { margin: 1rem 0 0; }
+figcaption { color: var(--muted); font-size: .9rem; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 section.card, .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1rem; }
 .grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); }
 table { width: 100%; border-collapse: collapse; background: #fff; }

@@ -174,7 +174,7 @@ const ACTION_OF_TRIGGER = Object.fromEntries(Object.entries(MERCHANT_TRIGGER).ma
 /** The transition table as a diagram: every state (the current one marked) and every move, legal ones highlighted. */
 export function merchantDiagram(state: string): RawHtml {
   return html`<figure aria-labelledby="diagram-h">
-<figcaption id="diagram-h">Lifecycle (current state highlighted; highlighted rows are legal now)</figcaption>
+<figcaption id="diagram-h">Lifecycle: the current state is highlighted; a transition whose From is in bold is legal now</figcaption>
 <ol class="states">${merchantMachine.states.map((s) => html`<li${s === state ? raw(' aria-current="true"') : ''}>${s}${s === state ? html`<span class="visually-hidden"> (current)</span>` : ''}</li>`)}</ol>
 ${table(
   'Transitions',
