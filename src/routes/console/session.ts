@@ -32,10 +32,13 @@ export function sameToken(given: unknown, expected: string): boolean {
 }
 
 export function createSessions(meta: { getOrCreate(key: string, create: () => string): string }) {
-  const key = Buffer.from(
-    meta.getOrCreate(KEY_META, () => randomBytes(32).toString('base64url')),
-    'base64url',
-  );
+  // created on first use: a server nobody signs in to writes nothing for the console
+  let key: Buffer | undefined;
+  const sessionKey = () =>
+    (key ??= Buffer.from(
+      meta.getOrCreate(KEY_META, () => randomBytes(32).toString('base64url')),
+      'base64url',
+    ));
   return {
     async issue(clientId: string, secret: string): Promise<{ token: string; session: ConsoleSession }> {
       const session = { clientId, secret, csrf: newToken() };
@@ -44,14 +47,17 @@ export function createSessions(meta: { getOrCreate(key: string, create: () => st
         .setSubject(clientId)
         .setIssuedAt()
         .setExpirationTime(`${SESSION_TTL_S}s`)
-        .encrypt(key);
+        .encrypt(sessionKey());
       return { token, session };
     },
     /** The session a cookie holds, or undefined when it is absent, forged, from another database or expired. */
     async read(token: string | undefined): Promise<ConsoleSession | undefined> {
       if (!token) return undefined;
       try {
-        const { payload } = await jwtDecrypt(token, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'] });
+        const { payload } = await jwtDecrypt(token, sessionKey(), {
+          keyManagementAlgorithms: ['dir'],
+          contentEncryptionAlgorithms: ['A256GCM'],
+        });
         const { sub, sec, csrf } = payload;
         if (typeof sub !== 'string' || typeof sec !== 'string' || typeof csrf !== 'string') return undefined;
         return { clientId: sub, secret: sec, csrf };
@@ -61,4 +67,3 @@ export function createSessions(meta: { getOrCreate(key: string, create: () => st
     },
   };
 }
-export type Sessions = ReturnType<typeof createSessions>;
