@@ -350,4 +350,11 @@ export const MIGRATIONS: Migration[] = [
     name: '097_deliveries_by_state',
     sql: 'CREATE INDEX deliveries_partner_state ON deliveries (partner_id, state, id)',
   },
+  {
+    // A sandbox's payments, newest first (GET /_sandbox/payments, the overview's counts, reset and
+    // sandbox deletion) read only that sandbox's rows instead of every payment of the file. 092
+    // dropped it when only reset used it; it costs about 2 us of a payment insert's ~150.
+    name: '098_payments_by_partner',
+    sql: 'CREATE INDEX payments_partner ON payments (partner_id, id)',
+  },
 ];
