@@ -40,7 +40,7 @@ t.test('092 rebuilds payments on an existing database: rows, ids and the sequenc
   const indexes = (
     db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as { name: string }[]
   ).map((r) => r.name);
-  t.same(indexes, [], 'no secondary index to maintain on insert');
+  t.same(indexes, ['payments_partner'], "one secondary index, the partner's (098), and no token index to maintain on insert");
   t.same(db.prepare('SELECT id, amount_minor, reference_number, status FROM payments').all(), [
     { id: 5000001, amount_minor: 100, reference_number: 'r1', status: 'paid' },
   ]);
