@@ -64,7 +64,9 @@ t.test('obsim serve runs from the bundle, and what it loads at run time is found
   t.equal((await get('/docs/static/index.html')).status, 200, "the swagger UI's static files");
   t.equal((await get('/console/assets/htmx.min.js')).status, 200, "the console's htmx, from node_modules");
   t.equal((await get('/console/sign-in')).status, 200);
-  const history = (await (await get('/_sandbox/payments?referenceNumber=order-1001', H)).json()) as { items: { payment: { status: string } }[] };
+  const history = (await (await get('/_sandbox/payments?referenceNumber=order-1001', H)).json()) as {
+    items: { payment: { status: string } }[];
+  };
   t.match(history.items, [{ payment: { status: 'paid' } }], 'the shipped persona shop-with-history was built');
 
   await fetch(`${url}/v1/partner/webhooks`, {
