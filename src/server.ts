@@ -44,6 +44,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
   out(`  partners:   ${partners.map((p) => p.clientId).join(', ')}`);
   if (config.environment === 'sandbox') out(`  sandboxes:  ${sandboxesLine(config)}`);
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
+  out(`  console:    ${url}/console`);
   const close = () => (closing ??= app.close());
   return { app, url, close };
 }
