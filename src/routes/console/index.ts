@@ -7,13 +7,13 @@
  * API. A state-changing form needs the session (cookie, session.ts) and its CSRF token; a
  * missing, forged or expired session answers the sign-in page (401).
  */
-import cookie from '@fastify/cookie';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { components } from '../../client/api.js';
 import { ApiError } from '../../domain/errors.js';
+import { lazyRequire } from '../../lazy.js';
 import { html } from '../hosted/layout.js';
 import { consoleApi, isError, withQuery, type ApiAnswer, type ConsoleApi } from './api.js';
 import { CONSOLE_CSS, CONSOLE_JS, consolePage, sendConsolePage, type Flash } from './layout.js';
@@ -35,7 +35,20 @@ type Form = Record<string, string | string[] | undefined>;
 declare module 'fastify' {
   interface FastifyRequest {
     consoleSession: ConsoleSession | null;
+    /** The request's cookies (parsed in the console's onRequest hook). */
+    cookies: Record<string, string | undefined>;
   }
+}
+
+// loaded at the first console request, not at start-up (start-up time is part of obsim's promise)
+const cookieCodec = lazyRequire<typeof import('cookie')>('cookie');
+
+interface CookieOptions {
+  path: string;
+  httpOnly: boolean;
+  sameSite: 'strict';
+  secure: boolean;
+  maxAge?: number;
 }
 
 /** Live updates are coalesced: at most one `changed` per this many ms per browser. */
@@ -67,12 +80,17 @@ function loadAssets(): Map<string, { type: string; body: Buffer | string }> {
 }
 
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
-  await app.register(cookie);
   app.decorateRequest('consoleSession', null);
+  app.decorateRequest('cookies', null as unknown as Record<string, string | undefined>);
   const sessions = createSessions(app.meta);
   const environment = app.config.environment;
   const secure = app.publicUrl.startsWith('https:');
-  const cookieOptions = { path: '/console', httpOnly: true, sameSite: 'strict', secure } as const;
+  const cookieOptions: CookieOptions = { path: '/console', httpOnly: true, sameSite: 'strict', secure };
+  // Fastify sends each set-cookie header given, in order
+  const setCookie = (reply: FastifyReply, name: string, value: string, options: CookieOptions) =>
+    reply.header('set-cookie', cookieCodec().stringifySetCookie({ name, value, ...options }));
+  const clearCookie = (reply: FastifyReply, name: string) =>
+    reply.header('set-cookie', cookieCodec().stringifySetCookie({ name, value: '', ...cookieOptions, maxAge: 0, expires: new Date(0) }));
   let assets: ReturnType<typeof loadAssets> | undefined;
   const hide = { schema: { hide: true } };
 
@@ -81,7 +99,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   function takeFlash(request: FastifyRequest, reply: FastifyReply): Flash | undefined {
     const raw = request.cookies[FLASH_COOKIE];
     if (!raw) return undefined;
-    reply.clearCookie(FLASH_COOKIE, cookieOptions);
+    clearCookie(reply, FLASH_COOKIE);
     try {
       const f = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Flash;
       return (f.tone === 'ok' || f.tone === 'bad') && typeof f.text === 'string' ? { tone: f.tone, text: f.text.slice(0, 500) } : undefined;
@@ -91,7 +109,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   }
 
   function setFlash(reply: FastifyReply, flash: Flash): void {
-    reply.setCookie(FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), { ...cookieOptions, maxAge: 60 });
+    setCookie(reply, FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), { ...cookieOptions, maxAge: 60 });
   }
 
   const describe = (answer: ApiAnswer<unknown>): string =>
@@ -101,7 +119,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   function signIn(reply: FastifyReply, status: number, opts: { error?: string; clientId?: string; next?: string } = {}): FastifyReply {
     const token = newToken();
-    reply.setCookie(SIGN_IN_COOKIE, token, { ...cookieOptions, maxAge: 3600 });
+    setCookie(reply, SIGN_IN_COOKIE, token, { ...cookieOptions, maxAge: 3600 });
     const body = pages.signInBody({ token, environment, ...opts });
     return sendConsolePage(reply, consolePage({ title: 'Sign in', section: '', body, environment }), status);
   }
@@ -147,6 +165,8 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   // ------------------------------------------------------------ session and CSRF
 
   app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.cookie;
+    request.cookies = header ? cookieCodec().parseCookie(header) : {};
     const path = request.url.split('?', 1)[0];
     if (path === '/console/sign-in' || path.startsWith('/console/assets/')) return;
     const session = await sessions.read(request.cookies[SESSION_COOKIE]);
@@ -154,7 +174,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       request.consoleSession = session;
       return;
     }
-    if (request.cookies[SESSION_COOKIE] !== undefined) reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    if (request.cookies[SESSION_COOKIE] !== undefined) clearCookie(reply, SESSION_COOKIE);
     if (path === '/console/live') return reply.code(401).send();
     const next = request.method === 'GET' ? safeBack(request.url, '/console') : '/console';
     // htmx (a live region, a boosted click) replaces the whole page with the sign-in page
@@ -207,13 +227,13 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     if (answer.status !== 200)
       return signIn(reply, 401, { next, clientId, error: `Those credentials were refused (${describe(answer)}).` });
     const { token } = await sessions.issue(clientId, secret);
-    reply.clearCookie(SIGN_IN_COOKIE, cookieOptions);
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_S });
+    clearCookie(reply, SIGN_IN_COOKIE);
+    setCookie(reply, SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_S });
     return reply.redirect(next, 303);
   });
 
   app.post('/console/sign-out', hide, async (request, reply) => {
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    clearCookie(reply, SESSION_COOKIE);
     return signIn(reply, 200, {});
   });
 
