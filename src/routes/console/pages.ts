@@ -3,6 +3,7 @@
  * every value escaped by `html`. Which buttons a resource shows is the `actions` list its API
  * answer carries (read from the transition tables), never a rule of the console's own.
  */
+import { DELIVERY_OUTCOMES } from '../../../schemas/sandbox.js';
 import { MERCHANT_TRIGGER } from '../../domain/controls.js';
 import { merchantMachine } from '../../domain/merchant.js';
 import { webhookHeaders } from '../../webhooks/post.js';
@@ -16,18 +17,14 @@ type S = components['schemas'];
 type Row = RawHtml | string | number | null | undefined;
 
 const OK = new Set(['paid', 'activated', 'authorized', 'delivered', 'passed', 'active', 'created']);
-const BAD = new Set([
+// every failed attempt's outcome is bad news, as are the end states that are not the happy one
+const BAD = new Set<string>([
   'failed',
   'rejected',
   'revoked',
   'expired',
   'inactive',
-  'timeout',
-  'connection_refused',
-  'connection_reset',
-  'non_2xx',
-  'redirect',
-  'error',
+  ...DELIVERY_OUTCOMES.filter((o) => o !== 'delivered'),
 ]);
 
 export function badge(value: string | null | undefined): RawHtml {
