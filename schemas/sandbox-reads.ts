@@ -20,6 +20,17 @@ const CURSOR = {
 } as const;
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page' } as const;
 
+/** A page of a list read: `items` newest first, and the cursor of the next page. */
+const pageOf = <T extends object>(id: string, item: T) =>
+  ({
+    $id: id,
+    title: id,
+    type: 'object',
+    required: ['items', 'nextCursor'],
+    additionalProperties: false,
+    properties: { items: { type: 'array', items: item }, nextCursor: NEXT_CURSOR },
+  }) as const;
+
 /** `{ state: count }` with every state present (0 when none). */
 const countsOf = (states: readonly string[]) =>
   ({
@@ -83,25 +94,12 @@ const MERCHANT_ACTION_LIST = {
   description: 'Control actions legal from this state (POST /_sandbox/merchants/{merchantId}/{action})',
 } as const;
 
-export const SandboxMerchantList = {
-  $id: 'SandboxMerchantList',
-  title: 'SandboxMerchantList',
+export const SandboxMerchantList = pageOf('SandboxMerchantList', {
   type: 'object',
-  required: ['items', 'nextCursor'],
+  required: ['merchant', 'state', 'actions'],
   additionalProperties: false,
-  properties: {
-    items: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['merchant', 'state', 'actions'],
-        additionalProperties: false,
-        properties: { merchant: { $ref: 'MerchantSummary#' }, state: MERCHANT_STATE, actions: MERCHANT_ACTION_LIST },
-      },
-    },
-    nextCursor: NEXT_CURSOR,
-  },
-} as const;
+  properties: { merchant: { $ref: 'MerchantSummary#' }, state: MERCHANT_STATE, actions: MERCHANT_ACTION_LIST },
+} as const);
 
 export const SandboxMerchant = {
   $id: 'SandboxMerchant',
@@ -119,13 +117,6 @@ export const SandboxMerchant = {
     stores: { type: 'array', items: { $ref: 'StoreResponse#' } },
   },
 } as const;
-
-export const MerchantIdParams = {
-  type: 'object',
-  required: ['merchantId'],
-  properties: { merchantId: { type: 'integer', minimum: 1 } },
-} as const;
-export type MerchantIdParamsT = FromSchema<typeof MerchantIdParams>;
 
 // ---------------------------------------------------------------- payments
 
@@ -147,25 +138,12 @@ const PAYMENT_ACTION_LIST = {
   description: 'Control actions legal from this status (POST /_sandbox/payments/{paymentId}/{action})',
 } as const;
 
-export const SandboxPaymentList = {
-  $id: 'SandboxPaymentList',
-  title: 'SandboxPaymentList',
+export const SandboxPaymentList = pageOf('SandboxPaymentList', {
   type: 'object',
-  required: ['items', 'nextCursor'],
+  required: ['payment', 'actions'],
   additionalProperties: false,
-  properties: {
-    items: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['payment', 'actions'],
-        additionalProperties: false,
-        properties: { payment: { $ref: 'Payment#' }, actions: PAYMENT_ACTION_LIST },
-      },
-    },
-    nextCursor: NEXT_CURSOR,
-  },
-} as const;
+  properties: { payment: { $ref: 'Payment#' }, actions: PAYMENT_ACTION_LIST },
+} as const);
 
 export const TIMELINE_KINDS = ['created', 'page_opened', 'status_changed', 'event'] as const;
 
@@ -212,13 +190,6 @@ export const SandboxPayment = {
   },
 } as const;
 
-export const PaymentIdParams = {
-  type: 'object',
-  required: ['paymentId'],
-  properties: { paymentId: { type: 'integer', minimum: 1 } },
-} as const;
-export type PaymentIdParamsT = FromSchema<typeof PaymentIdParams>;
-
 // ---------------------------------------------------------------- consents and webhooks
 
 export const SandboxConsentQuery = {
@@ -233,32 +204,19 @@ export const SandboxConsentQuery = {
 } as const;
 export type SandboxConsentQueryT = FromSchema<typeof SandboxConsentQuery>;
 
-export const SandboxConsentList = {
-  $id: 'SandboxConsentList',
-  title: 'SandboxConsentList',
+export const SandboxConsentList = pageOf('SandboxConsentList', {
   type: 'object',
-  required: ['items', 'nextCursor'],
+  required: ['consent', 'actions'],
   additionalProperties: false,
   properties: {
-    items: {
+    consent: { $ref: 'Consent#' },
+    actions: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['consent', 'actions'],
-        additionalProperties: false,
-        properties: {
-          consent: { $ref: 'Consent#' },
-          actions: {
-            type: 'array',
-            items: { type: 'string', enum: CONSENT_ACTIONS },
-            description: 'Control actions legal from this status (POST /_sandbox/consents/{requestId}/{action})',
-          },
-        },
-      },
+      items: { type: 'string', enum: CONSENT_ACTIONS },
+      description: 'Control actions legal from this status (POST /_sandbox/consents/{requestId}/{action})',
     },
-    nextCursor: NEXT_CURSOR,
   },
-} as const;
+} as const);
 
 export const SandboxWebhookList = {
   $id: 'SandboxWebhookList',

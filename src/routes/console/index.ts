@@ -145,17 +145,26 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   const api = (request: FastifyRequest): ConsoleApi => consoleApi(app, request.consoleSession!);
 
-  /** Run one API action for a form, then go back with what happened. */
-  async function act(
+  /**
+   * Run one API action for a form and say what happened: back where the form came from, or, for
+   * an action that made something, to what it made (`done` answers the text and the page).
+   */
+  async function act<T>(
     request: FastifyRequest,
     reply: FastifyReply,
-    call: () => Promise<ApiAnswer<unknown>>,
-    done: string,
+    call: () => Promise<ApiAnswer<T>>,
+    done: string | ((made: T) => { text: string; to: string }),
     fallback: string,
   ) {
     const answer = await call();
-    setFlash(reply, isError(answer) ? { tone: 'bad', text: describe(answer) } : { tone: 'ok', text: done });
-    return reply.redirect(safeBack((request.body as Form | undefined)?.back, fallback), 303);
+    const back = safeBack((request.body as Form | undefined)?.back, fallback);
+    if (isError(answer)) {
+      setFlash(reply, { tone: 'bad', text: describe(answer) });
+      return reply.redirect(back, 303);
+    }
+    const next = typeof done === 'string' ? { text: done, to: back } : done(answer.body);
+    setFlash(reply, { tone: 'ok', text: next.text });
+    return reply.redirect(next.to, 303);
   }
 
   const query = (request: FastifyRequest) => request.query as Form;
@@ -319,13 +328,13 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/console/merchants/test', hide, async (request, reply) => {
     const companyName = first((request.body as Form).companyName) ?? '';
-    const answer = await api(request).post<{ merchantId: number }>('/v1/partner/merchants/test', { companyName });
-    if (isError(answer)) {
-      setFlash(reply, { tone: 'bad', text: describe(answer) });
-      return reply.redirect('/console', 303);
-    }
-    setFlash(reply, { tone: 'ok', text: `Created test merchant ${answer.body.merchantId}.` });
-    return reply.redirect(`/console/merchants/${answer.body.merchantId}`, 303);
+    return act(
+      request,
+      reply,
+      () => api(request).post<{ merchantId: number }>('/v1/partner/merchants/test', { companyName }),
+      (m) => ({ text: `Created test merchant ${m.merchantId}.`, to: `/console/merchants/${m.merchantId}` }),
+      '/console',
+    );
   });
 
   app.get('/console/merchants', hide, async (request, reply) => {
@@ -390,17 +399,18 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   app.post('/console/payments', hide, async (request, reply) => {
     const form = request.body as Form;
     const amount = Number(first(form.amount));
-    const answer = await api(request).post<{ paymentId: number }>('/v1/partner/payments', {
-      merchantClientId: first(form.merchantClientId),
-      amount: Number.isFinite(amount) ? amount : first(form.amount),
-      referenceNumber: first(form.referenceNumber),
-    });
-    if (isError(answer)) {
-      setFlash(reply, { tone: 'bad', text: describe(answer) });
-      return reply.redirect('/console/payments', 303);
-    }
-    setFlash(reply, { tone: 'ok', text: `Created payment ${answer.body.paymentId}.` });
-    return reply.redirect(`/console/payments/${answer.body.paymentId}`, 303);
+    return act(
+      request,
+      reply,
+      () =>
+        api(request).post<{ paymentId: number }>('/v1/partner/payments', {
+          merchantClientId: first(form.merchantClientId),
+          amount: Number.isFinite(amount) ? amount : first(form.amount),
+          referenceNumber: first(form.referenceNumber),
+        }),
+      (p) => ({ text: `Created payment ${p.paymentId}.`, to: `/console/payments/${p.paymentId}` }),
+      '/console/payments',
+    );
   });
 
   app.get<{ Params: { id: string } }>('/console/payments/:id', hide, async (request, reply) => {
@@ -509,13 +519,13 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { id: string } }>('/console/deliveries/:id/redeliver', hide, async (request, reply) => {
     const { id } = request.params;
     if (!ID.test(id)) throw new ApiError('route_not_found');
-    const answer = await api(request).post<S['SandboxDelivery']>(`/_sandbox/deliveries/${id}/redeliver`);
-    if (isError(answer)) {
-      setFlash(reply, { tone: 'bad', text: describe(answer) });
-      return reply.redirect(safeBack((request.body as Form).back, '/console/webhooks'), 303);
-    }
-    setFlash(reply, { tone: 'ok', text: `Redelivery ${answer.body.id} of delivery ${id} queued.` });
-    return reply.redirect(`/console/deliveries/${answer.body.id}`, 303);
+    return act(
+      request,
+      reply,
+      () => api(request).post<S['SandboxDelivery']>(`/_sandbox/deliveries/${id}/redeliver`),
+      (d) => ({ text: `Redelivery ${d.id} of delivery ${id} queued.`, to: `/console/deliveries/${d.id}` }),
+      '/console/webhooks',
+    );
   });
 
   // ------------------------------------------------------------ requests and scenarios

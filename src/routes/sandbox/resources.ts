@@ -5,14 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
+import { MerchantIdParams, PaymentIdParams, type MerchantIdParamsT, type PaymentIdParamsT } from '../../../schemas/partner.js';
 import {
-  MerchantIdParams,
-  PaymentIdParams,
   SandboxConsentQuery,
   SandboxMerchantQuery,
   SandboxPaymentQuery,
-  type MerchantIdParamsT,
-  type PaymentIdParamsT,
   type SandboxConsentQueryT,
   type SandboxMerchantQueryT,
   type SandboxPaymentQueryT,
