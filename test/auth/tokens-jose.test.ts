@@ -1,6 +1,6 @@
 /**
- * TokenService (src/auth/tokens.ts) is jose end to end: a token is exactly what jose's SignJWT
- * gives for its claims, and verification agrees with jose's jwtVerify at every instant (each
+ * TokenService (src/auth/tokens.ts) agrees with jose end to end: a token (signed by fast-jwt) is
+ * exactly what jose's SignJWT gives for its claims, and verification agrees with jose's jwtVerify at every instant (each
  * use is verified again: nothing is cached, so time and a changed token are always seen).
  */
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
