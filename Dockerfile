@@ -35,6 +35,7 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
+    NODE_COMPILE_CACHE=/app/.compile-cache \
     HOST=0.0.0.0 \
     PORT=4010 \
     OBSIM_DB=:memory: \
@@ -48,8 +49,13 @@ COPY --from=build /app/scenarios ./scenarios
 # the shipped personas: POST /_sandbox/sandboxes {"persona": "shop-with-history"}, serve --persona
 COPY --from=build /app/personas ./personas
 # /data: mount a volume here and set OBSIM_DB=/data/obsim.sqlite to keep state across restarts
+# NODE_COMPILE_CACHE: V8's compiled code of dist/ and its dependencies, written here once by
+# building the OpenAPI document (which loads what `serve` loads), so that every container starts
+# without compiling them (docs/performance.md, "Start-up")
 RUN mkdir -p /data && chown node:node /data \
- && ln -s /app/dist/src/bin.js /usr/local/bin/obsim && chmod +x /app/dist/src/bin.js
+ && ln -s /app/dist/src/bin.js /usr/local/bin/obsim && chmod +x /app/dist/src/bin.js \
+ && node dist/src/bin.js openapi --out /tmp/openapi.json && rm /tmp/openapi.json \
+ && chown -R node:node /app/.compile-cache
 USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
