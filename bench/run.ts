@@ -31,11 +31,11 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { anchorServers, type AnchorSpec } from './lib/anchors.js';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
-import { freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
+import { freePort, machine, pinned, pinSelf, LOAD_CORE, SERVER_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
 import { evaluateTargets, renderMarkdown, type CaseResult, type Results } from './lib/report.js';
 import { median, round } from './lib/stats.js';
@@ -230,9 +230,22 @@ function build(): void {
 }
 
 async function measureStartup(anchors: AnchorSpec[]): Promise<Results['startup']> {
-  const runs: Record<string, number[]> = { obsim: [], bare: [] };
+  const runs: Record<string, number[]> = { obsim: [], bare: [], obsimImport: [] };
   for (const a of anchors) runs[a.kind] = [];
+  // the floor of obsim's start: spawn to exit of a Node that only imports every module `serve`
+  // loads at start (nothing built, no database, nothing listening)
+  const importOnly = pinned(SERVER_CORE, [
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    ['cli', 'server', 'app']
+      .map((m) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', `${m}.js`)).href)});`)
+      .join(' '),
+  ]);
   for (let i = 0; i < opts.startupRuns; i++) {
+    const t0 = performance.now();
+    const imported = spawnSync(importOnly[0], importOnly.slice(1), { cwd: ROOT, stdio: 'ignore' });
+    if (imported.status === 0) runs.obsimImport.push(performance.now() - t0);
     // alternate: a cold obsim (fresh database: migrations + seed + schema compilation), then bare
     const o = await startObsim('obsim-cold', join(tmp, `cold-${i}.sqlite`));
     runs.obsim.push(o.startMs);
@@ -371,6 +384,7 @@ async function main(): Promise<void> {
     options: opts,
     startup: {},
     rss: {},
+    rssAtStart: {},
     cases: [],
     targets: [],
     notes: [],
@@ -414,6 +428,8 @@ async function main(): Promise<void> {
         .join(', ')}`,
     );
 
+    // before the first request: what obsim holds having only started (the floor of its RSS)
+    for (const [k, s] of Object.entries(servers)) (results.rssAtStart ??= {})[k] = round(rssMb(s.pid), 1);
     const fx = await setupObsim(obsim.server.url);
     results.fixture = {
       merchantId: fx.merchantId,
