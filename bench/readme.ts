@@ -62,6 +62,8 @@ npm run bench -- --soak        # plus 60 s of mixed load with RSS sampled (flat-
 npm run bench -- --no-anchors  # without Prism and Mockoon (installed on demand in a temp folder otherwise)
 npm run bench -- --profile     # obsim under --cpu-prof; prints the functions with the most self time
 npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes   # skip those parts
+npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js --cases token --connections 1,50
+                               # two builds side by side, alternating passes: a before/after from one run
 \`\`\`
 
 How it measures: obsim runs from \`dist/\` (production build) on a file database (WAL) in a temp
@@ -79,7 +81,9 @@ balance, quiet, then while a clock advance fires 50,000 due settlements. Cost gr
 queries at one connection on a database of 10,000 payments and on one of 1,000,000 (as many
 events and deliveries, 1,000 merchants; rows written straight into the file). The sandboxes
 bench (\`bench/sandboxes.ts\`) runs at the end with its own servers. Start-up is the time from spawning a cold process (fresh database: migrations, seed,
-validators and serializers loaded from the build) to its first \`/healthz\` 200. The webhook case registers a loopback
+validators and serializers loaded from the build) to its first \`/healthz\` 200; beside it, the
+time a Node takes to only import the modules \`serve\` loads and exit (the floor of obsim's start).
+RSS is read from \`/proc\` right after each server starts and again after the cases. The webhook case registers a loopback
 receiver, lets 1,000 payments settle at once (one \`POST /_sandbox/clock/advance\` on a frozen
 clock) and checks 1,000 correctly signed deliveries, then completes 1,000 payments one by one at
 200 per second and measures trigger-to-receipt latency; an open-loop probe (500 GET/s) gives the

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:ab -- <before/bin.js> <after/bin.js>` — two obsim builds side by side, for a
+ * before/after figure from one run (the machine moves 20–30 % between runs; two servers measured
+ * pass by pass minutes apart do not).
+ *
+ * Each argument is the `dist/src/bin.js` of a build, e.g. a copy of dist/ taken before a change,
+ * kept inside the checkout so that its imports find node_modules (tmp/ is git-ignored):
+ *
+ *   cp -r dist tmp/before && <change> && npm run build && npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js
+ *
+ * Both servers start at default settings on their own file database, pinned to core 0 like
+ * `npm run bench` (autocannon on core 1), with the bench's fixture; every case then runs at each
+ * connection count in alternating passes (A B, B A, …) and the medians of req/s, p50 and p99 are
+ * printed per build.
+ *
+ *   options: --cases token,onboarding,payments,tx20,journal (default token,onboarding)
+ *            --connections 1,50 (default 1)  --passes N (default 6)  --seconds S (default 3)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
+import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
+import { freePort, pinSelf, LOAD_CORE, startServer, type Server } from './lib/proc.js';
+import { median, round } from './lib/stats.js';
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const bins = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const json = { 'content-type': 'application/json' };
+
+type Request = Omit<LoadJob, 'url' | 'connections' | 'durationS'>;
+const CASES: Record<string, (fx: ObsimFixture) => Request | null> = {
+  token: (fx) =>
+    fx.tokenRequest
+      ? { method: 'POST', path: '/v1/auth/generate-token', headers: { ...PARTNER_HEADERS, ...json }, body: JSON.stringify(fx.tokenRequest) }
+      : null,
+  onboarding: (fx) => ({ method: 'GET', path: `/v1/partner/merchants/${fx.merchantId}/onboarding-status`, headers: PARTNER_HEADERS }),
+  payments: (fx) => ({
+    method: 'POST',
+    path: '/v1/partner/payments',
+    headers: { ...PARTNER_HEADERS, ...json },
+    body: `{"merchantClientId":"${fx.merchantClientId}","amount":125.5,"referenceNumber":"ab-{{n}}"}`,
+    unique: true,
+  }),
+  tx20: (fx) =>
+    fx.large
+      ? {
+          method: 'POST',
+          path: '/v1/ais/accounts/transactions',
+          headers: { ...json, authorization: `Bearer ${fx.large.token}` },
+          body: JSON.stringify({ userId: fx.large.userId, merchantId: fx.large.merchantId, accountId: fx.large.accountId, pageLimit: 20 }),
+        }
+      : null,
+  journal: () => ({ method: 'GET', path: '/_sandbox/requests?limit=50', headers: PARTNER_HEADERS }),
+};
+
+async function main(): Promise<void> {
+  if (bins.length !== 2) throw new Error('usage: npm run bench:ab -- <before/bin.js> <after/bin.js> [options]');
+  const cases = option('cases', 'token,onboarding').split(',');
+  for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (known: ${Object.keys(CASES).join(', ')})`);
+  const connections = option('connections', '1').split(',').map(Number);
+  const passes = Number(option('passes', '6'));
+  const seconds = Number(option('seconds', '3'));
+  pinSelf(LOAD_CORE);
+  const tmp = mkdtempSync(join(tmpdir(), 'obsim-ab-'));
+  const servers: { bin: string; server: Server; fx: ObsimFixture }[] = [];
+  let load: LoadGenerator | undefined;
+  try {
+    for (const [i, bin] of bins.entries()) {
+      const port = await freePort();
+      const { server } = await startServer({
+        name: `obsim-${i === 0 ? 'a' : 'b'}`,
+        argv: [process.execPath, resolve(bin), 'serve', '--port', String(port), '--db', join(tmp, `${i}.sqlite`)],
+        env: { OBSIM_LOG_LEVEL: 'warn' },
+        port,
+      });
+      servers.push({ bin, server, fx: await setupObsim(server.url) });
+    }
+    load = new LoadGenerator();
+    for (const name of cases) {
+      for (const c of connections) {
+        const runs: LoadSummary[][] = servers.map(() => []);
+        for (let pass = 0; pass < passes; pass++) {
+          const order = pass % 2 === 0 ? [0, 1] : [1, 0];
+          for (const i of order) {
+            const request = CASES[name](servers[i].fx);
+            if (!request) throw new Error(`case ${name}: the fixture has no account for it`);
+            runs[i].push(await load.run({ ...request, url: servers[i].server.url, connections: c, durationS: seconds }));
+          }
+        }
+        const line = servers.map(({ bin }, i) => {
+          const m = (f: (s: LoadSummary) => number | null) => median(runs[i].map(f)) ?? 0;
+          return `${bin}: ${Math.round(m((s) => s.rps))} req/s, p50 ${round(m((s) => s.p50) * 1000, 0)} µs, p99 ${round(m((s) => s.p99) * 1000, 0)} µs`;
+        });
+        process.stdout.write(`${name} c${c} (${passes} passes of ${seconds} s)\n  A ${line[0]}\n  B ${line[1]}\n`);
+      }
+    }
+  } finally {
+    load?.close();
+    for (const { server } of servers) await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
