@@ -3,8 +3,8 @@
  * with jose's jwtVerify (no JWT code of our own).
  *
  * - Signing is synchronous (node:crypto's HMAC): jose 6 signs through WebCrypto, whose HMAC runs
- *   on libuv's thread pool, and that round trip was a fifth of a token call at one connection
- *   (about 60 µs; docs/performance.md). The token is the same either way: header
+ *   on libuv's thread pool, and that round trip was a sixth of a token call at one connection
+ *   (about 50 µs; docs/performance.md). The token is the same either way: header
  *   {"alg":"HS256","typ":"JWT"}, the claims below in this order.
  *
  * - Secret: config.jwtSecret (UTF-8 bytes, at least 32 characters recommended) or 32 random

@@ -1,7 +1,8 @@
 /**
  * TokenService (src/auth/tokens.ts) agrees with jose end to end: a token (signed by fast-jwt) is
- * exactly what jose's SignJWT gives for its claims, and verification agrees with jose's jwtVerify at every instant (each
- * use is verified again: nothing is cached, so time and a changed token are always seen).
+ * exactly what jose's SignJWT gives for its claims, and verification agrees with jose's jwtVerify
+ * at every instant (a verdict is remembered for the rest of its clock second only, so time and a
+ * changed token are always seen).
  */
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import t from 'tap';
