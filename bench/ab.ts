@@ -13,12 +13,14 @@
  * connection count in alternating passes (A B, B A, …) and the medians of req/s, p50 and p99 are
  * printed per build.
  *
- *   options: --cases token,onboarding,payments,tx20,journal (default token,onboarding)
+ *   options: --cases (any of `npm run bench`'s case ids, e.g. token,onboarding,payments,tx20,
+ *            aisread, or journal: the journal's newest page; default token,onboarding)
  *            --connections 1,50 (default 1)  --passes N (default 6)  --seconds S (default 3)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CASES as BENCH_CASES } from './lib/cases.js';
 import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
 import { freePort, pinSelf, LOAD_CORE, startServer, type Server } from './lib/proc.js';
@@ -30,38 +32,18 @@ const option = (name: string, fallback: string) => {
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
 };
 const bins = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const json = { 'content-type': 'application/json' };
-
 type Request = Omit<LoadJob, 'url' | 'connections' | 'durationS'>;
-const CASES: Record<string, (fx: ObsimFixture) => Request | null> = {
-  token: (fx) =>
-    fx.tokenRequest
-      ? { method: 'POST', path: '/v1/auth/generate-token', headers: { ...PARTNER_HEADERS, ...json }, body: JSON.stringify(fx.tokenRequest) }
-      : null,
-  onboarding: (fx) => ({ method: 'GET', path: `/v1/partner/merchants/${fx.merchantId}/onboarding-status`, headers: PARTNER_HEADERS }),
-  payments: (fx) => ({
-    method: 'POST',
-    path: '/v1/partner/payments',
-    headers: { ...PARTNER_HEADERS, ...json },
-    body: `{"merchantClientId":"${fx.merchantClientId}","amount":125.5,"referenceNumber":"ab-{{n}}"}`,
-    unique: true,
-  }),
-  tx20: (fx) =>
-    fx.large
-      ? {
-          method: 'POST',
-          path: '/v1/ais/accounts/transactions',
-          headers: { ...json, authorization: `Bearer ${fx.large.token}` },
-          body: JSON.stringify({ userId: fx.large.userId, merchantId: fx.large.merchantId, accountId: fx.large.accountId, pageLimit: 20 }),
-        }
-      : null,
-  journal: () => ({ method: 'GET', path: '/_sandbox/requests?limit=50', headers: PARTNER_HEADERS }),
-};
+/** `npm run bench`'s cases as obsim gets them (bench/lib/cases.ts), and a read of the journal's newest page. */
+const CASE_IDS = [...BENCH_CASES.map((c) => c.id), 'journal'];
+function requestOf(id: string, fx: ObsimFixture): Request | null {
+  if (id === 'journal') return { method: 'GET', path: '/_sandbox/requests?limit=50', headers: PARTNER_HEADERS };
+  return BENCH_CASES.find((c) => c.id === id)!.request('obsim', fx);
+}
 
 async function main(): Promise<void> {
   if (bins.length !== 2) throw new Error('usage: npm run bench:ab -- <before/bin.js> <after/bin.js> [options]');
   const cases = option('cases', 'token,onboarding').split(',');
-  for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (known: ${Object.keys(CASES).join(', ')})`);
+  for (const c of cases) if (!CASE_IDS.includes(c)) throw new Error(`unknown case ${c} (known: ${CASE_IDS.join(', ')})`);
   const connections = option('connections', '1').split(',').map(Number);
   const passes = Number(option('passes', '6'));
   const seconds = Number(option('seconds', '3'));
@@ -87,7 +69,7 @@ async function main(): Promise<void> {
         for (let pass = 0; pass < passes; pass++) {
           const order = pass % 2 === 0 ? [0, 1] : [1, 0];
           for (const i of order) {
-            const request = CASES[name](servers[i].fx);
+            const request = requestOf(name, servers[i].fx);
             if (!request) throw new Error(`case ${name}: the fixture has no account for it`);
             runs[i].push(await load.run({ ...request, url: servers[i].server.url, connections: c, durationS: seconds }));
           }
