@@ -27,6 +27,7 @@ import type { JWTPayload } from 'jose';
 import type { VirtualClock } from '../clock.js';
 import type { Environment } from '../config.js';
 import { ApiError } from '../domain/errors.js';
+import { lazyImport, lazyRequire } from '../lazy.js';
 import type { MetaStore } from '../store/db.js';
 
 /** The permission strings a token can carry (the contract shows these three). */
@@ -76,26 +77,15 @@ export function resolveSecret(configured: string | undefined, environment: Envir
   return Buffer.from(stored, 'base64url');
 }
 
-/**
- * jose is loaded with the first token call (it is an ES module: ~40 ms at start-up that
- * `obsim serve` does not need before the first AIS call).
- */
-let jose: typeof import('jose') | undefined;
-async function loadJose(): Promise<typeof import('jose')> {
-  return (jose ??= await import('jose'));
-}
+// loaded with the first token call: jose is an ES module of ~40 ms at start-up that `obsim serve`
+// does not need before the first AIS call
+const jose = lazyImport<typeof import('jose')>('jose');
+const fastJwt = lazyRequire<typeof import('fast-jwt')>('fast-jwt');
 
-/** fast-jwt, loaded with the first token issued (like jose). */
-let fastJwt: typeof import('fast-jwt') | undefined;
-async function loadFastJwt(): Promise<typeof import('fast-jwt')> {
-  return (fastJwt ??= await import('fast-jwt'));
-}
-
-/** Map a jose failure (or anything else thrown while verifying) to one of the token_* codes. */
-export function tokenError(err: unknown): ApiError {
+/** Map a jose failure (or anything else thrown while verifying) to one of the token_* codes; `errors`: jose's error classes. */
+export function tokenError(err: unknown, errors?: (typeof import('jose'))['errors']): ApiError {
   if (err instanceof ApiError) return err;
-  if (!jose) return new ApiError('token_invalid');
-  const { errors } = jose;
+  if (!errors) return new ApiError('token_invalid');
   if (err instanceof errors.JWTExpired) return new ApiError('token_expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'nbf' || err.claim === 'iat') return new ApiError('token_not_yet_valid');
@@ -148,7 +138,7 @@ export class TokenService {
     const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
     const jti = randomUUID();
     const permissions = [...new Set(input.permissions)];
-    this.signer ??= (await loadFastJwt()).createSigner({ key: Buffer.from(this.options.secret), algorithm: TOKEN_ALGORITHM });
+    this.signer ??= fastJwt().createSigner({ key: Buffer.from(this.options.secret), algorithm: TOKEN_ALGORITHM });
     const token = this.signer({
       merchantId: input.merchantId,
       permissions,
@@ -188,8 +178,8 @@ export class TokenService {
 
   private async verifyWithJose(token: string, now: Date): Promise<TokenClaims> {
     let payload: JWTPayload;
+    const { jwtVerify, errors } = await jose();
     try {
-      const { jwtVerify } = await loadJose();
       ({ payload } = await jwtVerify(token, await this.key(), {
         algorithms: [TOKEN_ALGORITHM],
         issuer: this.issuer,
@@ -199,7 +189,7 @@ export class TokenService {
         requiredClaims: ['sub', 'iat', 'exp', 'jti'],
       }));
     } catch (err) {
-      throw tokenError(err);
+      throw tokenError(err, errors);
     }
     const nowS = Math.floor(now.getTime() / 1000);
     if (typeof payload.iat === 'number' && payload.iat > nowS + CLOCK_TOLERANCE_S) throw new ApiError('token_not_yet_valid');

@@ -9,10 +9,10 @@
  * form, before any session exists, carries a token that must equal a short-lived cookie's.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { lazyImport } from '../../lazy.js';
 
 // imported at the first sign-in: jose costs ~30 ms of start-up (auth/tokens.ts loads it lazily too)
-let jose: typeof import('jose') | undefined;
-const loadJose = async () => (jose ??= await import('jose'));
+const jose = lazyImport<typeof import('jose')>('jose');
 
 export const SESSION_COOKIE = 'obsim_console';
 export const SIGN_IN_COOKIE = 'obsim_console_sign_in';
@@ -45,7 +45,7 @@ export function createSessions(meta: { getOrCreate(key: string, create: () => st
   return {
     async issue(clientId: string, secret: string): Promise<{ token: string; session: ConsoleSession }> {
       const session = { clientId, secret, csrf: newToken() };
-      const { EncryptJWT } = await loadJose();
+      const { EncryptJWT } = await jose();
       const token = await new EncryptJWT({ sec: secret, csrf: session.csrf })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setSubject(clientId)
@@ -58,7 +58,7 @@ export function createSessions(meta: { getOrCreate(key: string, create: () => st
     async read(token: string | undefined): Promise<ConsoleSession | undefined> {
       if (!token) return undefined;
       try {
-        const { jwtDecrypt } = await loadJose();
+        const { jwtDecrypt } = await jose();
         const { payload } = await jwtDecrypt(token, sessionKey(), {
           keyManagementAlgorithms: ['dir'],
           contentEncryptionAlgorithms: ['A256GCM'],
