@@ -4,8 +4,10 @@
  * `--journal off`, pinned like `npm run bench` (servers on core 0, autocannon on core 1):
  *
  *   1. the bench's cases (GET onboarding-status, POST payments, POST transactions with 20 items)
- *      at 50 connections and at 1 connection, passes alternating the two servers: throughput
- *      and p99 of journal on against off (limits: >= 85 % and <= 1.3×);
+ *      at 50 connections and at 1 connection, passes alternating the servers: throughput and p99
+ *      of journal on against off (limits: >= 85 % and <= 1.3×), the server CPU per request of
+ *      each, and a second journal-off server measured alike (off against off: what the same
+ *      ratios read when nothing differs, the resolution of this machine in this run);
  *   2. journal queries on a full journal (10,000 entries): p50/p99 of sequential GET
  *      /_sandbox/requests with filters, including one that matches nothing (it walks the whole
  *      index), and of a verify (limit: p99 <= 10 ms for the list);
@@ -24,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { call } from './lib/http.js';
 import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
-import { freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
+import { cpuSeconds, freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
 import { median, percentile, round } from './lib/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,12 +43,14 @@ const QUERIES = quick ? 100 : 500;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const json = { 'content-type': 'application/json' };
 
-type Variant = 'on' | 'off';
+/** `off2`: a second journal-off server, the control (its ratios to `off` should read 1×). */
+type Variant = 'on' | 'off' | 'off2';
+const VARIANTS: readonly Variant[] = ['on', 'off', 'off2'];
 
 async function obsim(tmp: string, variant: Variant): Promise<Server> {
   const port = await freePort();
   const db = join(tmp, `journal-${variant}.sqlite`);
-  const extra = variant === 'off' ? ['--journal', 'off'] : [];
+  const extra = variant === 'on' ? [] : ['--journal', 'off'];
   return (
     await startServer({
       name: `obsim-journal-${variant}`,
@@ -105,11 +109,15 @@ interface Measured {
   rps: number | null;
   p50: number | null;
   p99: number | null;
+  /** Server CPU (user + system) per request answered, µs: the journal's cost without the machine's scheduling noise. */
+  cpuUsPerRequest: number | null;
 }
-const summarise = (passes: LoadSummary[]): Measured => ({
+type Pass = LoadSummary & { cpuUsPerRequest: number | null };
+const summarise = (passes: Pass[]): Measured => ({
   rps: round(median(passes.map((p) => p.rps)), 0),
   p50: round(median(passes.map((p) => p.p50 ?? 0)), 3),
   p99: round(median(passes.map((p) => p.p99 ?? 0)), 3),
+  cpuUsPerRequest: passes.every((p) => p.cpuUsPerRequest !== null) ? round(median(passes.map((p) => p.cpuUsPerRequest!)), 0) : null,
 });
 
 async function timed(n: number, fn: () => Promise<unknown>): Promise<{ p50: number | null; p99: number | null }> {
@@ -148,19 +156,19 @@ async function main(): Promise<void> {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-journal-'));
   const load = new LoadGenerator();
-  const servers: Record<Variant, Server> = { on: await obsim(tmp, 'on'), off: await obsim(tmp, 'off') };
+  const servers: Record<Variant, Server> = { on: await obsim(tmp, 'on'), off: await obsim(tmp, 'off'), off2: await obsim(tmp, 'off2') };
   const fixtures = {} as Record<Variant, ObsimFixture>;
-  const cases: { id: string; label: string; connections: number; on: Measured; off: Measured }[] = [];
+  const cases: ({ id: string; label: string; connections: number } & Record<Variant, Measured>)[] = [];
   const results: Record<string, unknown> = {};
   try {
-    for (const v of ['on', 'off'] as const) fixtures[v] = await setupObsim(servers[v].url);
+    for (const v of VARIANTS) fixtures[v] = await setupObsim(servers[v].url);
     results.rssStartMb = round(rssMb(servers.on.pid), 1);
 
     for (const connections of [50, 1]) {
       for (const def of CASES) {
         const jobs = {} as Record<Variant, LoadJob>;
         let skip = false;
-        for (const v of ['on', 'off'] as const) {
+        for (const v of VARIANTS) {
           const j = def.job(fixtures[v]);
           if (!j) skip = true;
           else jobs[v] = { ...j, url: servers[v].url, connections, durationS: DURATION_S };
@@ -169,18 +177,29 @@ async function main(): Promise<void> {
           log(`case ${def.id}: skipped (fixture missing)`);
           continue;
         }
-        for (const v of ['on', 'off'] as const) await load.run({ ...jobs[v], durationS: quick ? 0.5 : 1 });
-        const passes: Record<Variant, LoadSummary[]> = { on: [], off: [] };
+        for (const v of VARIANTS) await load.run({ ...jobs[v], durationS: quick ? 0.5 : 1 });
+        const passes: Record<Variant, Pass[]> = { on: [], off: [], off2: [] };
         for (let pass = 0; pass < PASSES; pass++) {
-          for (const v of pass % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+          // each server goes first, second and third in turn
+          for (const v of VARIANTS.map((_, i) => VARIANTS[(i + pass) % VARIANTS.length])) {
+            const cpu0 = cpuSeconds(servers[v].pid);
             const s = await load.run(jobs[v]);
-            passes[v].push(s);
+            const cpu1 = cpuSeconds(servers[v].pid);
+            const cpuUsPerRequest = cpu0 !== null && cpu1 !== null && s.total > 0 ? ((cpu1 - cpu0) * 1e6) / s.total : null;
+            passes[v].push({ ...s, cpuUsPerRequest });
             log(
-              `  ${def.id} c${connections} pass ${pass + 1} journal ${v.padEnd(3)} ${Math.round(s.rps)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms`,
+              `  ${def.id} c${connections} pass ${pass + 1} journal ${v.padEnd(4)} ${Math.round(s.rps)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  CPU ${round(cpuUsPerRequest, 0)} µs/request`,
             );
           }
         }
-        cases.push({ id: def.id, label: def.label, connections, on: summarise(passes.on), off: summarise(passes.off) });
+        cases.push({
+          id: def.id,
+          label: def.label,
+          connections,
+          on: summarise(passes.on),
+          off: summarise(passes.off),
+          off2: summarise(passes.off2),
+        });
       }
     }
 
@@ -226,8 +245,7 @@ async function main(): Promise<void> {
     results.soak = { seconds: SOAK_S, firstMb: samples[0], lastMb: samples[samples.length - 1], maxMb: Math.max(...samples), samples };
   } finally {
     load.close();
-    await servers.on.stop();
-    await servers.off.stop();
+    for (const v of VARIANTS) await servers[v].stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 
@@ -236,17 +254,17 @@ async function main(): Promise<void> {
   const rows = cases.map((c) => {
     const tp = ratio(c.on.rps, c.off.rps);
     const p99 = ratio(c.on.p99, c.off.p99);
-    return `| ${c.label}, ${c.connections} conn. | ${c.on.rps} / ${c.off.rps} (${tp}×) | ${c.on.p50} / ${c.off.p50} ms | ${c.on.p99} / ${c.off.p99} ms (${p99}×) | ${tp !== null && tp >= 0.85 && p99 !== null && p99 <= 1.3 ? 'met' : 'short'} |`;
+    return `| ${c.label}, ${c.connections} conn. | ${c.on.rps} / ${c.off.rps} (${tp}×) | ${c.on.p50} / ${c.off.p50} ms | ${c.on.p99} / ${c.off.p99} ms (${p99}×) | ${tp !== null && tp >= 0.85 && p99 !== null && p99 <= 1.3 ? 'met' : 'short'} | ${c.on.cpuUsPerRequest} / ${c.off.cpuUsPerRequest} µs (+${c.on.cpuUsPerRequest !== null && c.off.cpuUsPerRequest !== null ? c.on.cpuUsPerRequest - c.off.cpuUsPerRequest : '–'}) | ${ratio(c.off2.rps, c.off.rps)}× / ${ratio(c.off2.p99, c.off.p99)}× |`;
   });
   const q = results.queries as Record<string, { p50: number | null; p99: number | null }>;
   const soak = results.soak as { seconds: number; firstMb: number; lastMb: number; maxMb: number };
   const md = [
     `# obsim request journal benchmark — ${new Date().toISOString()}`,
     '',
-    `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; servers pinned to core 0, client to core 1 (taskset: ${m.taskset}). Command: \`npm run bench:journal${quick ? ' -- --quick' : ''}\`. Default settings, file database (WAL); medians of ${PASSES} pass(es) of ${DURATION_S} s alternating the servers.`,
+    `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; servers pinned to core 0, client to core 1 (taskset: ${m.taskset}). Command: \`npm run bench:journal${quick ? ' -- --quick' : ''}\`. Default settings, file database (WAL); medians of ${PASSES} pass(es) of ${DURATION_S} s alternating the servers. The control is a second journal-off server measured like the other two: its ratios to the first are what this run reads when nothing differs.`,
     '',
-    '| case | req/s, journal on / off | p50 on / off | p99 on / off | limits (>= 0.85× req/s, <= 1.3× p99) |',
-    '|---|---|---|---|---|',
+    '| case | req/s, journal on / off | p50 on / off | p99 on / off | limits (>= 0.85× req/s, <= 1.3× p99) | server CPU per request, on / off | control: a second journal-off server / off, req/s / p99 |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Queries on a full journal (${String(results.journalEntries)} entries), ${QUERIES} sequential GETs each on one keep-alive connection, timed to the last byte of the answer (the client parses nothing, like autocannon in the cases above; the newest page was ${Math.round(Number(results.newestPageBytes) / 1024)} KB):`,

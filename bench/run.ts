@@ -11,9 +11,13 @@
  *                                      skip the lifecycle throughput, reads under background
  *                                        work, cost growth, or the sandboxes bench
  *   npm run bench -- --profile         obsim runs with --cpu-prof; prints the top self-time
- *                                        functions and keeps the profile under bench/results/history/
+ *                                        functions and keeps the profiles (the cases' server and
+ *                                        the lifecycle's) under bench/results/history/
  *   npm run bench -- --only onboarding,payments   run only these load cases
  *   options: --passes N --duration S --no-build --no-webhooks --no-startup
+ *   OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build …
+ *                                      run another build of obsim (a before/after of the
+ *                                        lifecycle, which bench:ab does not run)
  *
  * What it does: builds obsim (npm run build), starts it from dist/ with a file database (WAL)
  * in a temp folder and the settings a user gets (payments settle 5 s after creation), plus a
@@ -30,13 +34,25 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { anchorServers, type AnchorSpec } from './lib/anchors.js';
 import { CASES, type Kind } from './lib/cases.js';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { setupObsim, type ObsimFixture } from './lib/obsim.js';
-import { freePort, machine, pinned, pinSelf, LOAD_CORE, SERVER_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
+import {
+  cpuSeconds,
+  freePort,
+  machine,
+  pinned,
+  pinSelf,
+  LOAD_CORE,
+  SERVER_CORE,
+  rssMb,
+  sleep,
+  startServer,
+  type Server,
+} from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
 import { evaluateTargets, renderMarkdown, type CaseResult, type Results } from './lib/report.js';
 import { median, round } from './lib/stats.js';
@@ -86,7 +102,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------- servers
 const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-'));
-const OBSIM_MAIN = ['dist/src/bin.js', 'serve'];
+const OBSIM_MAIN = [process.env.OBSIM_BENCH_BIN ?? 'dist/src/bin.js', 'serve'];
 /** The diagnostic variant: no payment settles or expires during the run. */
 const SETTLE_LATER = ['--settle-delay', '1h', '--payment-expiry', '2h'];
 
@@ -155,16 +171,6 @@ async function measureStartup(anchors: AnchorSpec[]): Promise<Results['startup']
   const out: Results['startup'] = {};
   for (const [k, v] of Object.entries(runs)) out[k] = { runsMs: v.map((x) => round(x, 1)!), medianMs: round(median(v), 1) };
   return out;
-}
-
-/** CPU seconds (user + system) a process has used so far (Linux /proc). */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return null;
-  }
 }
 
 async function runCases(
@@ -393,7 +399,10 @@ async function main(): Promise<void> {
       }
       const lifeFiles = existsSync(lifeProfile) ? readdirSync(lifeProfile).filter((f) => f.endsWith('.cpuprofile')) : [];
       if (lifeFiles[0]) {
-        log('profile: top self time (lifecycle server)');
+        mkdirSync(join(RESULTS, 'history'), { recursive: true });
+        const kept = join(RESULTS, 'history', `profile-lifecycle-${results.date.replace(/[:.]/g, '-')}.cpuprofile`);
+        copyFileSync(join(lifeProfile, lifeFiles[0]), kept);
+        log(`profile: top self time (lifecycle server; kept in ${relative(ROOT, kept)})`);
         for (const f of topSelfTime(join(lifeProfile, lifeFiles[0]), 40, ROOT).top)
           log(`  ${f.selfPct.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
         for (const g of selfByModule(join(lifeProfile, lifeFiles[0]), ROOT).slice(0, 15))

@@ -50,6 +50,17 @@ export function rssMb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux /proc). */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 export function machine() {
   let cpu = cpus()[0]?.model ?? 'unknown';
   try {

@@ -127,6 +127,28 @@ export function createStore(db: Db) {
     return fault;
   }
 
+  // Savepoints through statements prepared once: better-sqlite3's `db.transaction(fn)` builds four
+  // wrapper functions per call (~6 µs against ~1.4 µs here), and tx() runs once per write request.
+  const savepointBegin = db.prepare('SAVEPOINT obsim_tx');
+  const savepointRelease = db.prepare('RELEASE obsim_tx');
+  const savepointUndo = db.prepare('ROLLBACK TO obsim_tx');
+  /** `fn` in a savepoint of the open transaction: released when it returns, rolled back when it throws. */
+  function inSavepoint<T>(fn: () => T): T {
+    savepointBegin.run();
+    try {
+      const result = fn();
+      savepointRelease.run();
+      return result;
+    } catch (err) {
+      // SQLite may have rolled the whole transaction back already (a full disk, a lost lock)
+      if (db.inTransaction) {
+        savepointUndo.run();
+        savepointRelease.run();
+      }
+      throw err;
+    }
+  }
+
   const ping = pingDatabase(db);
   const deliveries = deliveryStore(db);
   return {
@@ -169,7 +191,7 @@ export function createStore(db: Db) {
       if (group!.locked !== undefined) throw group!.locked;
       depth++;
       try {
-        const result = db.transaction(fn)();
+        const result = inSavepoint(fn);
         if (group) group.wrote = true;
         return result;
       } catch (err) {
@@ -186,7 +208,7 @@ export function createStore(db: Db) {
      * timer runtime fires each timer this way inside its batch.
      */
     savepoint<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T {
-      return db.transaction(fn);
+      return (...args: A) => (db.inTransaction ? inSavepoint(() => fn(...args)) : db.transaction(fn)(...args));
     },
     /** The database connection is open (false after a shutdown or a test closed it). */
     get open(): boolean {
