@@ -251,10 +251,12 @@ async function main(): Promise<void> {
 
   const m = machine();
   const ratio = (a: number | null, b: number | null) => (a && b ? round(a / b, 2) : null);
+  /** a - b with its sign (journal-on's extra CPU per request; negative inside the noise). */
+  const signed = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${a - b >= 0 ? '+' : ''}${a - b}`);
   const rows = cases.map((c) => {
     const tp = ratio(c.on.rps, c.off.rps);
     const p99 = ratio(c.on.p99, c.off.p99);
-    return `| ${c.label}, ${c.connections} conn. | ${c.on.rps} / ${c.off.rps} (${tp}×) | ${c.on.p50} / ${c.off.p50} ms | ${c.on.p99} / ${c.off.p99} ms (${p99}×) | ${tp !== null && tp >= 0.85 && p99 !== null && p99 <= 1.3 ? 'met' : 'short'} | ${c.on.cpuUsPerRequest} / ${c.off.cpuUsPerRequest} µs (+${c.on.cpuUsPerRequest !== null && c.off.cpuUsPerRequest !== null ? c.on.cpuUsPerRequest - c.off.cpuUsPerRequest : '–'}) | ${ratio(c.off2.rps, c.off.rps)}× / ${ratio(c.off2.p99, c.off.p99)}× |`;
+    return `| ${c.label}, ${c.connections} conn. | ${c.on.rps} / ${c.off.rps} (${tp}×) | ${c.on.p50} / ${c.off.p50} ms | ${c.on.p99} / ${c.off.p99} ms (${p99}×) | ${tp !== null && tp >= 0.85 && p99 !== null && p99 <= 1.3 ? 'met' : 'short'} | ${c.on.cpuUsPerRequest} / ${c.off.cpuUsPerRequest} µs (${signed(c.on.cpuUsPerRequest, c.off.cpuUsPerRequest)}) | ${ratio(c.off2.rps, c.off.rps)}× / ${ratio(c.off2.p99, c.off.p99)}× |`;
   });
   const q = results.queries as Record<string, { p50: number | null; p99: number | null }>;
   const soak = results.soak as { seconds: number; firstMb: number; lastMb: number; maxMb: number };

@@ -60,10 +60,12 @@ npm run bench                  # builds, runs everything below (about ${Math.cei
 npm run bench -- --quick       # one short pass per case, smaller backlog and database (about 4 minutes)
 npm run bench -- --soak        # plus 60 s of mixed load with RSS sampled (flat-memory check)
 npm run bench -- --no-anchors  # without Prism and Mockoon (installed on demand in a temp folder otherwise)
-npm run bench -- --profile     # obsim under --cpu-prof; prints the functions with the most self time
+npm run bench -- --profile     # obsim under --cpu-prof; prints the functions with the most self time (profiles kept in bench/results/history/)
 npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes   # skip those parts
 npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js --cases token --connections 1,50
                                # two builds side by side, alternating passes: a before/after from one run
+OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build --only none --no-startup --no-background --no-growth --no-sandboxes --no-anchors --no-webhooks
+                               # the lifecycle case alone, on another build (run it alternately with dist/)
 \`\`\`
 
 How it measures: obsim runs from \`dist/\` (production build) on a file database (WAL) in a temp
