@@ -84,6 +84,39 @@ t.test('one call failing in a turn rolls back only its own work', async (t) => {
   t.same(db.prepare('SELECT v FROM scratch ORDER BY rowid').pluck().all(), ['first', 'third']);
 });
 
+t.test('a call nested in another, and a timer savepoint, roll back only their own work', async (t) => {
+  const app = await build(t);
+  const { store, db } = app;
+  db.exec('CREATE TABLE scratch (v TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO scratch VALUES (?)');
+  const values = () => db.prepare('SELECT v FROM scratch ORDER BY rowid').pluck().all();
+  store.tx(() => {
+    insert.run('outer');
+    t.throws(() =>
+      store.tx(() => {
+        insert.run('inner, doomed');
+        throw new Error('inner failed');
+      }),
+    );
+    store.tx(() => insert.run('inner, kept'));
+    // the timer runtime's unit: one savepoint per timer inside the batch's transaction
+    const fire = store.savepoint((v: string, fail: boolean) => {
+      insert.run(v);
+      if (fail) throw new Error('timer failed');
+      return v;
+    });
+    t.equal(fire('timer, kept', false), 'timer, kept');
+    t.throws(() => fire('timer, doomed', true));
+  });
+  await store.committed();
+  t.same(values(), ['outer', 'inner, kept', 'timer, kept']);
+  // outside any transaction a savepoint is its own transaction
+  const alone = store.savepoint((v: string) => insert.run(v));
+  alone('alone');
+  t.notOk(db.inTransaction);
+  t.same(values(), ['outer', 'inner, kept', 'timer, kept', 'alone']);
+});
+
 t.test('a COMMIT that fails answers 500 in ErrorBody and leaves nothing behind', async (t) => {
   const { db, path } = fileDb(t);
   const app = await build(t, { db });
