@@ -132,7 +132,10 @@ export function createStore(db: Db) {
   const savepointBegin = db.prepare('SAVEPOINT obsim_tx');
   const savepointRelease = db.prepare('RELEASE obsim_tx');
   const savepointUndo = db.prepare('ROLLBACK TO obsim_tx');
-  /** `fn` in a savepoint of the open transaction: released when it returns, rolled back when it throws. */
+  /**
+   * `fn` in a savepoint (of the open transaction, or its own transaction when none is open): released
+   * when it returns, rolled back when it throws.
+   */
   function inSavepoint<T>(fn: () => T): T {
     savepointBegin.run();
     try {
@@ -208,7 +211,7 @@ export function createStore(db: Db) {
      * timer runtime fires each timer this way inside its batch.
      */
     savepoint<A extends unknown[], T>(fn: (...args: A) => T): (...args: A) => T {
-      return (...args: A) => (db.inTransaction ? inSavepoint(() => fn(...args)) : db.transaction(fn)(...args));
+      return (...args: A) => inSavepoint(() => fn(...args));
     },
     /** The database connection is open (false after a shutdown or a test closed it). */
     get open(): boolean {
