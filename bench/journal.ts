@@ -27,7 +27,7 @@ import { call } from './lib/http.js';
 import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
 import { cpuSeconds, freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
-import { median, percentile, round } from './lib/stats.js';
+import { median, percentile, rotation, round } from './lib/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
         const passes: Record<Variant, Pass[]> = { on: [], off: [], off2: [] };
         for (let pass = 0; pass < PASSES; pass++) {
           // each server goes first, second and third in turn
-          for (const v of VARIANTS.map((_, i) => VARIANTS[(i + pass) % VARIANTS.length])) {
+          for (const v of rotation(VARIANTS, pass)) {
             const cpu0 = cpuSeconds(servers[v].pid);
             const s = await load.run(jobs[v]);
             const cpu1 = cpuSeconds(servers[v].pid);

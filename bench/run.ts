@@ -55,7 +55,7 @@ import {
 } from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
 import { evaluateTargets, renderMarkdown, type CaseResult, type Results } from './lib/report.js';
-import { median, round } from './lib/stats.js';
+import { median, rotation, round } from './lib/stats.js';
 import { Receiver, webhookCase } from './lib/webhooks.js';
 import { backgroundCase } from './lib/background.js';
 import { growthCase } from './lib/growth.js';
@@ -198,7 +198,7 @@ async function runCases(
     const order = [...jobs.keys()];
     for (let pass = 0; pass < opts.passes; pass++) {
       // alternate which server goes first in each pass
-      const rotated = order.map((_, i) => order[(i + pass) % order.length]);
+      const rotated = rotation(order, pass);
       for (const k of rotated) {
         const pid = servers[k]!.pid;
         const cpu0 = cpuSeconds(pid);
@@ -215,7 +215,7 @@ async function runCases(
     // one connection: what a test suite making one call at a time sees
     result.c1 = {};
     for (let pass = 0; pass < opts.passes; pass++) {
-      const rotated = order.map((_, i) => order[(i + pass) % order.length]);
+      const rotated = rotation(order, pass);
       for (const k of rotated) {
         const s = await load.run({ ...jobs.get(k)!, connections: 1, durationS: opts.c1DurationS });
         (result.c1[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);

@@ -18,3 +18,6 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
 
 export const round = (x: number | null | undefined, digits = 2): number | null =>
   typeof x === 'number' && Number.isFinite(x) ? Number(x.toFixed(digits)) : null;
+
+/** `items` starting at position `pass` (wrapping): pass by pass, each server goes first in turn. */
+export const rotation = <T>(items: readonly T[], pass: number): T[] => items.map((_, i) => items[(i + pass) % items.length]);
