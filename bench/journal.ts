@@ -4,7 +4,9 @@
  * `--journal off`, pinned like `npm run bench` (servers on core 0, autocannon on core 1):
  *
  *   1. the bench's cases (GET onboarding-status, POST payments, POST transactions with 20 items)
- *      at 50 connections and at 1 connection, passes alternating the servers: throughput and p99
+ *      at 50 connections and at 1 connection, passes alternating the servers, each pass started
+ *      once no server has background work left (the three share core 0, and the payments of one
+ *      server's pass settle 5 s later, inside the next passes of the others): throughput and p99
  *      of journal on against off (limits: >= 85 % and <= 1.3×), the server CPU per request of
  *      each, and a second journal-off server measured alike (off against off: what the same
  *      ratios read when nothing differs, the resolution of this machine in this run);
@@ -18,6 +20,7 @@
  * Writes bench/results/journal.{json,md}.
  */
 import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { Agent, get as httpGet } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,9 +50,11 @@ const json = { 'content-type': 'application/json' };
 type Variant = 'on' | 'off' | 'off2';
 const VARIANTS: readonly Variant[] = ['on', 'off', 'off2'];
 
+const dbPath = (tmp: string, variant: Variant) => join(tmp, `journal-${variant}.sqlite`);
+
 async function obsim(tmp: string, variant: Variant): Promise<Server> {
   const port = await freePort();
-  const db = join(tmp, `journal-${variant}.sqlite`);
+  const db = dbPath(tmp, variant);
   const extra = variant === 'on' ? [] : ['--journal', 'off'];
   return (
     await startServer({
@@ -148,6 +153,32 @@ function getBytes(base: string, path: string, headers: Record<string, string>): 
   });
 }
 
+/**
+ * Waits until no server has background work due (settlements within the hour, deliveries under
+ * way), read from their database files; the seconds waited. A payments pass leaves thousands of
+ * settlements due 5 s later: measured without this wait, they ran inside the other servers'
+ * next passes on the shared core (the control read 1.34× on POST payments).
+ */
+function backgroundProbe(tmp: string) {
+  const dbs = VARIANTS.map((v) => new Database(dbPath(tmp, v), { readonly: true, fileMustExist: true }));
+  const probes = dbs.map((db) => {
+    const due = db.prepare('SELECT count(*) FROM timers WHERE due_at <= ?').pluck();
+    const delivering = db.prepare("SELECT count(*) FROM deliveries WHERE state IN ('pending', 'delivering')").pluck();
+    return () => (due.get(Date.now() + 3_600_000) as number) + (delivering.get() as number);
+  });
+  return {
+    async quiet(): Promise<number> {
+      const t0 = performance.now();
+      while (probes.some((busy) => busy() > 0)) {
+        if (performance.now() - t0 > 120_000) throw new Error('the servers still have background work after 120 s');
+        await sleep(200);
+      }
+      return (performance.now() - t0) / 1000;
+    },
+    close: () => dbs.forEach((db) => db.close()),
+  };
+}
+
 async function main(): Promise<void> {
   pinSelf(LOAD_CORE);
   if (!argv.includes('--no-build')) {
@@ -160,8 +191,10 @@ async function main(): Promise<void> {
   const fixtures = {} as Record<Variant, ObsimFixture>;
   const cases: ({ id: string; label: string; connections: number } & Record<Variant, Measured>)[] = [];
   const results: Record<string, unknown> = {};
+  let background: ReturnType<typeof backgroundProbe> | undefined;
   try {
     for (const v of VARIANTS) fixtures[v] = await setupObsim(servers[v].url);
+    background = backgroundProbe(tmp);
     results.rssStartMb = round(rssMb(servers.on.pid), 1);
 
     for (const connections of [50, 1]) {
@@ -179,9 +212,11 @@ async function main(): Promise<void> {
         }
         for (const v of VARIANTS) await load.run({ ...jobs[v], durationS: quick ? 0.5 : 1 });
         const passes: Record<Variant, Pass[]> = { on: [], off: [], off2: [] };
+        let waitedS = 0;
         for (let pass = 0; pass < PASSES; pass++) {
           // each server goes first, second and third in turn
           for (const v of rotation(VARIANTS, pass)) {
+            waitedS += await background.quiet();
             const cpu0 = cpuSeconds(servers[v].pid);
             const s = await load.run(jobs[v]);
             const cpu1 = cpuSeconds(servers[v].pid);
@@ -192,6 +227,7 @@ async function main(): Promise<void> {
             );
           }
         }
+        if (waitedS >= 1) log(`  ${def.id} c${connections}: ${Math.round(waitedS)} s waited for background work between passes`);
         cases.push({
           id: def.id,
           label: def.label,
@@ -244,6 +280,7 @@ async function main(): Promise<void> {
     await sleep(500);
     results.soak = { seconds: SOAK_S, firstMb: samples[0], lastMb: samples[samples.length - 1], maxMb: Math.max(...samples), samples };
   } finally {
+    background?.close();
     load.close();
     for (const v of VARIANTS) await servers[v].stop();
     rmSync(tmp, { recursive: true, force: true });
@@ -263,7 +300,7 @@ async function main(): Promise<void> {
   const md = [
     `# obsim request journal benchmark — ${new Date().toISOString()}`,
     '',
-    `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; servers pinned to core 0, client to core 1 (taskset: ${m.taskset}). Command: \`npm run bench:journal${quick ? ' -- --quick' : ''}\`. Default settings, file database (WAL); medians of ${PASSES} pass(es) of ${DURATION_S} s alternating the servers. The control is a second journal-off server measured like the other two: its ratios to the first are what this run reads when nothing differs.`,
+    `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; servers pinned to core 0, client to core 1 (taskset: ${m.taskset}). Command: \`npm run bench:journal${quick ? ' -- --quick' : ''}\`. Default settings, file database (WAL); medians of ${PASSES} pass(es) of ${DURATION_S} s alternating the servers, each started once no server had background work left (settlements due, deliveries). The control is a second journal-off server measured like the other two: its ratios to the first are what this run reads when nothing differs.`,
     '',
     '| case | req/s, journal on / off | p50 on / off | p99 on / off | limits (>= 0.85× req/s, <= 1.3× p99) | server CPU per request, on / off | control: a second journal-off server / off, req/s / p99 |',
     '|---|---|---|---|---|---|---|',
