@@ -28,6 +28,13 @@ export function openDatabase(path: string): Db {
   // 100,000-transaction sandbox user fills and keeps (RSS). The hot paths read few pages (a
   // merchant row, the newest page of an account's index); the rest comes from the OS page cache.
   db.pragma('cache_size = -4000');
+  // Every tx() is a savepoint of the group's transaction, and a savepoint keeps the prior content
+  // of each page it changes in place (to roll back to it) in a statement journal, which SQLite
+  // spills to a temporary file past 64 KB. The journal's trim (its oldest entries deleted, a batch
+  // at a time once it is full) changes dozens of pages in one savepoint: ~16 KB went to temporary
+  // files per POST payment (docs/performance.md). In memory it is a copy, freed with the savepoint;
+  // a sort too large for the page cache stays in memory as well.
+  db.pragma('temp_store = MEMORY');
   db.pragma('foreign_keys = ON');
   // at start, wait for another process's migration or claim (two servers on a new file)
   db.pragma('busy_timeout = 5000');

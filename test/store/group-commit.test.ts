@@ -4,11 +4,12 @@
  * durable. Checked from a second connection on a file database, the way a crash would see it.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { openDatabase } from '../../src/store/db.js';
+import { createStore } from '../../src/store/index.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 
 function fileDb(t: { teardown(fn: () => unknown): void }) {
@@ -168,4 +169,29 @@ t.test('close commits what the last turn wrote', async (t) => {
   const reader = new Database(path, { readonly: true });
   t.teardown(() => reader.close());
   t.equal(reader.prepare("SELECT value FROM meta WHERE key = 'group.test'").pluck().get(), 'written just before close');
+});
+
+t.test('a savepoint that deletes rows writes nothing to disk before its COMMIT', (t) => {
+  // what each tx() keeps to roll back to (the prior content of the pages it changes) stays in
+  // memory: the journal's trim deletes its oldest entries in a savepoint of the group
+  const { db } = fileDb(t);
+  const store = createStore(db);
+  db.exec('CREATE TABLE entries (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO entries (body) VALUES (?)');
+  store.tx(() => {
+    for (let i = 0; i < 2000; i++) insert.run('x'.repeat(1300)); // three to a page, like journal entries
+  });
+  store.flush();
+  store.tx(() => insert.run('the first write of the group')); // the savepoint below is not the group's first
+  // this thread's bytes written (not the process's: tap writes from elsewhere)
+  const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/thread-self/io', 'utf8'))![1]);
+  const before = written();
+  const deleted = store.tx(() => db.prepare('DELETE FROM entries WHERE id <= 200').run().changes);
+  const during = written() - before;
+  t.equal(deleted, 200);
+  t.ok(store.groupOpen, 'not committed yet');
+  t.ok(during < 16 * 1024, `deleting the 200 oldest rows wrote ${during} bytes before the COMMIT (to a temporary file: ~150 KB)`);
+  store.flush();
+  t.equal(db.prepare('SELECT count(*) FROM entries').pluck().get(), 1801);
+  t.end();
 });
