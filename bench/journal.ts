@@ -154,10 +154,10 @@ function getBytes(base: string, path: string, headers: Record<string, string>): 
 }
 
 /**
- * Waits until no server has background work due (settlements within the hour, deliveries under
- * way), read from their database files; the seconds waited. A payments pass leaves thousands of
- * settlements due 5 s later: measured without this wait, they ran inside the other servers'
- * next passes on the shared core (the control read 1.34× on POST payments).
+ * Reads the servers' database files for background work: settlements due within the hour and
+ * deliveries under way. A payments pass leaves thousands of settlements due 5 s later: measured
+ * without waiting for them, they ran inside the other servers' next passes on the shared core
+ * (the control read 1.34× on POST payments).
  */
 function backgroundProbe(tmp: string) {
   const dbs = VARIANTS.map((v) => new Database(dbPath(tmp, v), { readonly: true, fileMustExist: true }));
@@ -167,6 +167,7 @@ function backgroundProbe(tmp: string) {
     return () => (due.get(Date.now() + 3_600_000) as number) + (delivering.get() as number);
   });
   return {
+    /** Waits until no server has any; the seconds waited. */
     async quiet(): Promise<number> {
       const t0 = performance.now();
       while (probes.some((busy) => busy() > 0)) {
