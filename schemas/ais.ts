@@ -3,7 +3,7 @@
  * where the contract says "not shown", the description states obsim's choice.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { TOKEN_PERMISSIONS } from '../src/auth/tokens.js';
+import { TOKEN_PERMISSIONS } from '../src/domain/consent.js';
 import { CONSENT_PERMISSIONS, CONSENT_STATUSES } from '../src/domain/consent.js';
 import { Timestamp } from './common.js';
 

@@ -10,7 +10,8 @@ import { EVENT_NAMES } from '../src/domain/machine.js';
 import { MERCHANT_STATUSES, REPORTED_MERCHANT_STATUSES } from '../src/domain/merchant.js';
 import { PAYMENT_STATUSES } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
-import { CONSENT_ACTIONS, DELIVERY_OUTCOMES, DELIVERY_STATES, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from './sandbox.js';
+import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../src/domain/controls.js';
+import { DELIVERY_OUTCOMES, DELIVERY_STATES } from './sandbox.js';
 
 const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as const;
 const CURSOR = {

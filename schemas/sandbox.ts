@@ -5,6 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
+import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../src/domain/controls.js';
 
 /** Body of the control calls that take none: absent, `null` or `{}`; anything else is a 400. */
 export const EmptyBody = {
@@ -57,17 +58,6 @@ export const ClockAdvanceResponse = {
   },
 } as const;
 
-export const MERCHANT_ACTIONS = [
-  'submit-onboarding',
-  'complete-fast-track',
-  'approve',
-  'reject',
-  'activate',
-  'deactivate',
-  'reactivate',
-] as const;
-export type MerchantAction = (typeof MERCHANT_ACTIONS)[number];
-
 export const MerchantActionParams = {
   type: 'object',
   required: ['merchantId', 'action'],
@@ -92,8 +82,6 @@ export const MerchantActionResponse = {
   },
 } as const;
 
-export const PAYMENT_ACTIONS = ['approve', 'complete', 'fail', 'abandon', 'expire'] as const;
-
 export const PaymentActionParams = {
   type: 'object',
   required: ['paymentId', 'action'],
@@ -115,9 +103,6 @@ export const PaymentActionRequest = {
   },
 } as const;
 export type PaymentActionBody = { reason?: 'bank_rejected' | 'payer_abandoned' | 'expired' } | null | undefined;
-
-export const CONSENT_ACTIONS = ['authorize', 'deny', 'revoke', 'expire'] as const;
-export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 
 export const ConsentActionParams = {
   type: 'object',

@@ -2,12 +2,20 @@
  * Webhook deliveries: the envelope of each event and its `data`, the headers every delivery
  * carries. Registered as shared schemas (so they are components of the OpenAPI document) and
  * listed under its OpenAPI 3.1 `webhooks` (src/plugins/swagger.ts), so a partner can generate
- * receiver types. The domain's payload types are FromSchema of these (src/domain/payment.ts,
- * merchant.ts); test/contract/webhooks-openapi.test.ts validates every delivery obsim sends.
+ * receiver types. The domain declares its payload types (src/domain/payment.ts, merchant.ts);
+ * the types below check that they match these schemas; test/contract/webhooks-openapi.test.ts validates every delivery obsim sends.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { EVENT_NAMES } from '../src/domain/machine.js';
-import { FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
+import type { MerchantEventData as DomainMerchantEventData } from '../src/domain/merchant.js';
+import {
+  FAILURE_REASONS,
+  PAYMENT_CURRENCY,
+  PAYMENT_STATUSES,
+  type PaymentEventData as DomainPaymentEventData,
+} from '../src/domain/payment.js';
+
+type SameOrNever<S, D> = [S] extends [D] ? ([D] extends [S] ? D : never) : never;
 
 const TIMESTAMP = { type: 'string', format: 'date-time', description: 'ISO 8601 with milliseconds' } as const;
 
@@ -45,7 +53,8 @@ export const PaymentEventData = {
     failureReason: { type: 'string', enum: FAILURE_REASONS, description: 'payment.failed only' },
   },
 } as const;
-export type PaymentEventDataT = FromSchema<typeof PaymentEventData>;
+/** The domain's type, or never (failing every use) when it and the schema above disagree. */
+export type PaymentEventDataT = SameOrNever<FromSchema<typeof PaymentEventData>, DomainPaymentEventData>;
 
 export const MerchantEventData = {
   $id: 'MerchantEventData',
@@ -64,7 +73,8 @@ export const MerchantEventData = {
     timestamp: TIMESTAMP,
   },
 } as const;
-export type MerchantEventDataT = FromSchema<typeof MerchantEventData>;
+/** The domain's type, or never (failing every use) when it and the schema above disagree. */
+export type MerchantEventDataT = SameOrNever<FromSchema<typeof MerchantEventData>, DomainMerchantEventData>;
 
 export const WebhookTestData = {
   $id: 'WebhookTestData',

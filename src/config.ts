@@ -9,8 +9,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import bytes from 'bytes';
 import ms from 'ms';
 import { dirname, resolve } from 'node:path';
-
-export type Environment = 'sandbox' | 'production';
+import type { Environment } from './domain/settings.js';
 
 /**
  * Default database file of each environment: two servers started without --db never share one

@@ -13,7 +13,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_SANDBOX } from '../domain/sandbox.js';
-import type { TokenClaims, TokenPermission } from './tokens.js';
+import type { TokenPermission } from '../domain/consent.js';
+import type { TokenClaims } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

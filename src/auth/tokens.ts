@@ -25,14 +25,11 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { VirtualClock } from '../clock.js';
-import type { Environment } from '../config.js';
+import type { Environment } from '../domain/settings.js';
+import { TOKEN_PERMISSIONS, type TokenPermission } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
 import { lazyImport, lazyRequire } from '../lazy.js';
 import type { MetaStore } from '../store/db.js';
-
-/** The permission strings a token can carry (the contract shows these three). */
-export const TOKEN_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'] as const;
-export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
 
 export const TOKEN_ALGORITHM = 'HS256';
 export const TOKEN_AUDIENCE = 'obsim-ais';

@@ -4,16 +4,47 @@
  * expirationDateTime on the virtual clock: by its timer, or, when it is read after that
  * instant before the timer fired, by the same 'expire' transition applied at that instant.
  */
-import type { ConsentRow } from '../store/consents.js';
 import { newConsentId } from './ids.js';
 import { defineMachine } from './machine.js';
 import { isoOf, type TimerRequest } from './settings.js';
+
+export interface ConsentRow {
+  id: number;
+  request_id: string;
+  merchant_id: number;
+  user_id: string;
+  /** JSON array of ConsentPermission. */
+  permissions: string;
+  expiration_date_time: string;
+  transaction_from_date_time: string;
+  callback_url: string | null;
+  status: ConsentStatus;
+  consent_id: string | null;
+  error_message: string | null;
+  bank_id: string | null;
+  auth_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewConsent {
+  merchant_id: number;
+  user_id: string;
+  permissions: readonly ConsentPermission[];
+  expiration_date_time: string;
+  transaction_from_date_time: string;
+  callback_url: string | null;
+}
 
 export const CONSENT_STATUSES = ['pending', 'authorized', 'expired', 'revoked', 'failed'] as const;
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
 export const CONSENT_TRIGGERS = ['authorize', 'deny', 'expire', 'revoke'] as const;
 export type ConsentTrigger = (typeof CONSENT_TRIGGERS)[number];
+
+/** The permission strings an AIS bearer token can carry (the contract shows these three). */
+export const TOKEN_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'] as const;
+export type TokenPermission = (typeof TOKEN_PERMISSIONS)[number];
 
 export const CONSENT_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'] as const;
 export type ConsentPermission = (typeof CONSENT_PERMISSIONS)[number];

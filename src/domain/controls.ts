@@ -4,12 +4,26 @@
  * offers is read from the same tables (`machine.can`), so the console's buttons and the API's
  * 409 illegal_transition cannot disagree.
  */
-import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS, type ConsentAction, type MerchantAction } from '../../schemas/sandbox.js';
 import { consentMachine, type ConsentStatus, type ConsentTrigger } from './consent.js';
 import { merchantMachine, type MerchantStatus, type MerchantTrigger } from './merchant.js';
 import { paymentMachine, TRIGGER_BY_FAILURE_REASON, type FailureReason, type PaymentStatus, type PaymentTrigger } from './payment.js';
 
+export const MERCHANT_ACTIONS = [
+  'submit-onboarding',
+  'complete-fast-track',
+  'approve',
+  'reject',
+  'activate',
+  'deactivate',
+  'reactivate',
+] as const;
+export type MerchantAction = (typeof MERCHANT_ACTIONS)[number];
+
+export const PAYMENT_ACTIONS = ['approve', 'complete', 'fail', 'abandon', 'expire'] as const;
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
+
+export const CONSENT_ACTIONS = ['authorize', 'deny', 'revoke', 'expire'] as const;
+export type ConsentAction = (typeof CONSENT_ACTIONS)[number];
 
 export const MERCHANT_TRIGGER: Record<MerchantAction, MerchantTrigger> = {
   'submit-onboarding': 'submit_onboarding',

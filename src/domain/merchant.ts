@@ -8,13 +8,34 @@
  * Webhook payloads name the activated state `active` (contract: merchant.activated payload);
  * `webhookStatusName()` does that mapping in one place.
  */
-import type { MerchantEventDataT } from '../../schemas/webhooks.js';
-import type { MerchantRow, NewMerchant } from '../store/merchants.js';
 import { ApiError, type ErrorCode } from './errors.js';
 import { newOnboardingToken, newSubTppId } from './ids.js';
 import { defineMachine, type EventName } from './machine.js';
 import type { FastTrackMagic } from './magic.js';
 import { isSandbox, isoOf, type LifecycleSettings, type TimerRequest } from './settings.js';
+
+export interface MerchantRow {
+  id: number;
+  partner_id: string;
+  client_id: string;
+  kind: MerchantKind;
+  status: MerchantStatus;
+  company_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  partner_ref_id: string | null;
+  /** JSON: fast-track fields and onboarding form data. */
+  details: string;
+  sub_tpp_id: string | null;
+  sub_tpp_status: string | null;
+  sub_tpp_message: string | null;
+  onboarding_token: string | null;
+  onboarding_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewMerchant = Omit<MerchantRow, 'id' | 'client_id' | 'created_at' | 'updated_at'>;
 
 export const MERCHANT_STATUSES = [
   'pending_onboarding',
@@ -194,7 +215,21 @@ export function newMerchant(partnerId: string, creation: MerchantCreation): NewM
 }
 
 /** Events a merchant emits by being created: a test merchant is born activated. */
-export function creationEvents(row: MerchantRow): { name: EventName; data: MerchantEventDataT }[] {
+/**
+ * `data` of merchant.activated, merchant.deactivated and merchant.onboarding.completed.
+ * schemas/webhooks.ts describes the same shape as a JSON Schema and fails the typecheck if the
+ * two drift apart.
+ */
+export interface MerchantEventData {
+  merchantId: number;
+  clientId: string;
+  companyName: string;
+  status: string;
+  previousStatus: string;
+  timestamp: string;
+}
+
+export function creationEvents(row: MerchantRow): { name: EventName; data: MerchantEventData }[] {
   return row.status === 'activated'
     ? [{ name: 'merchant.activated', data: merchantEventData(row, 'pending_onboarding', row.created_at) }]
     : [];
@@ -295,7 +330,7 @@ export function parseDetails(text: string): Record<string, unknown> {
 // ---------------------------------------------------------------- webhook payload
 
 /** `data` of merchant.activated / merchant.deactivated / merchant.onboarding.completed (schemas/webhooks.ts). */
-export function merchantEventData(row: MerchantRow, previous: MerchantStatus, atIso: string): MerchantEventDataT {
+export function merchantEventData(row: MerchantRow, previous: MerchantStatus, atIso: string): MerchantEventData {
   return {
     merchantId: row.id,
     clientId: row.client_id,

@@ -3,7 +3,7 @@
  * two decimals, webhook URLs, IBAN checksums, cross-field rules. Each throws the one 400
  * (validation_failed) naming the field, before anything is written.
  */
-import type { Environment } from '../config.js';
+import type { Environment } from './settings.js';
 import { ApiError } from './errors.js';
 import { ibanProblem } from './iban.js';
 

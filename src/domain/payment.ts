@@ -7,11 +7,30 @@
  *   paid        settled (payment.completed)
  *   failed      bank rejected, payer abandoned, or expired (payment.failed, with failureReason)
  */
-import type { PaymentEventDataT } from '../../schemas/webhooks.js';
-import type { NewPayment, PaymentRow } from '../store/payments.js';
 import { defineMachine, type EventName } from './machine.js';
 import { magicOutcome } from './magic.js';
 import { isSandbox, isoOf, type LifecycleSettings, type TimerRequest } from './settings.js';
+
+export interface PaymentRow {
+  id: number;
+  partner_id: string;
+  merchant_id: number;
+  merchant_client_id: string;
+  amount_minor: number;
+  currency: string;
+  reference_number: string;
+  status: PaymentStatus;
+  bank_payment_status: string | null;
+  failure_reason: FailureReason | null;
+  bank_id: string | null;
+  expires_at: string;
+  /** When the payer first opened the hosted payment page while it was pending (093). */
+  page_opened_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewPayment = Omit<PaymentRow, 'id' | 'page_opened_at' | 'created_at' | 'updated_at'>;
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -207,8 +226,25 @@ export function payerDecisionTriggers(row: PaymentRow, decision: PayerDecision, 
 }
 
 /** `data` of payment.completed / payment.failed (schemas/webhooks.ts: the contract table, plus failureReason when failed). */
-export function paymentEventData(row: PaymentRow, merchantName: string, atIso: string): PaymentEventDataT {
-  const data: PaymentEventDataT = {
+/**
+ * `data` of payment.completed and payment.failed. schemas/webhooks.ts describes the same shape as
+ * a JSON Schema and fails the typecheck if the two drift apart.
+ */
+export interface PaymentEventData {
+  paymentId: number;
+  referenceNumber: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: typeof PAYMENT_CURRENCY;
+  merchantClientId: string;
+  merchantName: string;
+  bankPaymentStatus: string;
+  timestamp: string;
+  failureReason?: FailureReason;
+}
+
+export function paymentEventData(row: PaymentRow, merchantName: string, atIso: string): PaymentEventData {
+  const data: PaymentEventData = {
     paymentId: row.id,
     referenceNumber: row.reference_number,
     status: row.status,

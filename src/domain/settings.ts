@@ -3,7 +3,8 @@
  * into every rule as input, so the rules stay pure and a later per-sandbox override is one
  * object, not a search through the code.
  */
-import type { Environment } from '../config.js';
+/** The provider environment obsim imitates (docs/configuration.md, "Environments"). */
+export type Environment = 'sandbox' | 'production';
 
 export interface LifecycleSettings {
   environment: Environment;

@@ -15,10 +15,10 @@ import type { EventName } from '../domain/machine.js';
 import { creationEvents, decideMerchant, merchantEventData, merchantTimer, type MerchantTrigger } from '../domain/merchant.js';
 import { decidePayment, payerOpensPage, paymentEventData, paymentTimer, type PaymentTrigger } from '../domain/payment.js';
 import type { LifecycleSettings, TimerRequest } from '../domain/settings.js';
-import type { ConsentRow } from '../store/consents.js';
+import type { ConsentRow } from '../domain/consent.js';
 import type { Store } from '../store/index.js';
-import type { MerchantRow } from '../store/merchants.js';
-import type { PaymentRow } from '../store/payments.js';
+import type { MerchantRow } from '../domain/merchant.js';
+import type { PaymentRow } from '../domain/payment.js';
 import type { TimerAggregate } from '../store/timers.js';
 
 export interface MerchantOpts {

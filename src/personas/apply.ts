@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Persona } from '../../schemas/persona.js';
-import { TOKEN_PERMISSIONS } from '../auth/tokens.js';
+import { TOKEN_PERMISSIONS } from '../domain/consent.js';
 import { CONSENT_PERMISSIONS } from '../domain/consent.js';
 import { PersonaError } from './load.js';
 

@@ -4,37 +4,9 @@
  * Rows are written here only: created by the AIS route, changed by the lifecycle engine
  * (domain/consent.ts decides, `update` writes).
  */
-import type { ConsentChange, ConsentPermission, ConsentStatus } from '../domain/consent.js';
+import type { ConsentChange, ConsentRow, ConsentStatus, NewConsent } from '../domain/consent.js';
 import { newConsentAuthToken, newConsentRequestId } from '../domain/ids.js';
 import type { Db } from './db.js';
-
-export interface ConsentRow {
-  id: number;
-  request_id: string;
-  merchant_id: number;
-  user_id: string;
-  /** JSON array of ConsentPermission. */
-  permissions: string;
-  expiration_date_time: string;
-  transaction_from_date_time: string;
-  callback_url: string | null;
-  status: ConsentStatus;
-  consent_id: string | null;
-  error_message: string | null;
-  bank_id: string | null;
-  auth_token: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface NewConsent {
-  merchant_id: number;
-  user_id: string;
-  permissions: readonly ConsentPermission[];
-  expiration_date_time: string;
-  transaction_from_date_time: string;
-  callback_url: string | null;
-}
 
 export function consentStore(db: Db) {
   const insert = db.prepare(

@@ -2,32 +2,9 @@
  * Merchants table. Statements are prepared once; every read filters on partner_id so another
  * partner's merchant is indistinguishable from a missing one.
  */
+import type { MerchantChange, MerchantRow, MerchantStatus, NewMerchant } from '../domain/merchant.js';
 import { newMerchantClientId } from '../domain/ids.js';
-import type { MerchantChange, MerchantKind, MerchantStatus } from '../domain/merchant.js';
 import { likeEscape, type Db } from './db.js';
-
-export interface MerchantRow {
-  id: number;
-  partner_id: string;
-  client_id: string;
-  kind: MerchantKind;
-  status: MerchantStatus;
-  company_name: string;
-  contact_email: string | null;
-  contact_phone: string | null;
-  partner_ref_id: string | null;
-  /** JSON: fast-track fields and onboarding form data. */
-  details: string;
-  sub_tpp_id: string | null;
-  sub_tpp_status: string | null;
-  sub_tpp_message: string | null;
-  onboarding_token: string | null;
-  onboarding_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type NewMerchant = Omit<MerchantRow, 'id' | 'client_id' | 'created_at' | 'updated_at'>;
 
 export function merchantStore(db: Db) {
   const insert = db.prepare(

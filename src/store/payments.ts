@@ -6,30 +6,9 @@
  * id under a random per-database secret (meta `payments.tokenSecret`), so it is as unguessable as
  * a random token while an insert maintains no extra index (092_perf_payment_writes).
  */
+import type { NewPayment, PaymentChange, PaymentRow, PaymentStatus } from '../domain/payment.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FailureReason, PaymentChange, PaymentStatus } from '../domain/payment.js';
 import { metaStore, type Db } from './db.js';
-
-export interface PaymentRow {
-  id: number;
-  partner_id: string;
-  merchant_id: number;
-  merchant_client_id: string;
-  amount_minor: number;
-  currency: string;
-  reference_number: string;
-  status: PaymentStatus;
-  bank_payment_status: string | null;
-  failure_reason: FailureReason | null;
-  bank_id: string | null;
-  expires_at: string;
-  /** When the payer first opened the hosted payment page while it was pending (093). */
-  page_opened_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type NewPayment = Omit<PaymentRow, 'id' | 'page_opened_at' | 'created_at' | 'updated_at'>;
 
 const TOKEN = /^pay_([1-9][0-9]{0,14})_([A-Za-z0-9_-]{22})$/;
 

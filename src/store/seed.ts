@@ -6,7 +6,7 @@
  */
 import { newMerchant } from '../domain/merchant.js';
 import type { Store } from './index.js';
-import type { MerchantRow } from './merchants.js';
+import type { MerchantRow } from '../domain/merchant.js';
 
 export const DEFAULT_MERCHANT_NAME = 'obsim Default Merchant ApS';
 export const DEFAULT_MERCHANT_REF = 'obsim-default-merchant';

@@ -8,7 +8,8 @@ import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import t from 'tap';
 import { ApiError } from '../../src/domain/errors.js';
 import { VirtualClock } from '../../src/clock.js';
-import { CLOCK_TOLERANCE_S, TOKEN_AUDIENCE, TokenService, type TokenPermission } from '../../src/auth/tokens.js';
+import type { TokenPermission } from '../../src/domain/consent.js';
+import { CLOCK_TOLERANCE_S, TOKEN_AUDIENCE, TokenService } from '../../src/auth/tokens.js';
 
 const secret = new TextEncoder().encode('a-test-secret-that-is-at-least-32-characters-long');
 const T0 = Date.parse('2026-01-15T09:00:00.000Z');

@@ -1,7 +1,7 @@
 /** Consent rules as pure functions: no database, no app. */
 import t from 'tap';
 import { consentTimer, decideConsent, DENIED_MESSAGE, grantsAccess, isDueToExpire } from '../../src/domain/consent.js';
-import type { ConsentRow } from '../../src/store/consents.js';
+import type { ConsentRow } from '../../src/domain/consent.js';
 
 const EXPIRES = '2026-02-01T00:00:00.000Z';
 const row = (over: Partial<ConsentRow> = {}): ConsentRow => ({

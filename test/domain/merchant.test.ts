@@ -16,7 +16,7 @@ import {
 } from '../../src/domain/merchant.js';
 import { FAST_TRACK_MAGIC } from '../../src/domain/magic.js';
 import { NOW, PRODUCTION, SANDBOX } from '../helpers/domain.js';
-import type { MerchantRow } from '../../src/store/merchants.js';
+import type { MerchantRow } from '../../src/domain/merchant.js';
 
 function row(over: Partial<MerchantRow> = {}): MerchantRow {
   return {

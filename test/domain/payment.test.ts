@@ -10,7 +10,7 @@ import {
   payerOpensPage,
 } from '../../src/domain/payment.js';
 import { NOW, PRODUCTION, SANDBOX } from '../helpers/domain.js';
-import type { PaymentRow } from '../../src/store/payments.js';
+import type { PaymentRow } from '../../src/domain/payment.js';
 
 function payment(amount: number, over: Partial<PaymentRow> = {}, settings = SANDBOX): PaymentRow {
   const p = newPayment(

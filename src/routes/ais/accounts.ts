@@ -33,11 +33,11 @@ import {
 } from '../../../schemas/ais.js';
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
-import type { TokenPermission } from '../../auth/tokens.js';
+import type { TokenPermission } from '../../domain/consent.js';
 import { consentPermissions, grantsAccess, type ConsentPermission } from '../../domain/consent.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AccountRow, DateWindow, TransactionRow } from '../../store/accounts.js';
-import type { ConsentRow } from '../../store/consents.js';
+import type { ConsentRow } from '../../domain/consent.js';
 import { isoOf, parseInstant } from './dates.js';
 
 const FAR_FUTURE = '9999-12-31T23:59:59.999Z';

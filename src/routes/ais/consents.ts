@@ -13,7 +13,7 @@ import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import { awaitsUser, consentPermissions } from '../../domain/consent.js';
 import { ApiError } from '../../domain/errors.js';
 import { assertActivated } from '../../domain/merchant.js';
-import type { ConsentRow } from '../../store/consents.js';
+import type { ConsentRow } from '../../domain/consent.js';
 import { isoOf, parseInstant } from './dates.js';
 
 /** A consents row in the contract's Consent shape. */

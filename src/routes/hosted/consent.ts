@@ -20,7 +20,7 @@ import { journalAs } from '../../plugins/journal.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { awaitsUser, consentPermissions, DENIED_ON_BANK_PAGE, type ConsentPermission, type ConsentStatus } from '../../domain/consent.js';
-import type { ConsentRow } from '../../store/consents.js';
+import type { ConsentRow } from '../../domain/consent.js';
 import { errorSummary, formFields, radioGroup, seeOther } from './forms.js';
 import { html, messagePage, page, sendPage } from './layout.js';
 

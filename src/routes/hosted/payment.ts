@@ -38,7 +38,7 @@ import {
   type PayerDecision,
   type PaymentStatus,
 } from '../../domain/payment.js';
-import type { PaymentRow } from '../../store/payments.js';
+import type { PaymentRow } from '../../domain/payment.js';
 import { errorSummary, formFields, htmlErrors, radioGroup, seeOther, type FieldErrors } from './forms.js';
 import { html, page, sendPage, type PageOptions, type RawHtml } from './layout.js';
 

@@ -32,7 +32,7 @@ import {
 import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
 import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import type { MerchantRow } from '../../store/merchants.js';
+import type { MerchantRow } from '../../domain/merchant.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
 import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView, TEST_MERCHANT_MESSAGE } from './views.js';
 

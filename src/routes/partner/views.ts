@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { isActivated, reportedStatus, subTpp } from '../../domain/merchant.js';
 import { fromMinorUnits } from '../../domain/partner-input.js';
 import { bankPaymentStatus, PAYMENT_CURRENCY } from '../../domain/payment.js';
-import type { MerchantRow } from '../../store/merchants.js';
-import type { PaymentRow } from '../../store/payments.js';
+import type { MerchantRow } from '../../domain/merchant.js';
+import type { PaymentRow } from '../../domain/payment.js';
 import type { StoreDetails, StoreRow } from '../../store/stores.js';
 
 export const TEST_MERCHANT_MESSAGE = 'Test merchant created and activated: it can accept payments at once (sandbox only).';

@@ -11,7 +11,7 @@ import {
 import { merchantMachine, MERCHANT_STATUSES } from '../../../src/domain/merchant.js';
 import { paymentMachine, PAYMENT_STATUSES } from '../../../src/domain/payment.js';
 import { CONSENT_STATUSES } from '../../../src/domain/consent.js';
-import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../../../schemas/sandbox.js';
+import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../../../src/domain/controls.js';
 import { build, OTHER_PARTNER, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
 import { buildTwo, call, standardMerchant, testMerchant } from '../../helpers/partner.js';
 import { startReceiver } from '../../helpers/receiver.js';

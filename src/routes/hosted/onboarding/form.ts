@@ -7,7 +7,7 @@ import { SANDBOX_BANKS, bankById } from '../../../../fixtures/banks.js';
 import { normalizeRegistrationNumber, type RegistryCompany } from '../../../../fixtures/companies.js';
 import { ibanProblem, normalizeIban } from '../../../domain/iban.js';
 import { parseDetails } from '../../../domain/merchant.js';
-import type { MerchantRow } from '../../../store/merchants.js';
+import type { MerchantRow } from '../../../domain/merchant.js';
 import type { FieldErrors } from '../forms.js';
 
 export const PERSON_GROUPS = [

@@ -4,7 +4,7 @@
  * "link expired" page. Every value goes through the escaping `html` template.
  */
 import { parseDetails, type MerchantStatus } from '../../../domain/merchant.js';
-import type { MerchantRow } from '../../../store/merchants.js';
+import type { MerchantRow } from '../../../domain/merchant.js';
 import { checkbox, errorSummary, selectField, textField, type FieldErrors } from '../forms.js';
 import { html, page, raw, type RawHtml } from '../layout.js';
 import {

@@ -29,7 +29,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { lookupCompany, normalizeRegistrationNumber } from '../../../../fixtures/companies.js';
 import { ApiError } from '../../../domain/errors.js';
 import { onboardingLinkState, parseDetails } from '../../../domain/merchant.js';
-import type { MerchantRow } from '../../../store/merchants.js';
+import type { MerchantRow } from '../../../domain/merchant.js';
 import { formFields, htmlErrors, seeOther } from '../forms.js';
 import { sendPage } from '../layout.js';
 import {
