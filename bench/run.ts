@@ -32,110 +32,24 @@
  * bench/results/history/ (git-ignored).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { anchorServers, type AnchorSpec } from './lib/anchors.js';
 import { CASES, type Kind } from './lib/cases.js';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { setupObsim, type ObsimFixture } from './lib/obsim.js';
-import {
-  cpuSeconds,
-  freePort,
-  machine,
-  pinned,
-  pinSelf,
-  LOAD_CORE,
-  SERVER_CORE,
-  rssMb,
-  sleep,
-  startServer,
-  type Server,
-} from './lib/proc.js';
+import { cpuSeconds, machine, pinned, pinSelf, LOAD_CORE, SERVER_CORE, rssMb, sleep, type Server } from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
-import { evaluateTargets, renderMarkdown, type CaseResult, type Results } from './lib/report.js';
+import { renderMarkdown, type CaseResult, type Results } from './lib/report.js';
+import { evaluateTargets } from './lib/targets.js';
 import { median, rotation, round } from './lib/stats.js';
 import { Receiver, webhookCase } from './lib/webhooks.js';
 import { backgroundCase } from './lib/background.js';
 import { growthCase } from './lib/growth.js';
 import { lifecycleCase } from './lib/lifecycle.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS = join(ROOT, 'bench', 'results');
-
-// ---------------------------------------------------------------------------------- options
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const value = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const quick = flag('quick');
-const opts = {
-  quick,
-  soak: flag('soak'),
-  anchors: !flag('no-anchors'),
-  lifecycle: !flag('no-lifecycle'),
-  background: !flag('no-background'),
-  growth: !flag('no-growth'),
-  sandboxes: !flag('no-sandboxes'),
-  c1DurationS: quick ? 1 : 2,
-  lifecycleS: Number(value('lifecycle-seconds') ?? (quick ? 10 : 30)),
-  backlog: quick ? 10_000 : 50_000,
-  growthLarge: quick ? 200_000 : 1_000_000,
-  profile: flag('profile'),
-  build: !flag('no-build'),
-  webhooks: !flag('no-webhooks'),
-  startup: !flag('no-startup'),
-  passes: Number(value('passes') ?? (quick ? 1 : 3)),
-  durationS: Number(value('duration') ?? (quick ? 1 : 3)),
-  warmupS: quick ? 0.5 : 1,
-  connections: 50,
-  startupRuns: quick ? 2 : 5,
-  only: value('only')?.split(',') ?? null,
-  webhookEvents: quick ? 200 : 1000,
-  soakSeconds: Number(value('soak-seconds') ?? 60),
-};
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
-
-// ---------------------------------------------------------------------------------- servers
-const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-'));
-const OBSIM_MAIN = [process.env.OBSIM_BENCH_BIN ?? 'dist/src/bin.js', 'serve'];
-/** The diagnostic variant: no payment settles or expires during the run. */
-const SETTLE_LATER = ['--settle-delay', '1h', '--payment-expiry', '2h'];
-
-function obsimArgv(port: number, db: string, extra: string[] = [], nodeFlags: string[] = []): string[] {
-  return [process.execPath, ...nodeFlags, join(ROOT, OBSIM_MAIN[0]), ...OBSIM_MAIN.slice(1), '--port', String(port), '--db', db, ...extra];
-}
-
-async function startObsim(name: string, db: string, extra: string[] = [], nodeFlags: string[] = []) {
-  const port = await freePort();
-  return startServer({ name, argv: obsimArgv(port, db, extra, nodeFlags), port, cwd: ROOT });
-}
-
-async function startBaseline(kind: 'bare' | 'sqlite', db?: string) {
-  const port = await freePort();
-  return startServer({
-    name: kind,
-    argv: [process.execPath, join(ROOT, 'bench', 'baselines', `${kind}.mjs`)],
-    env: { PORT: String(port), BASELINE_DB: db ?? join(tmp, `${kind}-${port}.sqlite`), BASELINE_TRANSACTIONS: '100000' },
-    port,
-    cwd: ROOT,
-  });
-}
-
-// ---------------------------------------------------------------------------------- phases
-function build(): void {
-  if (!opts.build) return;
-  log('building obsim (npm run build) ...');
-  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0) {
-    log(`  build reported errors (continuing with what was emitted):\n${(r.stdout + r.stderr).split('\n').slice(0, 10).join('\n')}`);
-  }
-  if (!existsSync(join(ROOT, 'dist', 'src', 'bin.js'))) throw new Error('dist/src/bin.js missing after build');
-}
+import { ROOT, RESULTS, argv, quick, opts, log, tmp, SETTLE_LATER, startObsim, startBaseline, build } from './lib/run-setup.js';
+import { soak } from './lib/soak.js';
 
 async function measureStartup(anchors: AnchorSpec[]): Promise<Results['startup']> {
   const runs: Record<string, number[]> = { obsim: [], bare: [], obsimImport: [] };
@@ -240,33 +154,6 @@ async function runCases(
 }
 
 const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(2));
-
-async function soak(server: Server, fx: ObsimFixture, load: LoadGenerator): Promise<Results['soak']> {
-  log(`soak: ${opts.soakSeconds} s of mixed load on obsim, RSS sampled every 5 s`);
-  const mix = ['onboarding', 'payments', 'tx20', 'token']
-    .map((id) => CASES.find((c) => c.id === id)!.request('obsim', fx))
-    .filter((r) => r !== null);
-  const samples: { t: number; rssMb: number | null }[] = [{ t: 0, rssMb: rssMb(server.pid) }];
-  const t0 = performance.now();
-  let i = 0;
-  while (performance.now() - t0 < opts.soakSeconds * 1000) {
-    await load.run({ ...mix[i++ % mix.length], url: server.url, connections: opts.connections, durationS: 5 });
-    samples.push({ t: round((performance.now() - t0) / 1000, 1)!, rssMb: round(rssMb(server.pid), 1) });
-  }
-  const v = samples.map((s) => s.rssMb ?? 0);
-  const third = Math.max(1, Math.floor(v.length / 3));
-  const first = median(v.slice(1, 1 + third)) ?? v[0];
-  const last = median(v.slice(-third)) ?? v[v.length - 1];
-  const growthPct = round(((last - first) / first) * 100, 1);
-  return {
-    seconds: opts.soakSeconds,
-    samples,
-    firstThirdMb: round(first, 1),
-    lastThirdMb: round(last, 1),
-    growthPct,
-    flat: growthPct !== null && growthPct <= 10,
-  };
-}
 
 // ---------------------------------------------------------------------------------- main
 async function main(): Promise<void> {

@@ -5,15 +5,19 @@
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
+import { partnerPaymentSchemas } from './partner-payments.js';
 import { partnerSchemas } from './partner.js';
 import { sandboxReadSchemas } from './sandbox-reads.js';
 import { sandboxSchemas } from './sandbox.js';
+import { sandboxesSchemas } from './sandboxes.js';
 import { scenarioApiSchemas } from './scenario.js';
 import { webhookSchemas } from './webhooks.js';
 
 export const sharedSchemas: readonly { $id: string }[] = [
   ErrorBody,
   ...partnerSchemas,
+  ...partnerPaymentSchemas,
+  ...sandboxesSchemas,
   ...sandboxSchemas,
   ...sandboxReadSchemas,
   ...journalSchemas,

@@ -12,7 +12,8 @@ import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
 import { registerLogsCommand } from './cli/logs.js';
 import { registerTriggerCommand } from './cli/trigger.js';
-import { ConfigError, loadConfig, SETTINGS, type Config, type Setting } from './config.js';
+import { ConfigError } from './config-parsers.js';
+import { loadConfig, SETTINGS, type Config, type Setting } from './config.js';
 import { closeOnSignals, startServer } from './server.js';
 
 export function buildCli(): Command {

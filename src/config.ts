@@ -6,9 +6,22 @@
  * generated from it (test/config.test.ts checks it), so the three never drift apart.
  */
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import bytes from 'bytes';
-import ms from 'ms';
 import { dirname, resolve } from 'node:path';
+import {
+  bool,
+  port,
+  nonNegativeInt,
+  byteSize,
+  positiveInt,
+  environment,
+  instant,
+  logLevel,
+  str,
+  optStr,
+  parseDuration,
+  ConfigError,
+  type Parser,
+} from './config-parsers.js';
 import type { Environment } from './domain/settings.js';
 
 /**
@@ -77,17 +90,6 @@ export interface Config {
 /** The well-known default partner of the sandbox (unless configured). */
 export const SANDBOX_PARTNER: Readonly<PartnerCredential> = { clientId: 'sandbox-partner', clientSecret: 'sandbox-secret' };
 
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-  ) {
-    super(`invalid configuration: ${setting}: ${message}`);
-  }
-}
-
-type Parser<T> = (raw: string, setting: string) => T;
-
 export interface Setting<K extends keyof Config = keyof Config> {
   key: K;
   flag: string;
@@ -99,69 +101,6 @@ export interface Setting<K extends keyof Config = keyof Config> {
   help: string;
   /** Flags that take no value (booleans). */
   boolean?: boolean;
-}
-
-const str: Parser<string> = (raw) => raw;
-const optStr: Parser<string | undefined> = (raw) => (raw === '' ? undefined : raw);
-
-function bool(raw: string, setting: string): boolean {
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
-  throw new ConfigError(setting, `expected true or false, got "${raw}"`);
-}
-
-function port(raw: string, setting: string): number {
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `"${raw}" is not a port number`);
-  const n = Number(raw);
-  if (n < 0 || n > 65535) throw new ConfigError(setting, `${n} is outside 0-65535`);
-  return n;
-}
-
-function nonNegativeInt(raw: string, setting: string): number {
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(setting, `"${raw}" is not a whole number`);
-  return Number(raw);
-}
-
-/** "250ms", "5s", "2m", "1h", "7d" or a bare number of milliseconds (parsed by `ms`); never negative. */
-export function parseDuration(raw: string, setting = 'duration'): number {
-  const value = typeof raw === 'string' && raw.trim() !== '' ? ms(raw.trim() as ms.StringValue) : Number.NaN;
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(setting, `"${raw}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
-  return Math.round(value);
-}
-
-/** "64kb", "10mb", or a bare number of bytes (parsed by `bytes`); at least `min`. */
-function byteSize(min: number): Parser<number> {
-  return (raw, setting) => {
-    const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : bytes.parse(raw.trim());
-    if (value === null || !Number.isFinite(value) || value < min) {
-      throw new ConfigError(setting, `"${raw}" is not a size of at least ${bytes.format(min)} (examples: 64kb, 10mb)`);
-    }
-    return Math.floor(value);
-  };
-}
-
-function positiveInt(raw: string, setting: string): number {
-  const n = nonNegativeInt(raw, setting);
-  if (n < 1) throw new ConfigError(setting, 'must be at least 1');
-  return n;
-}
-
-function environment(raw: string, setting: string): Environment {
-  if (raw === 'sandbox' || raw === 'production') return raw;
-  throw new ConfigError(setting, `"${raw}" is not one of sandbox, production`);
-}
-
-function instant(raw: string, setting: string): string | undefined {
-  if (raw === '') return undefined;
-  if (Number.isNaN(Date.parse(raw))) throw new ConfigError(setting, `"${raw}" is not an ISO 8601 instant`);
-  return new Date(raw).toISOString();
-}
-
-function logLevel(raw: string, setting: string): string {
-  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (!levels.includes(raw)) throw new ConfigError(setting, `"${raw}" is not one of ${levels.join(', ')}`);
-  return raw;
 }
 
 function s<K extends keyof Config>(setting: Setting<K>): Setting<K> {

@@ -8,7 +8,8 @@ import ms from 'ms';
 import { DEFAULT_SANDBOX_TTL_MS } from './domain/sandbox.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, SANDBOX_PARTNER, type Config } from './config.js';
+import { ConfigError } from './config-parsers.js';
+import { SANDBOX_PARTNER, type Config } from './config.js';
 
 export interface RunningServer {
   app: FastifyInstance;

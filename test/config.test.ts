@@ -2,7 +2,8 @@ import t from 'tap';
 import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseDuration, readPartnersFile } from '../src/config.js';
+import { ConfigError, parseDuration } from '../src/config-parsers.js';
+import { loadConfig, readPartnersFile } from '../src/config.js';
 
 /** The setting a ConfigError names, or 'no error'. */
 function settingOf(fn: () => unknown): string {

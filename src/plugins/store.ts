@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ConfigError, DEFAULT_DATABASE, type Config } from '../config.js';
+import { ConfigError } from '../config-parsers.js';
+import { DEFAULT_DATABASE, type Config } from '../config.js';
 import { ApiError, errorBody, storageUnavailable } from '../domain/errors.js';
 import { startCheckpointer } from '../store/checkpointer.js';
 import { storageFault, type StorageFaultKind } from '../store/faults.js';

@@ -17,7 +17,7 @@
  * stays an integer). Inside a longer string values are stringified. `$${` escapes a literal `${`.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { parseDuration } from '../config.js';
+import { parseDuration } from '../config-parsers.js';
 import { isMagicAmount } from '../domain/magic.js';
 
 export class TemplateError extends Error {}

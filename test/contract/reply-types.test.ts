@@ -10,7 +10,8 @@
 import Fastify from 'fastify';
 import t from 'tap';
 import type { AccountsResponseT, ConsentListT, TransactionListT } from '../../schemas/ais.js';
-import type { MerchantListT, PaymentT, StoreResponseT } from '../../schemas/partner.js';
+import type { MerchantListT } from '../../schemas/partner.js';
+import type { PaymentT, StoreResponseT } from '../../schemas/partner-payments.js';
 import { schemaErrors } from '../helpers/app.js';
 
 const TS = '2026-01-15T09:00:00.000Z';

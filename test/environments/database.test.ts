@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { buildApp, DATABASE_ENVIRONMENT_KEY } from '../../src/app.js';
-import { ConfigError, DEFAULT_DATABASE, loadConfig, SETTINGS } from '../../src/config.js';
+import { ConfigError } from '../../src/config-parsers.js';
+import { DEFAULT_DATABASE, loadConfig, SETTINGS } from '../../src/config.js';
 import { serve, serveFails } from '../helpers/processes.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)

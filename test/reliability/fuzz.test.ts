@@ -21,7 +21,9 @@ import type { FastifyInstance } from 'fastify';
 type Tap = Record<'ok' | 'pass' | 'fail' | 'comment' | 'equal', (...args: any[]) => unknown>;
 import type { RouteEntry } from '../../src/app.js';
 import { build, PARTNER } from '../helpers/app.js';
-import { fixedCases, isProtected, newFigures, requestArb, routeSeed, sampleFor, sendAndCheck, type FuzzContext } from '../helpers/fuzz.js';
+import { fixedCases, isProtected, requestArb, sampleFor } from '../helpers/fuzz.js';
+import { newFigures, routeSeed, sendAndCheck } from '../helpers/fuzz-check.js';
+import type { FuzzContext } from '../helpers/fuzz-values.js';
 
 const RUNS = Number(process.env.OBSIM_FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.OBSIM_FUZZ_SEED ?? 20261121);

@@ -1,5 +1,6 @@
 /**
- * Attacks on the bearer tokens (/v1/ais/*) and partner credentials (/v1/partner/*). Every
+ * Attacks on the bearer tokens (/v1/ais/*) and header injection over a real socket; partner
+ * credentials: partner-attacks.test.ts. Every
  * attack must be rejected with its documented 401/403 code; the figure printed is
  * "rejected with the right code / attacks".
  */
@@ -8,9 +9,9 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import t from 'tap';
-import type { FastifyInstance } from 'fastify';
 import { json, PARTNER, schemaErrors } from '../helpers/app.js';
 import { buildTwo } from '../helpers/partner.js';
+import { run, type Attack } from '../helpers/attacks.js';
 
 const SECRET = 'token-attack-suite-secret-0123456789abcdef';
 const USER = 'attack-user';
@@ -19,17 +20,6 @@ t.setTimeout(180_000);
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const hs256 = (input: string, key: string | Buffer) => createHmac('sha256', key).update(input).digest('base64url');
-
-interface Attack {
-  name: string;
-  /** Authorization header value(s), or partner headers. */
-  headers: Record<string, string>;
-  body?: Record<string, unknown>;
-  url?: string;
-  method?: 'GET' | 'POST';
-  status: number;
-  code: string;
-}
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -77,29 +67,6 @@ async function sign(claims: Record<string, unknown>, key: string | Uint8Array = 
 
 function unsigned(header: Record<string, unknown>, payload: unknown, signature = ''): string {
   return `${b64(header)}.${b64(payload)}.${signature}`;
-}
-
-async function run(app: FastifyInstance, t: { ok(v: unknown, m: string): unknown }, attacks: Attack[], body: Record<string, unknown>) {
-  let right = 0;
-  for (const a of attacks) {
-    const res = await app.inject({
-      method: a.method ?? 'POST',
-      url: a.url ?? '/v1/ais/accounts',
-      headers: a.headers,
-      payload: a.method === 'GET' ? undefined : (a.body ?? body),
-    });
-    const b = (() => {
-      try {
-        return JSON.parse(res.body);
-      } catch {
-        return res.body;
-      }
-    })();
-    const ok = res.statusCode === a.status && b?.code === a.code && schemaErrors('ErrorBody', b).length === 0;
-    if (ok) right++;
-    t.ok(ok, `${a.name}: ${res.statusCode} ${b?.code ?? ''} (want ${a.status} ${a.code})`);
-  }
-  return right;
 }
 
 t.test('bearer token attacks: each rejected with the right 401/403', async (t) => {
@@ -265,83 +232,6 @@ t.test('bearer token attacks: each rejected with the right 401/403', async (t) =
   const right = (await run(app, t, attacks, body)) + (prodRight ? 1 : 0);
   t.comment(`token attacks: ${right}/${attacks.length + 1} rejected with the right 401/403 code`);
   t.equal(right, attacks.length + 1);
-});
-
-t.test('partner credential attacks', async (t) => {
-  const app = await buildTwo(t);
-  const secret = PARTNER['x-partner-client-secret'];
-  const id = PARTNER['x-partner-client-id'];
-  const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'a' ? 'b' : 'a') + s.slice(i + 1);
-  const list = { method: 'GET' as const, url: '/v1/partner/merchants' };
-  const attacks: Attack[] = [
-    ...[...secret].map((_, i) => ({
-      ...list,
-      name: `secret wrong at char ${i}`,
-      headers: { ...PARTNER, 'x-partner-client-secret': flip(secret, i) },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    })),
-    {
-      ...list,
-      name: 'secret one char short',
-      headers: { ...PARTNER, 'x-partner-client-secret': secret.slice(0, -1) },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    {
-      ...list,
-      name: 'secret one char long',
-      headers: { ...PARTNER, 'x-partner-client-secret': `${secret}x` },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    {
-      ...list,
-      name: 'secret upper case',
-      headers: { ...PARTNER, 'x-partner-client-secret': secret.toUpperCase() },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    {
-      ...list,
-      name: 'id wrong by one char',
-      headers: { ...PARTNER, 'x-partner-client-id': flip(id, 0) },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    {
-      ...list,
-      name: "other partner's secret",
-      headers: { ...PARTNER, 'x-partner-client-secret': 'other-secret' },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    { ...list, name: 'no secret', headers: { 'x-partner-client-id': id }, status: 401, code: 'partner_credentials_missing' },
-    {
-      ...list,
-      name: 'empty secret',
-      headers: { ...PARTNER, 'x-partner-client-secret': '' },
-      status: 401,
-      code: 'partner_credentials_missing',
-    },
-    {
-      ...list,
-      name: 'overlong secret (64 KiB)',
-      headers: { ...PARTNER, 'x-partner-client-secret': 's'.repeat(65536) },
-      status: 401,
-      code: 'partner_credentials_invalid',
-    },
-    {
-      ...list,
-      name: 'bearer token instead of partner headers',
-      headers: { authorization: 'Bearer x.y.z' },
-      status: 401,
-      code: 'partner_credentials_missing',
-    },
-  ];
-  const right = await run(app, t, attacks, {});
-  t.comment(`partner credential attacks: ${right}/${attacks.length} rejected with the right 401 code`);
-  t.equal(right, attacks.length);
 });
 
 /** Send raw bytes to a listening server; resolves with the status line and body. */

@@ -5,7 +5,6 @@ import {
   MerchantIdParams,
   MerchantListQuery,
   type CreateMerchantBody,
-  type CreateStoreBody,
   type FastTrackMerchantBody,
   type FastTrackMerchantResponseT,
   type MerchantIdParamsT,
@@ -14,10 +13,10 @@ import {
   type OnboardingStatusResponseT,
   type ResendOnboardingResponseT,
   type StandardMerchantResponseT,
-  type StoreResponseT,
   type TestMerchantBody,
   type TestMerchantResponseT,
 } from '../../../schemas/partner.js';
+import { type CreateStoreBody, type StoreResponseT } from '../../../schemas/partner-payments.js';
 import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
 import { fastTrackFailure } from '../../domain/magic.js';

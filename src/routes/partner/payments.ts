@@ -1,7 +1,7 @@
 /** Payment endpoints of the partner API. */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { PaymentIdParams, type CreatePaymentBody, type PaymentIdParamsT, type PaymentT } from '../../../schemas/partner.js';
+import { PaymentIdParams, type CreatePaymentBody, type PaymentIdParamsT, type PaymentT } from '../../../schemas/partner-payments.js';
 import { ApiError } from '../../domain/errors.js';
 import { assertActivated } from '../../domain/merchant.js';
 import { toMinorUnits } from '../../domain/partner-input.js';

@@ -7,7 +7,7 @@ import {
   type WebhookIdParamsT,
   type WebhookResponseT,
   type WebhookTestResponseT,
-} from '../../../schemas/partner.js';
+} from '../../../schemas/partner-payments.js';
 import { ApiError } from '../../domain/errors.js';
 import { testDeliveryEnvelope } from '../../domain/events.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';

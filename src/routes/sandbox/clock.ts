@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import type { ClockAdvanceBody } from '../../../schemas/sandbox.js';
-import { parseDuration } from '../../config.js';
+import { parseDuration } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
 import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';

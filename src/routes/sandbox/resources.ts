@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { MerchantIdParams, PaymentIdParams, type MerchantIdParamsT, type PaymentIdParamsT } from '../../../schemas/partner.js';
+import { MerchantIdParams, type MerchantIdParamsT } from '../../../schemas/partner.js';
+import { PaymentIdParams, type PaymentIdParamsT } from '../../../schemas/partner-payments.js';
 import {
   SandboxConsentQuery,
   SandboxMerchantQuery,

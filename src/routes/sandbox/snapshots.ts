@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import type { SnapshotCreateBody } from '../../../schemas/sandbox.js';
+import type { SnapshotCreateBody } from '../../../schemas/sandboxes.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 const NAME_PARAMS = {

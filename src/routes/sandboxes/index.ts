@@ -8,8 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { responses } from '../../../schemas/common.js';
-import type { SandboxCreateBody } from '../../../schemas/sandbox.js';
-import { parseDuration } from '../../config.js';
+import type { SandboxCreateBody } from '../../../schemas/sandboxes.js';
+import { parseDuration } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
 import { MAX_SANDBOX_TTL_MS, MIN_SANDBOX_TTL_MS, sandboxSettings, type SandboxSettingsOverrides } from '../../domain/sandbox.js';
 import type { Persona } from '../../../schemas/persona.js';

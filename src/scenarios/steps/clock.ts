@@ -1,5 +1,5 @@
 /** `advanceClock`: move the simulator's virtual clock forward; due transitions fire. */
-import { parseDuration } from '../../config.js';
+import { parseDuration } from '../../config-parsers.js';
 import { StepFailure } from '../context.js';
 import type { RunContext } from '../context.js';
 import type { AdvanceClockStep } from '../types.js';

@@ -10,7 +10,7 @@
  * runner started (filtered by the per-webhook URL path).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseDuration } from '../../config.js';
+import { parseDuration } from '../../config-parsers.js';
 import { StepFailure, type RunContext, type SeenDelivery, type WatchedWebhook } from '../context.js';
 import { formatMismatches, partialMatch, short } from '../../domain/match.js';
 import { sign, verify } from '../../webhooks/sign.js';

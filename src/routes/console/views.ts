@@ -1,0 +1,53 @@
+/**
+ * What every console page draws with: status badges, tables, pagers and filter fields. Pure
+ * functions over API answers (src/client/api.ts types); every value escaped by `html`.
+ */
+import { DELIVERY_OUTCOMES } from '../../../schemas/sandbox.js';
+import type { components } from '../../client/api.js';
+import { html, raw, type RawHtml } from '../hosted/layout.js';
+
+export type S = components['schemas'];
+type Row = RawHtml | string | number | null | undefined;
+
+const OK = new Set(['paid', 'activated', 'authorized', 'delivered', 'passed', 'active', 'created']);
+// every failed attempt's outcome is bad news, as are the end states that are not the happy one
+const BAD = new Set<string>([
+  'failed',
+  'rejected',
+  'revoked',
+  'expired',
+  'inactive',
+  ...DELIVERY_OUTCOMES.filter((o) => o !== 'delivered'),
+]);
+
+export function badge(value: string | null | undefined): RawHtml {
+  if (value === null || value === undefined) return html`<span class="badge muted">none</span>`;
+  const tone = OK.has(value) ? 'ok' : BAD.has(value) ? 'bad' : 'wait';
+  return html`<span class="badge ${tone}">${value.replace(/_/g, ' ')}</span>`;
+}
+
+export const statusBadge = (status: number): RawHtml => html`<span class="badge ${status < 400 ? 'ok' : 'bad'}">${status}</span>`;
+
+export function table(caption: string, headers: readonly string[], rows: readonly (readonly Row[])[], empty = 'Nothing yet.'): RawHtml {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
+<caption class="visually-hidden">${caption}</caption>
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody>
+</table></div>`;
+}
+
+export const pager = (base: string, cursor: string | null | undefined): RawHtml =>
+  cursor
+    ? html`<p class="pager"><a href="${base}${base.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}">Older →</a></p>`
+    : html``;
+
+export function select(name: string, label: string, options: readonly string[], current: string | undefined, any = 'any'): RawHtml {
+  return html`<label>${label}<select name="${name}">
+<option value="">${any}</option>${options.map((o) => html`<option value="${o}"${o === current ? raw(' selected') : ''}>${o}</option>`)}
+</select></label>`;
+}
+
+export function input(name: string, label: string, value: string | undefined, attrs = ''): RawHtml {
+  return html`<label>${label}<input name="${name}" value="${value ?? ''}"${raw(attrs)}></label>`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Checking what the fuzzer sent (test/helpers/fuzz.ts): a digest of every table's rows (a
+ * rejected request changes none), the figures a run keeps, and the per-request check of status,
+ * error shape and state.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { RouteEntry } from '../../src/app.js';
+import { schemaErrors } from './app.js';
+import type { FuzzRequest } from './fuzz-values.js';
+import { isApiRoute } from './fuzz.js';
+
+// ------------------------------------------------------------------------------- checking
+
+/**
+ * sha256 over every table (rows sorted), the state a partner could observe. The request journal
+ * is left out: recording every request, the refused ones too, is its job.
+ */
+export function stateDigest(app: FastifyInstance, exclude: readonly string[] = ['schema_migrations', 'journal']): string {
+  const tables = (app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter(
+    (t) => !exclude.includes(t),
+  );
+  const h = createHash('sha256');
+  for (const t of tables) {
+    // an excluded table's AUTOINCREMENT counter is excluded with it
+    const where = t === 'sqlite_sequence' ? ` WHERE name NOT IN (${exclude.map((x) => `'${x}'`).join(', ')})` : '';
+    const rows = app.db
+      .prepare(`SELECT * FROM "${t}"${where}`)
+      .raw()
+      .all()
+      .map((r) => JSON.stringify(r))
+      .sort();
+    h.update(`${t}\n${rows.join('\n')}\n`);
+  }
+  return h.digest('hex');
+}
+
+export interface FuzzFigures {
+  cases: number;
+  fiveXx: number;
+  offShape: number;
+  stateChanged: number;
+  bypass: number;
+  byStatus: Record<string, number>;
+}
+
+export function newFigures(): FuzzFigures {
+  return { cases: 0, fiveXx: 0, offShape: 0, stateChanged: 0, bypass: 0, byStatus: {} };
+}
+
+/** Await in-flight webhook deliveries (if the worker exists) so the digest is stable. */
+export async function settle(app: FastifyInstance): Promise<void> {
+  const worker = (app as unknown as { webhooks?: { drain?: () => Promise<void> } }).webhooks;
+  if (worker?.drain) await worker.drain();
+}
+
+/**
+ * Send one request and check the properties. Returns the problems (empty = fine) and updates
+ * the figures.
+ */
+export async function sendAndCheck(
+  app: FastifyInstance,
+  route: RouteEntry,
+  req: FuzzRequest,
+  figures: FuzzFigures,
+): Promise<{ problems: string[]; res: LightMyRequestResponse }> {
+  await settle(app);
+  const before = stateDigest(app);
+  const res = await app.inject({ method: req.method as 'POST', url: req.url, headers: req.headers, payload: req.payload });
+  await settle(app);
+  figures.cases++;
+  figures.byStatus[res.statusCode] = (figures.byStatus[res.statusCode] ?? 0) + 1;
+  const problems: string[] = [];
+  const where = `${req.method} ${req.url.slice(0, 120)} [${req.label}]`;
+  if (res.statusCode >= 500) {
+    figures.fiveXx++;
+    problems.push(`${res.statusCode} for ${where}: ${res.body.slice(0, 300)}`);
+  }
+  if (res.statusCode >= 400) {
+    const ct = String(res.headers['content-type'] ?? '');
+    if (ct.includes('json') || isApiRoute(route)) {
+      let body: unknown;
+      try {
+        body = JSON.parse(res.body);
+      } catch {
+        body = res.body;
+      }
+      const errs = schemaErrors('ErrorBody', body);
+      if ((body as { status?: number })?.status !== res.statusCode)
+        errs.push(`status field ${(body as { status?: number })?.status} != ${res.statusCode}`);
+      if (errs.length) {
+        figures.offShape++;
+        problems.push(`error body off-shape (${errs.join('; ')}) for ${where}: ${res.body.slice(0, 200)}`);
+      }
+    }
+    if (stateDigest(app) !== before) {
+      figures.stateChanged++;
+      problems.push(`state changed by a rejected request (${res.statusCode}) ${where}`);
+    }
+  } else if (req.mustReject && res.statusCode < 300) {
+    figures.bypass++;
+    problems.push(`accepted (${res.statusCode}) a request that must be rejected: ${where}: ${res.body.slice(0, 200)}`);
+  }
+  return { problems, res };
+}
+
+/** Stable 32-bit seed for a route from a base seed. */
+export function routeSeed(base: number, route: RouteEntry): number {
+  return createHash('sha256').update(`${base}:${route.method} ${route.url}`).digest().readInt32LE(0);
+}
