@@ -144,7 +144,7 @@ export const WebhookResponse = {
   required: ['id', 'url', 'events', 'secret', 'createdAt'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: '^wh_[0-9a-f]+$' },
+    id: { type: 'string', pattern: '^wh_(?:[a-z][a-z0-9]{0,15}_)?[0-9a-f]+$' },
     url: { type: 'string' },
     events: { type: 'array', items: { type: 'string', enum: EVENT_NAME_ENUM } },
     secret: { type: 'string', pattern: '^whsec_[0-9a-f]+$' },

@@ -45,6 +45,7 @@ export type SandboxCreateBody = FromSchema<typeof SandboxCreateRequest>;
 
 const SANDBOX_FIELDS = {
   sandboxId: { type: 'string', description: 'Also the client id of its partner credential' },
+  shard: { type: 'string', description: 'The shard that holds it, in a cluster (docs/cluster.md); absent on a single process' },
   name: { type: 'string' },
   createdAt: Timestamp,
   expiresAt: { ...Timestamp, description: 'When it is removed unless used before (wall clock: last use + ttl)' },
@@ -134,7 +135,15 @@ export const SandboxList = {
   type: 'object',
   required: ['items', 'total'],
   additionalProperties: false,
-  properties: { items: { type: 'array', items: { $ref: 'Sandbox#' } }, total: { type: 'integer' } },
+  properties: {
+    items: { type: 'array', items: { $ref: 'Sandbox#' } },
+    total: { type: 'integer' },
+    unreachable: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'In a cluster: the shards that did not answer, whose sandboxes are missing from items',
+    },
+  },
 } as const;
 
 export const SandboxDeleted = {

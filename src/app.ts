@@ -22,6 +22,7 @@ import { preferPlugin } from './plugins/prefer.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { routeTablePlugin } from './plugins/route-table.js';
+import { shardPlugin } from './plugins/shard.js';
 import { storePlugin } from './plugins/store.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { routes } from './routes/index.js';
@@ -68,6 +69,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(routeTablePlugin);
   await app.register(requestIdPlugin);
   await app.register(storePlugin, { db: options.db });
+  await app.register(shardPlugin);
   await app.register(clockPlugin, { clock: options.clock });
   await app.register(partnersPlugin);
   await app.register(enginePlugin);

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
+import { registerClusterCommand } from './cli/cluster.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerPersonaCommands } from './cli/persona.js';
@@ -65,6 +66,7 @@ export function buildCli(): Command {
   registerCheckReceiverCommand(program);
   registerSandboxCommands(program);
   registerPersonaCommands(program);
+  registerClusterCommand(program);
 
   return program;
 }

@@ -79,3 +79,28 @@ export function logLevel(raw: string, setting: string): string {
   if (!levels.includes(raw)) throw new ConfigError(setting, `"${raw}" is not one of ${levels.join(', ')}`);
   return raw;
 }
+
+/** A shard's name: lower-case letters and digits, starting with a letter (it is part of every id the shard hands out). */
+export const SHARD_NAME = /^[a-z][a-z0-9]{0,15}$/;
+
+export function shardName(raw: string, setting: string): string | undefined {
+  if (raw === '') return undefined;
+  if (!SHARD_NAME.test(raw)) {
+    throw new ConfigError(setting, `"${raw}" is not a shard name (1-16 lower-case letters and digits, starting with a letter)`);
+  }
+  return raw;
+}
+
+/** "s1=http://10.0.0.1:4011,s2=http://10.0.0.2:4011": every shard once, each with an http(s) URL. */
+export function shardPeers(raw: string, setting: string): Record<string, string> | undefined {
+  if (raw.trim() === '') return undefined;
+  const peers: Record<string, string> = {};
+  for (const part of raw.split(',')) {
+    const [name, url] = part.trim().split(/=(.*)/s, 2);
+    shardName(name ?? '', setting);
+    if (name in peers) throw new ConfigError(setting, `shard "${name}" is named twice`);
+    if (!/^https?:\/\/[^\s/]+/.test(url ?? '')) throw new ConfigError(setting, `"${part.trim()}" is not name=http://host:port`);
+    peers[name] = url.replace(/\/+$/, '');
+  }
+  return peers;
+}

@@ -20,6 +20,8 @@ import {
   optStr,
   parseDuration,
   ConfigError,
+  shardName,
+  shardPeers,
   type Parser,
 } from './config-parsers.js';
 import type { Environment } from './domain/settings.js';
@@ -85,6 +87,10 @@ export interface Config {
   journalMaxBytes: number;
   /** A request or response body longer than this is stored cut, flagged as truncated. */
   journalBodyLimit: number;
+  /** This process's shard name in a cluster (docs/cluster.md); unset: one process, as always. */
+  shard: string | undefined;
+  /** Every shard of the cluster, name -> base URL, for the views across shards (admin sandbox list). */
+  shardPeers: Record<string, string> | undefined;
 }
 
 /** The well-known default partner of the sandbox (unless configured). */
@@ -317,6 +323,24 @@ export const SETTINGS = [
     parse: byteSize(256),
     help: 'A request or response body longer than this is kept cut to it, flagged `truncated`',
   }),
+  s({
+    key: 'shard',
+    flag: '--shard',
+    env: 'OBSIM_SHARD',
+    default: undefined,
+    defaultText: 'unset (one process)',
+    parse: shardName,
+    help: 'Run as this shard of a cluster behind a router: every id, token and cookie it hands out carries the name, and every answer says X-Obsim-Shard (docs/cluster.md)',
+  }),
+  s({
+    key: 'shardPeers',
+    flag: '--shard-peers',
+    env: 'OBSIM_SHARD_PEERS',
+    default: undefined,
+    defaultText: 'unset',
+    parse: shardPeers,
+    help: 'Every shard of the cluster as name=url,… (this one included): the admin sandbox list covers them all',
+  }),
 ] as const satisfies readonly Setting[];
 
 export function defaultConfig(): Config {
@@ -348,6 +372,16 @@ export function loadConfig(flags: Partial<Record<keyof Config, string | boolean>
   const result = config as unknown as Config;
   if (givenAs.db === undefined) result.db = DEFAULT_DATABASE[result.environment];
   checkDatabasePath(result.db, givenAs.db ?? 'OBSIM_DB');
+  if (result.shardPeers !== undefined) {
+    const setting = givenAs.shardPeers ?? 'OBSIM_SHARD_PEERS';
+    if (result.shard === undefined) throw new ConfigError(setting, 'is for a shard: give --shard / OBSIM_SHARD too');
+    if (!(result.shard in result.shardPeers)) {
+      throw new ConfigError(
+        givenAs.shard ?? 'OBSIM_SHARD',
+        `"${result.shard}" is not one of the cluster's shards (${Object.keys(result.shardPeers).join(', ')})`,
+      );
+    }
+  }
   return result;
 }
 

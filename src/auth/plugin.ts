@@ -27,6 +27,7 @@ export const tokensPlugin = fp(
           return partnerId === undefined ? app.clock : app.engine.worldOf(partnerId).clock;
         },
         ttlMs: app.config.tokenTtlMs,
+        keyId: app.config.shard,
       }),
     );
     app.decorateRequest('aisToken', null as unknown as TokenClaims);

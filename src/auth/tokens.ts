@@ -51,6 +51,8 @@ export interface TokenServiceOptions {
   /** The clock of the sandbox a merchant belongs to (undefined: the token names none). */
   clockFor(merchantId: number | undefined): VirtualClock;
   ttlMs: number;
+  /** In a cluster: the shard's name, as the token header's `kid`, so the router can send AIS calls to the shard that issued the token. */
+  keyId?: string;
 }
 
 /** The merchantId claim read WITHOUT verifying (to pick the clock the token is verified on). */
@@ -135,7 +137,7 @@ export class TokenService {
     const exp = iat + Math.max(1, Math.floor(this.options.ttlMs / 1000));
     const jti = randomUUID();
     const permissions = [...new Set(input.permissions)];
-    this.signer ??= fastJwt().createSigner({ key: Buffer.from(this.options.secret), algorithm: TOKEN_ALGORITHM });
+    this.signer ??= fastJwt().createSigner({ key: Buffer.from(this.options.secret), algorithm: TOKEN_ALGORITHM, kid: this.options.keyId });
     const token = this.signer({
       merchantId: input.merchantId,
       permissions,

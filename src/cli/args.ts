@@ -16,3 +16,12 @@ export function urlArg(raw: string, opts: { keepSlash?: boolean } = {}): string 
   }
   return opts.keepSlash ? raw : raw.replace(/\/+$/, '');
 }
+
+/** A whole number from 1 to `max`. */
+export function positiveIntArg(max: number): (raw: string) => number {
+  return (raw) => {
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+      throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
+    return Number(raw);
+  };
+}

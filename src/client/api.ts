@@ -3311,11 +3311,13 @@ export interface paths {
         };
         /**
          * List the sandboxes
-         * @description Every live sandbox, oldest first (not the default one of the configured partners). Secrets are never listed.
+         * @description Every live sandbox, oldest first (not the default one of the configured partners). Secrets are never listed. In a cluster, every shard's sandboxes (the shard that answers asks the others; `unreachable` names those that did not answer); `scope=shard` lists only the answering shard's.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    scope?: "cluster" | "shard";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4035,6 +4037,8 @@ export interface components {
         Sandbox: {
             /** @description Also the client id of its partner credential */
             sandboxId: string;
+            /** @description The shard that holds it, in a cluster (docs/cluster.md); absent on a single process */
+            shard?: string;
             name: string;
             /** Format: date-time */
             createdAt: string;
@@ -4058,6 +4062,8 @@ export interface components {
         SandboxCreated: {
             /** @description Also the client id of its partner credential */
             sandboxId: string;
+            /** @description The shard that holds it, in a cluster (docs/cluster.md); absent on a single process */
+            shard?: string;
             name: string;
             /** Format: date-time */
             createdAt: string;
@@ -4104,6 +4110,8 @@ export interface components {
         SandboxList: {
             items: components["schemas"]["Sandbox"][];
             total: number;
+            /** @description In a cluster: the shards that did not answer, whose sandboxes are missing from items */
+            unreachable?: string[];
         };
         /** SandboxDeleted */
         SandboxDeleted: {

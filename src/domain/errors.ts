@@ -70,6 +70,11 @@ export const ERROR_CATALOGUE = {
     status: 503,
     message: 'The database cannot take writes right now; nothing was changed. Retry after the seconds in Retry-After',
   },
+  shard_unavailable: {
+    status: 503,
+    message:
+      'The shard that holds this sandbox is not answering (restarting or stopped); the request did not reach it. Retry after the seconds in Retry-After',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

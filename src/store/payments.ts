@@ -2,15 +2,17 @@
  * Payments table. Amounts are integer minor units (øre); every partner-facing read filters on
  * partner_id. Numeric ids start at 5000001 (001_core).
  *
- * The hosted payment page's token is not stored: it is `pay_<id>_<mac>`, the mac an HMAC of the
+ * The hosted payment page's token is not stored: it is `pay_<id>_<mac>` (`pay_<shard>_<id>_<mac>` on a shard), the mac an HMAC of the
  * id under a random per-database secret (meta `payments.tokenSecret`), so it is as unguessable as
  * a random token while an insert maintains no extra index (092_perf_payment_writes).
  */
+import { currentShardTag } from '../domain/ids.js';
 import type { NewPayment, PaymentChange, PaymentRow, PaymentStatus } from '../domain/payment.js';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { metaStore, type Db } from './db.js';
 
-const TOKEN = /^pay_([1-9][0-9]{0,14})_([A-Za-z0-9_-]{22})$/;
+/** `pay_[<shard>_]<id>_<mac>`: a shard's tokens carry its name (domain/ids.ts), a single process's none. */
+const TOKEN = /^pay_(?:([a-z][a-z0-9]{0,15})_)?([1-9][0-9]{0,14})_([A-Za-z0-9_-]{22})$/;
 
 export function paymentStore(db: Db) {
   const insert = db.prepare(
@@ -78,13 +80,13 @@ export function paymentStore(db: Db) {
     /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
     update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */
-    tokenFor: (id: number): string => `pay_${id}_${mac(id)}`,
+    tokenFor: (id: number): string => `pay_${currentShardTag()}${id}_${mac(id)}`,
     /** The payment a hosted-page token names, or undefined (unknown, malformed or forged). */
     getByToken(token: string): PaymentRow | undefined {
       const m = TOKEN.exec(token);
-      if (!m) return undefined;
-      const id = Number(m[1]);
-      const given = Buffer.from(m[2]);
+      if (!m || (m[1] === undefined ? '' : `${m[1]}_`) !== currentShardTag()) return undefined;
+      const id = Number(m[2]);
+      const given = Buffer.from(m[3]);
       const expected = Buffer.from(mac(id));
       if (!timingSafeEqual(given, expected)) return undefined;
       return byId.get(id) as PaymentRow | undefined;

@@ -54,7 +54,7 @@ function loadAssets(): Map<string, { type: string; body: Buffer | string }> {
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   app.decorateRequest('consoleSession', null);
   app.decorateRequest('cookies', null as unknown as Record<string, string | undefined>);
-  const sessions = createSessions(app.meta);
+  const sessions = createSessions(app.meta, app.config.shard);
   const kit = consoleKit(app);
   const { hide, cookieOptions, setCookie, clearCookie, describe, signIn, show, query } = kit;
   let assets: ReturnType<typeof loadAssets> | undefined;

@@ -34,7 +34,8 @@ export function sameToken(given: unknown, expected: string): boolean {
   return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }
 
-export function createSessions(meta: { getOrCreate(key: string, create: () => string): string }) {
+/** `shard`: in a cluster, the cookie's header names it (`kid`) so the router sends the console's requests back to it. */
+export function createSessions(meta: { getOrCreate(key: string, create: () => string): string }, shard?: string) {
   // created on first use: a server nobody signs in to writes nothing for the console
   let key: Buffer | undefined;
   const sessionKey = () =>
@@ -47,7 +48,7 @@ export function createSessions(meta: { getOrCreate(key: string, create: () => st
       const session = { clientId, secret, csrf: newToken() };
       const { EncryptJWT } = await jose();
       const token = await new EncryptJWT({ sec: secret, csrf: session.csrf })
-        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .setProtectedHeader(shard === undefined ? { alg: 'dir', enc: 'A256GCM' } : { alg: 'dir', enc: 'A256GCM', kid: shard })
         .setSubject(clientId)
         .setIssuedAt()
         .setExpirationTime(`${SESSION_TTL_S}s`)

@@ -1,0 +1,63 @@
+/**
+ * A real cluster for tests (not a test file): HAProxy and three shards as child processes, each
+ * its own `obsim serve --shard …` on its own database in a temporary folder, started by the same
+ * code as `obsim cluster` (src/cluster/supervisor.ts). Skipped outside CI when HAProxy is not
+ * installed; in CI a missing HAProxy fails (.ci/run installs it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findExecutable, startCluster, type RunningCluster } from '../../src/cluster/supervisor.js';
+import { runnable } from './process.js';
+
+export function haproxyMissing(): string | false {
+  return findExecutable('haproxy') ? false : 'haproxy is not installed (apt-get install haproxy); cluster tests skipped';
+}
+
+/** `n` consecutive free ports on loopback (the router's and its shards'). */
+async function freePorts(n: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const all = await Promise.all(Array.from({ length: n }, (_, i) => free(base + i)));
+    if (all.every(Boolean)) return base;
+  }
+  throw new Error(`no ${n} consecutive free ports`);
+}
+
+export interface TestCluster extends RunningCluster {
+  dataDir: string;
+  lines: string[];
+}
+
+export async function startTestCluster(
+  t: { teardown(fn: () => unknown): void },
+  env: Record<string, string> = {},
+  shards = 3,
+): Promise<TestCluster> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'obsim-cluster-'));
+  const port = await freePorts(shards + 1);
+  const lines: string[] = [];
+  const { argv } = runnable(['node', 'dist/src/bin.js']);
+  const cluster = await startCluster({
+    shards,
+    port,
+    host: '127.0.0.1',
+    dataDir,
+    haproxy: 'haproxy',
+    out: (line) => lines.push(line),
+    obsim: [process.execPath, ...argv],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OBSIM_LOG_LEVEL: 'warn', ...env },
+  });
+  t.teardown(async () => {
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { ...cluster, dataDir, lines };
+}
