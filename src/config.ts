@@ -5,8 +5,6 @@
  * builds its options from this table and the configuration table in docs/configuration.md is
  * generated from it (test/config.test.ts checks it), so the three never drift apart.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import {
   bool,
   port,
@@ -24,6 +22,7 @@ import {
   shardPeers,
   type Parser,
 } from './config-parsers.js';
+import { checkDatabasePath, type PartnerCredential } from './config-files.js';
 import type { Environment } from './domain/settings.js';
 
 /**
@@ -34,12 +33,6 @@ export const DEFAULT_DATABASE: Readonly<Record<Environment, string>> = {
   sandbox: './data/obsim.sqlite',
   production: './data/obsim-production.sqlite',
 };
-
-export interface PartnerCredential {
-  clientId: string;
-  clientSecret: string;
-  name?: string;
-}
 
 export interface Config {
   port: number;
@@ -383,41 +376,4 @@ export function loadConfig(flags: Partial<Record<keyof Config, string | boolean>
     }
   }
   return result;
-}
-
-/**
- * Fail at start, with one line, when the database file cannot be created or written. `setting`
- * is the name the path was given by (`--db` or `OBSIM_DB`; the default path is named `OBSIM_DB`,
- * the variable that changes it).
- */
-export function checkDatabasePath(db: string, setting = 'OBSIM_DB'): void {
-  if (db === ':memory:') return;
-  const file = resolve(db);
-  const dir = dirname(file);
-  try {
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-    accessSync(dir, constants.W_OK);
-    if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
-  } catch (err) {
-    throw new ConfigError(setting, `cannot write "${db}" (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-}
-
-/** Read the extra partners file; every entry needs a clientId and a clientSecret. */
-export function readPartnersFile(path: string): PartnerCredential[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ConfigError('OBSIM_PARTNERS_FILE', `cannot read "${path}": ${(err as Error).message}`);
-  }
-  if (!Array.isArray(parsed)) throw new ConfigError('OBSIM_PARTNERS_FILE', 'expected a JSON array');
-  return parsed.map((entry, i) => {
-    const e = entry as Partial<PartnerCredential>;
-    if (typeof e?.clientId !== 'string' || e.clientId === '' || typeof e.clientSecret !== 'string' || e.clientSecret === '') {
-      throw new ConfigError('OBSIM_PARTNERS_FILE', `entry ${i} needs non-empty "clientId" and "clientSecret" strings`);
-    }
-    return { clientId: e.clientId, clientSecret: e.clientSecret, name: typeof e.name === 'string' ? e.name : undefined };
-  });
 }

@@ -5,7 +5,8 @@
  * the database carries the partner's clientId as partner_id.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readPartnersFile, SANDBOX_PARTNER, type Config, type PartnerCredential } from './config.js';
+import { readPartnersFile, type PartnerCredential } from './config-files.js';
+import { SANDBOX_PARTNER, type Config } from './config.js';
 import { ApiError } from './domain/errors.js';
 import { DEFAULT_SANDBOX } from './domain/sandbox.js';
 import type { MetaStore } from './store/db.js';

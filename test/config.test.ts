@@ -3,7 +3,8 @@ import { mkdtempSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, parseDuration } from '../src/config-parsers.js';
-import { loadConfig, readPartnersFile } from '../src/config.js';
+import { readPartnersFile } from '../src/config-files.js';
+import { loadConfig } from '../src/config.js';
 
 /** The setting a ConfigError names, or 'no error'. */
 function settingOf(fn: () => unknown): string {

@@ -113,6 +113,8 @@ t.test('the web console', { skip, timeout: 180_000 }, async (t) => {
     await payments.getByTestId(`payment-status-${p.paymentId}`).filter({ hasText: 'paid' }).waitFor();
     t.pass('the payments tab shows paid without a reload');
     await deliveries.locator('#deliveries td', { hasText: 'payment.completed' }).waitFor();
+    // the row can first show the attempt under way (delivering): its outcome arrives with the next live update
+    await deliveries.locator('#deliveries .badge', { hasText: 'delivered' }).waitFor();
     t.match(await deliveries.locator('#deliveries').textContent(), /delivered/, 'the delivery appears, delivered');
     t.same(navigations, [], 'neither tab navigated');
     t.ok(

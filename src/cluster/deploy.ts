@@ -1,0 +1,34 @@
+/**
+ * The router configurations shipped under deploy/ (docs/cluster.md): three shards s1..s3 behind
+ * HAProxy, for Compose (services shard1..shard3) and for Kubernetes (a StatefulSet's pods
+ * obsim-shard-0..2 behind a headless Service). Host names resolve only once the shards run, so
+ * HAProxy re-resolves them (`dns`).
+ */
+import { haproxyConfig } from './haproxy.js';
+
+export const DEPLOY_SHARDS = ['s1', 's2', 's3'] as const;
+/** Every shard listens on this port in its own container. */
+export const SHARD_PORT = 4010;
+
+export function composeRouter(): string {
+  return haproxyConfig({
+    bind: `:${SHARD_PORT}`,
+    shards: DEPLOY_SHARDS.map((name, i) => ({ name, address: `shard${i + 1}:${SHARD_PORT}` })),
+    designated: 's1',
+    dns: true,
+  });
+}
+
+export function kubernetesRouter(): string {
+  return haproxyConfig({
+    bind: `:${SHARD_PORT}`,
+    shards: DEPLOY_SHARDS.map((name, i) => ({ name, address: `obsim-shard-${i}.obsim-shard:${SHARD_PORT}` })),
+    designated: 's1',
+    dns: true,
+  });
+}
+
+/** What `npm run deploy:configs` writes: path (from the repository's root) -> text. */
+export function deployConfigs(): Record<string, string> {
+  return { 'deploy/compose/haproxy.cfg': composeRouter(), 'deploy/kubernetes/haproxy.cfg': kubernetesRouter() };
+}
