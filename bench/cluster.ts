@@ -132,9 +132,9 @@ async function main(): Promise<void> {
     }
     const med = (xs: LoadSummary[], k: 'rps' | 'p50') => median(xs.map((x) => x[k] ?? 0));
     const overhead = {
-      lifecycleRps: { router: med(runs.router, 'rps'), direct: med(runs.direct, 'rps') },
+      lifecycleRps: { router: round(med(runs.router, 'rps'), 0), direct: round(med(runs.direct, 'rps'), 0) },
       ratio: round(med(runs.router, 'rps')! / med(runs.direct, 'rps')!, 3),
-      c1P50Ms: { router: med(c1.router, 'p50'), direct: med(c1.direct, 'p50') },
+      c1P50Ms: { router: round(med(c1.router, 'p50'), 3), direct: round(med(c1.direct, 'p50'), 3) },
       addedP50Us: round((med(c1.router, 'p50')! - med(c1.direct, 'p50')!) * 1000, 0),
     };
     results.overhead = overhead;
@@ -156,19 +156,24 @@ async function main(): Promise<void> {
     await one.stop();
 
     // 3: scaling
-    const oneShard = overhead.lifecycleRps.router!;
+    // each cluster warmed up first; S x one shard is read from this phase's own S = 1
+    let oneShard: number | undefined;
     const table: { shards: number; rps: number; perShard: number; ratio: number | null; fits: boolean }[] = [];
     for (const n of opts.shards) {
       const c = await cluster(n, join(tmp, `s${n}`));
       const sandboxes = await Promise.all(c.shards.map((sh) => sandboxOn(c.url, sh.name, receiverUrl)));
       const generators = sandboxes.map(() => new LoadGenerator());
+      await Promise.all(sandboxes.map((sb, i) => generators[i].run(lifecycleJob(c.url, sb, 3))));
+      await sleep(7000);
       const summaries = await Promise.all(sandboxes.map((sb, i) => generators[i].run(lifecycleJob(c.url, sb, opts.durationS))));
       for (const g of generators) g.close();
       const rps = round(
         summaries.reduce((sum, x) => sum + x.rps, 0),
         0,
       )!;
-      const row = { shards: n, rps, perShard: round(rps / n, 0)!, ratio: round(rps / (n * oneShard), 2), fits: n <= CORES - 1 };
+      if (n === 1) oneShard = rps;
+      const ratio = oneShard === undefined ? null : round(rps / (n * oneShard), 2);
+      const row = { shards: n, rps, perShard: round(rps / n, 0)!, ratio, fits: n <= CORES - 1 };
       table.push(row);
       log(
         `  ${n} shard(s): ${rps} req/s aggregate, ${row.ratio}x of ${n} x one shard${row.fits ? '' : ` (more shards than the ${CORES - 1} core(s) left beside the router: no scaling can show here)`}`,

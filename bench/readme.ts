@@ -34,6 +34,7 @@ function own(file: string, heading: string, command: string): string {
 }
 const journal = own('journal.md', 'Request journal', 'npm run bench:journal');
 const library = own('library.md', 'obsim as a library', 'npm run bench:library');
+const cluster = own('cluster.md', 'A cluster behind HAProxy', 'npm run bench:cluster');
 
 const m = results.machine;
 // the sandboxes bench (npm run bench:sandboxes) keeps its own results file: its table, as measured
@@ -106,7 +107,7 @@ ${results.lifecycle ? `\n### Lifecycle throughput\n\n${block('## Lifecycle throu
 ### Targets of the first performance issue
 
 ${block('## Targets of issue 7')}
-${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}
+${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}${cluster}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title
