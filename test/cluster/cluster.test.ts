@@ -8,8 +8,9 @@
  */
 import { spawn } from 'node:child_process';
 import t from 'tap';
+import { createObsimClient } from '../../src/client/index.js';
 import { browserMissing, inCI, launchBrowser } from '../helpers/browser.js';
-import { haproxyMissing, startTestCluster } from '../helpers/cluster.js';
+import { haproxyMissing, routerCall, startTestCluster } from '../helpers/cluster.js';
 import { runnable, ROOT } from '../helpers/process.js';
 import { expectedSignature, startReceiver } from '../helpers/receiver.js';
 
@@ -28,22 +29,7 @@ interface Sandbox {
 t.test('a cluster of three shards behind HAProxy', { skip: missing && !inCI() ? missing : false }, async (t) => {
   const cluster = await startTestCluster(t);
   const base = cluster.url;
-  const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
-    });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, shard: res.headers.get('x-obsim-shard'), headers: res.headers, text, json };
-  };
+  const call = routerCall(base);
 
   // ------------------------------------------------------------ sandboxes on every shard
   const sandboxes: Sandbox[] = [];
@@ -214,6 +200,38 @@ t.test('a cluster of three shards behind HAProxy', { skip: missing && !inCI() ? 
     t.equal(line.path, '/v1/partner/merchants');
   });
 
+  await t.test('the typed client and obsim trigger work through the router unchanged', async (t) => {
+    const client = createObsimClient({ baseUrl: base });
+    const created = await client.createSandbox({ clock: { frozen: true } });
+    t.match(created.sandboxId, /^sbx_s[123]_/);
+    const receiver = await startReceiver(t);
+    const creds = { 'x-partner-client-id': created.credentials.clientId, 'x-partner-client-secret': created.credentials.clientSecret };
+    const hook = await call('POST', '/v1/partner/webhooks', creds, { url: receiver.url, events: ['payment.completed'] });
+    t.equal(hook.status, 200);
+    const paid = await created.client.payAndSettle({ amount: 42 });
+    t.equal(paid.status, 'paid', 'a payment settled through the typed client');
+    const delivery = await created.client.waitForDelivery({ event: 'payment.completed', match: { amount: 42 } });
+    t.equal(delivery.outcome, 'delivered');
+
+    const { argv } = runnable(['node', 'dist/src/bin.js']);
+    const trigger = spawn(process.execPath, [...argv, 'trigger', 'payment.completed', '--base-url', base], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        OBSIM_PARTNER_CLIENT_ID: created.credentials.clientId,
+        OBSIM_PARTNER_CLIENT_SECRET: created.credentials.clientSecret,
+      },
+    });
+    let out = '';
+    trigger.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    trigger.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => trigger.on('exit', resolve));
+    t.equal(code, 0, out);
+    await receiver.waitFor(2);
+    t.equal(receiver.received.length, 2, "the triggered event was delivered from the sandbox's shard");
+    await created.delete();
+  });
+
   await t.test(
     'the hosted payment page, paid in Chromium through the router',
     { skip: browserMissing() && !inCI() ? browserMissing() : false },
@@ -258,6 +276,13 @@ t.test('a cluster of three shards behind HAProxy', { skip: missing && !inCI() ? 
     const victim = cluster.shards.find((s) => s.name === 's2')!;
     const before = await call('GET', '/v1/partner/merchants', b.headers);
     t.equal(before.status, 200);
+    // a payment whose settlement timer is pending (the sandbox's clock is frozen) when the shard dies
+    const pending = await call('POST', '/v1/partner/payments', b.headers, {
+      merchantClientId: b.merchant.clientId,
+      amount: 7,
+      referenceNumber: 'KILL-1',
+    });
+    t.equal(pending.status, 200);
     const restarts = victim.restarts;
     victim.child!.kill('SIGKILL');
     const killedAt = Date.now();
@@ -305,5 +330,9 @@ t.test('a cluster of three shards behind HAProxy', { skip: missing && !inCI() ? 
     t.same(after.json, before.json, 'its merchants are there, unchanged');
     const clock = await call('GET', '/_sandbox/clock', b.headers);
     t.equal(clock.json.frozen, true, 'its clock is still frozen');
+    t.equal((await call('GET', `/v1/partner/payments/${pending.json.paymentId}/status`, b.headers)).json.status, 'pending');
+    await call('POST', '/_sandbox/clock/advance', b.headers, { duration: '10s' });
+    const settled = await call('GET', `/v1/partner/payments/${pending.json.paymentId}/status`, b.headers);
+    t.equal(settled.json.status, 'paid', 'its pending settlement timer survived the kill and fired');
   });
 });

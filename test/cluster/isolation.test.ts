@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import t from 'tap';
 import { inCI } from '../helpers/browser.js';
-import { haproxyMissing, startTestCluster } from '../helpers/cluster.js';
+import { haproxyMissing, routerCall, startTestCluster } from '../helpers/cluster.js';
 
 const RUNS = Math.max(1, Math.round(Number(process.env.OBSIM_ISOLATION_RUNS ?? 20) / 2.5));
 const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
@@ -48,21 +48,7 @@ const missing = haproxyMissing();
 t.test('random operations by sandboxes on two shards never cross', { skip: missing && !inCI() ? missing : false }, async (t) => {
   const cluster = await startTestCluster(t, { OBSIM_CLOCK_FROZEN: 'true' }, 2);
   const base = cluster.url;
-  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json, sent: `${path} ${body === undefined ? '' : JSON.stringify(body)}` };
-  };
+  const call = routerCall(base);
 
   // deliveries: each arrives at /hook/<actor name>; its event id must be one of that actor's events
   const received: { path: string; body: string }[] = [];

@@ -61,3 +61,35 @@ export async function startTestCluster(
   });
   return { ...cluster, dataDir, lines };
 }
+
+export interface RouterAnswer {
+  status: number;
+  /** X-Obsim-Shard: the shard that answered (null when the router answered itself). */
+  shard: string | null;
+  headers: Headers;
+  text: string;
+  json: any;
+  /** What was sent (path and body), to tell an echo of the caller's input from another's data. */
+  sent: string;
+}
+
+/** A JSON call through the router (redirects are answers, not followed). */
+export function routerCall(base: string) {
+  return async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<RouterAnswer> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const sent = `${path} ${body === undefined ? '' : JSON.stringify(body)}`;
+    return { status: res.status, shard: res.headers.get('x-obsim-shard'), headers: res.headers, text, json, sent };
+  };
+}
