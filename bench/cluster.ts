@@ -25,12 +25,8 @@ import { LoadGenerator, type LoadSummary } from './lib/load.js';
 import { HAS_TASKSET, pinSelf, sleep } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 import { Receiver } from './lib/webhooks.js';
-import { argv, build, log, RESULTS, ROOT } from './lib/run-setup.js';
+import { build, log, RESULTS, ROOT, value } from './lib/run-setup.js';
 
-const value = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
 const CORES = cpus().length;
 const opts = {
   passes: Number(value('passes') ?? 3),

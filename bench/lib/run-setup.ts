@@ -15,7 +15,7 @@ export const RESULTS = join(ROOT, 'bench', 'results');
 // ---------------------------------------------------------------------------------- options
 export const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
-const value = (name: string) => {
+export const value = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };

@@ -6,9 +6,8 @@
  * configured by src/cluster/haproxy.ts and supervised the same way.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { accessSync, constants } from 'node:fs';
 import { haproxyConfig } from './haproxy.js';
 
 /** How long a shard (or the router) that died waits before it is started again. */

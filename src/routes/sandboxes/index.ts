@@ -16,38 +16,9 @@ import type { Persona } from '../../../schemas/persona.js';
 import { applyPersona } from '../../personas/apply.js';
 import { loadPersona, PersonaError, validatePersona } from '../../personas/load.js';
 import type { SandboxRow } from '../../store/sandboxes.js';
+import { listAcrossShards } from '../../cluster/peers.js';
 
 export const ADMIN_KEY_HEADER = 'x-obsim-admin-key';
-
-/** How long the admin list waits for another shard's answer before naming it unreachable. */
-const PEER_TIMEOUT_MS = 2000;
-
-/** What the merge of the shards' lists reads of each sandbox (the rest is passed on as it came). */
-interface Listed {
-  sandboxId: string;
-  createdAt: string;
-}
-
-/** One shard's own sandboxes (`scope=shard`), asked with the caller's admin key. */
-async function listOnPeer(
-  name: string,
-  url: string,
-  adminKey: string | string[] | undefined,
-): Promise<{ name: string; items: Listed[]; unreachable: boolean }> {
-  try {
-    const { request } = await import('undici');
-    const res = await request(`${url}/_sandbox/sandboxes?scope=shard`, {
-      headers: typeof adminKey === 'string' ? { [ADMIN_KEY_HEADER]: adminKey } : {},
-      headersTimeout: PEER_TIMEOUT_MS,
-      bodyTimeout: PEER_TIMEOUT_MS,
-    });
-    const body = (await res.body.json()) as { items?: Listed[] };
-    if (res.statusCode !== 200 || !Array.isArray(body.items)) return { name, items: [], unreachable: true };
-    return { name, items: body.items, unreachable: false };
-  } catch {
-    return { name, items: [], unreachable: true };
-  }
-}
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -191,13 +162,9 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       const items = app.sandboxes.list().map(view);
       const peers = app.config.shardPeers;
       if ((request.query as { scope?: string }).scope === 'shard' || peers === undefined) return { items, total: items.length };
-      const others = Object.entries(peers).filter(([name]) => name !== app.config.shard);
-      const answers = await Promise.all(others.map(([name, url]) => listOnPeer(name, url, request.headers[ADMIN_KEY_HEADER])));
-      const all = [...items, ...answers.flatMap((a) => a.items)].sort(
-        (a, b) => a.createdAt.localeCompare(b.createdAt) || a.sandboxId.localeCompare(b.sandboxId),
-      );
-      const unreachable = answers.filter((a) => a.unreachable).map((a) => a.name);
-      return { items: all, total: all.length, ...(unreachable.length ? { unreachable } : {}) };
+      const key = request.headers[ADMIN_KEY_HEADER];
+      const all = await listAcrossShards(items, app.config.shard, peers, typeof key === 'string' ? { [ADMIN_KEY_HEADER]: key } : {});
+      return { items: all.items, total: all.items.length, ...(all.unreachable.length ? { unreachable: all.unreachable } : {}) };
     },
   );
 
