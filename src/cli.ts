@@ -15,11 +15,14 @@ import { registerLogsCommand } from './cli/logs.js';
 import { registerTriggerCommand } from './cli/trigger.js';
 import { ConfigError } from './config-parsers.js';
 import { loadConfig, SETTINGS, type Config, type Setting } from './config.js';
+import { DOCUMENT_KINDS, type DocumentKind } from './openapi/documents.js';
+import { packageVersion } from './package-root.js';
 import { closeOnSignals, startServer } from './server.js';
 
 export function buildCli(): Command {
   const program = new Command('obsim')
     .description('Offline sandbox simulator and contract mock server for the open-banking provider API')
+    .version(packageVersion(), '-V, --version', 'print the version of obsim')
     .showHelpAfterError()
     .exitOverride();
 
@@ -47,13 +50,18 @@ export function buildCli(): Command {
 
   program
     .command('openapi')
-    .description('Print the OpenAPI document (or write it to a file)')
+    .description("Print an OpenAPI document (or write it to a file): the provider's API, or obsim's controls")
+    .addOption(
+      new Option('--which <document>', "provider: the /v1 API and webhooks; controls: obsim's /_sandbox API and /healthz")
+        .choices(DOCUMENT_KINDS)
+        .default('provider'),
+    )
     .option('--out <file>', 'write to this file instead of standard output')
-    .action(async (opts: { out?: string }) => {
+    .action(async (opts: { which: DocumentKind; out?: string }) => {
       const { buildApp } = await import('./app.js');
       const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
       await app.ready();
-      const doc = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+      const doc = `${JSON.stringify(app.openapiDocument(opts.which), null, 2)}\n`;
       await app.close();
       if (opts.out) writeFileSync(opts.out, doc);
       else process.stdout.write(doc);

@@ -1,64 +1,5 @@
-/* Generated from openapi.json by scripts/client-types.ts (npm run openapi). Do not edit. */
+/* Generated from openapi.json and openapi-controls.json by scripts/client-types.ts (npm run openapi). Do not edit. */
 export interface paths {
-    "/healthz": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Health: 200 when the database answers and takes writes; 503 storage_unavailable while it does not */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
-                            /** @enum {string} */
-                            environment: "sandbox" | "production";
-                            /**
-                             * Format: date-time
-                             * @description Now on the virtual clock
-                             */
-                            time: string;
-                        };
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                503: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/partner/merchants": {
         parameters: {
             query?: never;
@@ -66,112 +7,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the partner's merchants (paginated, by merchantId) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, starting at 1 */
-                    page?: number;
-                    /** @description Page size, default 20, at most 100 */
-                    limit?: number;
-                };
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Merchants of the calling partner, oldest first (ordered by merchantId). Default page size 20, maximum 100; a page past the end has no items. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MerchantList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * List the partner's merchants (paginated, by merchantId)
+         * @description The partner's merchants in ascending merchantId order, page by page (page from 1, limit 1-100, default 20), with the total count in the body. The order is stable, so a merchant created while paging appears on the last page.
+         */
+        get: operations["listMerchants"];
         put?: never;
-        /** Create a merchant (standard onboarding) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateMerchantRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["StandardMerchantResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Create a merchant (standard onboarding)
+         * @description Creates a merchant in pending_onboarding with a hosted onboarding link (onboardingUrl) that the merchant completes; merchant.onboarding.completed and then merchant.activated follow as it is reviewed (on the sandbox clock, or at once with the sandbox controls). The link expires; POST …/resend-onboarding issues a new one.
+         */
+        post: operations["createMerchant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -191,57 +37,7 @@ export interface paths {
          * Create a merchant with full company data (fast-track)
          * @description Sub-TPP creation failure is not an HTTP error: the answer is 200 with status pending_onboarding, subTppStatus failed and subTppMessage. Sandbox: registrationNumber 00000000 or 99999999 forces that branch.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["FastTrackMerchantRequest"];
-                };
-            };
-            responses: {
-                /** @description status pending_partner_ais when the sub-TPP was created (subTppId set, subTppStatus created, subTppMessage null); pending_onboarding when it failed (no subTppId: no sub-TPP exists; subTppStatus failed, subTppMessage says why) — the merchant then uses the standard onboarding form at onboardingUrl. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FastTrackMerchantResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createFastTrackMerchant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -261,57 +57,7 @@ export interface paths {
          * Create an activated test merchant (sandbox only)
          * @description Answers 404 not_available_in_production on production. The merchant can take payments at once; merchant.activated is sent to subscribed webhooks.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TestMerchantRequest"];
-                };
-            };
-            responses: {
-                /** @description Sandbox only (404 not_available_in_production on production). The merchant is activated at once and can take payments. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TestMerchantResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createTestMerchant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -325,56 +71,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A merchant's onboarding status */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    merchantId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A fast-tracked merchant reads pending_completion here (its create response said pending_partner_ais). subTppId is absent while no sub-TPP exists (a standard merchant before the onboarding form is submitted, or a failed fast-track); subTppDetails.status then says not_created or failed. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OnboardingStatusResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * A merchant's onboarding status
+         * @description The merchant's onboarding status and its sub-TPP (the provider's record of the merchant at the bank) with whether it is activated. Another partner's merchant answers 404 merchant_not_found, like a missing one.
+         */
+        get: operations["getMerchantOnboardingStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -396,55 +97,7 @@ export interface paths {
          * Issue a new onboarding link (the previous one stops working)
          * @description 409 onboarding_closed once the merchant has left the onboarding states (pending_onboarding, pending_completion).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    merchantId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A new onboardingToken and onboardingUrl valid 7 days from now; the previous link stops working at once. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ResendOnboardingResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["resendMerchantOnboarding"];
         delete?: never;
         options?: never;
         head?: never;
@@ -464,59 +117,7 @@ export interface paths {
          * Add a store (point of sale) to an activated merchant
          * @description Not shown in the contract; obsim's design. 409 merchant_not_activated unless the merchant is activated.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    merchantId: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateStoreRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["StoreResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createMerchantStore"];
         delete?: never;
         options?: never;
         head?: never;
@@ -532,58 +133,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a payment for an activated merchant */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreatePaymentRequest"];
-                };
-            };
-            responses: {
-                /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Payment"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Create a payment for an activated merchant
+         * @description The merchant is named by its clientId (merchantClientId): another partner's answers 404 merchant_not_found, one not activated 409 merchant_not_activated. The payment starts pending with a hosted paymentUrl where the payer approves or rejects it, and fails with reason expired when nobody finishes it within OBSIM_PAYMENT_EXPIRY (30 minutes by default) on the sandbox clock. Amounts are DKK with at most two decimals. The contract does not say referenceNumber is unique: obsim stores it as given and never de-duplicates on it.
+         */
+        post: operations["createPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -597,56 +151,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment's current state */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    paymentId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Payment"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * A payment's current state
+         * @description The same Payment as at creation, with its current status (pending, processing, paid, failed) and, once failed, its failureReason. Ids are per partner: another partner's payment answers 404 payment_not_found, like a missing one. Poll sparingly: the payment.completed and payment.failed webhooks say when the state changes.
+         */
+        get: operations["getPaymentStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -664,58 +173,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a webhook URL for a list of events */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateWebhookRequest"];
-                };
-            };
-            responses: {
-                /** @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). The provider shows it only in this response; in obsim, GET /_sandbox/webhooks reads it again. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Register a webhook URL for a list of events
+         * @description Registers an http(s) URL for one or more events and answers its id and the signing secret (shown only here). Every delivery is a POST of the event JSON signed with X-Webhook-Signature (HMAC-SHA256 of the exact body bytes with the secret) and carries X-Webhook-Id; a delivery that does not get a 2xx within 10 seconds is failed and not retried (the contract's rule).
+         */
+        post: operations["registerWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -731,56 +193,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a signed test delivery (event webhook.test) to this webhook */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A `webhook.test` event queued for this webhook only (whatever events it subscribes to); body { event: 'webhook.test', timestamp, data: { webhookId, message, timestamp } }, signed like every delivery. Follow it with GET /_sandbox/deliveries/{deliveryId}. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookTestResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Queue a signed test delivery (event webhook.test) to this webhook
+         * @description The contract shows neither the answer nor the payload. obsim queues one delivery of the event webhook.test to this webhook only (whatever events it subscribes to), signed like every delivery, and answers { webhookId, eventId, deliveryId, status: queued }; follow it with GET /_sandbox/deliveries/{deliveryId}.
+         */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -800,57 +217,7 @@ export interface paths {
          * Generate an AIS bearer token (JWT) limited to a list of permissions
          * @description Returns a JWT (HS256) valid for one hour on the simulator clock (OBSIM_TOKEN_TTL). Known permissions: ais:accounts:read, ais:balance:read, ais:transactions:read. Sandbox: no authentication needed (partner headers optional, checked when sent). Production: partner headers required (401 when missing or wrong). The merchant must exist (400 merchant_id_unknown) and be activated (400 merchant_id_not_activated); the contract lists 200, 400 and 500 for this call.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["GenerateTokenRequest"];
-                };
-            };
-            responses: {
-                /** @description A JWT (HS256) with claims sub (userId), merchantId, permissions, iat, exp (iat + 1 hour by default, virtual clock), iss `obsim-<environment>`, aud `obsim-ais`, jti. Send it as `Authorization: Bearer <token>` to /v1/ais/*. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TokenResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["generateToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -870,59 +237,7 @@ export interface paths {
          * Create a consent (pending) and get the bank authorization URL
          * @description Creates a consent with status pending. Open authorizationUrl in a browser: the sandbox bank page lets the user pick a bank and authorize (status authorized, consentId set) or deny (status failed, errorMessage set), then redirects to callbackUrl with consentId, status and requestId as query parameters. expirationDateTime must be in the future and after transactionFromDateTime (400). The merchant must be activated (409). Bearer token of the same user and merchant required; no particular permission.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateConsentRequest"];
-                };
-            };
-            responses: {
-                /** @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Consent"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createConsent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -940,61 +255,7 @@ export interface paths {
          * List a user's consents for a merchant, newest first
          * @description Every consent of that user for that merchant, whatever its status, newest first. Expired consents read `expired` as soon as the simulator clock passes expirationDateTime. Bearer token of the same user and merchant required.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description Merchant identifier (merchantId of the partner API) */
-                    merchantId: number;
-                };
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    /** @description User identifier issued by an identity provider */
-                    userId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The user's consents for the merchant, newest first. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ConsentList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listUserConsents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1016,59 +277,7 @@ export interface paths {
          * List the user's bank accounts
          * @description Needs token permission ais:accounts:read and an authorized, unexpired consent granting ReadAccountsDetail. Optional header x-request-id is echoed.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AccountsRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AccountsResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["listAccounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1088,59 +297,7 @@ export interface paths {
          * Read an account balance
          * @description Needs token permission ais:balance:read and a consent granting ReadBalances. 404 account_not_found for an unknown account or one of another user.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BalanceRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BalanceResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["getAccountBalance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1160,59 +317,7 @@ export interface paths {
          * Read account transactions (newest first, up to pageLimit)
          * @description Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. pageLimit default 200, maximum 1000 (400 above). fromDate/toDate inclusive; entries booked before the consent's transactionFromDateTime are never returned. totalTransactions counts every match, not just this page.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TransactionsRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TransactionsResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["listAccountTransactions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1230,62 +335,27 @@ export interface paths {
          * Read account transactions in a date window
          * @description fromDate and toDate are required (400 without). The user and merchant are the bearer token's (sub, merchantId). Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. Newest first, at most 1000 entries; response header X-Total-Count gives the number matching (narrow the window, or use POST /v1/ais/accounts/transactions, to see more).
          */
-        get: {
-            parameters: {
-                query: {
-                    fromDate: string;
-                    toDate: string;
-                };
-                header?: {
-                    /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
-                    "x-request-id"?: string;
-                    /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
-                    prefer?: string;
-                };
-                path: {
-                    accountId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Transactions in the window, newest first, at most 1000 (header X-Total-Count carries the number matching). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        /** @description The number of transactions matching the window (booked on or after the consent's transactionFromDateTime), also when more than the 1000 returned. */
-                        "X-Total-Count"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TransactionList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
+        get: operations["listAccountTransactionsInWindow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Health: 200 when the database answers and takes writes; 503 storage_unavailable while it does not
+         * @description For load balancers, container health checks and test set-ups waiting for obsim to be ready: no credentials, never journaled. 200 with the environment and the default sandbox's clock; 503 storage_unavailable while the database refuses writes (a full disk, a lock held elsewhere).
+         */
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1301,51 +371,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read the virtual clock */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxClock"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read the virtual clock
+         * @description The caller's sandbox clock: its current instant, whether it is frozen, and its offset from the wall clock. Every timestamp obsim writes for this sandbox (payments, consents, journal entries, webhook bodies) comes from this clock.
+         */
+        get: operations["getClock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1367,54 +397,7 @@ export interface paths {
          * Move the virtual clock forward; due transitions fire in time order
          * @description Give exactly one of ms, duration or to. The clock never moves backwards (a `to` in the past is a 400). Every settlement, expiry, approval and consent expiry that falls due fires, earliest first, and its webhooks are queued. Each sandbox has its own clock: this moves the caller's sandbox only (the configured partners share the default sandbox's). The clock moves with what it fires: a firing that fails leaves it at the last instant whose firings committed.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxClockAdvanceResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["advanceClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1430,55 +413,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Freeze the virtual clock at the current instant */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxClock"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Freeze the virtual clock at the current instant
+         * @description Stops the sandbox clock where it is: time moves only through POST /_sandbox/clock/advance from then on, so tests can assert exact timestamps and expiry. Idempotent: freezing a frozen clock changes nothing.
+         */
+        post: operations["freezeClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1494,55 +433,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Let the virtual clock run again (from the current simulated instant) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxClock"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Let the virtual clock run again (from the current simulated instant)
+         * @description The clock runs at wall-clock speed again from the instant it was frozen at (it does not jump to the wall clock). Idempotent.
+         */
+        post: operations["resumeClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1562,57 +457,7 @@ export interface paths {
          * Drive a merchant through onboarding
          * @description submit-onboarding (pending_onboarding -> awaiting_approval, merchant.onboarding.completed), complete-fast-track (pending_completion -> awaiting_approval, merchant.onboarding.completed), approve (awaiting_approval -> activated, merchant.activated), reject (any onboarding state -> rejected), activate (any onboarding state -> activated, merchant.activated), deactivate (activated -> inactive, merchant.deactivated), reactivate (inactive -> activated, merchant.activated). Any other combination: 409 illegal_transition.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    merchantId: number;
-                    action: "submit-onboarding" | "complete-fast-track" | "approve" | "reject" | "activate" | "deactivate" | "reactivate";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description Statuses are the stored onboarding status values (activated, not the webhook name active). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxMerchantActionResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["controlMerchant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1632,57 +477,7 @@ export interface paths {
          * Complete, fail or move on a payment
          * @description approve (pending -> processing: the payer approved at the bank; settles after OBSIM_SETTLE_DELAY), complete (pending/processing -> paid, payment.completed), fail (pending/processing -> failed, payment.failed; body reason bank_rejected (default), payer_abandoned or expired), abandon (pending -> failed, payer_abandoned), expire (pending -> failed, expired). Answers the Payment object of GET /v1/partner/payments/{paymentId}/status.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    paymentId: number;
-                    action: "approve" | "complete" | "fail" | "abandon" | "expire";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxPaymentActionRequest"];
-                };
-            };
-            responses: {
-                /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Payment"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["controlPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1702,57 +497,7 @@ export interface paths {
          * Authorize, deny, revoke or expire a consent
          * @description authorize (pending -> authorized), deny (pending -> failed, errorMessage from the body or a default), revoke (authorized -> revoked), expire (pending/authorized -> expired). Consents are scoped through their merchant. Answers the Consent object.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    requestId: string;
-                    action: "authorize" | "deny" | "revoke" | "expire";
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxConsentActionRequest"];
-                };
-            };
-            responses: {
-                /** @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Consent"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["controlConsent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1770,59 +515,7 @@ export interface paths {
          * List webhook deliveries (newest first)
          * @description Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts the matches up to 10,000; totalCapped says there are more.
          */
-        get: {
-            parameters: {
-                query?: {
-                    event?: string;
-                    webhookId?: string;
-                    state?: "pending" | "delivering" | "delivered" | "failed";
-                    /** @description Only attempts with this outcome (pending and in-flight deliveries have none) */
-                    outcome?: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error";
-                    /** @description Only attempts the receiver answered with this HTTP status (e.g. 500, 302) */
-                    statusCode?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Newest first (items holds at most `limit`). total counts the deliveries matching the filters up to 10,000; totalCapped is true when more match (counting a million would take as long as the table is big). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxDeliveryList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1838,53 +531,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one webhook delivery */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    deliveryId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One delivery attempt of one event to one webhook. No automatic retries: a failed delivery stays failed; POST /_sandbox/deliveries/{id}/redeliver sends the same body again under the same X-Webhook-Id as a new delivery. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxDelivery"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read one webhook delivery
+         * @description One delivery: the event and its id, the webhook and URL, the exact body sent and its X-Webhook-Signature, its state and outcome, the receiver's status code or the error, and when it was attempted and how long it took. 404 delivery_not_found for another partner's delivery.
+         */
+        get: operations["getDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1906,56 +557,7 @@ export interface paths {
          * Send a delivery again (same body, same X-Webhook-Id)
          * @description Creates a new delivery (redeliveryOf = this id) of the same event to the same webhook, with the same body bytes and X-Webhook-Id, and returns it (state pending; poll GET /_sandbox/deliveries/{id} for the outcome). The webhook must still exist.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    deliveryId: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description One delivery attempt of one event to one webhook. No automatic retries: a failed delivery stays failed; POST /_sandbox/deliveries/{id}/redeliver sends the same body again under the same X-Webhook-Id as a new delivery. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxDelivery"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1973,114 +575,14 @@ export interface paths {
          * The caller's request journal, newest first
          * @description Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (50 MB) per sandbox.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description HTTP method, any case (GET, POST, …) */
-                    method?: string;
-                    /** @description Exact path (no query string) */
-                    path?: string;
-                    /** @description Paths starting with this */
-                    pathPrefix?: string;
-                    status?: number;
-                    /** @description Error code of refused requests, e.g. validation_failed */
-                    code?: string;
-                    /** @description Answered at or after this instant (virtual clock) */
-                    since?: string;
-                    /** @description Answered at or before this instant (virtual clock) */
-                    until?: string;
-                    limit?: number;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Newest first. `nextCursor` (absent on the last page) fetches the next, older page with the same filters. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JournalList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listRequests"];
         put?: never;
         post?: never;
-        /** Clear the caller's journal */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JournalCleared"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Clear the caller's journal
+         * @description Deletes every entry of the caller's journal and answers how many were deleted. Other partners' journals, the caller's data and its clock are untouched; a verify or count after it sees only later requests.
+         */
+        delete: operations["clearRequests"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2097,50 +599,7 @@ export interface paths {
          * Live stream of new journal entries and webhook deliveries (Server-Sent Events)
          * @description text/event-stream. `event: request` with a JournalEntry as data for each request answered from now on; `event: delivery` with { id, eventId, event, url, state, statusCode, outcome, durationMs } for each finished webhook delivery attempt; a `: heartbeat` comment every 15 s. The first line is `: connected`. `obsim logs tail` reads it.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The stream (never ends by itself) */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["streamRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2156,54 +615,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One journal entry */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The entry id (JournalEntry.id) */
-                    requestId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description One answered request. Credentials are never stored: X-Partner-Client-Secret, Authorization (its scheme kept), Cookie and X-Obsim-Admin-Key show as `[redacted]`, and so do the values of `token`, `secret`, `clientSecret`, `accessToken`, `refreshToken` and `password` properties in either body. Bodies longer than --journal-body-limit are cut (`…Truncated: true`, the body then a string). `code` and `field` are the ErrorBody code and field of a refused request; `resources` names what a successful write created or changed. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JournalEntry"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * One journal entry
+         * @description One entry of the caller's journal by its id (the `id` of a listed entry): method, path, query, redacted headers, the bodies as sent and answered (capped), status, error code, duration and the resources it touched. 404 journal_entry_not_found for an id the journal no longer holds or that belongs to another partner.
+         */
+        get: operations["getRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2221,55 +637,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Count the journal entries a matcher matches */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JournalCountRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JournalCount"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Count the journal entries a matcher matches
+         * @description The same matcher as verify (method, path or pathPattern, query, headers, body as a partial match, status, code), counted over the caller's whole journal; 400 validation_failed for a malformed matcher.
+         */
+        post: operations["countRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2289,54 +661,7 @@ export interface paths {
          * Verify how many journal entries a matcher matches, with near misses when it does not hold
          * @description Always 200 for a well-formed body: `{ verified: true, actual }`, or `{ verified: false, expected, actual, nearMisses | matched }` — the message a failing test prints. A malformed matcher is a 400 naming the field.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["JournalVerifyRequest"];
-                };
-            };
-            responses: {
-                /** @description verified: whether the count holds. When it does not: expected (the count asked), actual (how many matched), and the explanation a test prints: for too few, nearMisses, the closest entries that did not match (fewest and least weighty differences first, then newest) with the fields that differed; for too many, matched (the newest ten that did). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JournalVerifyResult"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["verifyRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2356,54 +681,7 @@ export interface paths {
          * Delete the calling partner's data
          * @description Deletes the partner's merchants (and their stores, payments and consents), webhooks, events, deliveries and pending timers, in one transaction. Other partners, the clock and the sandbox bank fixtures are untouched. The default sandbox partner, and the partner of a created sandbox, get their default activated merchant again.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description Counts of the calling partner's rows deleted. Other partners' data, the clock and the sandbox bank fixtures are untouched. For the default sandbox partner, the default activated merchant is created again (defaultMerchantId). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxResetResponse"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["resetSandboxData"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2421,50 +699,7 @@ export interface paths {
          * Inputs that force sandbox outcomes
          * @description Payment amounts, fast-track registration numbers and special AIS users (docs/sandbox-controls.md "Magic values").
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Inputs that force an outcome in the sandbox (docs/sandbox-controls.md "Magic values"). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxMagicValues"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listMagicValues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2484,50 +719,7 @@ export interface paths {
          * The caller's sandbox at a glance: environment, clock and counts
          * @description Counts merchants by status, payments by status, consents by status and deliveries by state and outcome. Counting reads every payment of the sandbox: this is a dashboard read, not one for a hot loop.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The caller's sandbox at a glance: its environment, clock and counts. Merchants count by reported status (pending_partner_ais counts as pending_completion); deliveries by state and by the outcome of their attempt. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxOverview"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getSandboxOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2547,57 +739,7 @@ export interface paths {
          * List merchants, newest first, with the control actions legal for each
          * @description Filters: status (the reported status; pending_completion includes pending_partner_ais), q (part of the company name or partnerRefId, case-insensitive). limit 1-200, default 50; cursor from nextCursor.
          */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "pending_onboarding" | "pending_completion" | "awaiting_approval" | "activated" | "rejected" | "inactive";
-                    /** @description Part of the company name or partnerRefId (case-insensitive) */
-                    q?: string;
-                    limit?: number;
-                    /** @description nextCursor of the previous page: the items after it, newest first */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxMerchantList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSandboxMerchants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2613,53 +755,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a merchant: its fields, onboarding link, stores, state and legal actions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    merchantId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxMerchant"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read a merchant: its fields, onboarding link, stores, state and legal actions
+         * @description Everything obsim keeps about one of the caller's merchants, including what the provider API does not show again (the onboarding link and its expiry, its stores) and the control actions that are legal in its state. 404 merchant_not_found for another partner's merchant.
+         */
+        get: operations["getSandboxMerchant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2679,57 +779,7 @@ export interface paths {
          * List payments, newest first, with the control actions legal for each
          * @description Filters: status, referenceNumber (exact). limit 1-200, default 50; cursor from nextCursor.
          */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "pending" | "processing" | "paid" | "failed";
-                    /** @description Exactly this referenceNumber */
-                    referenceNumber?: string;
-                    limit?: number;
-                    /** @description nextCursor of the previous page: the items after it, newest first */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxPaymentList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSandboxPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2745,53 +795,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a payment with its timeline (events and their deliveries) and legal actions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    paymentId: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxPayment"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read a payment with its timeline (events and their deliveries) and legal actions
+         * @description One payment with its timeline (every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.
+         */
+        get: operations["getSandboxPayment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2811,57 +819,7 @@ export interface paths {
          * List consents of the caller's merchants, newest first, with the control actions legal for each
          * @description Filters: userId (the bank user), status. limit 1-200, default 50; cursor from nextCursor.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only this bank user */
-                    userId?: string;
-                    status?: "pending" | "authorized" | "expired" | "revoked" | "failed";
-                    limit?: number;
-                    /** @description nextCursor of the previous page: the items after it, newest first */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxConsentList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSandboxConsents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2877,51 +835,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registered webhooks with their signing secrets */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The caller's registered webhooks, oldest first, with their signing secrets (the provider shows a secret only when the webhook is created; a sandbox lets its owner read it again). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxWebhookList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * List registered webhooks with their signing secrets
+         * @description The caller's registered webhooks with the secret each delivery is signed with (HMAC-SHA256 over the exact body bytes), so a test can verify X-Webhook-Signature. The provider API shows the secret only when a webhook is registered.
+         */
+        get: operations["listSandboxWebhooks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2937,51 +855,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the shipped scenarios */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxScenarioList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * List the shipped scenarios
+         * @description The scenarios that ship with obsim (scenarios/*.yaml): the name, description, tags and step count of each, runnable by name with POST /_sandbox/scenarios/run.
+         */
+        get: operations["listScenarios"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3003,54 +881,7 @@ export interface paths {
          * Run a shipped or inline scenario and return the result of every step
          * @description Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario (or one of more than 100 steps) is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the caller's sandbox when a step advances the clock. With `isolate: true` the scenario runs in a fresh sandbox (its own data and clock), deleted afterwards.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxScenarioRunRequest"];
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxScenarioRunResult"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["runScenario"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3064,104 +895,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's snapshots, oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SnapshotList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * The caller's snapshots, oldest first
+         * @description Each snapshot the caller captured, with what it holds; restore one with POST /_sandbox/snapshots/{name}/restore.
+         */
+        get: operations["listSnapshots"];
         put?: never;
         /**
          * Capture the caller's data and its sandbox's clock under a name
          * @description Every row the caller owns (merchants, stores, payments, consents, webhooks, events, deliveries, timers) and the clock's instant, kept in the database (it survives a restart, and the deletion of its sandbox). Names are unique in the simulator (409 snapshot_exists).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SnapshotCreateRequest"];
-                };
-            };
-            responses: {
-                /** @description A snapshot of the caller's data and its sandbox's clock. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Snapshot"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createSnapshot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3181,56 +925,7 @@ export interface paths {
          * Rewind the caller's data and its sandbox's clock to one of its snapshots
          * @description In one transaction: the caller's rows are replaced by the snapshot's (same ids) and the clock is put back at the snapshot's instant (frozen or running, as it was). Pending timers are those of the snapshot.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxEmptyBody"];
-                };
-            };
-            responses: {
-                /** @description A snapshot of the caller's data and its sandbox's clock. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Snapshot"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["restoreSnapshot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3247,56 +942,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete one of the caller’s snapshots */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            deleted: boolean;
-                        };
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        /**
+         * Delete one of the caller’s snapshots
+         * @description Deletes the snapshot only; the caller's current data and clock are unchanged. 404 snapshot_not_found for a name the caller has not captured.
+         */
+        delete: operations["deleteSnapshot"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3313,105 +963,13 @@ export interface paths {
          * List the sandboxes
          * @description Every live sandbox, oldest first (not the default one of the configured partners). Secrets are never listed. In a cluster, every shard's sandboxes (the shard that answers asks the others; `unreachable` names those that did not answer); `scope=shard` lists only the answering shard's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    scope?: "cluster" | "shard";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxList"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listSandboxes"];
         put?: never;
         /**
          * Create a sandbox: an isolated world with its own credentials, clock and settings
          * @description Answers the sandbox and its partner credentials (the secret is shown only here). Every /v1/partner/*, /_sandbox/* and hosted-page flow works with them unchanged and sees only this sandbox's data, on this sandbox's clock. Idle for its ttl (default 24h), it is removed. Needs X-Obsim-Admin-Key when the server runs with OBSIM_ADMIN_KEY.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SandboxCreateRequest"];
-                };
-            };
-            responses: {
-                /** @description The new sandbox and its partner credentials: send them as X-Partner-Client-Id / X-Partner-Client-Secret to every /v1/partner/* and /_sandbox/* call. The secret is not shown again. */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxCreated"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3429,104 +987,14 @@ export interface paths {
          * Read one sandbox
          * @description An admin, or the sandbox itself (its partner credentials).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sandboxId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A created sandbox (its secret is shown only once, at creation). */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Sandbox"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getSandbox"];
         put?: never;
         post?: never;
         /**
          * Delete a sandbox and all its data
          * @description Its merchants, payments, consents, webhooks, events, deliveries and timers are deleted in one transaction; its credentials then answer 401 sandbox_gone. An admin, or the sandbox itself.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    sandboxId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SandboxDeleted"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "4XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
-                "5XX": {
-                    headers: {
-                        /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
-                        "x-request-id"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSandbox"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3544,10 +1012,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * payment.completed
+         * The payment.completed event
          * @description The payer completed bank authorization and the payment settled (status paid). Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_payment_completed"];
+        post: operations["onPaymentCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3564,10 +1032,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * payment.failed
+         * The payment.failed event
          * @description The bank rejected the payment, the payer abandoned it, or it expired (failureReason). Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_payment_failed"];
+        post: operations["onPaymentFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3584,10 +1052,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * merchant.activated
+         * The merchant.activated event
          * @description The merchant became active (status active). Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_merchant_activated"];
+        post: operations["onMerchantActivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3604,10 +1072,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * merchant.deactivated
+         * The merchant.deactivated event
          * @description The merchant became inactive. Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_merchant_deactivated"];
+        post: operations["onMerchantDeactivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3624,10 +1092,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * merchant.onboarding.completed
+         * The merchant.onboarding.completed event
          * @description The merchant finished onboarding (now awaiting approval). Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_merchant_onboarding_completed"];
+        post: operations["onMerchantOnboardingCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3644,10 +1112,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * webhook.test
+         * The webhook.test event
          * @description A test delivery to one webhook (POST /v1/partner/webhooks/{id}/test); not a contract event. Answer 2xx within 10 seconds; failed deliveries are not retried automatically.
          */
-        post: operations["webhook_webhook_test"];
+        post: operations["onWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3975,6 +1443,356 @@ export interface components {
             deliveryId: number;
             /** @enum {string} */
             status: "queued";
+        };
+        /**
+         * GenerateTokenRequest
+         * @description Token request. `permissions` must hold at least one of the known permission strings (duplicates are ignored). Authentication of this call (not shown by the contract): none in the sandbox; when partner credential headers are sent they are checked and the merchant must be theirs; in production they are required.
+         */
+        GenerateTokenRequest: {
+            /** @description User identifier issued by an identity provider */
+            userId: string;
+            /** @description Merchant identifier (merchantId of the partner API) */
+            merchantId: number;
+            /** @description Permissions the token is limited to: ais:accounts:read, ais:balance:read, ais:transactions:read */
+            permissions: ("ais:accounts:read" | "ais:balance:read" | "ais:transactions:read")[];
+        };
+        /**
+         * TokenResponse
+         * @description A JWT (HS256) with claims sub (userId), merchantId, permissions, iat, exp (iat + 1 hour by default, virtual clock), iss `obsim-<environment>`, aud `obsim-ais`, jti. Send it as `Authorization: Bearer <token>` to /v1/ais/*.
+         */
+        TokenResponse: {
+            token: string;
+        };
+        /**
+         * CreateConsentRequest
+         * @description Consent request. expirationDateTime must be in the future (virtual clock) and after transactionFromDateTime. callbackUrl (http or https) receives the browser after the bank page with `consentId`, `status`, `requestId` (and `error` when denied) as query parameters.
+         */
+        CreateConsentRequest: {
+            /** @description Merchant identifier (merchantId of the partner API) */
+            merchantId: number;
+            /** @description User identifier issued by an identity provider */
+            userId: string;
+            permissions: ("ReadAccountsDetail" | "ReadBalances" | "ReadTransactionsDetail")[];
+            /** @description When the consent expires (ISO 8601; must be in the future) */
+            expirationDateTime: string;
+            /** @description Earliest booking date readable under this consent (ISO 8601) */
+            transactionFromDateTime: string;
+            /** Format: uri */
+            callbackUrl?: string;
+        };
+        /**
+         * Consent
+         * @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract).
+         */
+        Consent: {
+            merchantId: number;
+            userId: string;
+            permissions: ("ReadAccountsDetail" | "ReadBalances" | "ReadTransactionsDetail")[];
+            /** Format: date-time */
+            expirationDateTime: string;
+            /** Format: date-time */
+            transactionFromDateTime: string;
+            /** @description Provider request id (UUID) */
+            requestId: string;
+            /**
+             * @description pending -> authorized | failed (bank page); pending/authorized -> expired (virtual clock passes expirationDateTime); authorized -> revoked
+             * @enum {string}
+             */
+            status: "pending" | "authorized" | "expired" | "revoked" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Provider consent token id, set when the user authorizes */
+            consentId?: string;
+            /** @description Hosted bank page (present while pending) */
+            authorizationUrl?: string;
+            /** @description Why the consent failed */
+            errorMessage?: string;
+        };
+        /**
+         * ConsentList
+         * @description The user's consents for the merchant, newest first.
+         */
+        ConsentList: components["schemas"]["Consent"][];
+        /** AccountsRequest */
+        AccountsRequest: {
+            /** @description User identifier issued by an identity provider */
+            userId: string;
+            /** @description Merchant identifier (merchantId of the partner API) */
+            merchantId: number;
+        };
+        /**
+         * AccountDetails
+         * @description Account details (fields not shown by the contract; obsim returns these).
+         */
+        AccountDetails: {
+            bankName: string;
+            bic: string;
+            /** @description National account number (the IBAN without country and check digits) */
+            bban: string;
+            productName: string;
+            /** @enum {string} */
+            ownerType: "private";
+            /** Format: date */
+            openedDate: string;
+        };
+        /** Account */
+        Account: {
+            accountId: string;
+            /** @description Sandbox bank id (docs/ais.md "The bank consent page" lists them) */
+            bankId: string;
+            accountHolderName: string;
+            iban: string;
+            /** @description ISO 4217 code */
+            currency: string;
+            /** @description Decimal amount, two decimals */
+            balance: string;
+            /**
+             * @description obsim values: current, savings, credit_card
+             * @enum {string}
+             */
+            accountType: "current" | "savings" | "credit_card";
+            accountDetails: components["schemas"]["AccountDetails"];
+        };
+        /** AccountsResponse */
+        AccountsResponse: {
+            userId: string;
+            merchantId: number;
+            /** @description The merchant's clientId */
+            clientId: string;
+            /** @description The authorized consent used for this read */
+            consentId: string;
+            accounts: components["schemas"]["Account"][];
+            totalAccounts: number;
+        };
+        /** BalanceRequest */
+        BalanceRequest: {
+            /** @description User identifier issued by an identity provider */
+            userId: string;
+            /** @description Merchant identifier (merchantId of the partner API) */
+            merchantId: number;
+            accountId: string;
+        };
+        /** BalanceResponse */
+        BalanceResponse: {
+            userId: string;
+            merchantId: number;
+            accountId: string;
+            balance: {
+                /** @description Decimal amount */
+                value: string;
+                currency: string;
+                /** Format: date-time */
+                lastUpdated: string;
+            };
+            accountDetails: {
+                iban: string;
+                accountHolderName: string;
+                bankId: string;
+            };
+        };
+        /**
+         * TransactionsRequest
+         * @description Newest first. pageLimit: integer 1–1000 (obsim's maximum), default 200. fromDate/toDate are inclusive; a bare date as toDate means the whole day. Never returns entries booked before the consent's transactionFromDateTime. To page on, repeat with toDate = the last bookingDate minus one millisecond.
+         */
+        TransactionsRequest: {
+            /** @description User identifier issued by an identity provider */
+            userId: string;
+            /** @description Merchant identifier (merchantId of the partner API) */
+            merchantId: number;
+            accountId: string;
+            /** @default 200 */
+            pageLimit: number;
+            fromDate?: string;
+            toDate?: string;
+        };
+        /** Transaction */
+        Transaction: {
+            transactionId: string;
+            /** @description Decimal amount, always positive; the direction is `type` */
+            amount: string;
+            currency: string;
+            description: string;
+            /** Format: date-time */
+            bookingDate: string;
+            /** Format: date-time */
+            valueDate: string;
+            counterparty: {
+                name: string;
+                iban: string;
+            };
+            reference: string;
+            /**
+             * @description debit (money out) or credit (money in)
+             * @enum {string}
+             */
+            type: "debit" | "credit";
+            /**
+             * @description booked, or pending (the last two days)
+             * @enum {string}
+             */
+            status: "booked" | "pending";
+        };
+        /** TransactionsResponse */
+        TransactionsResponse: {
+            userId: string;
+            merchantId: number;
+            accountId: string;
+            /** @description Number of transactions matching the date filters (and the consent window), not just this page */
+            totalTransactions: number;
+            /** @description The limit used */
+            pageLimit: number;
+            transactions: components["schemas"]["Transaction"][];
+        };
+        /**
+         * TransactionList
+         * @description Transactions in the window, newest first, at most 1000 (header X-Total-Count carries the number matching).
+         */
+        TransactionList: components["schemas"]["Transaction"][];
+        /**
+         * PaymentEventData
+         * @description `data` of payment.completed and payment.failed (the contract table), plus failureReason on payment.failed (obsim: bank_rejected, payer_abandoned or expired).
+         */
+        PaymentEventData: {
+            paymentId: number;
+            referenceNumber: string;
+            /**
+             * @description paid for payment.completed, failed for payment.failed
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "paid" | "failed";
+            /** @description DKK, as created */
+            amount: number;
+            /** @enum {string} */
+            currency: "DKK";
+            merchantClientId: string;
+            merchantName: string;
+            /** @description AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one */
+            bankPaymentStatus: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            /**
+             * @description payment.failed only
+             * @enum {string}
+             */
+            failureReason?: "bank_rejected" | "payer_abandoned" | "expired";
+        };
+        /**
+         * MerchantEventData
+         * @description `data` of merchant.activated and merchant.deactivated (the contract table; status names the activated state `active`), and of merchant.onboarding.completed (payload not shown by the contract: obsim sends the same fields).
+         */
+        MerchantEventData: {
+            merchantId: number;
+            clientId: string;
+            companyName: string;
+            status: string;
+            previousStatus: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+        };
+        /**
+         * WebhookTestData
+         * @description `data` of the test delivery (POST /v1/partner/webhooks/{id}/test; payload not shown by the contract).
+         */
+        WebhookTestData: {
+            webhookId: string;
+            message: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+        };
+        /**
+         * PaymentCompletedEvent
+         * @description The body of a payment.completed delivery.
+         */
+        PaymentCompletedEvent: {
+            /** @enum {string} */
+            event: "payment.completed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * PaymentFailedEvent
+         * @description The body of a payment.failed delivery.
+         */
+        PaymentFailedEvent: {
+            /** @enum {string} */
+            event: "payment.failed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * MerchantActivatedEvent
+         * @description The body of a merchant.activated delivery.
+         */
+        MerchantActivatedEvent: {
+            /** @enum {string} */
+            event: "merchant.activated";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["MerchantEventData"];
+        };
+        /**
+         * MerchantDeactivatedEvent
+         * @description The body of a merchant.deactivated delivery.
+         */
+        MerchantDeactivatedEvent: {
+            /** @enum {string} */
+            event: "merchant.deactivated";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["MerchantEventData"];
+        };
+        /**
+         * MerchantOnboardingCompletedEvent
+         * @description The body of a merchant.onboarding.completed delivery.
+         */
+        MerchantOnboardingCompletedEvent: {
+            /** @enum {string} */
+            event: "merchant.onboarding.completed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["MerchantEventData"];
+        };
+        /**
+         * WebhookTestEvent
+         * @description The body of a webhook.test delivery.
+         */
+        WebhookTestEvent: {
+            /** @enum {string} */
+            event: "webhook.test";
+            /**
+             * Format: date-time
+             * @description ISO 8601 with milliseconds
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
         };
         /** SnapshotCreateRequest */
         SnapshotCreateRequest: {
@@ -4554,212 +2372,6 @@ export interface components {
             deleted: number;
         };
         /**
-         * GenerateTokenRequest
-         * @description Token request. `permissions` must hold at least one of the known permission strings (duplicates are ignored). Authentication of this call (not shown by the contract): none in the sandbox; when partner credential headers are sent they are checked and the merchant must be theirs; in production they are required.
-         */
-        GenerateTokenRequest: {
-            /** @description User identifier issued by an identity provider */
-            userId: string;
-            /** @description Merchant identifier (merchantId of the partner API) */
-            merchantId: number;
-            /** @description Permissions the token is limited to: ais:accounts:read, ais:balance:read, ais:transactions:read */
-            permissions: ("ais:accounts:read" | "ais:balance:read" | "ais:transactions:read")[];
-        };
-        /**
-         * TokenResponse
-         * @description A JWT (HS256) with claims sub (userId), merchantId, permissions, iat, exp (iat + 1 hour by default, virtual clock), iss `obsim-<environment>`, aud `obsim-ais`, jti. Send it as `Authorization: Bearer <token>` to /v1/ais/*.
-         */
-        TokenResponse: {
-            token: string;
-        };
-        /**
-         * CreateConsentRequest
-         * @description Consent request. expirationDateTime must be in the future (virtual clock) and after transactionFromDateTime. callbackUrl (http or https) receives the browser after the bank page with `consentId`, `status`, `requestId` (and `error` when denied) as query parameters.
-         */
-        CreateConsentRequest: {
-            /** @description Merchant identifier (merchantId of the partner API) */
-            merchantId: number;
-            /** @description User identifier issued by an identity provider */
-            userId: string;
-            permissions: ("ReadAccountsDetail" | "ReadBalances" | "ReadTransactionsDetail")[];
-            /** @description When the consent expires (ISO 8601; must be in the future) */
-            expirationDateTime: string;
-            /** @description Earliest booking date readable under this consent (ISO 8601) */
-            transactionFromDateTime: string;
-            /** Format: uri */
-            callbackUrl?: string;
-        };
-        /**
-         * Consent
-         * @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract).
-         */
-        Consent: {
-            merchantId: number;
-            userId: string;
-            permissions: ("ReadAccountsDetail" | "ReadBalances" | "ReadTransactionsDetail")[];
-            /** Format: date-time */
-            expirationDateTime: string;
-            /** Format: date-time */
-            transactionFromDateTime: string;
-            /** @description Provider request id (UUID) */
-            requestId: string;
-            /**
-             * @description pending -> authorized | failed (bank page); pending/authorized -> expired (virtual clock passes expirationDateTime); authorized -> revoked
-             * @enum {string}
-             */
-            status: "pending" | "authorized" | "expired" | "revoked" | "failed";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            /** @description Provider consent token id, set when the user authorizes */
-            consentId?: string;
-            /** @description Hosted bank page (present while pending) */
-            authorizationUrl?: string;
-            /** @description Why the consent failed */
-            errorMessage?: string;
-        };
-        /**
-         * ConsentList
-         * @description The user's consents for the merchant, newest first.
-         */
-        ConsentList: components["schemas"]["Consent"][];
-        /** AccountsRequest */
-        AccountsRequest: {
-            /** @description User identifier issued by an identity provider */
-            userId: string;
-            /** @description Merchant identifier (merchantId of the partner API) */
-            merchantId: number;
-        };
-        /**
-         * AccountDetails
-         * @description Account details (fields not shown by the contract; obsim returns these).
-         */
-        AccountDetails: {
-            bankName: string;
-            bic: string;
-            /** @description National account number (the IBAN without country and check digits) */
-            bban: string;
-            productName: string;
-            /** @enum {string} */
-            ownerType: "private";
-            /** Format: date */
-            openedDate: string;
-        };
-        /** Account */
-        Account: {
-            accountId: string;
-            /** @description Sandbox bank id (docs/ais.md "The bank consent page" lists them) */
-            bankId: string;
-            accountHolderName: string;
-            iban: string;
-            /** @description ISO 4217 code */
-            currency: string;
-            /** @description Decimal amount, two decimals */
-            balance: string;
-            /**
-             * @description obsim values: current, savings, credit_card
-             * @enum {string}
-             */
-            accountType: "current" | "savings" | "credit_card";
-            accountDetails: components["schemas"]["AccountDetails"];
-        };
-        /** AccountsResponse */
-        AccountsResponse: {
-            userId: string;
-            merchantId: number;
-            /** @description The merchant's clientId */
-            clientId: string;
-            /** @description The authorized consent used for this read */
-            consentId: string;
-            accounts: components["schemas"]["Account"][];
-            totalAccounts: number;
-        };
-        /** BalanceRequest */
-        BalanceRequest: {
-            /** @description User identifier issued by an identity provider */
-            userId: string;
-            /** @description Merchant identifier (merchantId of the partner API) */
-            merchantId: number;
-            accountId: string;
-        };
-        /** BalanceResponse */
-        BalanceResponse: {
-            userId: string;
-            merchantId: number;
-            accountId: string;
-            balance: {
-                /** @description Decimal amount */
-                value: string;
-                currency: string;
-                /** Format: date-time */
-                lastUpdated: string;
-            };
-            accountDetails: {
-                iban: string;
-                accountHolderName: string;
-                bankId: string;
-            };
-        };
-        /**
-         * TransactionsRequest
-         * @description Newest first. pageLimit: integer 1–1000 (obsim's maximum), default 200. fromDate/toDate are inclusive; a bare date as toDate means the whole day. Never returns entries booked before the consent's transactionFromDateTime. To page on, repeat with toDate = the last bookingDate minus one millisecond.
-         */
-        TransactionsRequest: {
-            /** @description User identifier issued by an identity provider */
-            userId: string;
-            /** @description Merchant identifier (merchantId of the partner API) */
-            merchantId: number;
-            accountId: string;
-            /** @default 200 */
-            pageLimit: number;
-            fromDate?: string;
-            toDate?: string;
-        };
-        /** Transaction */
-        Transaction: {
-            transactionId: string;
-            /** @description Decimal amount, always positive; the direction is `type` */
-            amount: string;
-            currency: string;
-            description: string;
-            /** Format: date-time */
-            bookingDate: string;
-            /** Format: date-time */
-            valueDate: string;
-            counterparty: {
-                name: string;
-                iban: string;
-            };
-            reference: string;
-            /**
-             * @description debit (money out) or credit (money in)
-             * @enum {string}
-             */
-            type: "debit" | "credit";
-            /**
-             * @description booked, or pending (the last two days)
-             * @enum {string}
-             */
-            status: "booked" | "pending";
-        };
-        /** TransactionsResponse */
-        TransactionsResponse: {
-            userId: string;
-            merchantId: number;
-            accountId: string;
-            /** @description Number of transactions matching the date filters (and the consent window), not just this page */
-            totalTransactions: number;
-            /** @description The limit used */
-            pageLimit: number;
-            transactions: components["schemas"]["Transaction"][];
-        };
-        /**
-         * TransactionList
-         * @description Transactions in the window, newest first, at most 1000 (header X-Total-Count carries the number matching).
-         */
-        TransactionList: components["schemas"]["Transaction"][];
-        /**
          * SandboxScenarioRunRequest
          * @description Run a scenario inside the simulator with the calling partner credentials: `name` of a shipped scenario (GET /_sandbox/scenarios) or an inline `scenario` document (the scenario file format, as JSON). Exactly one of the two.
          */
@@ -4827,150 +2439,6 @@ export interface components {
                 steps: number;
             }[];
         };
-        /**
-         * PaymentEventData
-         * @description `data` of payment.completed and payment.failed (the contract table), plus failureReason on payment.failed (obsim: bank_rejected, payer_abandoned or expired).
-         */
-        PaymentEventData: {
-            paymentId: number;
-            referenceNumber: string;
-            /**
-             * @description paid for payment.completed, failed for payment.failed
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "paid" | "failed";
-            /** @description DKK, as created */
-            amount: number;
-            /** @enum {string} */
-            currency: "DKK";
-            merchantClientId: string;
-            merchantName: string;
-            /** @description AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one */
-            bankPaymentStatus: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            /**
-             * @description payment.failed only
-             * @enum {string}
-             */
-            failureReason?: "bank_rejected" | "payer_abandoned" | "expired";
-        };
-        /**
-         * MerchantEventData
-         * @description `data` of merchant.activated and merchant.deactivated (the contract table; status names the activated state `active`), and of merchant.onboarding.completed (payload not shown by the contract: obsim sends the same fields).
-         */
-        MerchantEventData: {
-            merchantId: number;
-            clientId: string;
-            companyName: string;
-            status: string;
-            previousStatus: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-        };
-        /**
-         * WebhookTestData
-         * @description `data` of the test delivery (POST /v1/partner/webhooks/{id}/test; payload not shown by the contract).
-         */
-        WebhookTestData: {
-            webhookId: string;
-            message: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-        };
-        /**
-         * PaymentCompletedEvent
-         * @description The body of a payment.completed delivery.
-         */
-        PaymentCompletedEvent: {
-            /** @enum {string} */
-            event: "payment.completed";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["PaymentEventData"];
-        };
-        /**
-         * PaymentFailedEvent
-         * @description The body of a payment.failed delivery.
-         */
-        PaymentFailedEvent: {
-            /** @enum {string} */
-            event: "payment.failed";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["PaymentEventData"];
-        };
-        /**
-         * MerchantActivatedEvent
-         * @description The body of a merchant.activated delivery.
-         */
-        MerchantActivatedEvent: {
-            /** @enum {string} */
-            event: "merchant.activated";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["MerchantEventData"];
-        };
-        /**
-         * MerchantDeactivatedEvent
-         * @description The body of a merchant.deactivated delivery.
-         */
-        MerchantDeactivatedEvent: {
-            /** @enum {string} */
-            event: "merchant.deactivated";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["MerchantEventData"];
-        };
-        /**
-         * MerchantOnboardingCompletedEvent
-         * @description The body of a merchant.onboarding.completed delivery.
-         */
-        MerchantOnboardingCompletedEvent: {
-            /** @enum {string} */
-            event: "merchant.onboarding.completed";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["MerchantEventData"];
-        };
-        /**
-         * WebhookTestEvent
-         * @description The body of a webhook.test delivery.
-         */
-        WebhookTestEvent: {
-            /** @enum {string} */
-            event: "webhook.test";
-            /**
-             * Format: date-time
-             * @description ISO 8601 with milliseconds
-             */
-            timestamp: string;
-            data: components["schemas"]["WebhookTestData"];
-        };
     };
     responses: never;
     parameters: never;
@@ -4980,7 +2448,4391 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    webhook_payment_completed: {
+    listMerchants: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1 */
+                page?: number;
+                /** @description Page size, default 20, at most 100 */
+                limit?: number;
+            };
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Merchants of the calling partner, oldest first (ordered by merchantId). Default page size 20, maximum 100; a page past the end has no items. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "merchantId": 100001,
+                     *           "clientId": "5a58ce53-e5bb-4acb-8952-17783eaa9a82",
+                     *           "companyName": "obsim Default Merchant ApS",
+                     *           "type": "test",
+                     *           "status": "activated",
+                     *           "subTppStatus": "active",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "contactEmail": "merchant@obsim.test",
+                     *           "partnerRefId": "obsim-default-merchant",
+                     *           "subTppId": "stpp_9c84d7f1d621a4e333a1"
+                     *         },
+                     *         {
+                     *           "merchantId": 100002,
+                     *           "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *           "companyName": "Nørrebro Kaffe ApS",
+                     *           "type": "test",
+                     *           "status": "activated",
+                     *           "subTppStatus": "active",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z",
+                     *           "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *           "subTppId": "stpp_df73f6e563311091523e"
+                     *         }
+                     *       ],
+                     *       "page": 1,
+                     *       "limit": 2,
+                     *       "total": 4
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MerchantList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "companyName": "Vesterbro Cykler ApS",
+                 *       "contactEmail": "ejer@vesterbrocykler.dk",
+                 *       "contactPhone": "+4531234567",
+                 *       "partnerRefId": "crm-20931"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100003,
+                     *       "clientId": "59fe372f-32fe-47b8-b031-d1cacf78ec66",
+                     *       "companyName": "Vesterbro Cykler ApS",
+                     *       "contactEmail": "ejer@vesterbrocykler.dk",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_gpBcLaaiZQMXoq0EmMAfq_YY",
+                     *       "onboardingToken": "onb_gpBcLaaiZQMXoq0EmMAfq_YY",
+                     *       "status": "pending_onboarding",
+                     *       "expiresAt": "2026-03-09T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StandardMerchantResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createFastTrackMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "companyName": "Amager Bageri ApS",
+                 *       "contactEmail": "kontakt@amagerbageri.dk",
+                 *       "registrationNumber": "38291045",
+                 *       "website": "https://amagerbageri.dk",
+                 *       "iban": "DK5000400440116243"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FastTrackMerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description status pending_partner_ais when the sub-TPP was created (subTppId set, subTppStatus created, subTppMessage null); pending_onboarding when it failed (no subTppId: no sub-TPP exists; subTppStatus failed, subTppMessage says why) — the merchant then uses the standard onboarding form at onboardingUrl. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100004,
+                     *       "clientId": "d30592e3-15e3-499d-a7f4-853129931d35",
+                     *       "companyName": "Amager Bageri ApS",
+                     *       "contactEmail": "kontakt@amagerbageri.dk",
+                     *       "subTppStatus": "created",
+                     *       "subTppMessage": null,
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_db_t-DNkcW2EkyGDXwKLjBes",
+                     *       "onboardingToken": "onb_db_t-DNkcW2EkyGDXwKLjBes",
+                     *       "status": "pending_partner_ais",
+                     *       "expiresAt": "2026-03-09T09:30:00.000Z",
+                     *       "subTppId": "stpp_bc6b9e7ad41c82243f37"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FastTrackMerchantResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTestMerchant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "companyName": "Nørrebro Kaffe ApS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestMerchantRequest"];
+            };
+        };
+        responses: {
+            /** @description Sandbox only (404 not_available_in_production on production). The merchant is activated at once and can take payments. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100002,
+                     *       "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "companyName": "Nørrebro Kaffe ApS",
+                     *       "status": "activated",
+                     *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestMerchantResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMerchantOnboardingStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                merchantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A fast-tracked merchant reads pending_completion here (its create response said pending_partner_ais). subTppId is absent while no sub-TPP exists (a standard merchant before the onboarding form is submitted, or a failed fast-track); subTppDetails.status then says not_created or failed. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100002,
+                     *       "onboardingStatus": "activated",
+                     *       "subTppDetails": {
+                     *         "status": "active",
+                     *         "isActivated": true
+                     *       },
+                     *       "subTppId": "stpp_df73f6e563311091523e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OnboardingStatusResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendMerchantOnboarding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                merchantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new onboardingToken and onboardingUrl valid 7 days from now; the previous link stops working at once. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100004,
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2zxq-1t-RQSTCxlym8EOJbDK",
+                     *       "onboardingToken": "onb_2zxq-1t-RQSTCxlym8EOJbDK",
+                     *       "expiresAt": "2026-03-09T09:30:00.000Z",
+                     *       "status": "pending_completion"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResendOnboardingResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMerchantStore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                merchantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Nørrebrogade 12",
+                 *       "mccCode": "5814"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateStoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "storeId": 1,
+                     *       "merchantId": 100002,
+                     *       "name": "Nørrebrogade 12",
+                     *       "address": null,
+                     *       "mccCode": "5814",
+                     *       "partnerRefId": null,
+                     *       "createdAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StoreResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *       "amount": 149.95,
+                 *       "referenceNumber": "order-1001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": 5000001,
+                     *       "status": "pending",
+                     *       "bankPaymentStatus": "Pending",
+                     *       "failureReason": null,
+                     *       "amount": 149.95,
+                     *       "currency": "DKK",
+                     *       "referenceNumber": "order-1001",
+                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantName": "Nørrebro Kaffe ApS",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": 5000001,
+                     *       "status": "paid",
+                     *       "bankPaymentStatus": "AcceptedSettlementCompleted",
+                     *       "failureReason": null,
+                     *       "amount": 149.95,
+                     *       "currency": "DKK",
+                     *       "referenceNumber": "order-1001",
+                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantName": "Nørrebro Kaffe ApS",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example/webhooks/obsim",
+                 *       "events": [
+                 *         "payment.completed",
+                 *         "payment.failed",
+                 *         "merchant.activated",
+                 *         "merchant.deactivated",
+                 *         "merchant.onboarding.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description secret signs every delivery: X-Webhook-Signature = hex HMAC-SHA256(secret, raw body). The provider shows it only in this response; in obsim, GET /_sandbox/webhooks reads it again. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "url": "https://partner.example/webhooks/obsim",
+                     *       "events": [
+                     *         "payment.completed",
+                     *         "payment.failed",
+                     *         "merchant.activated",
+                     *         "merchant.deactivated",
+                     *         "merchant.onboarding.completed"
+                     *       ],
+                     *       "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `webhook.test` event queued for this webhook only (whatever events it subscribes to); body { event: 'webhook.test', timestamp, data: { webhookId, message, timestamp } }, signed like every delivery. Follow it with GET /_sandbox/deliveries/{deliveryId}. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "eventId": "evt_01a21567cd47bbba41d77836",
+                     *       "deliveryId": 4,
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    generateToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "user-typical",
+                 *       "merchantId": 100002,
+                 *       "permissions": [
+                 *         "ais:accounts:read",
+                 *         "ais:balance:read",
+                 *         "ais:transactions:read"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["GenerateTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description A JWT (HS256) with claims sub (userId), merchantId, permissions, iat, exp (iat + 1 hour by default, virtual clock), iss `obsim-<environment>`, aud `obsim-ais`, jti. Send it as `Authorization: Bearer <token>` to /v1/ais/*. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjMwMTcyNGViLWJlMGUtNGFhYi05ZjY2LTRlNWUxNDQzOGMwMCJ9.d4osJCwaJKMsgUCMeekpw8aGP6tPkB-1RzXqVOKu6cE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createConsent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "user-typical",
+                 *       "merchantId": 100002,
+                 *       "permissions": [
+                 *         "ReadAccountsDetail",
+                 *         "ReadBalances",
+                 *         "ReadTransactionsDetail"
+                 *       ],
+                 *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                 *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateConsentRequest"];
+            };
+        };
+        responses: {
+            /** @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100002,
+                     *       "userId": "user-typical",
+                     *       "permissions": [
+                     *         "ReadAccountsDetail",
+                     *         "ReadBalances",
+                     *         "ReadTransactionsDetail"
+                     *       ],
+                     *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                     *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
+                     *       "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *       "status": "pending",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_XZiPNP8As8N-d4bvc-x2iftr9oPE8m1y"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Consent"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listUserConsents: {
+        parameters: {
+            query: {
+                /** @description Merchant identifier (merchantId of the partner API) */
+                merchantId: number;
+            };
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                /** @description User identifier issued by an identity provider */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's consents for the merchant, newest first. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "merchantId": 100002,
+                     *         "userId": "user-typical",
+                     *         "permissions": [
+                     *           "ReadAccountsDetail",
+                     *           "ReadBalances",
+                     *           "ReadTransactionsDetail"
+                     *         ],
+                     *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                     *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
+                     *         "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+                     *         "status": "authorized",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+                     *       },
+                     *       {
+                     *         "merchantId": 100002,
+                     *         "userId": "user-typical",
+                     *         "permissions": [
+                     *           "ReadAccountsDetail",
+                     *           "ReadBalances",
+                     *           "ReadTransactionsDetail"
+                     *         ],
+                     *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                     *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
+                     *         "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *         "status": "failed",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "errorMessage": "The user cancelled at the bank"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ConsentList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "user-typical",
+                 *       "merchantId": 100002
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "user-typical",
+                     *       "merchantId": 100002,
+                     *       "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574",
+                     *       "accounts": [
+                     *         {
+                     *           "accountId": "acc_54f63f3095e9a20a1475",
+                     *           "bankId": "nordlys-bank",
+                     *           "accountHolderName": "Sheri Bartell",
+                     *           "iban": "DK6824703628921513",
+                     *           "currency": "DKK",
+                     *           "balance": "7204.90",
+                     *           "accountType": "current",
+                     *           "accountDetails": {
+                     *             "bankName": "Nordlys Bank",
+                     *             "bic": "NLYSDKKKXXX",
+                     *             "bban": "24703628921513",
+                     *             "productName": "Everyday Account",
+                     *             "ownerType": "private",
+                     *             "openedDate": "2021-09-03"
+                     *           }
+                     *         },
+                     *         {
+                     *           "accountId": "acc_a4ba4793c7fd525c00f0",
+                     *           "bankId": "nordlys-bank",
+                     *           "accountHolderName": "Sheri Bartell",
+                     *           "iban": "DK1624707131145376",
+                     *           "currency": "DKK",
+                     *           "balance": "189072.58",
+                     *           "accountType": "savings",
+                     *           "accountDetails": {
+                     *             "bankName": "Nordlys Bank",
+                     *             "bic": "NLYSDKKKXXX",
+                     *             "bban": "24707131145376",
+                     *             "productName": "High Interest Savings",
+                     *             "ownerType": "private",
+                     *             "openedDate": "2018-08-03"
+                     *           }
+                     *         },
+                     *         {
+                     *           "accountId": "acc_249c4ebe5224190b1b81",
+                     *           "bankId": "fjord-sparekasse",
+                     *           "accountHolderName": "Sheri Bartell",
+                     *           "iban": "DK3191350197224183",
+                     *           "currency": "DKK",
+                     *           "balance": "-3121.75",
+                     *           "accountType": "credit_card",
+                     *           "accountDetails": {
+                     *             "bankName": "Fjord Sparekasse",
+                     *             "bic": "FJSPDK22XXX",
+                     *             "bban": "91350197224183",
+                     *             "productName": "Fjord Mastercard",
+                     *             "ownerType": "private",
+                     *             "openedDate": "2023-09-11"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "totalAccounts": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountsResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccountBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "user-typical",
+                 *       "merchantId": 100002,
+                 *       "accountId": "acc_54f63f3095e9a20a1475"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BalanceRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "user-typical",
+                     *       "merchantId": 100002,
+                     *       "accountId": "acc_54f63f3095e9a20a1475",
+                     *       "balance": {
+                     *         "value": "7204.90",
+                     *         "currency": "DKK",
+                     *         "lastUpdated": "2026-03-02T00:00:00.000Z"
+                     *       },
+                     *       "accountDetails": {
+                     *         "iban": "DK6824703628921513",
+                     *         "accountHolderName": "Sheri Bartell",
+                     *         "bankId": "nordlys-bank"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAccountTransactions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "user-typical",
+                 *       "merchantId": 100002,
+                 *       "accountId": "acc_54f63f3095e9a20a1475",
+                 *       "pageLimit": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "user-typical",
+                     *       "merchantId": 100002,
+                     *       "accountId": "acc_54f63f3095e9a20a1475",
+                     *       "totalTransactions": 320,
+                     *       "pageLimit": 2,
+                     *       "transactions": [
+                     *         {
+                     *           "transactionId": "txn_54f63f3095e9_000320",
+                     *           "amount": "680.54",
+                     *           "currency": "DKK",
+                     *           "description": "Card purchase Windler Group",
+                     *           "bookingDate": "2026-03-01T11:36:53.804Z",
+                     *           "valueDate": "2026-03-01T11:36:53.804Z",
+                     *           "counterparty": {
+                     *             "name": "Windler Group",
+                     *             "iban": "DK4924709880931046"
+                     *           },
+                     *           "reference": "CARD-3078-729013",
+                     *           "type": "debit",
+                     *           "status": "pending"
+                     *         },
+                     *         {
+                     *           "transactionId": "txn_54f63f3095e9_000319",
+                     *           "amount": "1334.70",
+                     *           "currency": "DKK",
+                     *           "description": "Card purchase Nicolas - Kessler",
+                     *           "bookingDate": "2026-02-27T05:01:18.045Z",
+                     *           "valueDate": "2026-02-27T05:01:18.045Z",
+                     *           "counterparty": {
+                     *             "name": "Nicolas - Kessler",
+                     *             "iban": "DK0324701647044485"
+                     *           },
+                     *           "reference": "CARD-6398-881401",
+                     *           "type": "debit",
+                     *           "status": "booked"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionsResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAccountTransactionsInWindow: {
+        parameters: {
+            query: {
+                fromDate: string;
+                toDate: string;
+            };
+            header?: {
+                /** @description Optional request id for tracking, echoed as the x-request-id response header. When it is not 1-128 characters from A-Z a-z 0-9 . _ : -, it is not an error: obsim generates an id instead (req_<24 hex>). */
+                "x-request-id"?: string;
+                /** @description obsim fault injection (not part of the provider API). `code=503` answers that status (400-599) with ErrorBody code forced_status without running the endpoint (429 and 503 add Retry-After: 1); `delay=250` waits that many real milliseconds first (at most 30000); both: `code=429, delay=100`. Other preferences are ignored; a malformed code or delay is a 400 naming Prefer. Applies before authentication. */
+                prefer?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transactions in the window, newest first, at most 1000 (header X-Total-Count carries the number matching). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    /** @description The number of transactions matching the window (booked on or after the consent's transactionFromDateTime), also when more than the 1000 returned. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000320",
+                     *         "amount": "680.54",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Windler Group",
+                     *         "bookingDate": "2026-03-01T11:36:53.804Z",
+                     *         "valueDate": "2026-03-01T11:36:53.804Z",
+                     *         "counterparty": {
+                     *           "name": "Windler Group",
+                     *           "iban": "DK4924709880931046"
+                     *         },
+                     *         "reference": "CARD-3078-729013",
+                     *         "type": "debit",
+                     *         "status": "pending"
+                     *       },
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000319",
+                     *         "amount": "1334.70",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Nicolas - Kessler",
+                     *         "bookingDate": "2026-02-27T05:01:18.045Z",
+                     *         "valueDate": "2026-02-27T05:01:18.045Z",
+                     *         "counterparty": {
+                     *           "name": "Nicolas - Kessler",
+                     *           "iban": "DK0324701647044485"
+                     *         },
+                     *         "reference": "CARD-6398-881401",
+                     *         "type": "debit",
+                     *         "status": "booked"
+                     *       },
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000318",
+                     *         "amount": "817.64",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Johnson LLC",
+                     *         "bookingDate": "2026-02-24T08:31:00.343Z",
+                     *         "valueDate": "2026-02-24T08:31:00.343Z",
+                     *         "counterparty": {
+                     *           "name": "Johnson LLC",
+                     *           "iban": "DK6524708933074500"
+                     *         },
+                     *         "reference": "CARD-9021-779569",
+                     *         "type": "debit",
+                     *         "status": "booked"
+                     *       },
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000317",
+                     *         "amount": "823.60",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Monahan, Rosenbaum and Hessel",
+                     *         "bookingDate": "2026-02-23T08:00:37.618Z",
+                     *         "valueDate": "2026-02-22T08:00:37.618Z",
+                     *         "counterparty": {
+                     *           "name": "Monahan, Rosenbaum and Hessel",
+                     *           "iban": "DK2524702791768928"
+                     *         },
+                     *         "reference": "CARD-0638-262478",
+                     *         "type": "debit",
+                     *         "status": "booked"
+                     *       },
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000316",
+                     *         "amount": "1426.92",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Farrell LLC",
+                     *         "bookingDate": "2026-02-22T22:25:29.789Z",
+                     *         "valueDate": "2026-02-22T22:25:29.789Z",
+                     *         "counterparty": {
+                     *           "name": "Farrell LLC",
+                     *           "iban": "DK6024706493116220"
+                     *         },
+                     *         "reference": "CARD-6411-343506",
+                     *         "type": "debit",
+                     *         "status": "booked"
+                     *       },
+                     *       {
+                     *         "transactionId": "txn_54f63f3095e9_000315",
+                     *         "amount": "810.37",
+                     *         "currency": "DKK",
+                     *         "description": "Card purchase Windler Group",
+                     *         "bookingDate": "2026-02-21T06:31:57.279Z",
+                     *         "valueDate": "2026-02-21T06:31:57.279Z",
+                     *         "counterparty": {
+                     *           "name": "Windler Group",
+                     *           "iban": "DK4924709880931046"
+                     *         },
+                     *         "reference": "CARD-9026-646797",
+                     *         "type": "debit",
+                     *         "status": "booked"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "environment": "sandbox",
+                     *       "time": "2026-03-02T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        /** @enum {string} */
+                        environment: "sandbox" | "production";
+                        /**
+                         * Format: date-time
+                         * @description Now on the virtual clock
+                         */
+                        time: string;
+                    };
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            503: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-03-02T09:30:00.000Z",
+                     *       "frozen": true,
+                     *       "offsetMs": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "duration": "10m"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-03-02T09:40:00.002Z",
+                     *       "fired": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClockAdvanceResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    freezeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-03-02T09:30:00.002Z",
+                     *       "frozen": true,
+                     *       "offsetMs": -23211654379
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description The virtual clock: the only "now" of the simulator (timestamps, expiries, settlement delays). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-03-02T09:30:00.000Z",
+                     *       "frozen": false,
+                     *       "offsetMs": -23211654379
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    controlMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: number;
+                action: "submit-onboarding" | "complete-fast-track" | "approve" | "reject" | "activate" | "deactivate" | "reactivate";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Statuses are the stored onboarding status values (activated, not the webhook name active). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100005,
+                     *       "status": "awaiting_approval",
+                     *       "previousStatus": "pending_onboarding"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxMerchantActionResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    controlPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: number;
+                action: "approve" | "complete" | "fail" | "abandon" | "expire";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "bank_rejected"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxPaymentActionRequest"];
+            };
+        };
+        responses: {
+            /** @description Returned by POST /v1/partner/payments and GET /v1/partner/payments/{paymentId}/status. status: pending (waiting for the payer) -> processing (approved at the bank) -> paid, or failed (failureReason bank_rejected / payer_abandoned / expired). Currency is always DKK. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": 5000002,
+                     *       "status": "failed",
+                     *       "bankPaymentStatus": "Rejected",
+                     *       "failureReason": "bank_rejected",
+                     *       "amount": 89,
+                     *       "currency": "DKK",
+                     *       "referenceNumber": "order-1002",
+                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantName": "Nørrebro Kaffe ApS",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    controlConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+                action: "authorize" | "deny" | "revoke" | "expire";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "errorMessage": "The user cancelled at the bank"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxConsentActionRequest"];
+            };
+        };
+        responses: {
+            /** @description A consent. Dates are echoed normalised to ISO 8601 UTC with milliseconds. `authorizationUrl` is present while the consent is pending; `consentId` once authorized; `errorMessage` when failed. callbackUrl is not echoed (contract). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchantId": 100002,
+                     *       "userId": "user-typical",
+                     *       "permissions": [
+                     *         "ReadAccountsDetail",
+                     *         "ReadBalances",
+                     *         "ReadTransactionsDetail"
+                     *       ],
+                     *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                     *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
+                     *       "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *       "status": "failed",
+                     *       "createdAt": "2026-03-02T09:30:00.000Z",
+                     *       "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *       "errorMessage": "The user cancelled at the bank"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Consent"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                event?: string;
+                webhookId?: string;
+                state?: "pending" | "delivering" | "delivered" | "failed";
+                /** @description Only attempts with this outcome (pending and in-flight deliveries have none) */
+                outcome?: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error";
+                /** @description Only attempts the receiver answered with this HTTP status (e.g. 500, 302) */
+                statusCode?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first (items holds at most `limit`). total counts the deliveries matching the filters up to 10,000; totalCapped is true when more match (counting a million would take as long as the table is big). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 6,
+                     *           "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *           "event": "merchant.deactivated",
+                     *           "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "url": "https://partner.example/webhooks/obsim",
+                     *           "state": "delivering",
+                     *           "statusCode": null,
+                     *           "outcome": null,
+                     *           "error": null,
+                     *           "durationMs": null,
+                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *           "createdAt": "2026-03-02T09:40:00.002Z",
+                     *           "redeliveryOf": null,
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *         },
+                     *         {
+                     *           "id": 5,
+                     *           "eventId": "evt_01a21567ceb2f82b2574cf00",
+                     *           "event": "merchant.onboarding.completed",
+                     *           "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "url": "https://partner.example/webhooks/obsim",
+                     *           "state": "delivering",
+                     *           "statusCode": null,
+                     *           "outcome": null,
+                     *           "error": null,
+                     *           "durationMs": null,
+                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *           "createdAt": "2026-03-02T09:40:00.002Z",
+                     *           "redeliveryOf": null,
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"64342cc1-432d-4817-9e4b-5f020c7786a8\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "466edbd479b70bd8ead56d5f2f5f43a50ab9b29399a9b2071e6b52e673bd145b"
+                     *         }
+                     *       ],
+                     *       "total": 6,
+                     *       "totalCapped": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxDeliveryList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One delivery attempt of one event to one webhook. No automatic retries: a failed delivery stays failed; POST /_sandbox/deliveries/{id}/redeliver sends the same body again under the same X-Webhook-Id as a new delivery. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 6,
+                     *       "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *       "event": "merchant.deactivated",
+                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "url": "https://partner.example/webhooks/obsim",
+                     *       "state": "delivering",
+                     *       "statusCode": null,
+                     *       "outcome": null,
+                     *       "error": null,
+                     *       "durationMs": null,
+                     *       "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *       "createdAt": "2026-03-02T09:40:00.002Z",
+                     *       "redeliveryOf": null,
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxDelivery"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description One delivery attempt of one event to one webhook. No automatic retries: a failed delivery stays failed; POST /_sandbox/deliveries/{id}/redeliver sends the same body again under the same X-Webhook-Id as a new delivery. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *       "event": "merchant.deactivated",
+                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "url": "https://partner.example/webhooks/obsim",
+                     *       "state": "pending",
+                     *       "statusCode": null,
+                     *       "outcome": null,
+                     *       "error": null,
+                     *       "durationMs": null,
+                     *       "attemptedAt": null,
+                     *       "createdAt": "2026-03-02T09:40:00.002Z",
+                     *       "redeliveryOf": 6,
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxDelivery"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description HTTP method, any case (GET, POST, …) */
+                method?: string;
+                /** @description Exact path (no query string) */
+                path?: string;
+                /** @description Paths starting with this */
+                pathPrefix?: string;
+                status?: number;
+                /** @description Error code of refused requests, e.g. validation_failed */
+                code?: string;
+                /** @description Answered at or after this instant (virtual clock) */
+                since?: string;
+                /** @description Answered at or before this instant (virtual clock) */
+                until?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. `nextCursor` (absent on the last page) fetches the next, older page with the same filters. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 10,
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "wallAt": "2026-11-26T01:10:54.009Z",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "query": {},
+                     *           "headers": {
+                     *             "content-length": "102",
+                     *             "content-type": "application/json",
+                     *             "user-agent": "lightMyRequest",
+                     *             "x-partner-client-id": "sandbox-partner",
+                     *             "x-partner-client-secret": "[redacted]"
+                     *           },
+                     *           "requestBodyTruncated": false,
+                     *           "status": 200,
+                     *           "responseBodyTruncated": false,
+                     *           "durationMs": 1.539,
+                     *           "requestId": "req_c2a75baeec532bea1b96e801",
+                     *           "resources": {
+                     *             "paymentId": 5000002
+                     *           },
+                     *           "requestBody": {
+                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "amount": 89,
+                     *             "referenceNumber": "order-1002"
+                     *           },
+                     *           "responseBody": {
+                     *             "paymentId": 5000002,
+                     *             "status": "pending",
+                     *             "bankPaymentStatus": "Pending",
+                     *             "failureReason": null,
+                     *             "amount": 89,
+                     *             "currency": "DKK",
+                     *             "referenceNumber": "order-1002",
+                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantName": "Nørrebro Kaffe ApS",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *             "createdAt": "2026-03-02T09:30:00.000Z",
+                     *             "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *             "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": 9,
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "wallAt": "2026-11-26T01:10:54.006Z",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "query": {},
+                     *           "headers": {
+                     *             "content-length": "106",
+                     *             "content-type": "application/json",
+                     *             "user-agent": "lightMyRequest",
+                     *             "x-partner-client-id": "sandbox-partner",
+                     *             "x-partner-client-secret": "[redacted]"
+                     *           },
+                     *           "requestBodyTruncated": false,
+                     *           "status": 200,
+                     *           "responseBodyTruncated": false,
+                     *           "durationMs": 3.686,
+                     *           "requestId": "req_b77fcfc143e4ede4648b6ba7",
+                     *           "resources": {
+                     *             "paymentId": 5000001
+                     *           },
+                     *           "requestBody": {
+                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "amount": 149.95,
+                     *             "referenceNumber": "order-1001"
+                     *           },
+                     *           "responseBody": {
+                     *             "paymentId": 5000001,
+                     *             "status": "pending",
+                     *             "bankPaymentStatus": "Pending",
+                     *             "failureReason": null,
+                     *             "amount": 149.95,
+                     *             "currency": "DKK",
+                     *             "referenceNumber": "order-1001",
+                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantName": "Nørrebro Kaffe ApS",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *             "createdAt": "2026-03-02T09:30:00.000Z",
+                     *             "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *             "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clearRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": 50
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalCleared"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (never ends by itself) */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: request
+                     *     data: {"id":42,"method":"POST","path":"/v1/partner/payments","status":200,"…":"a JournalEntry"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry id (JournalEntry.id) */
+                requestId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One answered request. Credentials are never stored: X-Partner-Client-Secret, Authorization (its scheme kept), Cookie and X-Obsim-Admin-Key show as `[redacted]`, and so do the values of `token`, `secret`, `clientSecret`, `accessToken`, `refreshToken` and `password` properties in either body. Bodies longer than --journal-body-limit are cut (`…Truncated: true`, the body then a string). `code` and `field` are the ErrorBody code and field of a refused request; `resources` names what a successful write created or changed. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 10,
+                     *       "at": "2026-03-02T09:30:00.000Z",
+                     *       "wallAt": "2026-11-26T01:10:54.009Z",
+                     *       "method": "POST",
+                     *       "path": "/v1/partner/payments",
+                     *       "query": {},
+                     *       "headers": {
+                     *         "content-length": "102",
+                     *         "content-type": "application/json",
+                     *         "user-agent": "lightMyRequest",
+                     *         "x-partner-client-id": "sandbox-partner",
+                     *         "x-partner-client-secret": "[redacted]"
+                     *       },
+                     *       "requestBodyTruncated": false,
+                     *       "status": 200,
+                     *       "responseBodyTruncated": false,
+                     *       "durationMs": 1.539,
+                     *       "requestId": "req_c2a75baeec532bea1b96e801",
+                     *       "resources": {
+                     *         "paymentId": 5000002
+                     *       },
+                     *       "requestBody": {
+                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "amount": 89,
+                     *         "referenceNumber": "order-1002"
+                     *       },
+                     *       "responseBody": {
+                     *         "paymentId": 5000002,
+                     *         "status": "pending",
+                     *         "bankPaymentStatus": "Pending",
+                     *         "failureReason": null,
+                     *         "amount": 89,
+                     *         "currency": "DKK",
+                     *         "referenceNumber": "order-1002",
+                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "merchantName": "Nørrebro Kaffe ApS",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalEntry"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    countRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "request": {
+                 *         "method": "POST",
+                 *         "path": "/v1/partner/payments",
+                 *         "body": {
+                 *           "referenceNumber": "order-1001"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JournalCountRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalCount"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifyRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "request": {
+                 *         "method": "POST",
+                 *         "path": "/v1/partner/payments",
+                 *         "body": {
+                 *           "referenceNumber": "order-1001"
+                 *         }
+                 *       },
+                 *       "count": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["JournalVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description verified: whether the count holds. When it does not: expected (the count asked), actual (how many matched), and the explanation a test prints: for too few, nearMisses, the closest entries that did not match (fewest and least weighty differences first, then newest) with the fields that differed; for too many, matched (the newest ten that did). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "verified": true,
+                     *       "actual": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalVerifyResult"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resetSandboxData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description Counts of the calling partner's rows deleted. Other partners' data, the clock and the sandbox bank fixtures are untouched. For the default sandbox partner, the default activated merchant is created again (defaultMerchantId). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": {
+                     *         "merchants": 5,
+                     *         "payments": 2,
+                     *         "stores": 1,
+                     *         "webhooks": 1,
+                     *         "events": 6,
+                     *         "deliveries": 7,
+                     *         "consents": 2,
+                     *         "timers": 2
+                     *       },
+                     *       "defaultMerchantId": 100009
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxResetResponse"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMagicValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Inputs that force an outcome in the sandbox (docs/sandbox-controls.md "Magic values"). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amounts": [
+                     *         {
+                     *           "amount": 666.66,
+                     *           "outcome": "bank_rejected",
+                     *           "description": "The bank rejects the payment at the settlement time: payment.failed, failureReason bank_rejected"
+                     *         },
+                     *         {
+                     *           "amount": 777.77,
+                     *           "outcome": "payer_abandoned",
+                     *           "description": "The payer abandons at the settlement time: payment.failed, failureReason payer_abandoned"
+                     *         },
+                     *         {
+                     *           "amount": 888.88,
+                     *           "outcome": "expired",
+                     *           "description": "Never settles by itself; expires after OBSIM_PAYMENT_EXPIRY: payment.failed, failureReason expired"
+                     *         },
+                     *         {
+                     *           "amount": 999.99,
+                     *           "outcome": "stay_pending",
+                     *           "description": "Stays pending until the payer acts on paymentUrl or a control call completes or fails it (no expiry)"
+                     *         }
+                     *       ],
+                     *       "fastTrack": [
+                     *         {
+                     *           "field": "registrationNumber",
+                     *           "value": "00000000",
+                     *           "description": "The company registry does not know the number: sub-TPP not created; the merchant must use the standard onboarding form at onboardingUrl",
+                     *           "status": "pending_onboarding",
+                     *           "subTppStatus": "failed",
+                     *           "subTppMessage": "Company registry lookup failed: registration number not found"
+                     *         },
+                     *         {
+                     *           "field": "registrationNumber",
+                     *           "value": "99999999",
+                     *           "description": "The company registry lists the company as dissolved/inactive: sub-TPP not created; standard onboarding at onboardingUrl",
+                     *           "status": "pending_onboarding",
+                     *           "subTppStatus": "failed",
+                     *           "subTppMessage": "Sub-TPP creation rejected: the company is not active in the company registry"
+                     *         }
+                     *       ],
+                     *       "users": [
+                     *         {
+                     *           "userId": "user-typical",
+                     *           "description": "Typical user: 3 DKK accounts (current, savings, credit card), 416 transactions over the past year"
+                     *         },
+                     *         {
+                     *           "userId": "user-no-accounts",
+                     *           "description": "User with no accounts: the accounts list is empty (totalAccounts 0)"
+                     *         },
+                     *         {
+                     *           "userId": "user-multi-currency",
+                     *           "description": "Multi-currency user: current accounts in DKK, EUR, SEK and GBP at four banks, 300 transactions"
+                     *         },
+                     *         {
+                     *           "userId": "user-100k",
+                     *           "description": "Large user: one DKK current account holding 100,000 transactions over the past year (paging and date filters)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxMagicValues"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSandboxOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's sandbox at a glance: its environment, clock and counts. Merchants count by reported status (pending_partner_ais counts as pending_completion); deliveries by state and by the outcome of their attempt. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "environment": "sandbox",
+                     *       "partnerId": "sandbox-partner",
+                     *       "sandboxId": null,
+                     *       "clock": {
+                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "frozen": true,
+                     *         "offsetMs": -23211654379
+                     *       },
+                     *       "merchants": {
+                     *         "pending_onboarding": 1,
+                     *         "pending_completion": 1,
+                     *         "awaiting_approval": 1,
+                     *         "activated": 1,
+                     *         "rejected": 0,
+                     *         "inactive": 1
+                     *       },
+                     *       "payments": {
+                     *         "pending": 0,
+                     *         "processing": 0,
+                     *         "paid": 1,
+                     *         "failed": 1
+                     *       },
+                     *       "consents": {
+                     *         "pending": 0,
+                     *         "authorized": 1,
+                     *         "expired": 0,
+                     *         "revoked": 0,
+                     *         "failed": 1
+                     *       },
+                     *       "deliveries": {
+                     *         "byState": {
+                     *           "pending": 0,
+                     *           "delivering": 1,
+                     *           "delivered": 6,
+                     *           "failed": 0
+                     *         },
+                     *         "byOutcome": {
+                     *           "delivered": 6,
+                     *           "timeout": 0,
+                     *           "connection_refused": 0,
+                     *           "connection_reset": 0,
+                     *           "non_2xx": 0,
+                     *           "redirect": 0,
+                     *           "error": 0
+                     *         }
+                     *       },
+                     *       "webhooks": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxOverview"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSandboxMerchants: {
+        parameters: {
+            query?: {
+                status?: "pending_onboarding" | "pending_completion" | "awaiting_approval" | "activated" | "rejected" | "inactive";
+                /** @description Part of the company name or partnerRefId (case-insensitive) */
+                q?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page: the items after it, newest first */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "merchant": {
+                     *             "merchantId": 100005,
+                     *             "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+                     *             "companyName": "Frederiksberg Blomster ApS",
+                     *             "type": "standard",
+                     *             "status": "awaiting_approval",
+                     *             "subTppStatus": "created",
+                     *             "createdAt": "2026-03-02T09:40:00.002Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.002Z",
+                     *             "contactEmail": "hej@fblomster.dk",
+                     *             "subTppId": "stpp_83c8f74ea266d5d577f6"
+                     *           },
+                     *           "state": "awaiting_approval",
+                     *           "actions": [
+                     *             "approve",
+                     *             "reject",
+                     *             "activate"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "100005"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxMerchantList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSandboxMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "merchant": {
+                     *         "merchantId": 100002,
+                     *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "companyName": "Nørrebro Kaffe ApS",
+                     *         "type": "test",
+                     *         "status": "inactive",
+                     *         "subTppStatus": "inactive",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:40:00.002Z",
+                     *         "subTppId": "stpp_df73f6e563311091523e"
+                     *       },
+                     *       "state": "inactive",
+                     *       "states": [
+                     *         "pending_onboarding",
+                     *         "pending_completion",
+                     *         "pending_partner_ais",
+                     *         "awaiting_approval",
+                     *         "activated",
+                     *         "rejected",
+                     *         "inactive"
+                     *       ],
+                     *       "actions": [
+                     *         "reactivate"
+                     *       ],
+                     *       "onboardingUrl": null,
+                     *       "onboardingExpiresAt": null,
+                     *       "stores": [
+                     *         {
+                     *           "storeId": 1,
+                     *           "merchantId": 100002,
+                     *           "name": "Nørrebrogade 12",
+                     *           "address": null,
+                     *           "mccCode": "5814",
+                     *           "partnerRefId": null,
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxMerchant"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSandboxPayments: {
+        parameters: {
+            query?: {
+                status?: "pending" | "processing" | "paid" | "failed";
+                /** @description Exactly this referenceNumber */
+                referenceNumber?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page: the items after it, newest first */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "payment": {
+                     *             "paymentId": 5000002,
+                     *             "status": "failed",
+                     *             "bankPaymentStatus": "Rejected",
+                     *             "failureReason": "bank_rejected",
+                     *             "amount": 89,
+                     *             "currency": "DKK",
+                     *             "referenceNumber": "order-1002",
+                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantName": "Nørrebro Kaffe ApS",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *             "createdAt": "2026-03-02T09:30:00.000Z",
+                     *             "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *             "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *           },
+                     *           "actions": []
+                     *         }
+                     *       ],
+                     *       "nextCursor": "5000002"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxPaymentList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSandboxPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payment": {
+                     *         "paymentId": 5000001,
+                     *         "status": "paid",
+                     *         "bankPaymentStatus": "AcceptedSettlementCompleted",
+                     *         "failureReason": null,
+                     *         "amount": 149.95,
+                     *         "currency": "DKK",
+                     *         "referenceNumber": "order-1001",
+                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "merchantName": "Nørrebro Kaffe ApS",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *         "createdAt": "2026-03-02T09:30:00.000Z",
+                     *         "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *         "expiresAt": "2026-03-02T10:00:00.000Z"
+                     *       },
+                     *       "actions": [],
+                     *       "timeline": [
+                     *         {
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "kind": "created",
+                     *           "status": "pending",
+                     *           "event": null,
+                     *           "eventId": null,
+                     *           "deliveries": []
+                     *         },
+                     *         {
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "kind": "status_changed",
+                     *           "status": "paid",
+                     *           "event": null,
+                     *           "eventId": null,
+                     *           "deliveries": []
+                     *         },
+                     *         {
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "kind": "event",
+                     *           "status": null,
+                     *           "event": "payment.completed",
+                     *           "eventId": "evt_01a21567cd3fdc55cb3515fd",
+                     *           "deliveries": [
+                     *             {
+                     *               "id": 3,
+                     *               "state": "delivered",
+                     *               "outcome": "delivered",
+                     *               "statusCode": 200
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxPayment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSandboxConsents: {
+        parameters: {
+            query?: {
+                /** @description Only this bank user */
+                userId?: string;
+                status?: "pending" | "authorized" | "expired" | "revoked" | "failed";
+                limit?: number;
+                /** @description nextCursor of the previous page: the items after it, newest first */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "consent": {
+                     *             "merchantId": 100002,
+                     *             "userId": "user-typical",
+                     *             "permissions": [
+                     *               "ReadAccountsDetail",
+                     *               "ReadBalances",
+                     *               "ReadTransactionsDetail"
+                     *             ],
+                     *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
+                     *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
+                     *             "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+                     *             "status": "authorized",
+                     *             "createdAt": "2026-03-02T09:30:00.000Z",
+                     *             "updatedAt": "2026-03-02T09:30:00.000Z",
+                     *             "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+                     *           },
+                     *           "actions": [
+                     *             "revoke",
+                     *             "expire"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxConsentList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSandboxWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's registered webhooks, oldest first, with their signing secrets (the provider shows a secret only when the webhook is created; a sandbox lets its owner read it again). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "url": "https://partner.example/webhooks/obsim",
+                     *           "events": [
+                     *             "payment.completed",
+                     *             "payment.failed",
+                     *             "merchant.activated",
+                     *             "merchant.deactivated",
+                     *             "merchant.onboarding.completed"
+                     *           ],
+                     *           "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+                     *           "createdAt": "2026-03-02T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxWebhookList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "name": "consent-authorized-read",
+                     *           "steps": 10,
+                     *           "description": "A bank user authorizes a consent; the partner then reads the accounts, a balance and the transactions (both transaction endpoints).",
+                     *           "tags": [
+                     *             "ais",
+                     *             "consent"
+                     *           ],
+                     *           "covers": [
+                     *             "consent:pending",
+                     *             "consent:authorized"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "consent-denied",
+                     *           "steps": 7,
+                     *           "description": "The bank user denies the consent; it fails with an errorMessage and account data stays unreadable.",
+                     *           "tags": [
+                     *             "ais",
+                     *             "consent"
+                     *           ],
+                     *           "covers": [
+                     *             "consent:pending",
+                     *             "consent:failed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "consent-expired-by-clock",
+                     *           "steps": 10,
+                     *           "description": "An authorized consent expires when the virtual clock passes expirationDateTime; reads are refused afterwards, even with a fresh token.",
+                     *           "tags": [
+                     *             "ais",
+                     *             "consent",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "consent:authorized",
+                     *             "consent:expired"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "consent-revoked",
+                     *           "steps": 6,
+                     *           "description": "An authorized consent is revoked; reads are refused from then on.",
+                     *           "tags": [
+                     *             "ais",
+                     *             "consent"
+                     *           ],
+                     *           "covers": [
+                     *             "consent:authorized",
+                     *             "consent:revoked"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "fault-injection-prefer",
+                     *           "steps": 3,
+                     *           "description": "The Prefer header forces an error status (Prefer: code=503) without running the handler: no payment is created; the same call without it succeeds.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "fault-injection"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-deactivated-reactivated",
+                     *           "steps": 9,
+                     *           "description": "An active merchant is deactivated (merchant.deactivated; payments refused with 409) and reactivated (merchant.activated; payments accepted again).",
+                     *           "tags": [
+                     *             "merchant"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:activated",
+                     *             "merchant:inactive",
+                     *             "event:merchant.deactivated",
+                     *             "event:merchant.activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-fast-track-sub-tpp-failure",
+                     *           "steps": 8,
+                     *           "description": "Fast-track with the magic registrationNumber 00000000 - sub-TPP creation fails (still HTTP 200) and the merchant falls back to standard onboarding.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "fast-track",
+                     *             "magic-value"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:pending_onboarding",
+                     *             "merchant:awaiting_approval",
+                     *             "merchant:activated",
+                     *             "event:merchant.onboarding.completed",
+                     *             "event:merchant.activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-fast-track",
+                     *           "steps": 7,
+                     *           "description": "A fast-tracked merchant (sub-TPP created) is pending completion until it completes billing agreement and bank linking, then is approved and activated.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "fast-track",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:pending_partner_ais",
+                     *             "merchant:pending_completion",
+                     *             "merchant:awaiting_approval",
+                     *             "merchant:activated",
+                     *             "event:merchant.onboarding.completed",
+                     *             "event:merchant.activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-onboarding-hosted-form",
+                     *           "steps": 8,
+                     *           "description": "The merchant fills in the hosted onboarding form (an HTML form POST to onboardingUrl); the merchant awaits approval and is activated after the approval delay.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "onboarding",
+                     *             "hosted"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:pending_onboarding",
+                     *             "merchant:awaiting_approval",
+                     *             "merchant:activated",
+                     *             "event:merchant.onboarding.completed",
+                     *             "event:merchant.activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-rejected",
+                     *           "steps": 7,
+                     *           "description": "A merchant awaiting approval is rejected; no activation follows, even after the approval delay.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "onboarding"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:awaiting_approval",
+                     *             "merchant:rejected"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "merchant-standard-onboarding",
+                     *           "steps": 10,
+                     *           "description": "A standard merchant submits the onboarding form, waits for approval, and is activated after the approval delay.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "onboarding",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:pending_onboarding",
+                     *             "merchant:awaiting_approval",
+                     *             "merchant:activated",
+                     *             "event:merchant.onboarding.completed",
+                     *             "event:merchant.activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "onboarding-link-expired-resent",
+                     *           "steps": 8,
+                     *           "description": "The onboarding link stops working after 7 days (HTTP 410); resend-onboarding issues a new link that works while the old one stays dead.",
+                     *           "tags": [
+                     *             "merchant",
+                     *             "onboarding",
+                     *             "clock",
+                     *             "hosted"
+                     *           ],
+                     *           "covers": [
+                     *             "merchant:pending_onboarding"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "payment-abandoned",
+                     *           "steps": 5,
+                     *           "description": "Magic amount 777.77 makes the payer abandon at the bank; payment.failed carries failureReason payer_abandoned.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "magic-amount"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:failed",
+                     *             "event:payment.failed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "payment-expired",
+                     *           "steps": 8,
+                     *           "description": "Magic amount 888.88 never settles; when the virtual clock passes expiresAt the payment fails with failureReason expired.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "magic-amount",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:failed",
+                     *             "event:payment.failed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "payment-failed-bank-rejected",
+                     *           "steps": 7,
+                     *           "description": "Magic amount 666.66 makes the bank reject the payment at settlement time; payment.failed carries failureReason bank_rejected.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "magic-amount"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending",
+                     *             "payment:failed",
+                     *             "event:payment.failed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "payment-paid",
+                     *           "steps": 7,
+                     *           "description": "A payment to a test merchant settles by itself after the settle delay; payment.completed is delivered, signed.",
+                     *           "tags": [
+                     *             "payment"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending",
+                     *             "payment:paid",
+                     *             "event:payment.completed",
+                     *             "merchant:activated"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "payment-processing-paid",
+                     *           "steps": 8,
+                     *           "description": "The payer approves at the bank (control approve) so the payment is processing; completing it pays it and sends payment.completed.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "control"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:processing",
+                     *             "payment:paid",
+                     *             "event:payment.completed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "token-permission-missing",
+                     *           "steps": 8,
+                     *           "description": "A token limited to ais:accounts:read lists accounts but gets 403 token_permission_missing on balance and transactions, even with an authorized consent.",
+                     *           "tags": [
+                     *             "ais",
+                     *             "auth"
+                     *           ],
+                     *           "covers": [
+                     *             "consent:authorized"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "webhook-redelivery",
+                     *           "steps": 10,
+                     *           "description": "A delivery is sent again from the delivery log (control redeliver); the redelivery carries the same X-Webhook-Id and body, so receivers can de-duplicate.",
+                     *           "tags": [
+                     *             "webhook",
+                     *             "control"
+                     *           ],
+                     *           "covers": [
+                     *             "event:payment.completed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "webhook-test-delivery",
+                     *           "steps": 4,
+                     *           "description": "POST /v1/partner/webhooks/{id}/test queues a signed webhook.test delivery to the registered URL.",
+                     *           "tags": [
+                     *             "webhook"
+                     *           ],
+                     *           "covers": [
+                     *             "event:webhook.test"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxScenarioList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    runScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "payment-paid",
+                 *       "isolate": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxScenarioRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "payment-paid",
+                     *       "runId": "ef216a4d",
+                     *       "passed": true,
+                     *       "durationMs": 320,
+                     *       "startedAt": "2026-11-26T01:10:54.749Z",
+                     *       "steps": [
+                     *         {
+                     *           "index": 1,
+                     *           "kind": "request",
+                     *           "label": "request POST /v1/partner/merchants/test",
+                     *           "status": "passed",
+                     *           "durationMs": 2,
+                     *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "kind": "registerWebhook",
+                     *           "label": "registerWebhook payment.completed, payment.failed",
+                     *           "status": "passed",
+                     *           "durationMs": 2,
+                     *           "detail": "wh_9cd14a8c829d99d98a673baa → http://127.0.0.1:9/obsim-scenario/ef216a4d/1"
+                     *         },
+                     *         {
+                     *           "index": 3,
+                     *           "kind": "request",
+                     *           "label": "request POST /v1/partner/payments",
+                     *           "status": "passed",
+                     *           "durationMs": 2,
+                     *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
+                     *         },
+                     *         {
+                     *           "index": 4,
+                     *           "kind": "advanceClock",
+                     *           "label": "advanceClock +5s",
+                     *           "status": "passed",
+                     *           "durationMs": 3,
+                     *           "detail": "now 2026-11-26T01:10:59.759Z, 1 transition(s) fired"
+                     *         },
+                     *         {
+                     *           "index": 5,
+                     *           "kind": "expectWebhook",
+                     *           "label": "expectWebhook payment.completed",
+                     *           "status": "passed",
+                     *           "durationMs": 3,
+                     *           "detail": "evt_01a21567d0263e5297c7f724 signature valid"
+                     *         },
+                     *         {
+                     *           "index": 6,
+                     *           "kind": "request",
+                     *           "label": "request GET /v1/partner/payments/${payment.id}/status",
+                     *           "status": "passed",
+                     *           "durationMs": 1,
+                     *           "detail": "GET /v1/partner/payments/5000003/status → 200"
+                     *         },
+                     *         {
+                     *           "index": 7,
+                     *           "kind": "expectNoWebhook",
+                     *           "label": "expectNoWebhook payment.failed",
+                     *           "status": "passed",
+                     *           "durationMs": 305,
+                     *           "detail": "none in 300ms"
+                     *         }
+                     *       ],
+                     *       "description": "A payment to a test merchant settles by itself after the settle delay; payment.completed is delivered, signed."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxScenarioRunResult"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "name": "after-first-payment",
+                     *           "createdAt": "2026-11-26T01:10:54.733Z",
+                     *           "clock": {
+                     *             "now": "2026-03-02T09:40:00.002Z",
+                     *             "frozen": true
+                     *           },
+                     *           "counts": {
+                     *             "merchants": 5,
+                     *             "stores": 1,
+                     *             "payments": 2,
+                     *             "consents": 2,
+                     *             "webhooks": 1,
+                     *             "events": 6,
+                     *             "deliveries": 7,
+                     *             "timers": 2
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SnapshotList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "after-first-payment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SnapshotCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description A snapshot of the caller's data and its sandbox's clock. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "after-first-payment",
+                     *       "createdAt": "2026-11-26T01:10:54.733Z",
+                     *       "clock": {
+                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "frozen": true
+                     *       },
+                     *       "counts": {
+                     *         "merchants": 5,
+                     *         "stores": 1,
+                     *         "payments": 2,
+                     *         "consents": 2,
+                     *         "webhooks": 1,
+                     *         "events": 6,
+                     *         "deliveries": 7,
+                     *         "timers": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Snapshot"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    restoreSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["SandboxEmptyBody"];
+            };
+        };
+        responses: {
+            /** @description A snapshot of the caller's data and its sandbox's clock. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "after-first-payment",
+                     *       "createdAt": "2026-11-26T01:10:54.733Z",
+                     *       "clock": {
+                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "frozen": true
+                     *       },
+                     *       "counts": {
+                     *         "merchants": 5,
+                     *         "stores": 1,
+                     *         "payments": 2,
+                     *         "consents": 2,
+                     *         "webhooks": 1,
+                     *         "events": 6,
+                     *         "deliveries": 7,
+                     *         "timers": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Snapshot"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "after-first-payment",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSandboxes: {
+        parameters: {
+            query?: {
+                scope?: "cluster" | "shard";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *           "name": "checkout-tests",
+                     *           "createdAt": "2026-11-26T01:10:55.075Z",
+                     *           "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *           "ttlMs": 7200000,
+                     *           "clock": {
+                     *             "now": "2026-11-26T01:10:55.078Z",
+                     *             "frozen": false,
+                     *             "offsetMs": 0
+                     *           },
+                     *           "settings": {
+                     *             "settleDelayMs": 5000,
+                     *             "approvalDelayMs": 30000,
+                     *             "paymentExpiryMs": 1800000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "checkout-tests",
+                 *       "ttl": "2h"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new sandbox and its partner credentials: send them as X-Partner-Client-Id / X-Partner-Client-Secret to every /v1/partner/* and /_sandbox/* call. The secret is not shown again. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "name": "checkout-tests",
+                     *       "createdAt": "2026-11-26T01:10:55.075Z",
+                     *       "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *       "ttlMs": 7200000,
+                     *       "clock": {
+                     *         "now": "2026-11-26T01:10:55.075Z",
+                     *         "frozen": false,
+                     *         "offsetMs": 0
+                     *       },
+                     *       "settings": {
+                     *         "settleDelayMs": 5000,
+                     *         "approvalDelayMs": 30000,
+                     *         "paymentExpiryMs": 1800000
+                     *       },
+                     *       "credentials": {
+                     *         "clientId": "sbx_06f198e5fc4b38ca1cb2",
+                     *         "clientSecret": "sbx_secret_MHi8Im5YwBmaBP1H4L3xpo56sjfvDYgh"
+                     *       },
+                     *       "defaultMerchant": {
+                     *         "merchantId": 100008,
+                     *         "clientId": "7f9d7f96-0a93-488f-a084-5e465085bb0d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxCreated"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A created sandbox (its secret is shown only once, at creation). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "name": "checkout-tests",
+                     *       "createdAt": "2026-11-26T01:10:55.075Z",
+                     *       "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *       "ttlMs": 7200000,
+                     *       "clock": {
+                     *         "now": "2026-11-26T01:10:55.079Z",
+                     *         "frozen": false,
+                     *         "offsetMs": 0
+                     *       },
+                     *       "settings": {
+                     *         "settleDelayMs": 5000,
+                     *         "approvalDelayMs": 30000,
+                     *         "paymentExpiryMs": 1800000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sandboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "deleted": {
+                     *         "merchants": 1,
+                     *         "payments": 0,
+                     *         "stores": 0,
+                     *         "webhooks": 0,
+                     *         "events": 0,
+                     *         "deliveries": 0,
+                     *         "consents": 0,
+                     *         "timers": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxDeleted"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    onPaymentCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -4994,6 +6846,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "payment.completed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "paymentId": 5000001,
+                 *         "referenceNumber": "order-1001",
+                 *         "status": "paid",
+                 *         "amount": 149.95,
+                 *         "currency": "DKK",
+                 *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "merchantName": "Nørrebro Kaffe ApS",
+                 *         "bankPaymentStatus": "AcceptedSettlementCompleted",
+                 *         "timestamp": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentCompletedEvent"];
             };
         };
@@ -5007,7 +6876,7 @@ export interface operations {
             };
         };
     };
-    webhook_payment_failed: {
+    onPaymentFailed: {
         parameters: {
             query?: never;
             header: {
@@ -5021,6 +6890,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "payment.failed",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "paymentId": 5000002,
+                 *         "referenceNumber": "order-1002",
+                 *         "status": "failed",
+                 *         "amount": 89,
+                 *         "currency": "DKK",
+                 *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "merchantName": "Nørrebro Kaffe ApS",
+                 *         "bankPaymentStatus": "Rejected",
+                 *         "timestamp": "2026-03-02T09:30:00.000Z",
+                 *         "failureReason": "bank_rejected"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentFailedEvent"];
             };
         };
@@ -5034,7 +6921,7 @@ export interface operations {
             };
         };
     };
-    webhook_merchant_activated: {
+    onMerchantActivated: {
         parameters: {
             query?: never;
             header: {
@@ -5048,6 +6935,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "merchant.activated",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "merchantId": 100002,
+                 *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "companyName": "Nørrebro Kaffe ApS",
+                 *         "status": "active",
+                 *         "previousStatus": "pending_onboarding",
+                 *         "timestamp": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantActivatedEvent"];
             };
         };
@@ -5061,7 +6962,7 @@ export interface operations {
             };
         };
     };
-    webhook_merchant_deactivated: {
+    onMerchantDeactivated: {
         parameters: {
             query?: never;
             header: {
@@ -5075,6 +6976,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "merchant.deactivated",
+                 *       "timestamp": "2026-03-02T09:40:00.002Z",
+                 *       "data": {
+                 *         "merchantId": 100002,
+                 *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "companyName": "Nørrebro Kaffe ApS",
+                 *         "status": "inactive",
+                 *         "previousStatus": "active",
+                 *         "timestamp": "2026-03-02T09:40:00.002Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantDeactivatedEvent"];
             };
         };
@@ -5088,7 +7003,7 @@ export interface operations {
             };
         };
     };
-    webhook_merchant_onboarding_completed: {
+    onMerchantOnboardingCompleted: {
         parameters: {
             query?: never;
             header: {
@@ -5102,6 +7017,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "merchant.onboarding.completed",
+                 *       "timestamp": "2026-03-02T09:40:00.002Z",
+                 *       "data": {
+                 *         "merchantId": 100005,
+                 *         "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+                 *         "companyName": "Frederiksberg Blomster ApS",
+                 *         "status": "awaiting_approval",
+                 *         "previousStatus": "pending_onboarding",
+                 *         "timestamp": "2026-03-02T09:40:00.002Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MerchantOnboardingCompletedEvent"];
             };
         };
@@ -5115,7 +7044,7 @@ export interface operations {
             };
         };
     };
-    webhook_webhook_test: {
+    onWebhookTest: {
         parameters: {
             query?: never;
             header: {
@@ -5129,6 +7058,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "webhook.test",
+                 *       "timestamp": "2026-03-02T09:30:00.000Z",
+                 *       "data": {
+                 *         "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                 *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
+                 *         "timestamp": "2026-03-02T09:30:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PersonaSchema, type Persona } from '../../schemas/persona.js';
 import { lazyRequire } from '../lazy.js';
+import { packageRoot } from '../package-root.js';
 
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
@@ -80,13 +81,7 @@ export function validatePersona(doc: unknown, source: string): Persona {
 
 /** The personas shipped with obsim (personas/ next to package.json). */
 export function shippedPersonasDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'personas');
-    if (existsSync(join(candidate, 'persona.schema.json')) && existsSync(join(dir, 'package.json'))) return candidate;
-    dir = resolve(dir, '..');
-  }
-  throw new Error('cannot find the shipped personas/ folder');
+  return join(packageRoot(), 'personas');
 }
 
 /** A persona by file path or shipped name (`shop-with-history`). */

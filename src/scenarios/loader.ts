@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyRequire } from '../lazy.js';
+import { packageRoot } from '../package-root.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
 import type { Scenario } from './types.js';
 
@@ -197,13 +198,7 @@ export function expandPaths(paths: readonly string[]): string[] {
 
 /** The scenarios/ folder shipped with the package (works from src/ via tsx and from dist/). */
 export function shippedScenariosDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'scenarios');
-    if (existsSync(join(candidate, 'scenario.schema.json')) && existsSync(join(dir, 'package.json'))) return candidate;
-    dir = resolve(dir, '..');
-  }
-  throw new Error('cannot find the shipped scenarios/ folder');
+  return join(packageRoot(), 'scenarios');
 }
 
 /** Shipped scenario names (file names without extension). */

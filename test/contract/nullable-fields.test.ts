@@ -10,8 +10,13 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 
-const openapi = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
+type Document = {
   components: { schemas: Record<string, { properties?: Record<string, { type?: string | string[]; anyOf?: { type?: string }[] }> }> };
+};
+const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as Document;
+// the component schemas of both documents (the provider's, and obsim's controls)
+const openapi = {
+  components: { schemas: { ...read('openapi.json').components.schemas, ...read('openapi-controls.json').components.schemas } },
 };
 
 /** `schema.property` allowed to be null, and why. */

@@ -1,6 +1,6 @@
 /**
- * The committed openapi.json is the document the simulator serves, byte for byte (same
- * formatting as `npm run openapi`). When a schema or route changes, this test fails until the
+ * The committed openapi.json and openapi-controls.json are the documents the simulator serves at
+ * /openapi.json and /_sandbox/openapi.json, byte for byte (same formatting as `npm run openapi`). When a schema or route changes, this test fails until the
  * file is regenerated and committed, so client generators and reviewers always see the contract
  * the simulator really implements.
  */
@@ -12,8 +12,10 @@ import { buildApp } from '../../src/app.js';
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
 t.setTimeout(180_000);
 
-const FILE = fileURLToPath(new URL('../../openapi.json', import.meta.url));
-const HOW = 'openapi.json is stale: run `npm run openapi` and commit openapi.json';
+const DOCUMENTS = [
+  { url: '/openapi.json', file: 'openapi.json' },
+  { url: '/_sandbox/openapi.json', file: 'openapi-controls.json' },
+];
 
 type Doc = { paths?: Record<string, Record<string, unknown>>; components?: { schemas?: Record<string, unknown> } };
 
@@ -39,27 +41,29 @@ export function describeDrift(committed: Doc, served: Doc): string[] {
   return out;
 }
 
-t.test('the served /openapi.json equals the committed openapi.json', async (t) => {
+t.test('each served document equals its committed file', async (t) => {
   // the same configuration `obsim openapi` (npm run openapi) uses
   const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
   await app.ready();
   t.teardown(() => app.close());
-  const res = await app.inject({ url: '/openapi.json' });
-  t.equal(res.statusCode, 200);
-  t.match(res.headers['content-type'], /application\/json/);
-  const served = `${JSON.stringify(JSON.parse(res.body), null, 2)}\n`;
-
-  let committed: string;
-  try {
-    committed = readFileSync(FILE, 'utf8');
-  } catch {
-    t.fail(`openapi.json is missing: run \`npm run openapi\` and commit openapi.json`);
-    return;
+  for (const { url, file } of DOCUMENTS) {
+    const how = `${file} is stale: run \`npm run openapi\` and commit ${file}`;
+    const res = await app.inject({ url });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /application\/json/);
+    const served = `${JSON.stringify(JSON.parse(res.body), null, 2)}\n`;
+    let committed: string;
+    try {
+      committed = readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
+    } catch {
+      t.fail(`${file} is missing: run \`npm run openapi\` and commit it`);
+      continue;
+    }
+    const drift = served === committed ? [] : describeDrift(JSON.parse(committed) as Doc, JSON.parse(served) as Doc);
+    if (served !== committed && drift.length === 0) drift.push('formatting or key order differs');
+    t.same(drift, [], how);
+    t.ok(served === committed, how);
   }
-  const drift = served === committed ? [] : describeDrift(JSON.parse(committed) as Doc, JSON.parse(served) as Doc);
-  if (served !== committed && drift.length === 0) drift.push('formatting or key order differs');
-  t.same(drift, [], HOW);
-  t.ok(served === committed, HOW);
 });
 
 t.test('the drift summary names what changed', async (t) => {

@@ -1,7 +1,8 @@
 /**
- * A client generated from the committed openapi.json by tools no one here wrote
- * (openapi-typescript for the types, openapi-fetch for the calls) runs the main happy paths
- * against a listening simulator. The client program is type-checked against the generated
+ * Clients generated from the committed documents by tools no one here wrote (openapi-typescript
+ * for the types, openapi-fetch for the calls) run the main happy paths against a listening
+ * simulator: a partner's client from openapi.json (the provider API only), and a test harness's
+ * client from openapi-controls.json (health, authorizing a consent). The client program is type-checked against the generated
  * types first (including `@ts-expect-error` lines proving the types are strict), then executed.
  *
  * Everything generated goes to tmp/ (gitignored), inside the repository so that the client
@@ -23,11 +24,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLIENT = `
 import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
+import type { paths as ControlPaths } from './controls.js';
 
 export async function run(baseUrl: string, headers: Record<string, string>) {
   const client = createClient<paths>({ baseUrl, headers });
+  const controls = createClient<ControlPaths>({ baseUrl, headers });
 
-  const health = await client.GET('/healthz');
+  const health = await controls.GET('/healthz');
 
   const standard = await client.POST('/v1/partner/merchants', {
     body: { companyName: 'Typed Client ApS', contactEmail: 'typed@example.test', partnerRefId: 'typed-1' },
@@ -75,7 +78,7 @@ export async function run(baseUrl: string, headers: Record<string, string>) {
     },
   });
   if (!consent.data) throw new Error('consent: ' + JSON.stringify(consent.error));
-  const authorized = await client.POST('/_sandbox/consents/{requestId}/{action}', {
+  const authorized = await controls.POST('/_sandbox/consents/{requestId}/{action}', {
     params: { path: { requestId: consent.data.requestId, action: 'authorize' } },
     body: {},
   });
@@ -92,6 +95,8 @@ export async function run(baseUrl: string, headers: Record<string, string>) {
   void (() => client.POST('/v1/partner/webhooks', { body: { url: 'https://x.test', events: ['payment.refunded'] } }));
   // @ts-expect-error no such path
   void (() => client.GET('/v1/partner/refunds'));
+  // @ts-expect-error obsim's controls are not in the partner's document
+  void (() => client.GET('/_sandbox/clock'));
 
   return {
     health: { status: health.response.status, body: health.data },
@@ -131,16 +136,20 @@ function typecheck(file: string): string[] {
     );
 }
 
-t.test('a client generated from openapi.json (openapi-typescript + openapi-fetch) runs the happy paths', async (t) => {
+t.test('clients generated from openapi.json and openapi-controls.json (openapi-typescript + openapi-fetch) run the happy paths', async (t) => {
   const dir = join(ROOT, 'tmp', `typed-client-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
 
-  const spec = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8'));
-  const types = astToString(await openapiTS(spec));
-  t.match(types, /export interface paths/);
-  writeFileSync(join(dir, 'api.d.ts'), types);
+  for (const [file, out] of [
+    ['openapi.json', 'api.d.ts'],
+    ['openapi-controls.json', 'controls.d.ts'],
+  ]) {
+    const types = astToString(await openapiTS(JSON.parse(readFileSync(join(ROOT, file), 'utf8'))));
+    t.match(types, /export interface paths/);
+    writeFileSync(join(dir, out), types);
+  }
   const clientFile = join(dir, 'client.ts');
   // written during the run, so tap's coverage-exclude (a glob listed when the run starts) cannot see
   // it: the marker keeps this generated client out of `npm run coverage`'s report

@@ -134,6 +134,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'listAccounts',
         summary: "List the user's bank accounts",
         description:
           'Needs token permission ais:accounts:read and an authorized, unexpired consent granting ReadAccountsDetail. Optional header x-request-id is echoed.',
@@ -163,6 +164,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'getAccountBalance',
         summary: 'Read an account balance',
         description:
           'Needs token permission ais:balance:read and a consent granting ReadBalances. 404 account_not_found for an unknown account or one of another user.',
@@ -191,6 +193,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'listAccountTransactions',
         summary: 'Read account transactions (newest first, up to pageLimit)',
         description: `Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. pageLimit default ${DEFAULT_PAGE_LIMIT}, maximum ${MAX_PAGE_LIMIT} (400 above). fromDate/toDate inclusive; entries booked before the consent's transactionFromDateTime are never returned. totalTransactions counts every match, not just this page.`,
         security: bearerSecurity,
@@ -221,6 +224,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'listAccountTransactionsInWindow',
         summary: 'Read account transactions in a date window',
         description: `fromDate and toDate are required (400 without). The user and merchant are the bearer token's (sub, merchantId). Needs token permission ais:transactions:read and a consent granting ReadTransactionsDetail. Newest first, at most ${MAX_PAGE_LIMIT} entries; response header X-Total-Count gives the number matching (narrow the window, or use POST /v1/ais/accounts/transactions, to see more).`,
         security: bearerSecurity,

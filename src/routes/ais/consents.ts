@@ -42,6 +42,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'createConsent',
         summary: 'Create a consent (pending) and get the bank authorization URL',
         description:
           'Creates a consent with status pending. Open authorizationUrl in a browser: the sandbox bank page lets the user pick a bank and authorize (status authorized, consentId set) or deny (status failed, errorMessage set), then redirects to callbackUrl with consentId, status and requestId as query parameters. expirationDateTime must be in the future and after transactionFromDateTime (400). The merchant must be activated (409). Bearer token of the same user and merchant required; no particular permission.',
@@ -96,6 +97,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['ais'],
+        operationId: 'listUserConsents',
         summary: "List a user's consents for a merchant, newest first",
         description:
           'Every consent of that user for that merchant, whatever its status, newest first. Expired consents read `expired` as soon as the simulator clock passes expirationDateTime. Bearer token of the same user and merchant required.',

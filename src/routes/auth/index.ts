@@ -27,6 +27,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'generateToken',
         summary: 'Generate an AIS bearer token (JWT) limited to a list of permissions',
         description:
           'Returns a JWT (HS256) valid for one hour on the simulator clock (OBSIM_TOKEN_TTL). Known permissions: ais:accounts:read, ais:balance:read, ais:transactions:read. Sandbox: no authentication needed (partner headers optional, checked when sent). Production: partner headers required (401 when missing or wrong). The merchant must exist (400 merchant_id_unknown) and be activated (400 merchant_id_not_activated); the contract lists 200, 400 and 500 for this call.',

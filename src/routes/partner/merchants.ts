@@ -58,7 +58,10 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'createMerchant',
         summary: 'Create a merchant (standard onboarding)',
+        description:
+          'Creates a merchant in pending_onboarding with a hosted onboarding link (onboardingUrl) that the merchant completes; merchant.onboarding.completed and then merchant.activated follow as it is reviewed (on the sandbox clock, or at once with the sandbox controls). The link expires; POST …/resend-onboarding issues a new one.',
         security: partnerSecurity,
         body: { $ref: 'CreateMerchantRequest#' },
         response: responses({ $ref: 'StandardMerchantResponse#' }),
@@ -85,6 +88,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'createFastTrackMerchant',
         summary: 'Create a merchant with full company data (fast-track)',
         description:
           'Sub-TPP creation failure is not an HTTP error: the answer is 200 with status pending_onboarding, subTppStatus failed and subTppMessage. Sandbox: registrationNumber 00000000 or 99999999 forces that branch.',
@@ -125,6 +129,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'createTestMerchant',
         summary: 'Create an activated test merchant (sandbox only)',
         description:
           'Answers 404 not_available_in_production on production. The merchant can take payments at once; merchant.activated is sent to subscribed webhooks.',
@@ -153,7 +158,10 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'getMerchantOnboardingStatus',
         summary: "A merchant's onboarding status",
+        description:
+          "The merchant's onboarding status and its sub-TPP (the provider's record of the merchant at the bank) with whether it is activated. Another partner's merchant answers 404 merchant_not_found, like a missing one.",
         security: partnerSecurity,
         params: MerchantIdParams,
         response: responses({ $ref: 'OnboardingStatusResponse#' }),
@@ -167,7 +175,10 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'listMerchants',
         summary: "List the partner's merchants (paginated, by merchantId)",
+        description:
+          "The partner's merchants in ascending merchantId order, page by page (page from 1, limit 1-100, default 20), with the total count in the body. The order is stable, so a merchant created while paging appears on the last page.",
         security: partnerSecurity,
         querystring: MerchantListQuery,
         response: responses({ $ref: 'MerchantList#' }),
@@ -189,6 +200,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: ['partner'],
+          operationId: 'resendMerchantOnboarding',
           summary: 'Issue a new onboarding link (the previous one stops working)',
           description: '409 onboarding_closed once the merchant has left the onboarding states (pending_onboarding, pending_completion).',
           security: partnerSecurity,
@@ -220,6 +232,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'createMerchantStore',
         summary: 'Add a store (point of sale) to an activated merchant',
         description: "Not shown in the contract; obsim's design. 409 merchant_not_activated unless the merchant is activated.",
         security: partnerSecurity,

@@ -17,7 +17,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'createPayment',
         summary: 'Create a payment for an activated merchant',
+        description:
+          "The merchant is named by its clientId (merchantClientId): another partner's answers 404 merchant_not_found, one not activated 409 merchant_not_activated. The payment starts pending with a hosted paymentUrl where the payer approves or rejects it, and fails with reason expired when nobody finishes it within OBSIM_PAYMENT_EXPIRY (30 minutes by default) on the sandbox clock. Amounts are DKK with at most two decimals. The contract does not say referenceNumber is unique: obsim stores it as given and never de-duplicates on it.",
         security: partnerSecurity,
         body: { $ref: 'CreatePaymentRequest#' },
         response: responses({ $ref: 'Payment#' }),
@@ -50,7 +53,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'getPaymentStatus',
         summary: "A payment's current state",
+        description:
+          "The same Payment as at creation, with its current status (pending, processing, paid, failed) and, once failed, its failureReason. Ids are per partner: another partner's payment answers 404 payment_not_found, like a missing one. Poll sparingly: the payment.completed and payment.failed webhooks say when the state changes.",
         security: partnerSecurity,
         params: PaymentIdParams,
         response: responses({ $ref: 'Payment#' }),

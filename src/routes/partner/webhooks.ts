@@ -22,7 +22,10 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['partner'],
+        operationId: 'registerWebhook',
         summary: 'Register a webhook URL for a list of events',
+        description:
+          "Registers an http(s) URL for one or more events and answers its id and the signing secret (shown only here). Every delivery is a POST of the event JSON signed with X-Webhook-Signature (HMAC-SHA256 of the exact body bytes with the secret) and carries X-Webhook-Id; a delivery that does not get a 2xx within 10 seconds is failed and not retried (the contract's rule).",
         security: partnerSecurity,
         body: { $ref: 'CreateWebhookRequest#' },
         response: responses({ $ref: 'WebhookResponse#' }),
@@ -49,7 +52,10 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: ['partner'],
+          operationId: 'testWebhook',
           summary: 'Queue a signed test delivery (event webhook.test) to this webhook',
+          description:
+            'The contract shows neither the answer nor the payload. obsim queues one delivery of the event webhook.test to this webhook only (whatever events it subscribes to), signed like every delivery, and answers { webhookId, eventId, deliveryId, status: queued }; follow it with GET /_sandbox/deliveries/{deliveryId}.',
           security: partnerSecurity,
           params: WebhookIdParams,
           response: responses({ $ref: 'WebhookTestResponse#' }),

@@ -29,6 +29,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'controlMerchant',
         summary: 'Drive a merchant through onboarding',
         description:
           'submit-onboarding (pending_onboarding -> awaiting_approval, merchant.onboarding.completed), complete-fast-track (pending_completion -> awaiting_approval, merchant.onboarding.completed), approve (awaiting_approval -> activated, merchant.activated), reject (any onboarding state -> rejected), activate (any onboarding state -> activated, merchant.activated), deactivate (activated -> inactive, merchant.deactivated), reactivate (inactive -> activated, merchant.activated). Any other combination: 409 illegal_transition.',
@@ -52,6 +53,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'controlPayment',
         summary: 'Complete, fail or move on a payment',
         description:
           'approve (pending -> processing: the payer approved at the bank; settles after OBSIM_SETTLE_DELAY), complete (pending/processing -> paid, payment.completed), fail (pending/processing -> failed, payment.failed; body reason bank_rejected (default), payer_abandoned or expired), abandon (pending -> failed, payer_abandoned), expire (pending -> failed, expired). Answers the Payment object of GET /v1/partner/payments/{paymentId}/status.',
@@ -76,6 +78,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'controlConsent',
         summary: 'Authorize, deny, revoke or expire a consent',
         description:
           'authorize (pending -> authorized), deny (pending -> failed, errorMessage from the body or a default), revoke (authorized -> revoked), expire (pending/authorized -> expired). Consents are scoped through their merchant. Answers the Consent object.',

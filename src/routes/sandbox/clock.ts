@@ -19,7 +19,16 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/clock',
-    { schema: { ...common, summary: 'Read the virtual clock', response: responses({ $ref: 'SandboxClock#' }) } },
+    {
+      schema: {
+        ...common,
+        operationId: 'getClock',
+        summary: 'Read the virtual clock',
+        description:
+          "The caller's sandbox clock: its current instant, whether it is frozen, and its offset from the wall clock. Every timestamp obsim writes for this sandbox (payments, consents, journal entries, webhook bodies) comes from this clock.",
+        response: responses({ $ref: 'SandboxClock#' }),
+      },
+    },
     async (request) => view(request.sandbox),
   );
 
@@ -28,6 +37,7 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'advanceClock',
         summary: 'Move the virtual clock forward; due transitions fire in time order',
         description:
           "Give exactly one of ms, duration or to. The clock never moves backwards (a `to` in the past is a 400). Every settlement, expiry, approval and consent expiry that falls due fires, earliest first, and its webhooks are queued. Each sandbox has its own clock: this moves the caller's sandbox only (the configured partners share the default sandbox's). The clock moves with what it fires: a firing that fails leaves it at the last instant whose firings committed.",
@@ -75,7 +85,10 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'freezeClock',
         summary: 'Freeze the virtual clock at the current instant',
+        description:
+          'Stops the sandbox clock where it is: time moves only through POST /_sandbox/clock/advance from then on, so tests can assert exact timestamps and expiry. Idempotent: freezing a frozen clock changes nothing.',
         body: { $ref: 'SandboxEmptyBody#' },
         response: responses({ $ref: 'SandboxClock#' }),
       },
@@ -91,7 +104,10 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'resumeClock',
         summary: 'Let the virtual clock run again (from the current simulated instant)',
+        description:
+          'The clock runs at wall-clock speed again from the instant it was frozen at (it does not jump to the wall clock). Idempotent.',
         body: { $ref: 'SandboxEmptyBody#' },
         response: responses({ $ref: 'SandboxClock#' }),
       },

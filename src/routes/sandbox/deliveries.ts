@@ -15,6 +15,7 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listDeliveries',
         summary: 'List webhook deliveries (newest first)',
         description:
           'Filters (all optional, combined with AND): event (name), webhookId, state (pending, delivering, delivered, failed), outcome (delivered, timeout, connection_refused, connection_reset, non_2xx, redirect, error), statusCode (the HTTP status the receiver answered, 100-599); limit 1-500, default 50. total counts the matches up to 10,000; totalCapped says there are more.',
@@ -33,7 +34,10 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getDelivery',
         summary: 'Read one webhook delivery',
+        description:
+          "One delivery: the event and its id, the webhook and URL, the exact body sent and its X-Webhook-Signature, its state and outcome, the receiver's status code or the error, and when it was attempted and how long it took. 404 delivery_not_found for another partner's delivery.",
         params: DeliveryIdParams,
         response: responses({ $ref: 'SandboxDelivery#' }),
       },
@@ -50,6 +54,7 @@ export async function deliveryRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'redeliverDelivery',
         summary: 'Send a delivery again (same body, same X-Webhook-Id)',
         description:
           'Creates a new delivery (redeliveryOf = this id) of the same event to the same webhook, with the same body bytes and X-Webhook-Id, and returns it (state pending; poll GET /_sandbox/deliveries/{id} for the outcome). The webhook must still exist.',

@@ -56,6 +56,7 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listRequests',
         summary: "The caller's request journal, newest first",
         description:
           'Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (50 MB) per sandbox.',
@@ -84,6 +85,7 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'streamRequests',
         summary: 'Live stream of new journal entries and webhook deliveries (Server-Sent Events)',
         description:
           'text/event-stream. `event: request` with a JournalEntry as data for each request answered from now on; `event: delivery` with { id, eventId, event, url, state, statusCode, outcome, durationMs } for each finished webhook delivery attempt; a `: heartbeat` comment every 15 s. The first line is `: connected`. `obsim logs tail` reads it.',
@@ -133,7 +135,10 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getRequest',
         summary: 'One journal entry',
+        description:
+          "One entry of the caller's journal by its id (the `id` of a listed entry): method, path, query, redacted headers, the bodies as sent and answered (capped), status, error code, duration and the resources it touched. 404 journal_entry_not_found for an id the journal no longer holds or that belongs to another partner.",
         params: JournalIdParams,
         response: responses({ $ref: 'JournalEntry#' }),
       },
@@ -150,7 +155,10 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'clearRequests',
         summary: "Clear the caller's journal",
+        description:
+          "Deletes every entry of the caller's journal and answers how many were deleted. Other partners' journals, the caller's data and its clock are untouched; a verify or count after it sees only later requests.",
         response: responses({ $ref: 'JournalCleared#' }),
       },
     },
@@ -162,7 +170,10 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'countRequests',
         summary: 'Count the journal entries a matcher matches',
+        description:
+          "The same matcher as verify (method, path or pathPattern, query, headers, body as a partial match, status, code), counted over the caller's whole journal; 400 validation_failed for a malformed matcher.",
         body: { $ref: 'JournalCountRequest#' },
         response: responses({ $ref: 'JournalCount#' }),
       },
@@ -179,6 +190,7 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'verifyRequests',
         summary: 'Verify how many journal entries a matcher matches, with near misses when it does not hold',
         description:
           'Always 200 for a well-formed body: `{ verified: true, actual }`, or `{ verified: false, expected, actual, nearMisses | matched }` — the message a failing test prints. A malformed matcher is a 400 naming the field.',

@@ -14,6 +14,7 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'resetSandboxData',
         summary: "Delete the calling partner's data",
         body: { $ref: 'SandboxEmptyBody#' },
         description:
@@ -38,6 +39,7 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listMagicValues',
         summary: 'Inputs that force sandbox outcomes',
         description: 'Payment amounts, fast-track registration numbers and special AIS users (docs/sandbox-controls.md "Magic values").',
         response: responses({ $ref: 'SandboxMagicValues#' }),

@@ -48,6 +48,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getSandboxOverview',
         summary: "The caller's sandbox at a glance: environment, clock and counts",
         description:
           'Counts merchants by status, payments by status, consents by status and deliveries by state and outcome. Counting reads every payment of the sandbox: this is a dashboard read, not one for a hot loop.',
@@ -94,6 +95,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listSandboxMerchants',
         summary: 'List merchants, newest first, with the control actions legal for each',
         description:
           'Filters: status (the reported status; pending_completion includes pending_partner_ais), q (part of the company name or partnerRefId, case-insensitive). limit 1-200, default 50; cursor from nextCursor.',
@@ -121,7 +123,10 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getSandboxMerchant',
         summary: 'Read a merchant: its fields, onboarding link, stores, state and legal actions',
+        description:
+          "Everything obsim keeps about one of the caller's merchants, including what the provider API does not show again (the onboarding link and its expiry, its stores) and the control actions that are legal in its state. 404 merchant_not_found for another partner's merchant.",
         params: MerchantIdParams,
         response: responses({ $ref: 'SandboxMerchant#' }),
       },
@@ -147,6 +152,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listSandboxPayments',
         summary: 'List payments, newest first, with the control actions legal for each',
         description: 'Filters: status, referenceNumber (exact). limit 1-200, default 50; cursor from nextCursor.',
         querystring: SandboxPaymentQuery,
@@ -172,7 +178,10 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getSandboxPayment',
         summary: 'Read a payment with its timeline (events and their deliveries) and legal actions',
+        description:
+          "One payment with its timeline (every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.",
         params: PaymentIdParams,
         response: responses({ $ref: 'SandboxPayment#' }),
       },
@@ -196,6 +205,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listSandboxConsents',
         summary: "List consents of the caller's merchants, newest first, with the control actions legal for each",
         description: 'Filters: userId (the bank user), status. limit 1-200, default 50; cursor from nextCursor.',
         querystring: SandboxConsentQuery,
@@ -221,7 +231,10 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'listSandboxWebhooks',
         summary: 'List registered webhooks with their signing secrets',
+        description:
+          "The caller's registered webhooks with the secret each delivery is signed with (HMAC-SHA256 over the exact body bytes), so a test can verify X-Webhook-Signature. The provider API shows the secret only when a webhook is registered.",
         response: responses({ $ref: 'SandboxWebhookList#' }),
       },
     },

@@ -37,7 +37,16 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/scenarios',
-    { schema: { ...common, summary: 'List the shipped scenarios', response: responses({ $ref: 'SandboxScenarioList#' }) } },
+    {
+      schema: {
+        ...common,
+        operationId: 'listScenarios',
+        summary: 'List the shipped scenarios',
+        description:
+          'The scenarios that ship with obsim (scenarios/*.yaml): the name, description, tags and step count of each, runnable by name with POST /_sandbox/scenarios/run.',
+        response: responses({ $ref: 'SandboxScenarioList#' }),
+      },
+    },
     async () => ({
       items: expandPaths([shippedScenariosDir()]).map((file) => {
         const s = loadScenarioFile(file);
@@ -51,6 +60,7 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'runScenario',
         summary: 'Run a shipped or inline scenario and return the result of every step',
         description:
           "Runs in-process with the calling partner credentials. A failed expectation is not an HTTP error: the answer is 200 with `passed: false` and the failed step `message`. An invalid inline scenario (or one of more than 100 steps) is a 400 naming the step; an unknown name a 404 scenario_not_found. Virtual time moves for the caller's sandbox when a step advances the clock. With `isolate: true` the scenario runs in a fresh sandbox (its own data and clock), deleted afterwards.",

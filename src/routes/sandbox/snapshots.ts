@@ -22,6 +22,7 @@ export async function snapshotRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'createSnapshot',
         summary: "Capture the caller's data and its sandbox's clock under a name",
         description:
           "Every row the caller owns (merchants, stores, payments, consents, webhooks, events, deliveries, timers) and the clock's instant, kept in the database (it survives a restart, and the deletion of its sandbox). Names are unique in the simulator (409 snapshot_exists).",
@@ -34,7 +35,15 @@ export async function snapshotRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/snapshots',
-    { schema: { ...common, summary: "The caller's snapshots, oldest first", response: responses({ $ref: 'SnapshotList#' }) } },
+    {
+      schema: {
+        ...common,
+        operationId: 'listSnapshots',
+        summary: "The caller's snapshots, oldest first",
+        description: 'Each snapshot the caller captured, with what it holds; restore one with POST /_sandbox/snapshots/{name}/restore.',
+        response: responses({ $ref: 'SnapshotList#' }),
+      },
+    },
     async (request) => ({ items: app.sandboxes.snapshots(request.partner.clientId) }),
   );
 
@@ -43,6 +52,7 @@ export async function snapshotRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'restoreSnapshot',
         summary: "Rewind the caller's data and its sandbox's clock to one of its snapshots",
         description:
           "In one transaction: the caller's rows are replaced by the snapshot's (same ids) and the clock is put back at the snapshot's instant (frozen or running, as it was). Pending timers are those of the snapshot.",
@@ -59,7 +69,10 @@ export async function snapshotRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'deleteSnapshot',
         summary: 'Delete one of the caller’s snapshots',
+        description:
+          "Deletes the snapshot only; the caller's current data and clock are unchanged. 404 snapshot_not_found for a name the caller has not captured.",
         params: NAME_PARAMS,
         response: responses({
           type: 'object',

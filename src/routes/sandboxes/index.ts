@@ -84,6 +84,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       prefixTrailingSlash: 'no-slash',
       schema: {
         ...common,
+        operationId: 'createSandbox',
         summary: 'Create a sandbox: an isolated world with its own credentials, clock and settings',
         description:
           "Answers the sandbox and its partner credentials (the secret is shown only here). Every /v1/partner/*, /_sandbox/* and hosted-page flow works with them unchanged and sees only this sandbox's data, on this sandbox's clock. Idle for its ttl (default 24h), it is removed. Needs X-Obsim-Admin-Key when the server runs with OBSIM_ADMIN_KEY.",
@@ -146,6 +147,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       prefixTrailingSlash: 'no-slash',
       schema: {
         ...common,
+        operationId: 'listSandboxes',
         summary: 'List the sandboxes',
         description:
           "Every live sandbox, oldest first (not the default one of the configured partners). Secrets are never listed. In a cluster, every shard's sandboxes (the shard that answers asks the others; `unreachable` names those that did not answer); `scope=shard` lists only the answering shard's.",
@@ -173,6 +175,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'getSandbox',
         summary: 'Read one sandbox',
         description: 'An admin, or the sandbox itself (its partner credentials).',
         params: { type: 'object', required: ['sandboxId'], properties: { sandboxId: { type: 'string', maxLength: 100 } } },
@@ -192,6 +195,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         ...common,
+        operationId: 'deleteSandbox',
         summary: 'Delete a sandbox and all its data',
         description:
           'Its merchants, payments, consents, webhooks, events, deliveries and timers are deleted in one transaction; its credentials then answer 401 sandbox_gone. An admin, or the sandbox itself.',

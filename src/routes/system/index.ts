@@ -1,7 +1,11 @@
-/** GET /healthz and GET /openapi.json (the browsable reference at /docs comes from swagger-ui). */
+/**
+ * GET /healthz and the two OpenAPI documents: GET /openapi.json (the provider API) and GET
+ * /_sandbox/openapi.json (obsim's controls); the browsable reference at /docs comes from swagger-ui.
+ */
 import type { FastifyInstance } from 'fastify';
 import { commonResponseHeaders } from '../../../schemas/common.js';
 import { storageUnavailable } from '../../domain/errors.js';
+import { DOCUMENT_KINDS, DOCUMENTS } from '../../openapi/documents.js';
 
 const Health = {
   type: 'object',
@@ -20,8 +24,17 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['system'],
+        operationId: 'getHealth',
         summary: 'Health: 200 when the database answers and takes writes; 503 storage_unavailable while it does not',
-        response: { 200: { ...Health, headers: commonResponseHeaders }, 503: { $ref: 'ErrorBody#', headers: commonResponseHeaders } },
+        description:
+          "For load balancers, container health checks and test set-ups waiting for obsim to be ready: no credentials, never journaled. 200 with the environment and the default sandbox's clock; 503 storage_unavailable while the database refuses writes (a full disk, a lock held elsewhere).",
+        security: [],
+        response: {
+          200: { ...Health, headers: commonResponseHeaders },
+          // ambiguous headers (two Content-Type or Authorization headers) are refused on every route
+          '4xx': { $ref: 'ErrorBody#', headers: commonResponseHeaders },
+          503: { $ref: 'ErrorBody#', headers: commonResponseHeaders },
+        },
       },
     },
     async () => {
@@ -30,5 +43,5 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
       return { status: 'ok' as const, environment: app.config.environment, time: app.clock.iso() };
     },
   );
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  for (const kind of DOCUMENT_KINDS) app.get(DOCUMENTS[kind].url, { schema: { hide: true } }, async () => app.openapiDocument(kind));
 }

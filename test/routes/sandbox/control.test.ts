@@ -105,9 +105,15 @@ t.test('magic values', async (t) => {
   );
 });
 
-t.test('every /_sandbox route is in the OpenAPI document under the sandbox tag', async (t) => {
+t.test('every /_sandbox route is in the controls document under the sandbox tag, and none in the provider document', async (t) => {
   const app = await build(t);
-  const doc = (await call(app, 'GET', '/openapi.json')).body;
+  const provider = (await call(app, 'GET', '/openapi.json')).body as { paths: Record<string, unknown> };
+  t.same(
+    Object.keys(provider.paths).filter((p) => !p.startsWith('/v1/')),
+    [],
+    'the provider document has the /v1 paths only',
+  );
+  const doc = (await call(app, 'GET', '/_sandbox/openapi.json')).body;
   const paths = Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>).filter(([p]) => p.startsWith('/_sandbox'));
   t.ok(paths.length >= 10);
   for (const [path, ops] of paths) for (const [method, op] of Object.entries(ops)) t.same(op.tags, ['sandbox'], `${method} ${path}`);

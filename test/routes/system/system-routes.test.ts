@@ -3,6 +3,7 @@
  * the simulator itself) and GET /healthz, 200 while the database answers and 503 in the one
  * ErrorBody when it does not.
  */
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { build, json, schemaErrors } from '../../helpers/app.js';
 
@@ -25,10 +26,18 @@ t.test("GET /docs answers 200 HTML that loads only the simulator's own assets an
     t.equal(r.statusCode, 200, `${asset} is served`);
   }
 
-  // the page loads ./json, which is the same document as /openapi.json
-  const doc = await app.inject({ url: '/docs/json' });
-  t.equal(doc.statusCode, 200);
-  t.same(json(doc), json(await app.inject({ url: '/openapi.json' })));
+  // the page switches between the two documents, the provider's first; both are served, as committed
+  const initializer = await app.inject({ url: '/docs/static/swagger-initializer.js' });
+  t.equal(initializer.statusCode, 200);
+  t.match(initializer.body, /"urls":\[\{"url":"\/openapi\.json","name":"Provider API"\},\{"url":"\/_sandbox\/openapi\.json","name":"obsim controls"\}\]/);
+  for (const [url, file] of [
+    ['/openapi.json', 'openapi.json'],
+    ['/_sandbox/openapi.json', 'openapi-controls.json'],
+  ]) {
+    const doc = await app.inject({ url });
+    t.equal(doc.statusCode, 200, `${url} answers without credentials`);
+    t.same(json(doc), JSON.parse(readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8')), `${url} is ${file}`);
+  }
 });
 
 t.test('GET /healthz: 200 while the database answers, 503 in ErrorBody when it does not', async (t) => {
