@@ -45,7 +45,13 @@ await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/obsim`;
 
 const app = await buildApp({
-  config: { db: ':memory:', logLevel: 'silent', clockStart: '2026-03-02T09:30:00.000Z', clockFrozen: true, publicUrl: 'http://localhost:4010' },
+  config: {
+    db: ':memory:',
+    logLevel: 'silent',
+    clockStart: '2026-03-02T09:30:00.000Z',
+    clockFrozen: true,
+    publicUrl: 'http://localhost:4010',
+  },
   logger: false,
 });
 await app.ready();
@@ -57,6 +63,7 @@ async function call(
   url: string,
   body?: unknown,
   headers: Record<string, string> = PARTNER,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the session reads ids out of whatever each answer holds
 ): Promise<any> {
   const res = await app.inject({ method, url, payload: body as never, headers });
   if (res.statusCode !== 200) throw new Error(`${operationId}: ${method} ${url} answered ${res.statusCode} ${res.body}`);
@@ -68,9 +75,7 @@ async function call(
 /** Let the webhook worker deliver what is pending (real sockets, a loopback receiver). */
 async function deliveries(): Promise<void> {
   for (let i = 0; i < 50; i++) {
-    const list = (await app.inject({ url: '/_sandbox/deliveries?state=pending', headers: PARTNER }).then((r) => r.json())) as {
-      items: unknown[];
-    };
+    const list: { items: unknown[] } = (await app.inject({ url: '/_sandbox/deliveries?state=pending', headers: PARTNER })).json();
     if (list.items.length === 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -196,8 +201,7 @@ for (const [event, operationId] of Object.entries(EVENT_OPERATION)) {
 }
 // the stream is text/event-stream, not a JSON answer: shown as one event of it
 examples.streamRequests = {
-  response:
-    'event: request\ndata: {"id":42,"method":"POST","path":"/v1/partner/payments","status":200,"…":"a JournalEntry"}\n\n',
+  response: 'event: request\ndata: {"id":42,"method":"POST","path":"/v1/partner/payments","status":200,"…":"a JournalEntry"}\n\n',
 };
 const text = JSON.stringify(examples, null, 2).replaceAll(receiverUrl, RECEIVER_SHOWN_AS);
 writeFileSync(

@@ -73,7 +73,10 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
-const SHAPE: Record<DocumentKind, { title: string; description: string; tags: (keyof typeof TAGS)[]; schemes: (keyof typeof SECURITY_SCHEMES)[] }> = {
+const SHAPE: Record<
+  DocumentKind,
+  { title: string; description: string; tags: (keyof typeof TAGS)[]; schemes: (keyof typeof SECURITY_SCHEMES)[] }
+> = {
   provider: {
     title: 'Open-banking provider API (obsim)',
     description:

@@ -4,8 +4,7 @@
  * and the reason: `personas/x.yaml: merchants[0].payments[2].state: must be one of: …`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PersonaSchema, type Persona } from '../../schemas/persona.js';
 import { lazyRequire } from '../lazy.js';

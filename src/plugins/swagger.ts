@@ -8,7 +8,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { EVENT_SCHEMAS } from '../../schemas/webhooks.js';
-import { completeDocument, documentOf, SECURITY_SCHEMES, DOCUMENTS, type DocumentKind, type OpenApiDocument } from '../openapi/documents.js';
+import {
+  completeDocument,
+  documentOf,
+  SECURITY_SCHEMES,
+  DOCUMENTS,
+  type DocumentKind,
+  type OpenApiDocument,
+} from '../openapi/documents.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

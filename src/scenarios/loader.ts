@@ -4,9 +4,8 @@
  * file, the step number (1-based) and the reason.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import { lazyRequire } from '../lazy.js';
 import { packageRoot } from '../package-root.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';

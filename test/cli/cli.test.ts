@@ -206,39 +206,48 @@ t.test('scenario run --receiver: the runner receives real signed deliveries from
   t.match(unreachable.stdout, /expected a payment\.completed delivery to webhook wh_\w+ .*none arrived in 5000ms/);
 });
 
-t.test('obsim openapi: --out writes the committed openapi.json byte for byte; stdout prints the same; --which controls prints openapi-controls.json; wrong usage exits 2', async (t) => {
-  const committed = readFileSync(join(ROOT, 'openapi.json'));
-  const dir = t.testdir({});
-  const out = join(dir, 'openapi.json');
-  const written = await obsim(['openapi', '--out', out]);
-  t.equal(written.code, 0, written.stderr);
-  t.equal(written.stdout, '', 'nothing printed with --out');
-  t.ok(readFileSync(out).equals(committed), 'the written file equals the committed openapi.json byte for byte (else: npm run openapi)');
-  const printed = await obsim(['openapi']);
-  t.equal(printed.code, 0, printed.stderr);
-  t.ok(Buffer.from(printed.stdout, 'utf8').equals(committed), 'standard output is the same document, byte for byte');
-  const doc = JSON.parse(printed.stdout);
-  t.match(doc.openapi, /^3\./);
-  t.ok(doc.paths['/v1/partner/payments'], 'the provider paths');
-  t.notOk(doc.paths['/_sandbox/deliveries'], "none of obsim's controls");
-  const controls = await obsim(['openapi', '--which', 'controls']);
-  t.equal(controls.code, 0, controls.stderr);
-  t.ok(Buffer.from(controls.stdout, 'utf8').equals(readFileSync(join(ROOT, 'openapi-controls.json'))), 'the committed openapi-controls.json');
-  const controlPaths = Object.keys((JSON.parse(controls.stdout) as { paths: object }).paths);
-  t.ok(controlPaths.includes('/_sandbox/deliveries') && controlPaths.includes('/healthz'), 'the controls and /healthz');
-  t.notOk(controlPaths.some((p) => p.startsWith('/v1/')), 'no provider path');
-  for (const args of [
-    ['openapi', '--bogus'],
-    ['openapi', '--out'],
-    ['openapi', '--which', 'everything'],
-  ]) {
-    const r = await obsim(args);
-    t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
-    t.match(r.stderr, /error: /);
-    t.match(r.stderr, /Usage: obsim openapi \[options\]/, 'prints the usage');
-    t.equal(r.stdout, '', 'no document printed');
-  }
-});
+t.test(
+  'obsim openapi: --out writes the committed openapi.json byte for byte; stdout prints the same; --which controls prints openapi-controls.json; wrong usage exits 2',
+  async (t) => {
+    const committed = readFileSync(join(ROOT, 'openapi.json'));
+    const dir = t.testdir({});
+    const out = join(dir, 'openapi.json');
+    const written = await obsim(['openapi', '--out', out]);
+    t.equal(written.code, 0, written.stderr);
+    t.equal(written.stdout, '', 'nothing printed with --out');
+    t.ok(readFileSync(out).equals(committed), 'the written file equals the committed openapi.json byte for byte (else: npm run openapi)');
+    const printed = await obsim(['openapi']);
+    t.equal(printed.code, 0, printed.stderr);
+    t.ok(Buffer.from(printed.stdout, 'utf8').equals(committed), 'standard output is the same document, byte for byte');
+    const doc = JSON.parse(printed.stdout);
+    t.match(doc.openapi, /^3\./);
+    t.ok(doc.paths['/v1/partner/payments'], 'the provider paths');
+    t.notOk(doc.paths['/_sandbox/deliveries'], "none of obsim's controls");
+    const controls = await obsim(['openapi', '--which', 'controls']);
+    t.equal(controls.code, 0, controls.stderr);
+    t.ok(
+      Buffer.from(controls.stdout, 'utf8').equals(readFileSync(join(ROOT, 'openapi-controls.json'))),
+      'the committed openapi-controls.json',
+    );
+    const controlPaths = Object.keys((JSON.parse(controls.stdout) as { paths: object }).paths);
+    t.ok(controlPaths.includes('/_sandbox/deliveries') && controlPaths.includes('/healthz'), 'the controls and /healthz');
+    t.notOk(
+      controlPaths.some((p) => p.startsWith('/v1/')),
+      'no provider path',
+    );
+    for (const args of [
+      ['openapi', '--bogus'],
+      ['openapi', '--out'],
+      ['openapi', '--which', 'everything'],
+    ]) {
+      const r = await obsim(args);
+      t.equal(r.code, 2, `obsim ${args.join(' ')} exits 2`);
+      t.match(r.stderr, /error: /);
+      t.match(r.stderr, /Usage: obsim openapi \[options\]/, 'prints the usage');
+      t.equal(r.stdout, '', 'no document printed');
+    }
+  },
+);
 
 /** Start `obsim listen` and wait for its "receiving webhooks on URL" line. */
 async function startListen(t: Test, extra: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {

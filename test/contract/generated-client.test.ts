@@ -5,7 +5,8 @@
  * it compile with `tsc --strict`; the program then drives a full payment flow (test merchant,
  * webhook, payment, completion through the controls, status paid, the signed delivery received)
  * and an AIS read (token, consent, authorization, accounts, balance, transactions) against a
- * listening obsim. The generated names are the documents' operationIds.
+ * listening obsim. The generated names are the documents' operationIds. docs/openapi.md's
+ * command and client block run as written.
  *
  * Everything generated goes to tmp/ (gitignored), inside the repository.
  */
@@ -22,6 +23,14 @@ import { build, PARTNER } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
 
 t.setTimeout(180_000);
+
+const docs = readFileSync(join(ROOT, 'docs/openapi.md'), 'utf8');
+/** The code block after `<!-- example:NAME -->` in docs/openapi.md. */
+function example(name: string, lang: string): string {
+  const m = docs.match(new RegExp(`<!-- example:${name} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``));
+  if (!m) throw new Error(`docs/openapi.md: no example:${name} block`);
+  return m[1];
+}
 
 const FLOW = `
 import { createClient } from './partner/client/index.js';
@@ -126,14 +135,15 @@ t.test('@hey-api/openapi-ts generates clients from both documents that compile s
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
 
+  // docs/openapi.md's command, as written but for its input (the committed file) and output folder
+  const command = example('hey-api', 'sh').trim().split(/\s+/);
+  t.same(command.slice(0, 2), ['npx', '@hey-api/openapi-ts']);
   for (const [file, out] of [
     ['openapi.json', 'partner'],
     ['openapi-controls.json', 'controls'],
   ]) {
-    const r = spawnSync(join(ROOT, 'node_modules/.bin/openapi-ts'), ['-i', file, '-o', join(dir, out), '-c', '@hey-api/client-fetch'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const args = command.slice(2).map((arg, i, all) => (all[i - 1] === '-i' ? file : all[i - 1] === '-o' ? join(dir, out) : arg));
+    const r = spawnSync(join(ROOT, 'node_modules/.bin/openapi-ts'), args, { cwd: ROOT, encoding: 'utf8' });
     t.equal(r.status, 0, `openapi-ts on ${file}: ${r.stderr}`);
   }
   const sdk = readFileSync(join(dir, 'partner/sdk.gen.ts'), 'utf8');
@@ -141,10 +151,22 @@ t.test('@hey-api/openapi-ts generates clients from both documents that compile s
     t.match(sdk, new RegExp(`export const ${name} = `), `the SDK has ${name}() (its operationId)`);
   t.notMatch(sdk, /export const (control|advanceClock|listDeliveries|postV1|getV1)/, 'no controls, no invented names');
 
+  // docs/openapi.md's client block, against this simulator and the flow's test merchant
+  const docExample = join(dir, 'doc-example.ts');
+  const writeDocExample = (baseUrl: string, merchantClientId: string) =>
+    writeFileSync(
+      docExample,
+      `/* c8 ignore start */\n${example('hey-api-client', 'ts')
+        .replaceAll('./provider-client/', './partner/')
+        .replace('http://127.0.0.1:4010', baseUrl)
+        .replace("'…'", JSON.stringify(merchantClientId))}\nexport const result = data;\n`,
+    );
+  writeDocExample('http://127.0.0.1:4010', '00000000-0000-4000-8000-000000000000');
+
   const flow = join(dir, 'flow.ts');
   // written during the run: the marker keeps this generated program out of coverage
   writeFileSync(flow, `/* c8 ignore start */\n${FLOW}`);
-  t.same(typecheck([flow, join(dir, 'partner/index.ts'), join(dir, 'controls/index.ts')]), [], 'tsc --strict: no diagnostics');
+  t.same(typecheck([flow, docExample, join(dir, 'partner/index.ts'), join(dir, 'controls/index.ts')]), [], 'tsc --strict: no diagnostics');
 
   const received: { body: Buffer; signature: unknown }[] = [];
   const receiver = createServer((req, res) => {
@@ -173,6 +195,10 @@ t.test('@hey-api/openapi-ts generates clients from both documents that compile s
   t.ok(r.accounts.accounts.length > 0);
   t.equal(r.balance.accountId, r.accounts.accounts[0].accountId);
   t.ok(r.transactions.transactions.length > 0 && r.transactions.transactions.length <= 5);
+
+  writeDocExample(address, r.merchant.clientId);
+  const { result } = (await import(`${pathToFileURL(docExample).href}?run`)) as { result: { status: string; referenceNumber: string } };
+  t.match(result, { status: 'pending', referenceNumber: 'order-1001' }, "docs/openapi.md's client block creates a payment");
 
   // the delivery is sent in the background: wait for it (real sockets), then recompute its signature
   // with the secret registerWebhook answered

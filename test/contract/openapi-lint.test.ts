@@ -83,8 +83,8 @@ t.test('a broken example and a missing operationId fail both linters, in their o
   );
   const r = redocly(bad);
   t.not(r.code, 0, 'redocly exits non-zero');
-  t.match(
-    r.problems.map((p) => `${p.ruleId}: ${p.message}`).sort(),
-    [/no-invalid-media-type-examples: Example value must conform to the schema/, /operation-operationId: Operation object should contain `operationId`/],
-  );
+  t.match(r.problems.map((p) => `${p.ruleId}: ${p.message}`).sort(), [
+    /no-invalid-media-type-examples: Example value must conform to the schema/,
+    /operation-operationId: Operation object should contain `operationId`/,
+  ]);
 });

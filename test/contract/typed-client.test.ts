@@ -136,59 +136,62 @@ function typecheck(file: string): string[] {
     );
 }
 
-t.test('clients generated from openapi.json and openapi-controls.json (openapi-typescript + openapi-fetch) run the happy paths', async (t) => {
-  const dir = join(ROOT, 'tmp', `typed-client-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+t.test(
+  'clients generated from openapi.json and openapi-controls.json (openapi-typescript + openapi-fetch) run the happy paths',
+  async (t) => {
+    const dir = join(ROOT, 'tmp', `typed-client-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
 
-  for (const [file, out] of [
-    ['openapi.json', 'api.d.ts'],
-    ['openapi-controls.json', 'controls.d.ts'],
-  ]) {
-    const types = astToString(await openapiTS(JSON.parse(readFileSync(join(ROOT, file), 'utf8'))));
-    t.match(types, /export interface paths/);
-    writeFileSync(join(dir, out), types);
-  }
-  const clientFile = join(dir, 'client.ts');
-  // written during the run, so tap's coverage-exclude (a glob listed when the run starts) cannot see
-  // it: the marker keeps this generated client out of `npm run coverage`'s report
-  writeFileSync(clientFile, `/* c8 ignore start */\n${CLIENT}`);
+    for (const [file, out] of [
+      ['openapi.json', 'api.d.ts'],
+      ['openapi-controls.json', 'controls.d.ts'],
+    ]) {
+      const types = astToString(await openapiTS(JSON.parse(readFileSync(join(ROOT, file), 'utf8'))));
+      t.match(types, /export interface paths/);
+      writeFileSync(join(dir, out), types);
+    }
+    const clientFile = join(dir, 'client.ts');
+    // written during the run, so tap's coverage-exclude (a glob listed when the run starts) cannot see
+    // it: the marker keeps this generated client out of `npm run coverage`'s report
+    writeFileSync(clientFile, `/* c8 ignore start */\n${CLIENT}`);
 
-  t.same(typecheck(clientFile), [], 'the client type-checks against the generated types');
+    t.same(typecheck(clientFile), [], 'the client type-checks against the generated types');
 
-  const app = await build(t);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const { run } = (await import(pathToFileURL(clientFile).href)) as { run: (url: string, h: Record<string, string>) => Promise<any> };
-  const r = await run(address, PARTNER);
+    const app = await build(t);
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { run } = (await import(pathToFileURL(clientFile).href)) as { run: (url: string, h: Record<string, string>) => Promise<any> };
+    const r = await run(address, PARTNER);
 
-  t.equal(r.health.status, 200);
-  t.equal(r.health.body.status, 'ok');
-  t.equal(r.standard.status, 200);
-  t.equal(r.standard.body.status, 'pending_onboarding');
-  t.equal(r.onboarding.status, 200);
-  t.equal(r.onboarding.body.merchantId, r.standard.body.merchantId);
-  t.equal(r.test.status, 200);
-  t.equal(r.test.body.status, 'activated');
-  t.equal(r.list.status, 200);
-  t.ok(r.list.total >= 2);
-  t.equal(r.payment.status, 200);
-  t.equal(r.payment.body.amount, 125.5);
-  t.equal(r.paymentStatus.status, 200);
-  t.equal(r.paymentStatus.value, 'pending');
-  t.equal(r.paymentStatus.body.paymentId, r.payment.body.paymentId);
-  t.equal(r.webhook.status, 200);
-  t.match(r.webhook.body.secret, /^whsec_/);
-  t.equal(r.webhookTest.status, 200);
-  t.equal(r.webhookTest.body.webhookId, r.webhook.body.id);
-  t.equal(r.missing.status, 404);
-  t.equal(r.missing.code, 'payment_not_found');
-  t.equal(r.token.status, 200);
-  t.match(r.token.token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'a JWT');
-  t.equal(r.consent.status, 200);
-  t.equal(r.consent.body.status, 'pending');
-  t.equal(r.authorized.status, 200);
-  t.equal(r.accounts.status, 200);
-  t.equal(r.accounts.body.userId, 'typed-user-1');
-  t.equal(r.accounts.body.totalAccounts, r.accounts.body.accounts.length);
-});
+    t.equal(r.health.status, 200);
+    t.equal(r.health.body.status, 'ok');
+    t.equal(r.standard.status, 200);
+    t.equal(r.standard.body.status, 'pending_onboarding');
+    t.equal(r.onboarding.status, 200);
+    t.equal(r.onboarding.body.merchantId, r.standard.body.merchantId);
+    t.equal(r.test.status, 200);
+    t.equal(r.test.body.status, 'activated');
+    t.equal(r.list.status, 200);
+    t.ok(r.list.total >= 2);
+    t.equal(r.payment.status, 200);
+    t.equal(r.payment.body.amount, 125.5);
+    t.equal(r.paymentStatus.status, 200);
+    t.equal(r.paymentStatus.value, 'pending');
+    t.equal(r.paymentStatus.body.paymentId, r.payment.body.paymentId);
+    t.equal(r.webhook.status, 200);
+    t.match(r.webhook.body.secret, /^whsec_/);
+    t.equal(r.webhookTest.status, 200);
+    t.equal(r.webhookTest.body.webhookId, r.webhook.body.id);
+    t.equal(r.missing.status, 404);
+    t.equal(r.missing.code, 'payment_not_found');
+    t.equal(r.token.status, 200);
+    t.match(r.token.token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'a JWT');
+    t.equal(r.consent.status, 200);
+    t.equal(r.consent.body.status, 'pending');
+    t.equal(r.authorized.status, 200);
+    t.equal(r.accounts.status, 200);
+    t.equal(r.accounts.body.userId, 'typed-user-1');
+    t.equal(r.accounts.body.totalAccounts, r.accounts.body.accounts.length);
+  },
+);

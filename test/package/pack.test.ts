@@ -1,8 +1,10 @@
 /**
- * `npm pack` makes a package that installs into a fresh project from the tarball (its native
- * dependency built there as here) and works: the library, the typed client and the bin, under
- * node:test and Vitest (the examples of docs/testing-with-obsim.md, run as written), and its types
- * check from the consumer's side. Slow (an install with a
+ * The package is publishable (`npm publish --dry-run` is clean but for the login it cannot have
+ * here), and `npm pack` makes a package that installs into a fresh project from the tarball (its
+ * native dependency built there as here) and works: the library, the typed client, the
+ * Testcontainers module and the bin (`npx obsim --version`, `obsim openapi`), under node:test and
+ * Vitest (the examples of docs/testing-with-obsim.md, run as written), and its types check from
+ * the consumer's side. Slow (an install with a
  * native build: one to three minutes), so it runs once, in one test.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -45,6 +47,33 @@ export async function typed(): Promise<number> {
 }
 `;
 
+const RUNTIME = `
+import { startObsim } from 'obsim';
+import { createObsimClient } from 'obsim/client';
+import { ObsimContainer } from 'obsim/testcontainers';
+const sim = await startObsim({ clock: { frozen: true } });
+const client = createObsimClient({ baseUrl: sim.baseUrl });
+const created = await client.api.POST('/v1/partner/merchants/test', { body: { companyName: 'Installed ApS' } });
+console.log(JSON.stringify({ status: created.response.status, merchant: created.data?.status, container: typeof ObsimContainer }));
+await sim.close();
+`;
+
+const TESTCONTAINERS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+  .devDependencies.testcontainers;
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+t.test('npm publish --dry-run is clean', async (t) => {
+  const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, `+ obsim@${VERSION}`);
+  const warnings = r.stderr.split('\n').filter((line) => line.startsWith('npm warn') || line.startsWith('npm error'));
+  t.same(
+    warnings.filter((line) => !/requires you to be logged in/.test(line)),
+    [],
+    'no warning but the login a dry run cannot have',
+  );
+});
+
 t.test('npm pack, install into a fresh project, use it there', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-pack-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +89,9 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     'package/dist/src/client/index.d.ts',
     'package/dist/src/testcontainers.d.ts',
     'package/dist/src/bin.js',
+    'package/dist/src/openapi/documents.js',
+    'package/openapi.json',
+    'package/openapi-controls.json',
     'package/dist/compiled/schemas.cjs',
     'package/personas/shop-with-history.yaml',
     'package/scenarios/payment-paid.yaml',
@@ -77,7 +109,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
       type: 'module',
       allowScripts: { 'better-sqlite3': true },
       dependencies: { obsim: `file:../${tarball}` },
-      devDependencies: { vitest: '3.2.7' },
+      devDependencies: { vitest: '3.2.7', testcontainers: TESTCONTAINERS },
     }),
   );
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -104,6 +136,30 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   });
   t.equal(vitest.status, 0, `vitest run\n${vitest.stdout}\n${vitest.stderr}`);
   t.match(vitest.stdout, /1 passed/);
+
+  writeFileSync(join(project, 'runtime.mjs'), RUNTIME);
+  const runtime = spawnSync(process.execPath, ['runtime.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  t.equal(runtime.status, 0, runtime.stderr);
+  t.same(
+    JSON.parse(runtime.stdout),
+    { status: 200, merchant: 'activated', container: 'function' },
+    'obsim, obsim/client and obsim/testcontainers load and work',
+  );
+
+  const version = spawnSync('npx', ['--no-install', 'obsim', '--version'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  t.equal(version.status, 0, version.stderr);
+  t.equal(version.stdout, `${VERSION}\n`, 'npx obsim --version prints the package version');
+  const controls = spawnSync('npx', ['--no-install', 'obsim', 'openapi', '--which', 'controls'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.equal(controls.status, 0, controls.stderr);
+  t.equal(
+    controls.stdout,
+    readFileSync(join(ROOT, 'openapi-controls.json'), 'utf8'),
+    'the installed bin prints the committed controls document',
+  );
 
   const bin = spawnSync(join(project, 'node_modules/.bin/obsim'), ['persona', 'list'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
   t.equal(bin.status, 0, bin.stderr);

@@ -29,7 +29,10 @@ t.test("GET /docs answers 200 HTML that loads only the simulator's own assets an
   // the page switches between the two documents, the provider's first; both are served, as committed
   const initializer = await app.inject({ url: '/docs/static/swagger-initializer.js' });
   t.equal(initializer.statusCode, 200);
-  t.match(initializer.body, /"urls":\[\{"url":"\/openapi\.json","name":"Provider API"\},\{"url":"\/_sandbox\/openapi\.json","name":"obsim controls"\}\]/);
+  t.match(
+    initializer.body,
+    /"urls":\[\{"url":"\/openapi\.json","name":"Provider API"\},\{"url":"\/_sandbox\/openapi\.json","name":"obsim controls"\}\]/,
+  );
   for (const [url, file] of [
     ['/openapi.json', 'openapi.json'],
     ['/_sandbox/openapi.json', 'openapi-controls.json'],
