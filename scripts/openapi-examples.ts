@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
+import { WEBHOOK_OPERATIONS } from '../src/openapi/documents.js';
 
 const OUT = fileURLToPath(new URL('../schemas/examples.ts', import.meta.url));
 const PARTNER = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret' };
@@ -21,15 +22,6 @@ interface Example {
   response?: unknown;
 }
 
-/** The operationId of each webhook (src/plugins/swagger.ts) and the first body received of it. */
-const EVENT_OPERATION: Record<string, string> = {
-  'payment.completed': 'onPaymentCompleted',
-  'payment.failed': 'onPaymentFailed',
-  'merchant.activated': 'onMerchantActivated',
-  'merchant.deactivated': 'onMerchantDeactivated',
-  'merchant.onboarding.completed': 'onMerchantOnboardingCompleted',
-  'webhook.test': 'onWebhookTest',
-};
 const received = new Map<string, unknown>();
 
 const receiver = createServer((req, res) => {
@@ -84,7 +76,7 @@ async function deliveries(): Promise<void> {
 await call('getHealth', 'GET', '/healthz', undefined, {});
 await call('registerWebhook', 'POST', '/v1/partner/webhooks', {
   url: receiverUrl,
-  events: Object.keys(EVENT_OPERATION).filter((event) => event !== 'webhook.test'),
+  events: Object.keys(WEBHOOK_OPERATIONS).filter((event) => event !== 'webhook.test'),
 });
 const merchant = await call('createTestMerchant', 'POST', '/v1/partner/merchants/test', { companyName: 'Nørrebro Kaffe ApS' });
 await call('createMerchant', 'POST', '/v1/partner/merchants', {
@@ -195,7 +187,7 @@ await call('resetSandboxData', 'POST', '/_sandbox/reset', {});
 await app.close();
 receiver.close();
 
-for (const [event, operationId] of Object.entries(EVENT_OPERATION)) {
+for (const [event, operationId] of Object.entries(WEBHOOK_OPERATIONS)) {
   if (!received.has(event)) throw new Error(`no ${event} delivery was received`);
   examples[operationId] = { request: received.get(event) };
 }

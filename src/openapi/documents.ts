@@ -22,6 +22,16 @@ export const DOCUMENTS: Record<DocumentKind, { url: string; file: string; title:
   controls: { url: '/_sandbox/openapi.json', file: 'openapi-controls.json', title: 'obsim controls' },
 };
 
+/** Each webhook event's operationId: what a generated receiver's handler is called. */
+export const WEBHOOK_OPERATIONS = {
+  'payment.completed': 'onPaymentCompleted',
+  'payment.failed': 'onPaymentFailed',
+  'merchant.activated': 'onMerchantActivated',
+  'merchant.deactivated': 'onMerchantDeactivated',
+  'merchant.onboarding.completed': 'onMerchantOnboardingCompleted',
+  'webhook.test': 'onWebhookTest',
+} as const;
+
 type Json = Record<string, unknown>;
 interface Operation extends Json {
   operationId?: string;

@@ -12,6 +12,7 @@ import {
   completeDocument,
   documentOf,
   SECURITY_SCHEMES,
+  WEBHOOK_OPERATIONS,
   DOCUMENTS,
   type DocumentKind,
   type OpenApiDocument,
@@ -42,16 +43,6 @@ const DELIVERY_HEADERS = [
   },
 ] as const;
 
-/** Each event's operationId: what a generated receiver's handler is called. */
-const EVENT_OPERATION: Record<keyof typeof EVENT_SCHEMAS, string> = {
-  'payment.completed': 'onPaymentCompleted',
-  'payment.failed': 'onPaymentFailed',
-  'merchant.activated': 'onMerchantActivated',
-  'merchant.deactivated': 'onMerchantDeactivated',
-  'merchant.onboarding.completed': 'onMerchantOnboardingCompleted',
-  'webhook.test': 'onWebhookTest',
-};
-
 const EVENT_TEXT: Record<keyof typeof EVENT_SCHEMAS, string> = {
   'payment.completed': 'The payer completed bank authorization and the payment settled (status paid).',
   'payment.failed': 'The bank rejected the payment, the payer abandoned it, or it expired (failureReason).',
@@ -73,7 +64,7 @@ function webhookOperations(): Webhooks {
           tags: ['webhooks'],
           summary: `The ${event} event`,
           description: `${EVENT_TEXT[event as keyof typeof EVENT_SCHEMAS]} Answer 2xx within 10 seconds; failed deliveries are not retried automatically.`,
-          operationId: EVENT_OPERATION[event as keyof typeof EVENT_SCHEMAS],
+          operationId: WEBHOOK_OPERATIONS[event as keyof typeof EVENT_SCHEMAS],
           security: [{ webhookSignature: [] }],
           parameters: DELIVERY_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema.$id}` } } } },
