@@ -8,6 +8,7 @@ import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { registerClusterCommand } from './cli/cluster.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
+import { registerMcpCommand } from './cli/mcp.js';
 import { registerPersonaCommands } from './cli/persona.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
@@ -75,6 +76,7 @@ export function buildCli(): Command {
   registerSandboxCommands(program);
   registerPersonaCommands(program);
   registerClusterCommand(program);
+  registerMcpCommand(program);
 
   return program;
 }

@@ -34,6 +34,8 @@ export async function startServer(config: Config, out: (line: string) => void = 
   }
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', 'localhost');
+  // on a port the system chose (0: startObsim, tests), the links obsim hands out name the real one
+  if (config.publicUrl === undefined && config.port === 0) app.publicUrl = url;
   const partners = app.partners.list();
   out(`obsim ${config.environment} simulator listening on ${url}`);
   out(`  database:   ${config.db === ':memory:' ? ':memory: (data is lost on exit)' : config.db}`);

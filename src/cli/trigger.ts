@@ -15,7 +15,7 @@ import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
 import { urlArg } from './args.js';
 import { CliExit } from './exit.js';
 
-interface TriggerOpts {
+export interface TriggerOpts {
   baseUrl: string;
   partnerClientId: string;
   partnerClientSecret: string;
@@ -36,7 +36,7 @@ export const TRIGGERS: Record<EventName, string> = {
     'a standard merchant (or --merchant), then the control call submit-onboarding (complete-fast-track for a fast-tracked one)',
 };
 
-interface Delivery {
+export interface TriggeredDelivery {
   id: number;
   event: string;
   webhookId: string;
@@ -136,22 +136,27 @@ async function drive(api: Api, event: EventName, opts: TriggerOpts): Promise<str
 }
 
 /** The deliveries of `event` made after delivery `afterId`, once none is pending or under way. */
-async function settledDeliveries(api: Api, event: string, afterId: number, timeoutMs: number): Promise<Delivery[]> {
+async function settledDeliveries(api: Api, event: string, afterId: number, timeoutMs: number): Promise<TriggeredDelivery[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const list = await api.call<{ items: Delivery[] }>('GET', `/_sandbox/deliveries?event=${encodeURIComponent(event)}&limit=500`);
+    const list = await api.call<{ items: TriggeredDelivery[] }>('GET', `/_sandbox/deliveries?event=${encodeURIComponent(event)}&limit=500`);
     const fresh = list.items.filter((d) => d.id > afterId);
     if (fresh.every((d) => d.state === 'delivered' || d.state === 'failed') || Date.now() > deadline) return fresh.reverse();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-export async function trigger(event: EventName, opts: TriggerOpts, out: (line: string) => void): Promise<number> {
+/** Drive `event` and wait for its deliveries (also the MCP server's trigger_event tool). */
+export async function runTrigger(event: EventName, opts: TriggerOpts): Promise<{ what: string; deliveries: TriggeredDelivery[] }> {
   const api = new Api(opts);
   const before = (await api.call<{ items: { id: number }[] }>('GET', '/_sandbox/deliveries?limit=1')).items[0]?.id ?? 0;
   const what = await drive(api, event, opts);
+  return { what, deliveries: await settledDeliveries(api, event, before, opts.timeout) };
+}
+
+export async function trigger(event: EventName, opts: TriggerOpts, out: (line: string) => void): Promise<number> {
+  const { what, deliveries } = await runTrigger(event, opts);
   out(`triggered ${event}: ${what}`);
-  const deliveries = await settledDeliveries(api, event, before, opts.timeout);
   if (deliveries.length === 0) {
     out(
       `no webhook is subscribed to ${event}: nothing was delivered (register one with POST /v1/partner/webhooks, or run \`obsim listen\`)`,

@@ -92,6 +92,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     'package/dist/src/openapi/documents.js',
     'package/openapi.json',
     'package/openapi-controls.json',
+    'package/docs/partner-api.md',
     'package/dist/compiled/schemas.cjs',
     'package/personas/shop-with-history.yaml',
     'package/scenarios/payment-paid.yaml',
