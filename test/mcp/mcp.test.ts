@@ -150,8 +150,24 @@ t.test('a whole flow through tools only: sandbox, merchant, webhook, payment, cl
   t.match(triggered, { event: 'payment.completed', allDelivered: true });
   const scenario = (await call(client, 'run_scenario', { name: 'payment-paid', isolate: true })).structuredContent;
   t.equal(scenario.passed, true, 'a shipped scenario runs');
+  const fromFile = (await call(client, 'run_scenario', { file: join(ROOT, 'scenarios/payment-paid.yaml'), isolate: true }))
+    .structuredContent;
+  t.match(fromFile, { name: 'payment-paid', passed: true }, 'a scenario file runs');
   const overview = (await call(client, 'get_overview')).structuredContent;
   t.equal(overview.sandboxId, sandboxId, 'every tool acted on the created sandbox');
+
+  // a receiver that answers 200 to everything accepts forged signatures: check_receiver says so
+  const lax = await startReceiver(t);
+  const report = (await call(client, 'check_receiver', { url: `${lax.url}/hook`, secret: 'whsec_0123', timeoutMs: 1000 }))
+    .structuredContent;
+  t.ok(
+    report.passed > 0 && report.failed > 0,
+    `some checks pass, the forged-signature ones fail (${report.passed} passed, ${report.failed} failed)`,
+  );
+  t.ok(
+    report.checks.some((c: { id: string; status: string }) => /signature/.test(c.id) && c.status === 'fail'),
+    'a signature check failed',
+  );
 
   const deleted = await call(client, 'delete_sandbox');
   t.notOk(deleted.isError);
