@@ -117,9 +117,16 @@ const PARAM_MUTATIONS = [
   'constructor',
 ];
 
-/** Routes that need credentials. Sandbox management is open to anyone unless OBSIM_ADMIN_KEY is set (tested on its own). */
+/**
+ * Routes that need credentials. Sandbox management is open to anyone unless OBSIM_ADMIN_KEY is set
+ * (tested on its own); the controls' OpenAPI document is public, like /openapi.json.
+ */
 export function isProtected(route: RouteEntry): boolean {
-  return /^\/(v1\/partner|_sandbox|v1\/ais)(\/|$)/.test(route.url) && !route.url.startsWith('/_sandbox/sandboxes');
+  return (
+    /^\/(v1\/partner|_sandbox|v1\/ais)(\/|$)/.test(route.url) &&
+    !route.url.startsWith('/_sandbox/sandboxes') &&
+    route.url !== '/_sandbox/openapi.json'
+  );
 }
 
 export function isApiRoute(route: RouteEntry): boolean {
