@@ -23,8 +23,9 @@ export async function startServer(config: Config, out: (line: string) => void = 
   // While shutting down, answer in-flight requests with Connection: close: otherwise their
   // keep-alive connections turn idle after close() began and hold the exit up for the
   // keep-alive timeout (docker stop would then SIGKILL us).
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
   if (config.persona) {
     await buildDefaultPersona(app, config).catch(async (err: unknown) => {

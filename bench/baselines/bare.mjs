@@ -13,6 +13,14 @@ let nextPayment = 5000001;
 
 app.get('/healthz', async () => ({ status: 'ok' }));
 app.get('/v1/partner/merchants/:merchantId/onboarding-status', async () => status);
+const stored = payment(
+  5000001,
+  { amount: 125.5, referenceNumber: 'bench-status', merchantClientId: 'c0ffee00-0000-4000-8000-000000000001' },
+  booked,
+  booked,
+  'pay_5000001_Zm9vYmFyYmF6cXV4cXV1',
+);
+app.get('/v1/partner/payments/:paymentId/status', async () => stored);
 app.post('/v1/partner/payments', async (request) =>
   payment(nextPayment++, request.body, '2026-01-15T09:00:00.000Z', '2026-01-15T09:30:00.000Z', 'pay_Zm9vYmFyYmF6cXV4cXV1eA'),
 );

@@ -1,6 +1,7 @@
 /**
  * Baseline 2: Fastify + one better-sqlite3 statement per request (file database, WAL,
- * synchronous=NORMAL, statements prepared once): a primary-key read for onboarding-status, one
+ * synchronous=NORMAL, statements prepared once): a primary-key read for onboarding-status and
+ * for payment status, one
  * INSERT for payments, one indexed range read for transactions. No auth, no validation, no
  * schemas. The honest floor cost of "an HTTP call that touches SQLite".
  *
@@ -57,6 +58,21 @@ const insertPayment = db.prepare(
   'INSERT INTO payments (merchant_client_id, amount_minor, reference_number, status, payment_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
 const page = db.prepare('SELECT * FROM transactions WHERE account_id = ? ORDER BY booking_date DESC, id DESC LIMIT ?');
+const paymentById = db.prepare('SELECT * FROM payments WHERE id = ?');
+if (!paymentById.get(5000001)) {
+  db.prepare(
+    'INSERT INTO payments (id, merchant_client_id, amount_minor, reference_number, status, payment_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(
+    5000001,
+    'c0ffee00-0000-4000-8000-000000000001',
+    12550,
+    'bench-status',
+    'pending',
+    'pay_5000001_Zm9vYmFyYmF6cXV4cXV1',
+    '2026-01-15T09:00:00.000Z',
+    '2026-01-15T09:30:00.000Z',
+  );
+}
 
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
@@ -69,6 +85,12 @@ app.get('/v1/partner/merchants/:merchantId/onboarding-status', async (request, r
     subTppId: m.sub_tpp_id,
     subTppDetails: { status: m.sub_tpp_status, isActivated: m.status === 'activated' },
   };
+});
+app.get('/v1/partner/payments/:paymentId/status', async (request, reply) => {
+  const p = paymentById.get(Number(request.params.paymentId));
+  if (!p) return reply.code(404).send({ code: 'payment_not_found' });
+  const body = { amount: p.amount_minor / 100, referenceNumber: p.reference_number, merchantClientId: p.merchant_client_id };
+  return { ...payment(p.id, body, p.created_at, p.expires_at, p.payment_token), status: p.status };
 });
 app.post('/v1/partner/payments', async (request) => {
   const now = Date.now();

@@ -8,6 +8,8 @@ import { PARTNER_HEADERS, type ObsimFixture } from './obsim.js';
 export type Kind = 'obsim' | 'obsim1h' | 'bare' | 'sqlite' | 'prism' | 'mockoon';
 /** The merchant id the baselines answer for (they have no fixture). */
 const BASELINE_MERCHANT = 100001;
+/** The payment the baselines answer for (bench/baselines/sqlite.mjs seeds it). */
+const BASELINE_PAYMENT = 5000001;
 
 export interface CaseDef {
   id: string;
@@ -48,6 +50,19 @@ export const CASES: CaseDef[] = [
       path: `/v1/partner/merchants/${isObsim(kind) ? fx.merchantId : BASELINE_MERCHANT}/onboarding-status`,
       headers: PARTNER_HEADERS,
     }),
+  },
+  {
+    id: 'paymentstatus',
+    label: 'GET payment status',
+    servers: ['obsim', 'bare', 'sqlite'],
+    request: (kind, fx) =>
+      isObsim(kind) && fx.paymentId === undefined
+        ? null
+        : {
+            method: 'GET',
+            path: `/v1/partner/payments/${isObsim(kind) ? fx.paymentId : BASELINE_PAYMENT}/status`,
+            headers: PARTNER_HEADERS,
+          },
   },
   {
     id: 'payments',

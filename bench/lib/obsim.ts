@@ -26,6 +26,8 @@ export interface AisAccount {
 export interface ObsimFixture {
   merchantId: number;
   merchantClientId: string;
+  /** A payment of the merchant (the payment-status read). */
+  paymentId?: number;
   large?: AisAccount;
   small?: AisAccount;
   /** A fresh token request body (token issuance case). */
@@ -81,6 +83,14 @@ export async function setupObsim(base: string): Promise<ObsimFixture> {
   const missing: string[] = [];
   const { merchantId, clientId } = await createMerchant(base);
   const fx: ObsimFixture = { merchantId, merchantClientId: clientId, missing };
+  const payment = await ok(
+    base,
+    'POST',
+    '/v1/partner/payments',
+    { merchantClientId: clientId, amount: 125.5, referenceNumber: 'bench-status' },
+    PARTNER_HEADERS,
+  );
+  fx.paymentId = payment.paymentId as number;
   try {
     const accounts = await aisAccounts(base, LARGE_USER, merchantId);
     fx.large = accounts.sort((a, b) => b.total - a.total)[0];

@@ -28,9 +28,15 @@ export const partnerRequestPlugin = fp(
 
 /** Add the partner-auth hook to the encapsulated scope `app` (call inside a route plugin). */
 export function requirePartner(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    request.partner = app.partners.authenticate(request.headers['x-partner-client-id'], request.headers['x-partner-client-secret']);
-    request.sandbox = app.engine.world(request.partner.sandboxId);
+  // callback style: no promise per request
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
+    try {
+      request.partner = app.partners.authenticate(request.headers['x-partner-client-id'], request.headers['x-partner-client-secret']);
+      request.sandbox = app.engine.world(request.partner.sandboxId);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 }
 

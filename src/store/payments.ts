@@ -14,7 +14,12 @@ import { metaStore, type Db } from './db.js';
 /** `pay_[<shard>_]<id>_<mac>`: a shard's tokens carry its name (domain/ids.ts), a single process's none. */
 const TOKEN = /^pay_(?:([a-z][a-z0-9]{0,15})_)?([1-9][0-9]{0,14})_([A-Za-z0-9_-]{22})$/;
 
+/** How many payment tokens are remembered (a Map of id -> token, emptied when full). */
+const TOKEN_MEMO = 10_000;
+
 export function paymentStore(db: Db) {
+  const tokens = new Map<number, string>();
+  let tokensTag = '';
   const insert = db.prepare(
     `INSERT INTO payments (partner_id, merchant_id, merchant_client_id, amount_minor, currency, reference_number, status,
        bank_payment_status, failure_reason, bank_id, expires_at, created_at, updated_at)
@@ -80,7 +85,17 @@ export function paymentStore(db: Db) {
     /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
     update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */
-    tokenFor: (id: number): string => `pay_${currentShardTag()}${id}_${mac(id)}`,
+    tokenFor(id: number): string {
+      // every Payment answer shows its paymentUrl: an HMAC per read cost ~3 µs; the recent ones are kept
+      const tag = currentShardTag();
+      if (tag !== tokensTag || tokens.size >= TOKEN_MEMO) {
+        tokens.clear();
+        tokensTag = tag;
+      }
+      let token = tokens.get(id);
+      if (token === undefined) tokens.set(id, (token = `pay_${tag}${id}_${mac(id)}`));
+      return token;
+    },
     /** The payment a hosted-page token names, or undefined (unknown, malformed or forged). */
     getByToken(token: string): PaymentRow | undefined {
       const m = TOKEN.exec(token);

@@ -167,7 +167,11 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
         response: responses({ $ref: 'OnboardingStatusResponse#' }),
       },
     },
-    async (request) => onboardingStatusView(ownMerchant(request.params.merchantId, request.partner.clientId)),
+    async (request) => {
+      const row = store.merchants.getStatus(request.params.merchantId, request.partner.clientId);
+      if (!row) throw new ApiError('merchant_not_found', { message: `Merchant ${request.params.merchantId} not found` });
+      return onboardingStatusView(row);
+    },
   );
 
   app.get<{ Querystring: MerchantListQueryT; Reply: MerchantListT }>(

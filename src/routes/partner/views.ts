@@ -19,7 +19,7 @@ export const paymentUrl = (publicUrl: string, token: string) => `${publicUrl}/pa
 const present = <K extends string>(name: K, value: string | null): { [P in K]?: string } =>
   value === null ? {} : ({ [name]: value } as { [P in K]: string });
 
-export function onboardingStatusView(row: MerchantRow) {
+export function onboardingStatusView(row: Pick<MerchantRow, 'id' | 'status' | 'sub_tpp_id' | 'sub_tpp_status'>) {
   const sub = subTpp(row);
   return {
     merchantId: row.id,
@@ -51,7 +51,7 @@ export function merchantSummaryView(row: MerchantRow) {
  * `merchantName` is the creating call's; otherwise it is read (the Payment shows it).
  */
 export function paymentView(app: Pick<FastifyInstance, 'publicUrl' | 'store'>, row: PaymentRow, merchantName?: string) {
-  const name = merchantName ?? app.store.merchants.getAny(row.merchant_id)?.company_name ?? '';
+  const name = merchantName ?? app.store.merchants.nameOf(row.merchant_id) ?? '';
   return {
     paymentId: row.id,
     status: row.status,

@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:profile` — where a request's time goes. For each case (GET onboarding-status,
+ * GET payment status, POST payments) a fresh obsim at default settings (journal on) runs under
+ * `node --cpu-prof`, pinned like `npm run bench`, and takes autocannon's 50 connections for a few
+ * seconds; the profile of that run is then read two ways:
+ *
+ *   - per request, by what the time is spent on (authentication, the sandbox lookup, clock
+ *     reads, request validation, SQLite, serialization, the journal, logging, Fastify and Node's
+ *     HTTP), in µs of profiled CPU per answered request: the sampling profiler makes every
+ *     figure about 2-3× larger than unprofiled, but the shares hold;
+ *   - the top frames by self time.
+ *
+ * Writes bench/results/profile.{json,md}; docs/performance.md shows the markdown (bench/readme.ts).
+ *   options: --seconds S (default 6)
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { LoadGenerator, type LoadJob } from './lib/load.js';
+import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
+import { machine, pinSelf, LOAD_CORE } from './lib/proc.js';
+import { topSelfTime } from './lib/profile.js';
+import { build, log, opts, RESULTS, ROOT, startObsim, tmp, value } from './lib/run-setup.js';
+import { round } from './lib/stats.js';
+
+const SECONDS = Number(value('seconds') ?? 6);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/**
+ * What a frame is spent on, judged from the innermost obsim or library frame on its stack (so
+ * SQLite time inside a journal write counts as the journal, inside a route as SQLite).
+ */
+const CATEGORIES: [string, RegExp][] = [
+  ['journal', /src\/(journal\/|plugins\/journal\.js)/],
+  ['authentication', /src\/(partners\.js|plugins\/partner-auth\.js|auth\/)/],
+  ['sandbox lookup', /src\/engine\/(index|world|sandboxes)\.js/],
+  ['clock reads', /src\/clock\.js/],
+  ['request validation', /compiled\/schemas\.cjs|plugins\/(validation|integer-params|header-guard|prefer)\.js|ajv/],
+  ['SQLite (store)', /src\/store\/|better-sqlite3/],
+  ['serialization', /fast-json-stringify|plugins\/serializers\.js|reply\.js:.*serialize/],
+  ['logging', /pino|logger-factory/],
+  ['route handler and views', /src\/routes\//],
+  ['obsim plugins (request id, store commit, engine traffic)', /src\/plugins\//],
+  ['Fastify and its router', /fastify\/lib|find-my-way|avvio/],
+  ['Node HTTP and sockets', /node:_http|node:net|stream_base|node:internal\/streams|^writev|^writeGeneric/],
+];
+
+function categorize(file: string): { busyMs: number; byCategory: Record<string, number>; top: unknown[] } {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const category = new Map<number, string>();
+  const categoryOf = (id: number): string => {
+    const known = category.get(id);
+    if (known) return known;
+    let found = 'other (GC, idle-adjacent, Node internals)';
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur)!.callFrame;
+      const where = `${f.url.replace(`file://${ROOT}/`, '')}:${f.functionName}`;
+      const hit = CATEGORIES.find(([, re]) => re.test(where) || re.test(f.functionName));
+      if (hit) {
+        found = hit[0];
+        break;
+      }
+    }
+    category.set(id, found);
+    return found;
+  };
+  const byCategory: Record<string, number> = {};
+  let busyUs = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const node = byId.get(profile.samples[i])!;
+    if (node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)') continue;
+    const us = profile.timeDeltas[i + 1] ?? 0;
+    busyUs += us;
+    const c = categoryOf(node.id);
+    byCategory[c] = (byCategory[c] ?? 0) + us;
+  }
+  return { busyMs: busyUs / 1000, byCategory, top: topSelfTime(file, 12, ROOT).top };
+}
+
+const CASES: {
+  id: string;
+  label: string;
+  job: (fx: Awaited<ReturnType<typeof setupObsim>>) => Omit<LoadJob, 'url' | 'connections' | 'durationS'>;
+}[] = [
+  {
+    id: 'onboarding',
+    label: 'GET onboarding-status',
+    job: (fx) => ({ method: 'GET', path: `/v1/partner/merchants/${fx.merchantId}/onboarding-status`, headers: PARTNER_HEADERS }),
+  },
+  {
+    id: 'paymentstatus',
+    label: 'GET payment status',
+    job: (fx) => ({ method: 'GET', path: `/v1/partner/payments/${fx.paymentId}/status`, headers: PARTNER_HEADERS }),
+  },
+  {
+    id: 'payments',
+    label: 'POST payments',
+    job: (fx) => ({
+      method: 'POST',
+      path: '/v1/partner/payments',
+      headers: { ...PARTNER_HEADERS, 'content-type': 'application/json' },
+      body: `{"merchantClientId":"${fx.merchantClientId}","amount":125.5,"referenceNumber":"bench-{{n}}"}`,
+      unique: true,
+    }),
+  },
+];
+
+if (opts.build) build();
+pinSelf(LOAD_CORE);
+const load = new LoadGenerator();
+const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, cases: {} };
+const md: string[] = [];
+try {
+  for (const c of CASES) {
+    const dir = join(tmp, `profile-${c.id}`);
+    mkdirSync(dir, { recursive: true });
+    const obsim = await startObsim(
+      `obsim-profile-${c.id}`,
+      join(tmp, `profile-${c.id}.sqlite`),
+      [],
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    );
+    const fx = await setupObsim(obsim.server.url);
+    const job = { ...c.job(fx), url: obsim.server.url, connections: 50 };
+    const warmup = await load.run({ ...job, durationS: 1 });
+    const summary = await load.run({ ...job, durationS: SECONDS });
+    await obsim.server.stop();
+    const file = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => join(dir, f))
+      .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
+    const r = categorize(file);
+    // the profile covers the warm-up too (and the fixture's few calls): per request over both runs
+    const requests = warmup.total + summary.total;
+    const perRequest = Object.fromEntries(
+      Object.entries(r.byCategory)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, us]) => [k, round(us / requests, 1)]),
+    );
+    const totalUs = round((r.busyMs * 1000) / requests, 1);
+    (results.cases as Record<string, unknown>)[c.id] = {
+      label: c.label,
+      rps: round(summary.rps, 0),
+      requests,
+      totalUs,
+      perRequest,
+      top: r.top,
+    };
+    log(`${c.label}: ${round(summary.rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request`);
+    md.push(
+      `#### ${c.label} (c50, ${round(summary.rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
+      '',
+      '| spent on | µs per request (profiled) | share |',
+      '|---|---|---|',
+      ...Object.entries(perRequest).map(([k, us]) => `| ${k} | ${us} | ${Math.round((100 * (us ?? 0)) / (totalUs ?? 1))} % |`),
+      '',
+      '| top frames by self time | where | share |',
+      '|---|---|---|',
+      ...(r.top as { name: string; where: string; selfPct: number }[]).map(
+        (f) => `| \`${f.name}\` | ${f.where || '(native)'} | ${round(f.selfPct, 1)} % |`,
+      ),
+      '',
+    );
+    rmSync(dir, { recursive: true, force: true });
+  }
+} finally {
+  load.close();
+}
+const m = machine();
+const header = [
+  `# obsim CPU profiles — ${String(results.date)}`,
+  '',
+  `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; server pinned to core 0, autocannon to core 1. Command: \`npm run bench:profile\`. One obsim per case at default settings (journal on, file database), \`node --cpu-prof\`, 50 connections for ${SECONDS} s after a 1 s warm-up. Each sample is counted once, for the innermost part of obsim or a library on its stack; the profiler's own cost makes every µs figure 2–3× the unprofiled one (the shares are what to read).`,
+  '',
+];
+writeFileSync(join(RESULTS, 'profile.md'), `${[...header, ...md].join('\n')}`);
+writeFileSync(join(RESULTS, 'profile.json'), `${JSON.stringify(results, null, 2)}\n`);
+log('wrote bench/results/profile.{json,md}');
