@@ -17,7 +17,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
-import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
+import { ok } from './lib/http.js';
+import { createMerchant, PARTNER_HEADERS } from './lib/obsim.js';
 import { machine, pinSelf, LOAD_CORE } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
 import { build, log, opts, RESULTS, ROOT, startObsim, tmp, value } from './lib/run-setup.js';
@@ -85,11 +86,21 @@ function categorize(file: string): { busyMs: number; byCategory: Record<string, 
   return { busyMs: busyUs / 1000, byCategory, top: topSelfTime(file, 12, ROOT).top };
 }
 
-const CASES: {
-  id: string;
-  label: string;
-  job: (fx: Awaited<ReturnType<typeof setupObsim>>) => Omit<LoadJob, 'url' | 'connections' | 'durationS'>;
-}[] = [
+interface Fixture {
+  merchantId: number;
+  merchantClientId: string;
+  paymentId: number;
+}
+
+/** What the cases need and nothing more (the bench's AIS fixture would put 100,000 generated transactions into the profile). */
+async function fixture(base: string): Promise<Fixture> {
+  const { merchantId, clientId } = await createMerchant(base);
+  const body = { merchantClientId: clientId, amount: 125.5, referenceNumber: 'profile-status' };
+  const payment = await ok<{ paymentId: number }>(base, 'POST', '/v1/partner/payments', body, PARTNER_HEADERS);
+  return { merchantId, merchantClientId: clientId, paymentId: payment.paymentId };
+}
+
+const CASES: { id: string; label: string; job: (fx: Fixture) => Omit<LoadJob, 'url' | 'connections' | 'durationS'> }[] = [
   {
     id: 'onboarding',
     label: 'GET onboarding-status',
@@ -128,7 +139,7 @@ try {
       [],
       ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     );
-    const fx = await setupObsim(obsim.server.url);
+    const fx = await fixture(obsim.server.url);
     const job = { ...c.job(fx), url: obsim.server.url, connections: 50 };
     const warmup = await load.run({ ...job, durationS: 1 });
     const summary = await load.run({ ...job, durationS: SECONDS });

@@ -35,6 +35,10 @@ function own(file: string, heading: string, command: string): string {
 const journal = own('journal.md', 'Request journal', 'npm run bench:journal');
 const library = own('library.md', 'obsim as a library', 'npm run bench:library');
 const cluster = own('cluster.md', 'A cluster behind HAProxy', 'npm run bench:cluster');
+const profile = own('profile.md', "Where a request's time goes", 'npm run bench:profile');
+const profileBefore = existsSync(join(ROOT, 'bench', 'results', 'profile-before.md'))
+  ? `The same profiles of the build before the hot-path changes: [bench/results/profile-before.md](../bench/results/profile-before.md).\n`
+  : '';
 
 const m = results.machine;
 // the sandboxes bench (npm run bench:sandboxes) keeps its own results file: its table, as measured
@@ -107,7 +111,7 @@ ${results.lifecycle ? `\n### Lifecycle throughput\n\n${block('## Lifecycle throu
 ### Targets of the first performance issue
 
 ${block('## Targets of issue 7')}
-${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${library}${cluster}
+${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${profile}${profileBefore}${library}${cluster}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title

@@ -11,6 +11,20 @@
  */
 export type ClockListener = (now: number) => void;
 
+let lastMs = Number.NaN;
+let lastIso = '';
+/**
+ * `new Date(ms).toISOString()`, remembering the last one: every request journals its instant
+ * and most requests of a busy second share a millisecond with the one before.
+ */
+export function isoOf(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 export interface ClockState {
   /** Milliseconds added to the wall clock (running mode). */
   offsetMs: number;
@@ -48,7 +62,7 @@ export class VirtualClock {
 
   /** ISO 8601 with milliseconds, the format of every timestamp obsim emits. */
   iso(offsetMs = 0): string {
-    return new Date(this.nowMs() + offsetMs).toISOString();
+    return isoOf(this.nowMs() + offsetMs);
   }
 
   get frozen(): boolean {

@@ -24,6 +24,7 @@ import {
   type RequestMatcher,
 } from '../domain/journal.js';
 import type { Traffic } from '../engine/traffic.js';
+import { isoOf } from '../clock.js';
 import type { Store } from '../store/index.js';
 import type { JournalFilter, JournalRow, MatchableRow, NewJournalRow } from '../store/journal.js';
 
@@ -266,7 +267,7 @@ export function createJournal(
       const row: NewJournalRow = {
         partner_id: r.partnerId,
         at: r.at,
-        wall_at: new Date().toISOString(),
+        wall_at: isoOf(Date.now()),
         method: r.method,
         path: r.path,
         status: r.status,
