@@ -7,7 +7,7 @@
  * the consumer's side. Slow (an install with a
  * native build: one to three minutes), so it runs once, in one test.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,30 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     t.match(listing, file, `has ${file}`);
   t.notMatch(listing, /package\/(test|bench|src\/.*\.ts$)|\.test\./m, 'no tests, no bench, no TypeScript sources');
 
+  // a global install into a prefix of its own (as `npm install --global` does into /usr/local),
+  // with the flag npm 11 wants for a native build outside a project; awaited further down
+  const prefix = join(dir, 'global');
+  const globalInstall = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--allow-scripts=better-sqlite3',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        join(dir, tarball),
+      ],
+      { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000 },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+
   const project = join(dir, 'consumer');
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(
@@ -165,6 +189,15 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   const bin = spawnSync(join(project, 'node_modules/.bin/obsim'), ['persona', 'list'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
   t.equal(bin.status, 0, bin.stderr);
   t.match(bin.stdout, /shop-with-history/, 'the obsim bin, with the shipped personas');
+
+  // the global install, started beside the project's (each builds the native driver)
+  const global = await globalInstall;
+  t.equal(global.code, 0, `npm install --global\n${global.stderr}`);
+  const globalBin = spawnSync(join(prefix, 'bin', 'obsim'), ['--version'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  t.equal(globalBin.status, 0, globalBin.stderr);
+  t.equal(globalBin.stdout, `${VERSION}\n`, 'the globally installed obsim prints its version');
+  const globalOpenapi = spawnSync(join(prefix, 'bin', 'obsim'), ['openapi'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  t.equal(globalOpenapi.stdout, readFileSync(join(ROOT, 'openapi.json'), 'utf8'), 'and runs (it loads its native SQLite driver)');
 
   // the declarations, as a TypeScript consumer resolves them through the exports map
   writeFileSync(join(project, 'typed.ts'), TYPED);
