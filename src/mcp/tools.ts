@@ -2,7 +2,8 @@
  * The tools `obsim mcp` offers a coding assistant: each a name, a description it can act on, a
  * JSON Schema for its input and one for its structured output (obsim's own answer schemas, from
  * the OpenAPI documents), and what it does through obsim's HTTP API. Every tool takes an
- * optional `sandbox` (an id this session knows); without it, the current sandbox.
+ * optional `sandbox` (an id this session knows); without it, the current sandbox. The tools that
+ * only read are in read-tools.ts.
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -11,37 +12,24 @@ import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../domain/co
 import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
 import { runTrigger } from '../cli/trigger.js';
 import { checkReceiver } from '../webhooks/receiver-check.js';
-import { component, providerOperations, standalone } from './contract.js';
+import { component, providerOperations } from './contract.js';
+import { input, READ_TOOLS, type Tool } from './read-tools.js';
 import type { Session } from './session.js';
 
 type Json = Record<string, unknown>;
-/** Validated against `input` before `run` is called. */
-type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked by the tool's JSON Schema first
-
-export interface Tool {
-  name: string;
-  description: string;
-  input: Json;
-  output: Json;
-  run(session: Session, args: Args): Promise<object>;
-}
-
-const SANDBOX = { type: 'string', description: 'A sandbox id this session created (default: the current sandbox)' };
-const LIMIT = { type: 'integer', minimum: 1, maximum: 200, description: 'At most this many, newest first (default 20)' };
-
-function input(properties: Json, required: string[] = []): Json {
-  return { type: 'object', additionalProperties: false, required, properties: { ...properties, sandbox: SANDBOX } };
-}
 
 /** A webhook secret or token of a sandbox this session did not create is not shown. */
-function redactUnlessOwn(session: Session, sandbox: string | undefined, value: Json, fields: string[]): Json {
+function redactUnlessOwn(
+  session: Session,
+  sandbox: string | undefined,
+  value: Record<string, unknown>,
+  fields: string[],
+): Record<string, unknown> {
   if (session.owns(sandbox)) return value;
   const out = { ...value };
   for (const f of fields) if (typeof out[f] === 'string') out[f] = '[hidden: not a sandbox this session created]';
   return out;
 }
-
-const event = { type: 'string', enum: [...EVENT_NAMES] };
 
 export const TOOLS: Tool[] = [
   {
@@ -307,81 +295,7 @@ export const TOOLS: Tool[] = [
         body: {},
       }),
   },
-  listTool('list_payments', 'payments', 'SandboxPaymentList', 'Payments, newest first, with the actions legal for each.', {
-    status: { type: 'string' },
-    referenceNumber: { type: 'string' },
-  }),
-  listTool('list_merchants', 'merchants', 'SandboxMerchantList', 'Merchants, newest first, with the actions legal for each.', {
-    status: { type: 'string' },
-    q: { type: 'string', description: 'Part of the company name or partnerRefId' },
-  }),
-  listTool('list_consents', 'consents', 'SandboxConsentList', 'AIS consents, newest first, with the actions legal for each.', {
-    status: { type: 'string' },
-    userId: { type: 'string' },
-  }),
-  listTool(
-    'search_journal',
-    'requests',
-    'JournalList',
-    'The request journal: every request obsim answered for the sandbox, newest first, credentials redacted.',
-    {
-      method: { type: 'string' },
-      path: { type: 'string', description: 'Exact path, e.g. /v1/partner/payments' },
-      pathPrefix: { type: 'string' },
-      status: { type: 'integer' },
-      code: { type: 'string', description: 'Error code, e.g. merchant_not_activated' },
-      since: { type: 'string', format: 'date-time' },
-      until: { type: 'string', format: 'date-time' },
-    },
-  ),
-  {
-    name: 'get_journal_entry',
-    description: 'One journal entry by id: method, path, redacted headers, the bodies sent and answered, status, error code, duration.',
-    input: input({ id: { type: 'integer' } }, ['id']),
-    output: component('JournalEntry'),
-    run: (session, args) => session.call('GET', `/_sandbox/requests/${args.id}`, { sandbox: args.sandbox }),
-  },
-  {
-    name: 'verify_requests',
-    description:
-      'Check how many journal entries match a request matcher ({ method, path or pathPattern, query, headers, body (partial), status, code }); when it does not hold, answers the near misses and what differed.',
-    input: standalone(
-      input(
-        {
-          request: { $ref: '#/components/schemas/RequestMatcher' },
-          count: { type: 'integer', minimum: 0 },
-          atLeast: { type: 'integer', minimum: 0 },
-          atMost: { type: 'integer', minimum: 0 },
-        },
-        ['request'],
-      ),
-    ),
-    output: component('JournalVerifyResult'),
-    run: (session, args) =>
-      session.call('POST', '/_sandbox/requests/verify', {
-        sandbox: args.sandbox,
-        body: { request: args.request, count: args.count, atLeast: args.atLeast, atMost: args.atMost },
-      }),
-  },
-  listTool(
-    'list_deliveries',
-    'deliveries',
-    'SandboxDeliveryList',
-    'Webhook deliveries, newest first: event, URL, state, outcome, status code, error, signature and body.',
-    {
-      event,
-      state: { type: 'string', enum: ['pending', 'delivering', 'delivered', 'failed'] },
-      outcome: { type: 'string' },
-      webhookId: { type: 'string' },
-    },
-  ),
-  {
-    name: 'redeliver',
-    description: 'Send a delivery again: the same body bytes and X-Webhook-Id to the same webhook.',
-    input: input({ deliveryId: { type: 'integer' } }, ['deliveryId']),
-    output: component('SandboxDelivery'),
-    run: (session, args) => session.call('POST', `/_sandbox/deliveries/${args.deliveryId}/redeliver`, { sandbox: args.sandbox, body: {} }),
-  },
+  ...READ_TOOLS,
   {
     name: 'check_receiver',
     description:
@@ -434,19 +348,3 @@ export const TOOLS: Tool[] = [
     },
   },
 ];
-
-function listTool(name: string, resource: string, schema: string, description: string, filters: Json): Tool {
-  return {
-    name,
-    description,
-    input: input({ ...filters, limit: LIMIT }),
-    output: component(schema),
-    run: (session, args) => {
-      const { sandbox, limit, ...query } = args;
-      return session.call('GET', `/_sandbox/${resource}`, {
-        sandbox: sandbox as string | undefined,
-        query: { ...query, limit: limit ?? 20 },
-      });
-    },
-  };
-}
