@@ -48,6 +48,9 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/scenarios ./scenarios
 # the shipped personas: POST /_sandbox/sandboxes {"persona": "shop-with-history"}, serve --persona
 COPY --from=build /app/personas ./personas
+# the two OpenAPI documents and the contract's docs pages: `obsim mcp` offers them as resources
+COPY --from=build /app/openapi.json /app/openapi-controls.json ./
+COPY --from=build /app/docs ./docs
 # /data: mount a volume here and set OBSIM_DB=/data/obsim.sqlite to keep state across restarts
 # NODE_COMPILE_CACHE: V8's compiled code of dist/ and its dependencies, written here once by
 # building the OpenAPI document (which loads what `serve` loads), so that every container starts

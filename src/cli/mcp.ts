@@ -8,13 +8,9 @@
  *   obsim mcp --base-url http://127.0.0.1:4010 --sandbox sbx_… (secret in OBSIM_PARTNER_CLIENT_SECRET)
  *   obsim mcp --in-process --new-sandbox
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Option, type Command } from 'commander';
 import { DEFAULT_CREDENTIALS } from '../client/index.js';
 import { SANDBOX_PARTNER } from '../config.js';
-import { createMcpServer } from '../mcp/server.js';
-import { Session } from '../mcp/session.js';
-import { TOOLS } from '../mcp/tools.js';
 import { urlArg } from './args.js';
 import { CliExit } from './exit.js';
 
@@ -51,6 +47,14 @@ export function registerMcpCommand(program: Command): void {
     .addOption(new Option('--partner-client-secret <secret>', 'its secret, or the --sandbox secret').env('OBSIM_PARTNER_CLIENT_SECRET'))
     .addOption(new Option('--admin-key <key>', 'X-Obsim-Admin-Key, when the server runs with OBSIM_ADMIN_KEY').env('OBSIM_ADMIN_KEY'))
     .action(async (opts: McpOpts) => {
+      // loaded only for this command: the SDK and the tools (which read the OpenAPI documents)
+      // are nothing `obsim serve` or any other command needs at start
+      const [{ StdioServerTransport }, { createMcpServer }, { Session }, { TOOLS }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../mcp/server.js'),
+        import('../mcp/session.js'),
+        import('../mcp/tools.js'),
+      ]);
       if (opts.sandbox && !opts.partnerClientSecret) {
         throw new CliExit(
           2,

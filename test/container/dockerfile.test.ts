@@ -146,13 +146,16 @@ t.test('.dockerignore keeps the context small without hiding build inputs', asyn
     .filter((l) => l && !l.startsWith('#'));
   for (const must of ['node_modules', 'dist', '.git', 'data']) t.ok(ignore.includes(must), `ignores ${must}`);
   // src, schemas and fixtures are compiled into dist (fixtures: sandbox banks, users, companies);
-  // scenarios and personas are copied into the runtime stage: without any of them the image build fails
+  // scenarios, personas, the OpenAPI documents and the docs' pages are copied into the runtime
+  // stage (`obsim mcp` serves the last two): without any of them the image build fails
   const needed = [
     'src',
     'schemas',
     'fixtures',
     'scenarios',
     'personas',
+    'openapi.json',
+    'openapi-controls.json',
     'package.json',
     'package-lock.json',
     'tsconfig.json',
@@ -165,6 +168,8 @@ t.test('.dockerignore keeps the context small without hiding build inputs', asyn
     const excluded = [path, ...files].filter((f) => dockerIgnored(ignore, f));
     t.same(excluded, [], `no .dockerignore pattern excludes ${path}${files.length ? ` or the ${files.length} files in it` : ''}`);
   }
+  t.notOk(dockerIgnored(ignore, 'docs/partner-api.md'), "keeps the docs' pages");
+  t.ok(dockerIgnored(ignore, 'docs/images/console-overview.png'), 'but not their screenshots');
   t.ok(
     dockerIgnored(ignore, 'test/x.test.ts') && dockerIgnored(ignore, 'a.sqlite') && !dockerIgnored(ignore, 'src/app.ts'),
     'the matcher itself works',
