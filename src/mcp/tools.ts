@@ -56,7 +56,7 @@ export const TOOLS: Tool[] = [
           credentials: { clientId: string; clientSecret: string };
           defaultMerchant: { merchantId: number; clientId: string } | null;
         }
-      >('POST', '/_sandbox/sandboxes', { admin: true, body: JSON.parse(JSON.stringify(body)) as Json });
+      >('POST', '/_sandbox/sandboxes', { admin: true, body });
       session.adopt(created.sandboxId, created.credentials, created.defaultMerchant ?? undefined);
       return created;
     },

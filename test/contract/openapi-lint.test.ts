@@ -9,11 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { DOCUMENTS as PUBLISHED } from '../../src/openapi/documents.js';
 import { ROOT } from '../helpers/processes.js';
 
 t.setTimeout(180_000);
 
-const DOCUMENTS = ['openapi.json', 'openapi-controls.json'];
+const DOCUMENTS = Object.values(PUBLISHED).map((d) => d.file);
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 
 function spectral(file: string) {
