@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { AppOptions } from '../../src/app.js';
+import { decodePage, type StoredEntry } from '../../src/journal/pages.js';
 import { build, json, OTHER_PARTNER, PARTNER } from './app.js';
 
 interface Teardown {
@@ -70,9 +71,8 @@ export async function standardMerchant(app: FastifyInstance, headers: Headers = 
   return r.body as { merchantId: number; clientId: string; onboardingToken: string; onboardingUrl: string };
 }
 
-/** Count rows of a table (optionally filtered); the journal's pending entries are written first. */
+/** Count rows of a table (optionally filtered). */
 export function count(app: FastifyInstance, table: string, where = '1 = 1', ...params: unknown[]): number {
-  if (table === 'journal') app.journal?.flush();
   return app.db
     .prepare(`SELECT count(*) FROM ${table} WHERE ${where}`)
     .pluck()
@@ -89,4 +89,16 @@ export function normalise(body: unknown): unknown {
       .replace(/\b(onb|pay)_[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])/g, '$1_<token>')
       .replace(/\b(wh|whsec|evt|stpp|req)_[0-9a-f]+\b/g, '$1_<hex>'),
   );
+}
+
+/**
+ * The journal entries in the database (every page of every partner, or of one), oldest first,
+ * after the pending ones are written: what a restart would find.
+ */
+export function storedJournal(app: FastifyInstance, partnerId?: string): (StoredEntry & { partnerId: string })[] {
+  app.journal?.flush();
+  const rows = app.db
+    .prepare(`SELECT partner_id, data, answers FROM journal_pages WHERE ? IS NULL OR partner_id = ? ORDER BY first_id`)
+    .all(partnerId ?? null, partnerId ?? null) as { partner_id: string; data: string; answers: string }[];
+  return rows.flatMap((r) => decodePage(r.data, r.answers).map((e) => ({ ...e, partnerId: r.partner_id })));
 }

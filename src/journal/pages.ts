@@ -1,0 +1,172 @@
+/**
+ * A journal entry as obsim keeps it, how a page of entries is written (src/store/journal.ts) and
+ * read back, and the two views of an entry: the API's (JournalEntry) and a matcher's.
+ *
+ * A page is a JSON array of entry tuples (positions below) rather than of objects: no property
+ * names repeated in every entry, and migration 099 writes the same tuple from SQL. The answers'
+ * bodies are a second array beside it: what reads every entry (the index, a verification) does
+ * not parse them.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { JournalEntry as JournalEntrySchema } from '../../schemas/journal.js';
+import { changedResources, type JournalResources, type MatchableEntry } from '../domain/journal.js';
+
+/** An answered request as the journal keeps it. */
+export interface StoredEntry {
+  id: number;
+  at: string;
+  wallAt: string;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  field: string | null;
+  durationMs: number;
+  requestId: string;
+  /** What the entry counts for in --journal-max-bytes. */
+  size: number;
+  query: Record<string, unknown>;
+  /** Kept headers, credentials redacted (domain/journal.ts journalHeaders). */
+  headers: Record<string, string>;
+  /**
+   * The resources a write changed, when they were worked out as it was recorded (an answer too
+   * long to keep whole); otherwise null, and they are worked out from `params` and the answer
+   * when the entry is shown (a JSON parse of every answer was a tenth of the journal's cost).
+   */
+  resources: JournalResources | null;
+  /** The route's parameters of a successful write (null otherwise). */
+  params: Record<string, unknown> | null;
+  requestBody: string | null;
+  requestBodyTruncated: boolean;
+  responseBody: string | null;
+  responseBodyTruncated: boolean;
+}
+
+type Tuple = [
+  id: number,
+  at: string,
+  wallAt: string,
+  method: string,
+  path: string,
+  status: number,
+  code: string | null,
+  field: string | null,
+  durationMs: number,
+  requestId: string,
+  size: number,
+  query: Record<string, unknown>,
+  headers: Record<string, string>,
+  resources: JournalResources | null,
+  params: Record<string, unknown> | null,
+  requestBody: string | null,
+  requestBodyTruncated: 0 | 1,
+  responseBodyTruncated: 0 | 1,
+];
+
+const tuple = (e: StoredEntry): Tuple => [
+  e.id,
+  e.at,
+  e.wallAt,
+  e.method,
+  e.path,
+  e.status,
+  e.code,
+  e.field,
+  e.durationMs,
+  e.requestId,
+  e.size,
+  e.query,
+  e.headers,
+  e.resources,
+  e.params,
+  e.requestBody,
+  e.requestBodyTruncated ? 1 : 0,
+  e.responseBodyTruncated ? 1 : 0,
+];
+
+const entry = (t: Tuple, responseBody: string | null): StoredEntry => ({
+  id: t[0],
+  at: t[1],
+  wallAt: t[2],
+  method: t[3],
+  path: t[4],
+  status: t[5],
+  code: t[6],
+  field: t[7],
+  durationMs: t[8],
+  requestId: t[9],
+  size: t[10],
+  query: t[11],
+  headers: t[12],
+  resources: t[13],
+  params: t[14],
+  requestBody: t[15],
+  requestBodyTruncated: t[16] === 1,
+  responseBody,
+  responseBodyTruncated: t[17] === 1,
+});
+
+/** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
+export const encodePage = (entries: readonly StoredEntry[]): { data: string; answers: string } => ({
+  data: JSON.stringify(entries.map(tuple)),
+  answers: JSON.stringify(entries.map((e) => e.responseBody)),
+});
+
+/** The entries of a page, oldest first; without `answers`, every responseBody is null. */
+export function decodePage(data: string, answers: string | null = null): StoredEntry[] {
+  const bodies = answers === null ? [] : (JSON.parse(answers) as (string | null)[]);
+  return (JSON.parse(data) as Tuple[]).map((t, i) => entry(t, bodies[i] ?? null));
+}
+
+function parsed(text: string | null, truncated: boolean): unknown {
+  if (text === null) return null;
+  if (truncated || !(text.startsWith('{') || text.startsWith('['))) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The resources a successful write changed (JournalEntry.resources). */
+export function resourcesOf(e: StoredEntry): JournalResources {
+  if (e.resources !== null) return e.resources;
+  if (e.params === null) return {};
+  const answer = e.responseBodyTruncated ? undefined : parsed(e.responseBody, false);
+  return changedResources(e.method, e.path, e.params, answer, e.status);
+}
+
+/** An entry as the API shows it (typed from its response schema). */
+export type JournalEntry = FromSchema<typeof JournalEntrySchema>;
+
+/** An entry as the API shows it: absent rather than null where there is nothing (no body, no refusal). */
+export function journalView(e: StoredEntry): JournalEntry {
+  const view: JournalEntry = {
+    id: e.id,
+    at: e.at,
+    wallAt: e.wallAt,
+    method: e.method,
+    path: e.path,
+    query: e.query,
+    headers: e.headers,
+    requestBodyTruncated: e.requestBodyTruncated,
+    status: e.status,
+    responseBodyTruncated: e.responseBodyTruncated,
+    durationMs: e.durationMs,
+    requestId: e.requestId,
+    resources: resourcesOf(e),
+  };
+  if (e.requestBody !== null) view.requestBody = parsed(e.requestBody, e.requestBodyTruncated);
+  if (e.code !== null) view.code = e.code;
+  if (e.field !== null) view.field = e.field;
+  if (e.responseBody !== null) view.responseBody = parsed(e.responseBody, e.responseBodyTruncated);
+  return view;
+}
+
+/** An entry as a matcher sees it (its request body parsed only for a matcher that reads it). */
+export function matchableView(e: StoredEntry, withBody: boolean): MatchableEntry {
+  const view: MatchableEntry = { id: e.id, method: e.method, path: e.path, query: e.query, headers: e.headers, status: e.status };
+  if (withBody && e.requestBody !== null) view.requestBody = parsed(e.requestBody, e.requestBodyTruncated);
+  if (e.code !== null) view.code = e.code;
+  return view;
+}
