@@ -1,8 +1,10 @@
 /**
  * `npm run bench:profile` — where a request's time goes. For each case (GET onboarding-status,
- * GET payment status, POST payments) a fresh obsim at default settings (journal on) runs under
- * `node --cpu-prof`, pinned like `npm run bench`, and takes autocannon's 50 connections for a few
- * seconds; the profile of that run is then read two ways:
+ * GET payment status, POST payments, and the payment lifecycle: payments created at 50
+ * connections, settled 5 s later and delivered to a receiver, as `npm run bench`'s lifecycle
+ * case) a fresh obsim at default settings (journal on) runs under `node --cpu-prof`, pinned like
+ * `npm run bench`, and takes autocannon's 50 connections for a few seconds; the profile of that
+ * run is then read two ways (the lifecycle's per payment: its request, settlement and delivery):
  *
  *   - per request, by what the time is spent on (authentication, the sandbox lookup, clock
  *     reads, request validation, SQLite, serialization, the journal, logging, Fastify and Node's
@@ -18,11 +20,13 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { ok } from './lib/http.js';
+import { lifecycleCase } from './lib/lifecycle.js';
 import { createMerchant, PARTNER_HEADERS } from './lib/obsim.js';
 import { machine, pinSelf, LOAD_CORE } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
 import { build, log, opts, RESULTS, ROOT, startObsim, tmp, value } from './lib/run-setup.js';
 import { round } from './lib/stats.js';
+import { Receiver } from './lib/webhooks.js';
 
 const SECONDS = Number(value('seconds') ?? 6);
 
@@ -38,6 +42,8 @@ interface ProfileNode {
  */
 const CATEGORIES: [string, RegExp][] = [
   ['journal', /src\/(journal\/|plugins\/journal\.js)/],
+  ['webhook delivery (undici, signing, the outbox)', /src\/webhooks\/|undici/],
+  ['timers and settlement (scheduler, lifecycle rules)', /src\/engine\/(timers|scheduler|runtime|payments)|src\/domain\//],
   ['authentication', /src\/(partners\.js|plugins\/partner-auth\.js|auth\/)/],
   ['sandbox lookup', /src\/engine\/(index|world|sandboxes)\.js/],
   ['clock reads', /src\/clock\.js/],
@@ -100,7 +106,8 @@ async function fixture(base: string): Promise<Fixture> {
   return { merchantId, merchantClientId: clientId, paymentId: payment.paymentId };
 }
 
-const CASES: { id: string; label: string; job: (fx: Fixture) => Omit<LoadJob, 'url' | 'connections' | 'durationS'> }[] = [
+type LoadCase = { id: string; label: string; job: (fx: Fixture) => Omit<LoadJob, 'url' | 'connections' | 'durationS'> };
+const CASES: LoadCase[] = [
   {
     id: 'onboarding',
     label: 'GET onboarding-status',
@@ -124,13 +131,45 @@ const CASES: { id: string; label: string; job: (fx: Fixture) => Omit<LoadJob, 'u
   },
 ];
 
+/** A load case: its warm-up and its measured run; what the profile is divided by. */
+async function runLoad(c: LoadCase, base: string): Promise<{ requests: number; rps: number }> {
+  const fx = await fixture(base);
+  const job = { ...c.job(fx), url: base, connections: 50 };
+  const warmup = await load.run({ ...job, durationS: 1 });
+  const summary = await load.run({ ...job, durationS: SECONDS });
+  // the profile covers the warm-up too (and the fixture's few calls): per request over both runs
+  return { requests: warmup.total + summary.total, rps: summary.rps };
+}
+
+/** The lifecycle: per payment created, with its settlement and delivery (the case waits for both). */
+async function runLifecycle(base: string, dbPath: string): Promise<{ requests: number; rps: number }> {
+  const receiver = new Receiver();
+  const receiverUrl = await receiver.listen();
+  try {
+    const r = await lifecycleCase({ server: { url: base }, dbPath, load, receiver, receiverUrl, durationS: SECONDS + 5 });
+    if (r.drainS === null) throw new Error('the lifecycle did not drain');
+    return { requests: r.created, rps: r.rps };
+  } finally {
+    await receiver.close();
+  }
+}
+
+const ALL = [
+  ...CASES.map((c) => ({ id: c.id, label: c.label, run: (base: string) => runLoad(c, base) })),
+  {
+    id: 'lifecycle',
+    label: 'Payment lifecycle (created at c50, settled 5 s later, delivered; per payment)',
+    run: runLifecycle,
+  },
+];
+
 if (opts.build) build();
 pinSelf(LOAD_CORE);
 const load = new LoadGenerator();
 const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, cases: {} };
 const md: string[] = [];
 try {
-  for (const c of CASES) {
+  for (const c of ALL) {
     const dir = join(tmp, `profile-${c.id}`);
     mkdirSync(dir, { recursive: true });
     const obsim = await startObsim(
@@ -139,18 +178,13 @@ try {
       [],
       ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     );
-    const fx = await fixture(obsim.server.url);
-    const job = { ...c.job(fx), url: obsim.server.url, connections: 50 };
-    const warmup = await load.run({ ...job, durationS: 1 });
-    const summary = await load.run({ ...job, durationS: SECONDS });
+    const { requests, rps } = await c.run(obsim.server.url, join(tmp, `profile-${c.id}.sqlite`));
     await obsim.server.stop();
     const file = readdirSync(dir)
       .filter((f) => f.endsWith('.cpuprofile'))
       .map((f) => join(dir, f))
       .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
     const r = categorize(file);
-    // the profile covers the warm-up too (and the fixture's few calls): per request over both runs
-    const requests = warmup.total + summary.total;
     const perRequest = Object.fromEntries(
       Object.entries(r.byCategory)
         .sort((a, b) => b[1] - a[1])
@@ -159,15 +193,15 @@ try {
     const totalUs = round((r.busyMs * 1000) / requests, 1);
     (results.cases as Record<string, unknown>)[c.id] = {
       label: c.label,
-      rps: round(summary.rps, 0),
+      rps: round(rps, 0),
       requests,
       totalUs,
       perRequest,
       top: r.top,
     };
-    log(`${c.label}: ${round(summary.rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request`);
+    log(`${c.label}: ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request`);
     md.push(
-      `#### ${c.label} (c50, ${round(summary.rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
+      `#### ${c.label} (c50, ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
       '',
       '| spent on | µs per request (profiled) | share |',
       '|---|---|---|',

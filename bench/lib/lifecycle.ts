@@ -55,7 +55,7 @@ export interface LifecycleResult {
 const maxOf = (values: number[]) => (values.length ? Math.max(...values) : 0);
 
 export async function lifecycleCase(o: {
-  server: Server;
+  server: Pick<Server, 'url'>;
   dbPath: string;
   load: LoadGenerator;
   receiver: Receiver;

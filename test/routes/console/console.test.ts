@@ -7,38 +7,10 @@ import { request as httpRequest } from 'node:http';
 import { EncryptJWT } from 'jose';
 import t from 'tap';
 import { build } from '../../helpers/app.js';
+import { cookieOf, csrfIn, form, FORM, signIn } from '../../helpers/console.js';
 import { call, count, standardMerchant, testMerchant } from '../../helpers/partner.js';
-import type { FastifyInstance } from 'fastify';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const XSS = `<script>alert(1)</script><img src=x onerror=alert(2)>"'`;
-
-function cookieOf(res: { headers: Record<string, unknown> }, name: string): string | undefined {
-  const all = ([] as string[]).concat((res.headers['set-cookie'] as string[] | string | undefined) ?? []);
-  for (const c of all) {
-    const m = new RegExp(`^${name}=([^;]*)`).exec(c);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
-const csrfIn = (body: string) => /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
-/** Sign in as a partner: the session cookie and the page's CSRF token. */
-async function signIn(app: FastifyInstance, clientId = 'sandbox-partner', secret = 'sandbox-secret') {
-  const page = await app.inject({ method: 'GET', url: '/console/sign-in' });
-  const r = await app.inject({
-    method: 'POST',
-    url: '/console/sign-in',
-    headers: { ...FORM, cookie: `obsim_console_sign_in=${cookieOf(page, 'obsim_console_sign_in')}` },
-    payload: form({ _csrf: csrfIn(page.body)!, clientId, clientSecret: secret, next: '/console' }),
-  });
-  const session = cookieOf(r, 'obsim_console');
-  if (r.statusCode !== 303 || !session) throw new Error(`sign-in failed: ${r.statusCode} ${r.body}`);
-  const overview = await app.inject({ method: 'GET', url: '/console', headers: { cookie: `obsim_console=${session}` } });
-  return { cookie: `obsim_console=${session}`, csrf: csrfIn(overview.body)! };
-}
 
 t.test(
   'sign-in: the form needs its own CSRF cookie; wrong credentials are a 401 page; the cookie is HttpOnly, SameSite=Strict',
