@@ -15,7 +15,10 @@
  *      /_sandbox/requests with filters, including one that matches nothing (it walks the whole
  *      index), and of a verify (limit: p99 <= 10 ms for the list);
  *   3. RSS of the journal-on server sampled over a soak of mixed load (flat: the journal is in
- *      SQLite, not in the heap).
+ *      SQLite, its index of ~200 bytes an entry in the heap);
+ *   4. the journal's own CPU per request measured in this process without HTTP
+ *      (bench/journal-cost.ts; limit: <= 12 µs for a payment): the steadier figure on a noisy
+ *      machine, where the difference of two servers' CPU under load swings by tens of µs.
  *
  *   options: --quick (one short pass), --no-build, --soak-seconds N (default 30)
  * Writes bench/results/journal.{json,md}.
@@ -32,6 +35,7 @@ import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
 import { cpuSeconds, freePort, machine, pinSelf, LOAD_CORE, rssMb, sleep, startServer, type Server } from './lib/proc.js';
 import { median, percentile, rotation, round } from './lib/stats.js';
+import { journalCost, journalCostTable } from './journal-cost.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -299,6 +303,7 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     await sleep(500);
     results.soak = { seconds: SOAK_S, firstMb: samples[0], lastMb: samples[samples.length - 1], maxMb: Math.max(...samples), samples };
+    results.inProcess = await journalCost({ dist: join(ROOT, 'dist'), rounds: quick ? 2 : 5, entries: quick ? 10_000 : 30_000 });
   } finally {
     background?.close();
     load.close();
@@ -324,6 +329,8 @@ async function main(): Promise<void> {
   });
   const q = results.queries as Record<string, { p50: number | null; p99: number | null }>;
   const soak = results.soak as { seconds: number; firstMb: number; lastMb: number; maxMb: number };
+  const inProcess = results.inProcess as Awaited<ReturnType<typeof journalCost>>;
+  const paymentCost = inProcess.find((c) => c.label === 'POST payments')?.medianUs;
   const md = [
     `# obsim request journal benchmark — ${new Date().toISOString()}`,
     '',
@@ -343,6 +350,9 @@ async function main(): Promise<void> {
     `| verify with a body matcher (reads every entry) | ${q.verify.p50} ms | ${q.verify.p99} ms | — |`,
     '',
     `RSS of the journal-on server over ${soak.seconds} s of load after the cases: ${soak.firstMb} -> ${soak.lastMb} MB (max ${soak.maxMb} MB; ${String(results.rssStartMb)} MB before the cases).`,
+    '',
+    journalCostTable(inProcess, 'this build'),
+    `The journal's own CPU per payment, in-process: ${paymentCost ?? '–'} µs (limit <= ${PAYMENT_JOURNAL_CPU_US} µs: ${paymentCost !== undefined && paymentCost <= PAYMENT_JOURNAL_CPU_US ? 'met' : 'short'}).`,
     '',
   ].join('\n');
   writeFileSync(

@@ -33,16 +33,27 @@ const CREDENTIAL_PROPERTIES = new Set(['token', 'accessToken', 'refreshToken', '
 /** A JSON text that may hold one of them as a property name (only such texts are parsed to redact). */
 const MAY_HOLD_CREDENTIAL = new RegExp(`"(?:${[...CREDENTIAL_PROPERTIES].join('|')})"\\s*:`);
 
-/** The headers of a request as the journal keeps them: a fixed list, credentials redacted. */
+/** What the journal does with a header, by its (lower-case) name: keep it, or keep that it was sent. */
+const HEADER_RULE = new Map<string, 'keep' | 'redact'>([
+  ...KEPT_HEADERS.map((name) => [name, 'keep'] as const),
+  ...CREDENTIAL_HEADERS.map((name) => [name, 'redact'] as const),
+]);
+
+/**
+ * The headers of a request as the journal keeps them: a fixed list, credentials redacted. Walks
+ * the headers sent (a handful) rather than looking up every name the journal knows.
+ */
 export function journalHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const v = headers[name];
-    if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  for (const name of CREDENTIAL_HEADERS) {
+  for (const name in headers) {
+    const rule = HEADER_RULE.get(name);
+    if (rule === undefined) continue;
     const v = headers[name];
     if (v === undefined) continue;
+    if (rule === 'keep') {
+      out[name] = Array.isArray(v) ? v.join(', ') : v;
+      continue;
+    }
     const first = Array.isArray(v) ? (v[0] ?? '') : v;
     // the scheme says what kind of credential was sent (Bearer, Basic); the rest never
     const scheme = name === 'authorization' ? first.match(/^([A-Za-z]+) /)?.[1] : undefined;

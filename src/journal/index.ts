@@ -30,14 +30,26 @@ import {
 import type { Traffic } from '../engine/traffic.js';
 import { isoOf } from '../clock.js';
 import type { Store } from '../store/index.js';
-import { decodePage, encodePage, journalView, matchableView, type JournalEntry, type StoredEntry } from './pages.js';
+import { decodePage, encodePage, journalView, matchableView, type JournalEntry, type KeptBody, type StoredEntry } from './pages.js';
 import { indexed, indexedView, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
 
 export type { JournalFilter } from './partner-index.js';
 
 export type { JournalEntry } from './pages.js';
 
-export type StoredBody = ReturnType<typeof journalBody>;
+/** A body as record() takes it (`requestBody()`): what the journal keeps of it, cut at the body limit. */
+export interface StoredBody {
+  body: KeptBody;
+  truncated: boolean;
+}
+
+/** What the journal keeps of a body; `json`: the body is whole JSON (Fastify parsed or serialized it). */
+function kept(body: unknown, limit: number, json: boolean): StoredBody {
+  const { text, truncated } = journalBody(body, limit);
+  return { body: text === null ? null : { text, json: json && !truncated }, truncated };
+}
+
+const bodyLength = (b: KeptBody): number => (b === null || !('text' in b) ? 0 : b.text.length);
 
 export interface JournalLimits {
   maxEntries: number;
@@ -58,6 +70,8 @@ export interface AnsweredRequest {
   body: StoredBody;
   status: number;
   payload: unknown;
+  /** The answer is JSON Fastify serialized (a JSON content type). */
+  payloadIsJson: boolean;
   durationMs: number;
   requestId: string;
 }
@@ -131,7 +145,17 @@ export function createJournal(
     let j = journals.get(partnerId);
     if (j) return j;
     j = new PartnerIndex(limits);
-    for (const row of store.journal.pages(partnerId)) for (const e of decodePage(row.data)) j.add(indexed(e, row.first_id));
+    for (const row of store.journal.pages(partnerId)) {
+      let entries: StoredEntry[];
+      try {
+        entries = decodePage(row.data);
+      } catch (err) {
+        // a page that does not read back loses its own entries, never the journal
+        onError?.(err);
+        continue;
+      }
+      for (const e of entries) j.add(indexed(e, row.first_id));
+    }
     journals.set(partnerId, j);
     return j;
   }
@@ -268,8 +292,12 @@ export function createJournal(
   return {
     limits,
 
-    /** A request body as sent (redacted, capped): take it before validation strips or coerces it. */
-    requestBody: (body: unknown): StoredBody => journalBody(body, limits.bodyLimit),
+    /**
+     * A request body as sent (redacted, capped): take it before validation strips or coerces it.
+     * `json`: the body is JSON text that parsed (a parsed body, a form, is serialized: JSON too).
+     */
+    requestBody: (body: unknown, json = typeof body === 'object' && body !== null && !Buffer.isBuffer(body)): StoredBody =>
+      kept(body, limits.bodyLimit, json),
 
     /**
      * Record an answered request in its partner's journal: indexed and held in memory now (a
@@ -277,8 +305,9 @@ export function createJournal(
      */
     record(r: AnsweredRequest): void {
       const request = r.body;
-      const response = journalBody(r.payload, limits.bodyLimit);
-      const { code, field } = refusal(r.status, response.text);
+      const response = kept(r.payload, limits.bodyLimit, r.payloadIsJson);
+      const responseText = response.body !== null && 'text' in response.body ? response.body.text : null;
+      const { code, field } = refusal(r.status, responseText);
       const write = r.method !== 'GET' && r.method !== 'HEAD' && r.status < 400;
       const query = (r.query ?? {}) as Record<string, unknown>;
       const headers = journalHeaders(r.headers);
@@ -298,9 +327,9 @@ export function createJournal(
         headers,
         resources: null,
         params: write ? ((r.params ?? {}) as Record<string, unknown>) : null,
-        requestBody: request.text,
+        requestBody: request.body,
         requestBodyTruncated: request.truncated,
-        responseBody: response.text,
+        responseBody: response.body,
         responseBodyTruncated: response.truncated,
       };
       // an answer kept cut cannot be read for the ids it names later: read them now
@@ -308,7 +337,7 @@ export function createJournal(
         e.resources = resourcesNow(r);
         e.params = null;
       }
-      e.size = 300 + r.path.length + (request.text?.length ?? 0) + (response.text?.length ?? 0);
+      e.size = 300 + r.path.length + bodyLength(request.body) + bodyLength(response.body);
       const ix = indexed(e, 0);
       journalOf(r.partnerId).add(ix);
       if (pending.length === 0) pendingSince = performance.now();

@@ -5,11 +5,19 @@
  * A page is a JSON array of entry tuples (positions below) rather than of objects: no property
  * names repeated in every entry, and migration 099 writes the same tuple from SQL. The answers'
  * bodies are a second array beside it: what reads every entry (the index, a verification) does
- * not parse them.
+ * not parse them. A body known to be whole JSON (what Fastify parsed or serialized) is written
+ * into the page as it is, wrapped as `{"json": …}`, rather than as a string of JSON: no escaping
+ * when written, and read back parsed; any other body is a string.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { JournalEntry as JournalEntrySchema } from '../../schemas/journal.js';
 import { changedResources, type JournalResources, type MatchableEntry } from '../domain/journal.js';
+
+/**
+ * A body as the journal holds it: its text (`json`: the text is whole JSON), or, read back from
+ * a page, its value; null when there was none.
+ */
+export type KeptBody = { text: string; json: boolean } | { value: unknown } | null;
 
 /** An answered request as the journal keeps it. */
 export interface StoredEntry {
@@ -36,12 +44,13 @@ export interface StoredEntry {
   resources: JournalResources | null;
   /** The route's parameters of a successful write (null otherwise). */
   params: Record<string, unknown> | null;
-  requestBody: string | null;
+  requestBody: KeptBody;
   requestBodyTruncated: boolean;
-  responseBody: string | null;
+  responseBody: KeptBody;
   responseBodyTruncated: boolean;
 }
 
+/** An entry's tuple without its request body, which follows it in the page (see encodeEntry). */
 type Tuple = [
   id: number,
   at: string,
@@ -58,33 +67,46 @@ type Tuple = [
   headers: Record<string, string>,
   resources: JournalResources | null,
   params: Record<string, unknown> | null,
-  requestBody: string | null,
+  requestBody: unknown,
   requestBodyTruncated: 0 | 1,
   responseBodyTruncated: 0 | 1,
 ];
 
-const tuple = (e: StoredEntry): Tuple => [
-  e.id,
-  e.at,
-  e.wallAt,
-  e.method,
-  e.path,
-  e.status,
-  e.code,
-  e.field,
-  e.durationMs,
-  e.requestId,
-  e.size,
-  e.query,
-  e.headers,
-  e.resources,
-  e.params,
-  e.requestBody,
-  e.requestBodyTruncated ? 1 : 0,
-  e.responseBodyTruncated ? 1 : 0,
-];
+/** A body as page JSON: whole JSON as it is (wrapped), other text as a string. */
+function bodyJson(b: KeptBody): string {
+  if (b === null) return 'null';
+  if ('value' in b) return JSON.stringify({ json: b.value });
+  return b.json ? `{"json":${b.text}}` : JSON.stringify(b.text);
+}
 
-const entry = (t: Tuple, responseBody: string | null): StoredEntry => ({
+function bodyOf(x: unknown): KeptBody {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'string') return { text: x, json: false };
+  return { value: (x as { json: unknown }).json };
+}
+
+function encodeEntry(e: StoredEntry): string {
+  const head = JSON.stringify([
+    e.id,
+    e.at,
+    e.wallAt,
+    e.method,
+    e.path,
+    e.status,
+    e.code,
+    e.field,
+    e.durationMs,
+    e.requestId,
+    e.size,
+    e.query,
+    e.headers,
+    e.resources,
+    e.params,
+  ]);
+  return `${head.slice(0, -1)},${bodyJson(e.requestBody)},${e.requestBodyTruncated ? 1 : 0},${e.responseBodyTruncated ? 1 : 0}]`;
+}
+
+const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
   id: t[0],
   at: t[1],
   wallAt: t[2],
@@ -100,31 +122,33 @@ const entry = (t: Tuple, responseBody: string | null): StoredEntry => ({
   headers: t[12],
   resources: t[13],
   params: t[14],
-  requestBody: t[15],
+  requestBody: bodyOf(t[15]),
   requestBodyTruncated: t[16] === 1,
-  responseBody,
+  responseBody: bodyOf(responseBody),
   responseBodyTruncated: t[17] === 1,
 });
 
 /** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
 export const encodePage = (entries: readonly StoredEntry[]): { data: string; answers: string } => ({
-  data: JSON.stringify(entries.map(tuple)),
-  answers: JSON.stringify(entries.map((e) => e.responseBody)),
+  data: `[${entries.map(encodeEntry).join(',')}]`,
+  answers: `[${entries.map((e) => bodyJson(e.responseBody)).join(',')}]`,
 });
 
 /** The entries of a page, oldest first; without `answers`, every responseBody is null. */
 export function decodePage(data: string, answers: string | null = null): StoredEntry[] {
-  const bodies = answers === null ? [] : (JSON.parse(answers) as (string | null)[]);
+  const bodies = answers === null ? [] : (JSON.parse(answers) as unknown[]);
   return (JSON.parse(data) as Tuple[]).map((t, i) => entry(t, bodies[i] ?? null));
 }
 
-function parsed(text: string | null, truncated: boolean): unknown {
-  if (text === null) return null;
-  if (truncated || !(text.startsWith('{') || text.startsWith('['))) return text;
+/** A body as the API shows it: JSON parsed; other text as it is (unless it parses: entries from before migration 099). */
+function shown(b: Exclude<KeptBody, null>, truncated: boolean): unknown {
+  if ('value' in b) return b.value;
+  if (b.json) return JSON.parse(b.text) as unknown;
+  if (truncated || !(b.text.startsWith('{') || b.text.startsWith('['))) return b.text;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(b.text) as unknown;
   } catch {
-    return text;
+    return b.text;
   }
 }
 
@@ -132,7 +156,7 @@ function parsed(text: string | null, truncated: boolean): unknown {
 export function resourcesOf(e: StoredEntry): JournalResources {
   if (e.resources !== null) return e.resources;
   if (e.params === null) return {};
-  const answer = e.responseBodyTruncated ? undefined : parsed(e.responseBody, false);
+  const answer = e.responseBodyTruncated || e.responseBody === null ? undefined : shown(e.responseBody, false);
   return changedResources(e.method, e.path, e.params, answer, e.status);
 }
 
@@ -156,17 +180,17 @@ export function journalView(e: StoredEntry): JournalEntry {
     requestId: e.requestId,
     resources: resourcesOf(e),
   };
-  if (e.requestBody !== null) view.requestBody = parsed(e.requestBody, e.requestBodyTruncated);
+  if (e.requestBody !== null) view.requestBody = shown(e.requestBody, e.requestBodyTruncated);
   if (e.code !== null) view.code = e.code;
   if (e.field !== null) view.field = e.field;
-  if (e.responseBody !== null) view.responseBody = parsed(e.responseBody, e.responseBodyTruncated);
+  if (e.responseBody !== null) view.responseBody = shown(e.responseBody, e.responseBodyTruncated);
   return view;
 }
 
 /** An entry as a matcher sees it (its request body parsed only for a matcher that reads it). */
 export function matchableView(e: StoredEntry, withBody: boolean): MatchableEntry {
   const view: MatchableEntry = { id: e.id, method: e.method, path: e.path, query: e.query, headers: e.headers, status: e.status };
-  if (withBody && e.requestBody !== null) view.requestBody = parsed(e.requestBody, e.requestBodyTruncated);
+  if (withBody && e.requestBody !== null) view.requestBody = shown(e.requestBody, e.requestBodyTruncated);
   if (e.code !== null) view.code = e.code;
   return view;
 }

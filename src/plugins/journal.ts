@@ -28,11 +28,14 @@ declare module 'fastify' {
     journalBody: StoredBody | null;
     /** A JSON body's text as it arrived. */
     journalText: string | null;
+    /** `journalText` parsed (it is whole JSON). */
+    journalJson: boolean;
   }
 }
 
 const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
 const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes)(?:[/?]|$)/;
+const isJsonType = (type: unknown): boolean => typeof type === 'string' && type.startsWith('application/json');
 const journaled = (path: string): boolean => JOURNALED.test(path) && !NOT_JOURNALED.test(path);
 
 /** Put this request in `partnerId`'s journal (hosted pages, generate-token: the row's partner). */
@@ -45,6 +48,7 @@ export const journalPlugin = fp(
     app.decorateRequest('journalOwner', null);
     app.decorateRequest('journalBody', null);
     app.decorateRequest('journalText', null);
+    app.decorateRequest('journalJson', false);
     const { config } = app;
     if (!config.journal) {
       app.decorate('journal', undefined);
@@ -63,7 +67,10 @@ export const journalPlugin = fp(
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       if (typeof body === 'string') request.journalText = body;
-      void parseJson(request, body as string, done);
+      void parseJson(request, body as string, (err, parsed) => {
+        if (!err) request.journalJson = true;
+        done(err, parsed);
+      });
     });
     app.sandboxes.onRemoved((id) => journal.forget(id));
     // what is pending is written before the store commits its last group and closes
@@ -121,9 +128,14 @@ export const journalPlugin = fp(
           query: request.query,
           params: request.params,
           headers: request.headers,
-          body: request.journalBody ?? journal.requestBody(request.journalText ?? request.body),
+          body:
+            request.journalBody ??
+            (request.journalText !== null
+              ? journal.requestBody(request.journalText, request.journalJson)
+              : journal.requestBody(request.body)),
           status: reply.statusCode,
           payload,
+          payloadIsJson: isJsonType(reply.getHeader('content-type')),
           durationMs: reply.elapsedTime,
           requestId: request.id,
         });

@@ -87,9 +87,10 @@ t.test('099 turns each old journal row into a page of one entry; ids continue ab
     query: {},
     params: {},
     headers: {},
-    body: { text: null, truncated: false },
+    body: journal.requestBody(undefined),
     status: 200,
     payload: '{"items":[]}',
+    payloadIsJson: true,
     durationMs: 1,
     requestId: 'req-4',
   });
@@ -111,9 +112,10 @@ t.test('a journal written in pages is read back whole after a restart, within it
       query: {},
       params: { merchantId: '7' },
       headers: { 'x-partner-client-secret': 'never', 'content-type': 'application/json' },
-      body: first.requestBody(`{"n":${n},"secret":"s3cret"}`),
+      body: first.requestBody(`{"n":${n},"secret":"s3cret"}`, true),
       status: 201,
       payload: `{"storeId":"s${n}"}`,
+      payloadIsJson: true,
       durationMs: 0.5,
       requestId: `r${n}`,
     });
