@@ -13,7 +13,9 @@
  *   - the top frames by self time.
  *
  * Writes bench/results/profile.{json,md}; docs/performance.md shows the markdown (bench/readme.ts).
- *   options: --seconds S (default 6)
+ *   options: --seconds S (default 6), --connections N (default 50), --cases id,id (default all),
+ *            --serve-args "…" (extra `obsim serve` arguments: "--journal off"), --out NAME
+ *            (bench/results/NAME.{json,md}; default profile, the committed one)
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +31,12 @@ import { round } from './lib/stats.js';
 import { Receiver } from './lib/webhooks.js';
 
 const SECONDS = Number(value('seconds') ?? 6);
+const CONNECTIONS = Number(value('connections') ?? 50);
+/** Extra `obsim serve` arguments (`--journal off` to profile without the journal). */
+const SERVE_ARGS = value('serve-args')?.split(' ').filter(Boolean) ?? [];
+const ONLY = value('cases')?.split(',');
+/** Results go to bench/results/<out>.{json,md} (the committed ones are `profile`). */
+const OUT = value('out') ?? 'profile';
 
 interface ProfileNode {
   id: number;
@@ -134,7 +142,7 @@ const CASES: LoadCase[] = [
 /** A load case: its warm-up and its measured run; what the profile is divided by. */
 async function runLoad(c: LoadCase, base: string): Promise<{ requests: number; rps: number }> {
   const fx = await fixture(base);
-  const job = { ...c.job(fx), url: base, connections: 50 };
+  const job = { ...c.job(fx), url: base, connections: CONNECTIONS };
   const warmup = await load.run({ ...job, durationS: 1 });
   const summary = await load.run({ ...job, durationS: SECONDS });
   // the profile covers the warm-up too (and the fixture's few calls): per request over both runs
@@ -169,15 +177,13 @@ const load = new LoadGenerator();
 const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), seconds: SECONDS, cases: {} };
 const md: string[] = [];
 try {
-  for (const c of ALL) {
+  for (const c of ALL.filter((x) => !ONLY || ONLY.includes(x.id))) {
     const dir = join(tmp, `profile-${c.id}`);
     mkdirSync(dir, { recursive: true });
-    const obsim = await startObsim(
-      `obsim-profile-${c.id}`,
-      join(tmp, `profile-${c.id}.sqlite`),
-      [],
-      ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    );
+    const obsim = await startObsim(`obsim-profile-${c.id}`, join(tmp, `profile-${c.id}.sqlite`), SERVE_ARGS, [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+    ]);
     const { requests, rps } = await c.run(obsim.server.url, join(tmp, `profile-${c.id}.sqlite`));
     await obsim.server.stop();
     const file = readdirSync(dir)
@@ -201,7 +207,7 @@ try {
     };
     log(`${c.label}: ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request`);
     md.push(
-      `#### ${c.label} (c50, ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
+      `#### ${c.label} (c${CONNECTIONS}, ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
       '',
       '| spent on | µs per request (profiled) | share |',
       '|---|---|---|',
@@ -226,6 +232,6 @@ const header = [
   `Machine: ${m.nproc} cores, ${m.cpu}, Node ${m.node}; server pinned to core 0, autocannon to core 1. Command: \`npm run bench:profile\`. One obsim per case at default settings (journal on, file database), \`node --cpu-prof\`, 50 connections for ${SECONDS} s after a 1 s warm-up. Each sample is counted once, for the innermost part of obsim or a library on its stack; the profiler's own cost makes every µs figure 2–3× the unprofiled one (the shares are what to read).`,
   '',
 ];
-writeFileSync(join(RESULTS, 'profile.md'), `${[...header, ...md].join('\n')}`);
-writeFileSync(join(RESULTS, 'profile.json'), `${JSON.stringify(results, null, 2)}\n`);
-log('wrote bench/results/profile.{json,md}');
+writeFileSync(join(RESULTS, `${OUT}.md`), `${[...header, ...md].join('\n')}`);
+writeFileSync(join(RESULTS, `${OUT}.json`), `${JSON.stringify(results, null, 2)}\n`);
+log(`wrote bench/results/${OUT}.{json,md}`);
