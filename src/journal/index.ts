@@ -17,39 +17,33 @@ import {
   countMet,
   differences,
   expectation,
-  journalBody,
   journalHeaders,
-  changedResources,
   nearMisses,
   refusal,
   type CountExpectation,
-  type JournalResources,
   type MatchableEntry,
   type RequestMatcher,
 } from '../domain/journal.js';
 import type { Traffic } from '../engine/traffic.js';
 import { isoOf } from '../clock.js';
 import type { Store } from '../store/index.js';
-import { decodePage, encodePage, journalView, matchableView, type JournalEntry, type KeptBody, type StoredEntry } from './pages.js';
-import { indexed, indexedView, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
+import {
+  bodyLength,
+  decodePage,
+  encodePage,
+  journalView,
+  kept,
+  matchableView,
+  resourcesNow,
+  type JournalEntry,
+  type StoredBody,
+  type StoredEntry,
+} from './pages.js';
+import { indexed, indexedView, needsWholeEntry, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
 
 export type { JournalFilter } from './partner-index.js';
 
-export type { JournalEntry } from './pages.js';
-
-/** A body as record() takes it (`requestBody()`): what the journal keeps of it, cut at the body limit. */
-export interface StoredBody {
-  body: KeptBody;
-  truncated: boolean;
-}
-
-/** What the journal keeps of a body; `json`: the body is whole JSON (Fastify parsed or serialized it). */
-function kept(body: unknown, limit: number, json: boolean): StoredBody {
-  const { text, truncated } = journalBody(body, limit);
-  return { body: text === null ? null : { text, json: json && !truncated }, truncated };
-}
-
-const bodyLength = (b: KeptBody): number => (b === null || !('text' in b) ? 0 : b.text.length);
+export type { JournalEntry, StoredBody } from './pages.js';
 
 export interface JournalLimits {
   maxEntries: number;
@@ -108,26 +102,6 @@ const INTERACTIVE_MAX_PENDING = 1_000;
 const INTERACTIVE_MAX_DELAY_MS = 250;
 /** Pages kept decoded for reads (a list of the newest entries reads one or two). */
 const PAGE_CACHE = 16;
-
-/** The resources a write changed, from its whole answer (for an answer the journal keeps cut). */
-function resourcesNow(r: AnsweredRequest): JournalResources {
-  const text = typeof r.payload === 'string' ? r.payload : Buffer.isBuffer(r.payload) ? r.payload.toString('utf8') : undefined;
-  let answer: unknown;
-  try {
-    if (text?.startsWith('{')) answer = JSON.parse(text) as unknown;
-  } catch {
-    /* not JSON: only the path's ids */
-  }
-  return changedResources(r.method, r.path, r.params, answer, r.status);
-}
-
-/** The criteria of a matcher that need more of an entry than its index holds. */
-const needsWholeEntry = (m: RequestMatcher): boolean =>
-  m.query !== undefined ||
-  m.body !== undefined ||
-  m.jsonPath !== undefined ||
-  m.headerPresent !== undefined ||
-  m.headerAbsent !== undefined;
 
 export function createJournal(
   store: Store,
@@ -334,7 +308,7 @@ export function createJournal(
       };
       // an answer kept cut cannot be read for the ids it names later: read them now
       if (write && response.truncated) {
-        e.resources = resourcesNow(r);
+        e.resources = resourcesNow(r.method, r.path, r.params, r.payload, r.status);
         e.params = null;
       }
       e.size = 300 + r.path.length + bodyLength(request.body) + bodyLength(response.body);

@@ -11,7 +11,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { JournalEntry as JournalEntrySchema } from '../../schemas/journal.js';
-import { changedResources, type JournalResources, type MatchableEntry } from '../domain/journal.js';
+import { changedResources, journalBody, type JournalResources, type MatchableEntry } from '../domain/journal.js';
 
 /**
  * A body as the journal holds it: its text (`json`: the text is whole JSON), or, read back from
@@ -193,4 +193,30 @@ export function matchableView(e: StoredEntry, withBody: boolean): MatchableEntry
   if (withBody && e.requestBody !== null) view.requestBody = shown(e.requestBody, e.requestBodyTruncated);
   if (e.code !== null) view.code = e.code;
   return view;
+}
+
+/** A body as record() takes it (`requestBody()`): what the journal keeps of it, cut at the body limit. */
+export interface StoredBody {
+  body: KeptBody;
+  truncated: boolean;
+}
+
+/** What the journal keeps of a body; `json`: the body is whole JSON (Fastify parsed or serialized it). */
+export function kept(body: unknown, limit: number, json: boolean): StoredBody {
+  const { text, truncated } = journalBody(body, limit);
+  return { body: text === null ? null : { text, json: json && !truncated }, truncated };
+}
+
+export const bodyLength = (b: KeptBody): number => (b === null || !('text' in b) ? 0 : b.text.length);
+
+/** The resources a write changed, from its whole answer (for an answer the journal keeps cut). */
+export function resourcesNow(method: string, path: string, params: unknown, payload: unknown, status: number): JournalResources {
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  let answer: unknown;
+  try {
+    if (text?.startsWith('{')) answer = JSON.parse(text) as unknown;
+  } catch {
+    /* not JSON: only the path's ids */
+  }
+  return changedResources(method, path, params, answer, status);
 }

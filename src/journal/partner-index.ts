@@ -4,7 +4,7 @@
  * whole until it is written, then the page that holds it). Oldest first; the bounds drop from the
  * front as entries are added.
  */
-import type { MatchableEntry } from '../domain/journal.js';
+import type { MatchableEntry, RequestMatcher } from '../domain/journal.js';
 import type { StoredEntry } from './pages.js';
 
 /** The filters of a list (GET /_sandbox/requests). */
@@ -61,6 +61,14 @@ export function indexedView(ix: Indexed): MatchableEntry {
   if (ix.code !== null) e.code = ix.code;
   return e;
 }
+
+/** The criteria of a matcher that need more of an entry than its index holds. */
+export const needsWholeEntry = (m: RequestMatcher): boolean =>
+  m.query !== undefined ||
+  m.body !== undefined ||
+  m.jsonPath !== undefined ||
+  m.headerPresent !== undefined ||
+  m.headerAbsent !== undefined;
 
 function listed(ix: Indexed, f: JournalFilter): boolean {
   return (
