@@ -3,24 +3,14 @@
  * (no stored token, no index to maintain), the table rebuild that dropped the column keeps every
  * row and the id sequence, and a forged or altered token finds nothing.
  */
-import Database from 'better-sqlite3';
 import t from 'tap';
 import { migrate } from '../../src/store/db.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { databaseBefore } from '../helpers/migrations.js';
 import { build, json, PARTNER } from '../helpers/app.js';
 
 t.test('092 rebuilds payments on an existing database: rows, ids and the sequence survive', async (t) => {
-  const db = new Database(':memory:');
+  const db = databaseBefore('092_perf_payment_writes');
   t.teardown(() => db.close());
-  db.pragma('foreign_keys = ON');
-  // a database as it was before the migration
-  const before = MIGRATIONS.findIndex((m) => m.name === '092_perf_payment_writes');
-  t.ok(before > 0);
-  db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.slice(0, before)) {
-    db.exec(m.sql);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.name, 'then');
-  }
   db.prepare(
     `INSERT INTO merchants (partner_id, client_id, kind, status, company_name, created_at, updated_at)
      VALUES ('p', 'c-1', 'test', 'activated', 'Old ApS', 'then', 'then')`,

@@ -8,20 +8,13 @@ import t from 'tap';
 import { createJournal } from '../../src/journal/index.js';
 import { migrate } from '../../src/store/db.js';
 import { createStore } from '../../src/store/index.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { databaseBefore } from '../helpers/migrations.js';
 
 const limits = { maxEntries: 5, maxBytes: 1_000_000, bodyLimit: 4096 };
 
 t.test('099 turns each old journal row into a page of one entry; ids continue above the old ones', async (t) => {
-  const db = new Database(':memory:');
+  const db = databaseBefore('099_journal_pages');
   t.teardown(() => db.close());
-  const before = MIGRATIONS.findIndex((m) => m.name === '099_journal_pages');
-  t.ok(before > 0);
-  db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.slice(0, before)) {
-    db.exec(m.sql);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(m.name, 'then');
-  }
   const old = db.prepare(
     `INSERT INTO journal (partner_id, at, wall_at, method, path, status, error_code, error_field, duration_ms, request_id, size,
        query, headers, resources, request_body, request_body_truncated, response_body, response_body_truncated)
