@@ -69,6 +69,10 @@ npm run bench -- --profile     # obsim under --cpu-prof; prints the functions wi
 npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes   # skip those parts
 npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js --cases token --connections 1,50
                                # two builds side by side, alternating passes: a before/after from one run
+npm run bench:journal          # the request journal on against off (and a second off, the control), its queries, its own CPU
+npm run bench:journal-cost     # the journal's own CPU per request in one process, no HTTP (-- --dist tmp/before: an older build)
+npm run bench:profile          # CPU profiles of the GETs, POST payments and the payment lifecycle, by what the time is spent on
+                               # (-- --cases onboarding --connections 1 --serve-args "--journal off" --out NAME: one case, your way)
 OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build --only none --no-startup --no-background --no-growth --no-sandboxes --no-anchors --no-webhooks
                                # the lifecycle case alone, on another build (run it alternately with dist/)
 \`\`\`
