@@ -114,22 +114,22 @@ export function createJournal(
   const pageCache = new Map<number, Map<number, StoredEntry>>();
   let lastId = store.journal.lastId();
 
+  /** A page's entries (without answers); a page that does not read back loses its own entries, never the journal. */
+  function entriesIn(data: string): StoredEntry[] {
+    try {
+      return decodePage(data);
+    } catch (err) {
+      onError?.(err);
+      return [];
+    }
+  }
+
   /** The partner's journal index, read from its pages the first time it is asked for. */
   function journalOf(partnerId: string): PartnerIndex {
     let j = journals.get(partnerId);
     if (j) return j;
     j = new PartnerIndex(limits);
-    for (const row of store.journal.pages(partnerId)) {
-      let entries: StoredEntry[];
-      try {
-        entries = decodePage(row.data);
-      } catch (err) {
-        // a page that does not read back loses its own entries, never the journal
-        onError?.(err);
-        continue;
-      }
-      for (const e of entries) j.add(indexed(e, row.first_id));
-    }
+    for (const row of store.journal.pages(partnerId)) for (const e of entriesIn(row.data)) j.add(indexed(e, row.first_id));
     journals.set(partnerId, j);
     return j;
   }
@@ -155,7 +155,7 @@ export function createJournal(
   function wholeEntries(partnerId: string, kept: readonly Indexed[], afterId: number): StoredEntry[] {
     const written = new Map<number, StoredEntry>();
     if (kept.some((ix) => !ix.held)) {
-      for (const row of store.journal.pages(partnerId, afterId)) for (const e of decodePage(row.data)) written.set(e.id, e);
+      for (const row of store.journal.pages(partnerId, afterId)) for (const e of entriesIn(row.data)) written.set(e.id, e);
     }
     return kept.map((ix) => ix.held ?? written.get(ix.id)!);
   }

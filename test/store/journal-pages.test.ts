@@ -157,3 +157,42 @@ t.test('a journal written in pages is read back whole after a restart, within it
   t.equal(db.prepare("SELECT count(*) FROM journal_pages WHERE partner_id = 'p'").pluck().get(), 0, 'cleared pages are deleted');
   t.equal(db.prepare("SELECT count(*) FROM journal_pages WHERE partner_id = 'other'").pluck().get(), 1, 'not those of others');
 });
+
+t.test('a page that does not read back loses its own entries: lists and verifications still answer', async (t) => {
+  const db = new Database(':memory:');
+  t.teardown(() => db.close());
+  migrate(db);
+  const store = createStore(db);
+  const errors: unknown[] = [];
+  const first = createJournal(store, { ...limits, maxEntries: 100 });
+  const record = (n: number) =>
+    first.record({
+      partnerId: 'p',
+      at: '2026-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/v1/partner/payments',
+      query: {},
+      params: {},
+      headers: {},
+      body: first.requestBody(`{"n":${n}}`, true),
+      status: 201,
+      payload: '{}',
+      payloadIsJson: true,
+      durationMs: 1,
+      requestId: `r${n}`,
+    });
+  record(1);
+  first.flush();
+  record(2);
+  first.flush();
+  db.prepare("UPDATE journal_pages SET data = '[[1,' WHERE first_id = 1").run();
+
+  const second = createJournal(store, { ...limits, maxEntries: 100 }, (err) => errors.push(err));
+  t.same(
+    second.list('p', {}, 10).map((e) => e.requestId),
+    ['r2'],
+    'the other page is read',
+  );
+  t.equal(second.count('p', { body: { n: 2 } }), 1, 'a verification reads what does read back');
+  t.ok(errors.length >= 1, 'the damaged page is reported');
+});
