@@ -122,25 +122,15 @@ t.test('each smell, committed, is found with the entries that prove it', async (
       receiverChecks: [{ url: 'http://127.0.0.1:9/hooks', passed: false, forgedAccepted: true }],
     }),
   );
-  const found = Object.fromEntries(r.smells.map((s) => [s.code, s.evidence]));
-  t.same(
-    found.duplicate_reference_number,
-    dup.map((e) => e.id),
-  );
-  t.same(
-    found.repeated_validation_error,
-    bad.map((e) => e.id),
-  );
-  t.same(
-    found.retry_before_retry_after,
-    limited.map((e) => e.id),
-  );
-  t.same(
-    found.expired_token_reused,
-    expired.map((e) => e.id),
-  );
-  t.same(found.polling_after_webhook, [polls[1].id]);
-  t.same(found.forged_signature_accepted, []);
+  const ids = (entries: ReportEntry[]) => entries.map((e) => e.id);
+  t.same(Object.fromEntries(r.smells.map((s) => [s.code, s.evidence])), {
+    duplicate_reference_number: ids(dup),
+    repeated_validation_error: ids(bad),
+    retry_before_retry_after: ids(limited),
+    expired_token_reused: ids(expired),
+    polling_after_webhook: [polls[1].id],
+    forged_signature_accepted: [],
+  });
   for (const s of r.smells) {
     t.match(s.docs, /^docs\/readiness\.md#[a-z-]+$/, `${s.code} links its docs section`);
     t.ok(s.message.length > 20, `${s.code} explains itself`);
