@@ -66,7 +66,9 @@ export const journalPlugin = fp(
     const parseJson = app.getDefaultJsonParser('error', 'error');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (typeof body === 'string') request.journalText = body;
+      // Fastify's parser skips a leading byte order mark; JSON.parse does not, and the journal
+      // writes a JSON body into its page as it is, so the mark must not reach the page
+      if (typeof body === 'string') request.journalText = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
       void parseJson(request, body as string, (err, parsed) => {
         if (!err) request.journalJson = true;
         done(err, parsed);

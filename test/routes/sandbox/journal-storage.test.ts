@@ -77,3 +77,25 @@ t.test('entries written in batches: concurrent requests all recorded, in order; 
   t.equal(again.length, 301, 'nothing written twice by the timed chunks');
   t.equal(new Set(again).size, 301, 'each id once');
 });
+
+t.test('a JSON body that starts with a byte order mark is kept, and the page it is written in reads back whole', async (t) => {
+  const app = await build(t);
+  await call(app, 'GET', '/v1/partner/merchants?page=1');
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test',
+    headers: { ...PARTNER, 'content-type': 'application/json' },
+    payload: '\uFEFF{"companyName":"Marked ApS"}',
+  });
+  t.equal(res.statusCode, 200, 'Fastify reads past the mark');
+  await call(app, 'GET', '/v1/partner/merchants?page=2');
+  app.journal!.flush();
+  const stored = storedJournal(app);
+  t.same(
+    stored.map((e) => e.path),
+    ['/v1/partner/merchants', '/v1/partner/merchants/test', '/v1/partner/merchants'],
+    'every entry of the page reads back (a mark written into the page made the whole page unreadable)',
+  );
+  const marked = stored[1];
+  t.same(marked.requestBody, { value: { companyName: 'Marked ApS' } }, 'the body as sent, without the mark');
+});
