@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_dce115d0a4476cd70ec80aa2",
+      "id": "wh_c468e00d3dd35d01816c727f",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+      "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+      "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "59fe372f-32fe-47b8-b031-d1cacf78ec66",
+      "clientId": "80766d53-c97f-4df5-89aa-7cb3af7337f8",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_gpBcLaaiZQMXoq0EmMAfq_YY",
-      "onboardingToken": "onb_gpBcLaaiZQMXoq0EmMAfq_YY",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_AszeYzAVNViwHj4LuGz88Le6",
+      "onboardingToken": "onb_AszeYzAVNViwHj4LuGz88Le6",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "d30592e3-15e3-499d-a7f4-853129931d35",
+      "clientId": "5d40523a-e0aa-406f-9939-69c65fbc0a0e",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_db_t-DNkcW2EkyGDXwKLjBes",
-      "onboardingToken": "onb_db_t-DNkcW2EkyGDXwKLjBes",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
+      "onboardingToken": "onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_bc6b9e7ad41c82243f37"
+      "subTppId": "stpp_3c9ccaa8588c06d12caa"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "5a58ce53-e5bb-4acb-8952-17783eaa9a82",
+          "clientId": "8a601b41-f3de-41ae-90e3-6f239bf3410b",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_9c84d7f1d621a4e333a1"
+          "subTppId": "stpp_3f5e23f5b68eb4c02be3"
         },
         {
           "merchantId": 100002,
-          "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+          "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_df73f6e563311091523e"
+          "subTppId": "stpp_1867507924bf9891dd94"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_df73f6e563311091523e"
+      "subTppId": "stpp_1867507924bf9891dd94"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_2zxq-1t-RQSTCxlym8EOJbDK",
-      "onboardingToken": "onb_2zxq-1t-RQSTCxlym8EOJbDK",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_wWXc-dQbG1JqTcH2rrqTkMED",
+      "onboardingToken": "onb_wWXc-dQbG1JqTcH2rrqTkMED",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_dce115d0a4476cd70ec80aa2",
+          "id": "wh_c468e00d3dd35d01816c727f",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+          "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_dce115d0a4476cd70ec80aa2",
-      "eventId": "evt_01a21567cd47bbba41d77836",
+      "webhookId": "wh_c468e00d3dd35d01816c727f",
+      "eventId": "evt_01a216bb153aa7e03c3a52cf",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjMwMTcyNGViLWJlMGUtNGFhYi05ZjY2LTRlNWUxNDQzOGMwMCJ9.d4osJCwaJKMsgUCMeekpw8aGP6tPkB-1RzXqVOKu6cE"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjEwMzQyYTQ4LWU2ZWEtNDE0Zi05YzM5LWFlNzAzNzVjMTEyNSJ9.KLRzkb4GNx6vzRHgbfwI462AHIkm0pQ5ZgsnxlMEVD8"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+      "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_XZiPNP8As8N-d4bvc-x2iftr9oPE8m1y"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_XhNud_HnuWejmgoXKaXISc0FykzzdZq6"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+      "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+        "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+        "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+        "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
-      "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574",
+      "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "consentId": "cns_71f282e323904260a7b4f84e40e65f1a",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,15 +580,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23211654379
+      "offsetMs": -23233889558
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.002Z",
+      "now": "2026-03-02T09:30:00.003Z",
       "frozen": true,
-      "offsetMs": -23211654379
+      "offsetMs": -23233889558
     }
   },
   "advanceClock": {
@@ -596,7 +596,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.002Z",
+      "now": "2026-03-02T09:40:00.003Z",
       "fired": 0
     }
   },
@@ -612,37 +612,37 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a21567ceb521e8bef41ec3",
+          "eventId": "evt_01a216bb16e59f86e2f1415e",
           "event": "merchant.deactivated",
-          "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+          "webhookId": "wh_c468e00d3dd35d01816c727f",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.002Z",
-          "createdAt": "2026-03-02T09:40:00.002Z",
+          "attemptedAt": "2026-03-02T09:40:00.003Z",
+          "createdAt": "2026-03-02T09:40:00.003Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+          "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
         },
         {
           "id": 5,
-          "eventId": "evt_01a21567ceb2f82b2574cf00",
+          "eventId": "evt_01a216bb16e179467d601d83",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+          "webhookId": "wh_c468e00d3dd35d01816c727f",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.002Z",
-          "createdAt": "2026-03-02T09:40:00.002Z",
+          "attemptedAt": "2026-03-02T09:40:00.003Z",
+          "createdAt": "2026-03-02T09:40:00.003Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"64342cc1-432d-4817-9e4b-5f020c7786a8\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "466edbd479b70bd8ead56d5f2f5f43a50ab9b29399a9b2071e6b52e673bd145b"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"4f59b4f0-0fa9-4810-9247-c2f9e2b26472\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+          "signature": "38e3bc8baec0f7358f70e861624f0513a241f30bfd7434265246bb002d3014d3"
         }
       ],
       "total": 6,
@@ -652,28 +652,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a21567ceb521e8bef41ec3",
+      "eventId": "evt_01a216bb16e59f86e2f1415e",
       "event": "merchant.deactivated",
-      "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+      "webhookId": "wh_c468e00d3dd35d01816c727f",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.002Z",
-      "createdAt": "2026-03-02T09:40:00.002Z",
+      "attemptedAt": "2026-03-02T09:40:00.003Z",
+      "createdAt": "2026-03-02T09:40:00.003Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+      "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a21567ceb521e8bef41ec3",
+      "eventId": "evt_01a216bb16e59f86e2f1415e",
       "event": "merchant.deactivated",
-      "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+      "webhookId": "wh_c468e00d3dd35d01816c727f",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -681,10 +681,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.002Z",
+      "createdAt": "2026-03-02T09:40:00.003Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+      "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
     }
   },
   "listRequests": {
@@ -693,27 +693,27 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T01:10:54.009Z",
+          "wallAt": "2026-11-26T07:21:29.131Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
           "headers": {
-            "content-length": "102",
-            "content-type": "application/json",
-            "user-agent": "lightMyRequest",
             "x-partner-client-id": "sandbox-partner",
-            "x-partner-client-secret": "[redacted]"
+            "x-partner-client-secret": "[redacted]",
+            "user-agent": "lightMyRequest",
+            "content-type": "application/json",
+            "content-length": "102"
           },
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.539,
-          "requestId": "req_c2a75baeec532bea1b96e801",
+          "durationMs": 1.345,
+          "requestId": "req_4b28473ec0d68e5eba56633f",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,27 +736,27 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T01:10:54.006Z",
+          "wallAt": "2026-11-26T07:21:29.129Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
           "headers": {
-            "content-length": "106",
-            "content-type": "application/json",
-            "user-agent": "lightMyRequest",
             "x-partner-client-id": "sandbox-partner",
-            "x-partner-client-secret": "[redacted]"
+            "x-partner-client-secret": "[redacted]",
+            "user-agent": "lightMyRequest",
+            "content-type": "application/json",
+            "content-length": "106"
           },
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 3.686,
-          "requestId": "req_b77fcfc143e4ede4648b6ba7",
+          "durationMs": 29.182,
+          "requestId": "req_025716cb08c69d64d5e4ab99",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,27 +783,27 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T01:10:54.009Z",
+      "wallAt": "2026-11-26T07:21:29.131Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
       "headers": {
-        "content-length": "102",
-        "content-type": "application/json",
-        "user-agent": "lightMyRequest",
         "x-partner-client-id": "sandbox-partner",
-        "x-partner-client-secret": "[redacted]"
+        "x-partner-client-secret": "[redacted]",
+        "user-agent": "lightMyRequest",
+        "content-type": "application/json",
+        "content-length": "102"
       },
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.539,
-      "requestId": "req_c2a75baeec532bea1b96e801",
+      "durationMs": 1.345,
+      "requestId": "req_4b28473ec0d68e5eba56633f",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -852,6 +852,793 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "verified": true,
       "actual": 1
+    }
+  },
+  "checkRegisteredReceiver": {
+    "request": {
+      "timeoutMs": 2000
+    },
+    "response": {
+      "webhookId": "wh_c468e00d3dd35d01816c727f",
+      "url": "https://partner.example/webhooks/obsim",
+      "startedAt": "2026-11-26T07:21:29.616Z",
+      "passed": 12,
+      "warned": 0,
+      "failed": 0,
+      "verdict": "passed",
+      "forgedAccepted": false,
+      "checks": [
+        {
+          "id": "event.payment.completed",
+          "title": "valid payment.completed",
+          "status": "pass",
+          "reason": "200 in 5 ms (limit 2000 ms)"
+        },
+        {
+          "id": "event.payment.failed",
+          "title": "valid payment.failed",
+          "status": "pass",
+          "reason": "200 in 4 ms (limit 2000 ms)"
+        },
+        {
+          "id": "event.merchant.activated",
+          "title": "valid merchant.activated",
+          "status": "pass",
+          "reason": "200 in 3 ms (limit 2000 ms)"
+        },
+        {
+          "id": "event.merchant.deactivated",
+          "title": "valid merchant.deactivated",
+          "status": "pass",
+          "reason": "200 in 2 ms (limit 2000 ms)"
+        },
+        {
+          "id": "event.merchant.onboarding.completed",
+          "title": "valid merchant.onboarding.completed",
+          "status": "pass",
+          "reason": "200 in 2 ms (limit 2000 ms)"
+        },
+        {
+          "id": "signature.tampered-body",
+          "title": "tampered body, original signature",
+          "status": "pass",
+          "reason": "refused with 401 in 2 ms"
+        },
+        {
+          "id": "signature.wrong-secret",
+          "title": "signed with another secret",
+          "status": "pass",
+          "reason": "refused with 401 in 2 ms"
+        },
+        {
+          "id": "signature.missing",
+          "title": "no X-Webhook-Signature",
+          "status": "pass",
+          "reason": "refused with 401 in 2 ms"
+        },
+        {
+          "id": "signature.truncated",
+          "title": "truncated signature (first 32 hex digits)",
+          "status": "pass",
+          "reason": "refused with 401 in 2 ms"
+        },
+        {
+          "id": "duplicate",
+          "title": "same X-Webhook-Id delivered twice",
+          "status": "pass",
+          "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+        },
+        {
+          "id": "out-of-order",
+          "title": "payment.failed after payment.completed (same payment)",
+          "status": "pass",
+          "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+        },
+        {
+          "id": "unknown-event",
+          "title": "an event the contract does not list (merchant.updated)",
+          "status": "pass",
+          "reason": "200 in 1 ms (limit 2000 ms)"
+        }
+      ],
+      "hints": []
+    }
+  },
+  "listReceiverChecks": {
+    "response": {
+      "items": [
+        {
+          "webhookId": "wh_c468e00d3dd35d01816c727f",
+          "url": "https://partner.example/webhooks/obsim",
+          "startedAt": "2026-11-26T07:21:29.616Z",
+          "passed": 12,
+          "warned": 0,
+          "failed": 0,
+          "verdict": "passed",
+          "forgedAccepted": false,
+          "checks": [
+            {
+              "id": "event.payment.completed",
+              "title": "valid payment.completed",
+              "status": "pass",
+              "reason": "200 in 5 ms (limit 2000 ms)"
+            },
+            {
+              "id": "event.payment.failed",
+              "title": "valid payment.failed",
+              "status": "pass",
+              "reason": "200 in 4 ms (limit 2000 ms)"
+            },
+            {
+              "id": "event.merchant.activated",
+              "title": "valid merchant.activated",
+              "status": "pass",
+              "reason": "200 in 3 ms (limit 2000 ms)"
+            },
+            {
+              "id": "event.merchant.deactivated",
+              "title": "valid merchant.deactivated",
+              "status": "pass",
+              "reason": "200 in 2 ms (limit 2000 ms)"
+            },
+            {
+              "id": "event.merchant.onboarding.completed",
+              "title": "valid merchant.onboarding.completed",
+              "status": "pass",
+              "reason": "200 in 2 ms (limit 2000 ms)"
+            },
+            {
+              "id": "signature.tampered-body",
+              "title": "tampered body, original signature",
+              "status": "pass",
+              "reason": "refused with 401 in 2 ms"
+            },
+            {
+              "id": "signature.wrong-secret",
+              "title": "signed with another secret",
+              "status": "pass",
+              "reason": "refused with 401 in 2 ms"
+            },
+            {
+              "id": "signature.missing",
+              "title": "no X-Webhook-Signature",
+              "status": "pass",
+              "reason": "refused with 401 in 2 ms"
+            },
+            {
+              "id": "signature.truncated",
+              "title": "truncated signature (first 32 hex digits)",
+              "status": "pass",
+              "reason": "refused with 401 in 2 ms"
+            },
+            {
+              "id": "duplicate",
+              "title": "same X-Webhook-Id delivered twice",
+              "status": "pass",
+              "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+            },
+            {
+              "id": "out-of-order",
+              "title": "payment.failed after payment.completed (same payment)",
+              "status": "pass",
+              "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+            },
+            {
+              "id": "unknown-event",
+              "title": "an event the contract does not list (merchant.updated)",
+              "status": "pass",
+              "reason": "200 in 1 ms (limit 2000 ms)"
+            }
+          ],
+          "hints": []
+        }
+      ]
+    }
+  },
+  "getReadinessReport": {
+    "response": {
+      "sandboxId": "sandbox-partner",
+      "generatedAt": "2026-11-26T07:21:29.675Z",
+      "verdict": "unmet",
+      "checklistSource": "default",
+      "journal": {
+        "entries": 39,
+        "truncated": false
+      },
+      "operations": [
+        {
+          "operationId": "createMerchant",
+          "method": "POST",
+          "path": "/v1/partner/merchants",
+          "called": true,
+          "calls": 2,
+          "statuses": {
+            "200": 2
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            3,
+            31
+          ],
+          "evidenceByStatus": {
+            "200": [
+              3,
+              31
+            ]
+          }
+        },
+        {
+          "operationId": "createFastTrackMerchant",
+          "method": "POST",
+          "path": "/v1/partner/merchants/fast-track",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            4
+          ],
+          "evidenceByStatus": {
+            "200": [
+              4
+            ]
+          }
+        },
+        {
+          "operationId": "createTestMerchant",
+          "method": "POST",
+          "path": "/v1/partner/merchants/test",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            2
+          ],
+          "evidenceByStatus": {
+            "200": [
+              2
+            ]
+          }
+        },
+        {
+          "operationId": "getMerchantOnboardingStatus",
+          "method": "GET",
+          "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "401",
+            "404",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            6
+          ],
+          "evidenceByStatus": {
+            "200": [
+              6
+            ]
+          }
+        },
+        {
+          "operationId": "listMerchants",
+          "method": "GET",
+          "path": "/v1/partner/merchants",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            5
+          ],
+          "evidenceByStatus": {
+            "200": [
+              5
+            ]
+          }
+        },
+        {
+          "operationId": "resendMerchantOnboarding",
+          "method": "POST",
+          "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "401",
+            "404",
+            "409",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            7
+          ],
+          "evidenceByStatus": {
+            "200": [
+              7
+            ]
+          }
+        },
+        {
+          "operationId": "createMerchantStore",
+          "method": "POST",
+          "path": "/v1/partner/merchants/{merchantId}/stores",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503",
+            "404",
+            "409"
+          ],
+          "evidence": [
+            8
+          ],
+          "evidenceByStatus": {
+            "200": [
+              8
+            ]
+          }
+        },
+        {
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "called": true,
+          "calls": 2,
+          "statuses": {
+            "200": 2
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503",
+            "404",
+            "409"
+          ],
+          "evidence": [
+            9,
+            10
+          ],
+          "evidenceByStatus": {
+            "200": [
+              9,
+              10
+            ]
+          }
+        },
+        {
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "401",
+            "404",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            13
+          ],
+          "evidenceByStatus": {
+            "200": [
+              13
+            ]
+          }
+        },
+        {
+          "operationId": "registerWebhook",
+          "method": "POST",
+          "path": "/v1/partner/webhooks",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            1
+          ],
+          "evidenceByStatus": {
+            "200": [
+              1
+            ]
+          }
+        },
+        {
+          "operationId": "testWebhook",
+          "method": "POST",
+          "path": "/v1/partner/webhooks/{id}/test",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            15
+          ],
+          "evidenceByStatus": {
+            "200": [
+              15
+            ]
+          }
+        },
+        {
+          "operationId": "generateToken",
+          "method": "POST",
+          "path": "/v1/auth/generate-token",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "500"
+          ],
+          "evidence": [
+            17
+          ],
+          "evidenceByStatus": {
+            "200": [
+              17
+            ]
+          }
+        },
+        {
+          "operationId": "createConsent",
+          "method": "POST",
+          "path": "/v1/ais/consents",
+          "called": true,
+          "calls": 2,
+          "statuses": {
+            "200": 2
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            18,
+            20
+          ],
+          "evidenceByStatus": {
+            "200": [
+              18,
+              20
+            ]
+          }
+        },
+        {
+          "operationId": "listUserConsents",
+          "method": "GET",
+          "path": "/v1/ais/users/{userId}/consents",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            22
+          ],
+          "evidenceByStatus": {
+            "200": [
+              22
+            ]
+          }
+        },
+        {
+          "operationId": "listAccounts",
+          "method": "POST",
+          "path": "/v1/ais/accounts",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            23
+          ],
+          "evidenceByStatus": {
+            "200": [
+              23
+            ]
+          }
+        },
+        {
+          "operationId": "getAccountBalance",
+          "method": "POST",
+          "path": "/v1/ais/accounts/balance",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            24
+          ],
+          "evidenceByStatus": {
+            "200": [
+              24
+            ]
+          }
+        },
+        {
+          "operationId": "listAccountTransactions",
+          "method": "POST",
+          "path": "/v1/ais/accounts/transactions",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            25
+          ],
+          "evidenceByStatus": {
+            "200": [
+              25
+            ]
+          }
+        },
+        {
+          "operationId": "listAccountTransactionsInWindow",
+          "method": "GET",
+          "path": "/v1/ais/accounts/{accountId}/transactions",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            26
+          ],
+          "evidenceByStatus": {
+            "200": [
+              26
+            ]
+          }
+        }
+      ],
+      "lifecycles": {
+        "payments": {
+          "reached": {
+            "failed": 1,
+            "paid": 1
+          },
+          "unreached": [
+            "pending",
+            "processing"
+          ]
+        },
+        "failureReasons": {
+          "reached": {
+            "bank_rejected": 1
+          },
+          "unreached": [
+            "payer_abandoned",
+            "expired"
+          ]
+        },
+        "merchants": {
+          "reached": {
+            "activated": 1,
+            "awaiting_approval": 1,
+            "inactive": 1,
+            "pending_completion": 1,
+            "pending_onboarding": 1
+          },
+          "unreached": [
+            "pending_partner_ais",
+            "rejected"
+          ]
+        },
+        "consents": {
+          "reached": {
+            "authorized": 1,
+            "failed": 1
+          },
+          "unreached": [
+            "pending",
+            "expired",
+            "revoked"
+          ]
+        },
+        "events": [
+          {
+            "event": "payment.completed",
+            "acknowledged": 1,
+            "failed": 0
+          },
+          {
+            "event": "payment.failed",
+            "acknowledged": 1,
+            "failed": 0
+          },
+          {
+            "event": "merchant.activated",
+            "acknowledged": 1,
+            "failed": 0
+          },
+          {
+            "event": "merchant.deactivated",
+            "acknowledged": 2,
+            "failed": 0
+          },
+          {
+            "event": "merchant.onboarding.completed",
+            "acknowledged": 1,
+            "failed": 0
+          },
+          {
+            "event": "webhook.test",
+            "acknowledged": 1,
+            "failed": 0
+          }
+        ],
+        "neverProduced": []
+      },
+      "smells": [],
+      "checklist": [
+        {
+          "id": "creates_payments",
+          "title": "Creates payments",
+          "status": "met",
+          "because": "POST /v1/partner/payments answered 2xx",
+          "evidence": [
+            9,
+            10
+          ]
+        },
+        {
+          "id": "handles_payment_completed",
+          "title": "Handles payment.completed",
+          "status": "met",
+          "because": "1 payment.completed delivery acknowledged with 2xx",
+          "evidence": []
+        },
+        {
+          "id": "handles_payment_failed",
+          "title": "Handles payment.failed",
+          "status": "met",
+          "because": "1 payment.failed delivery acknowledged with 2xx",
+          "evidence": []
+        },
+        {
+          "id": "handles_merchant_activated",
+          "title": "Handles merchant.activated",
+          "status": "met",
+          "because": "1 merchant.activated delivery acknowledged with 2xx",
+          "evidence": []
+        },
+        {
+          "id": "verifies_webhook_signatures",
+          "title": "Verifies webhook signatures",
+          "status": "met",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T07:21:29.616Z",
+          "evidence": []
+        },
+        {
+          "id": "polls_when_delivery_fails",
+          "title": "Falls back to polling when a delivery fails",
+          "status": "unmet",
+          "because": "no payment webhook delivery has failed yet: fail one (a receiver answering 500) and read the status",
+          "evidence": []
+        },
+        {
+          "id": "reads_accounts_with_consent",
+          "title": "Reads accounts under an authorized consent",
+          "status": "met",
+          "because": "a consent was authorized and accounts were read",
+          "evidence": [
+            23,
+            24,
+            25,
+            26
+          ]
+        },
+        {
+          "id": "no_smells",
+          "title": "Does nothing the report flags",
+          "status": "met",
+          "because": "no smell found",
+          "evidence": []
+        }
+      ]
     }
   },
   "listMagicValues": {
@@ -922,9 +1709,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.003Z",
         "frozen": true,
-        "offsetMs": -23211654379
+        "offsetMs": -23233889558
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -950,12 +1737,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "deliveries": {
         "byState": {
           "pending": 0,
-          "delivering": 1,
-          "delivered": 6,
+          "delivering": 0,
+          "delivered": 7,
           "failed": 0
         },
         "byOutcome": {
-          "delivered": 6,
+          "delivered": 7,
           "timeout": 0,
           "connection_refused": 0,
           "connection_reset": 0,
@@ -973,15 +1760,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+            "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.002Z",
-            "updatedAt": "2026-03-02T09:40:00.002Z",
+            "createdAt": "2026-03-02T09:40:00.003Z",
+            "updatedAt": "2026-03-02T09:40:00.003Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_83c8f74ea266d5d577f6"
+            "subTppId": "stpp_1abddd757beab9be3414"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -998,14 +1785,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.002Z",
-        "subTppId": "stpp_df73f6e563311091523e"
+        "updatedAt": "2026-03-02T09:40:00.003Z",
+        "subTppId": "stpp_1867507924bf9891dd94"
       },
       "state": "inactive",
       "states": [
@@ -1047,9 +1834,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1070,9 +1857,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1100,7 +1887,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a21567cd3fdc55cb3515fd",
+          "eventId": "evt_01a216bb15324b43ca268b82",
           "deliveries": [
             {
               "id": 3,
@@ -1127,11 +1914,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+            "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+            "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
           },
           "actions": [
             "revoke",
@@ -1433,9 +2220,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T01:10:54.733Z",
+      "createdAt": "2026-11-26T07:21:30.119Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.003Z",
         "frozen": true
       },
       "counts": {
@@ -1455,9 +2242,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T01:10:54.733Z",
+          "createdAt": "2026-11-26T07:21:30.119Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.002Z",
+            "now": "2026-03-02T09:40:00.003Z",
             "frozen": true
           },
           "counts": {
@@ -1478,9 +2265,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T01:10:54.733Z",
+      "createdAt": "2026-11-26T07:21:30.119Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.003Z",
         "frozen": true
       },
       "counts": {
@@ -1508,17 +2295,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "ef216a4d",
+      "runId": "11f0ac49",
       "passed": true,
-      "durationMs": 320,
-      "startedAt": "2026-11-26T01:10:54.749Z",
+      "durationMs": 330,
+      "startedAt": "2026-11-26T07:21:30.146Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 4,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -1527,7 +2314,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "wh_9cd14a8c829d99d98a673baa → http://127.0.0.1:9/obsim-scenario/ef216a4d/1"
+          "detail": "wh_4ac39cd5eb3608a59ef87de5 → http://127.0.0.1:9/obsim-scenario/11f0ac49/1"
         },
         {
           "index": 3,
@@ -1542,16 +2329,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 3,
-          "detail": "now 2026-11-26T01:10:59.759Z, 1 transition(s) fired"
+          "durationMs": 5,
+          "detail": "now 2026-11-26T07:21:35.160Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 3,
-          "detail": "evt_01a21567d0263e5297c7f724 signature valid"
+          "durationMs": 8,
+          "detail": "evt_01a216bb192f1c69d8179384 signature valid"
         },
         {
           "index": 6,
@@ -1579,13 +2366,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+      "sandboxId": "sbx_51e24311e602727ad008",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T01:10:55.075Z",
-      "expiresAt": "2026-11-26T03:10:55.075Z",
+      "createdAt": "2026-11-26T07:21:30.480Z",
+      "expiresAt": "2026-11-26T09:21:30.480Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T01:10:55.075Z",
+        "now": "2026-11-26T07:21:30.481Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -1595,12 +2382,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_06f198e5fc4b38ca1cb2",
-        "clientSecret": "sbx_secret_MHi8Im5YwBmaBP1H4L3xpo56sjfvDYgh"
+        "clientId": "sbx_51e24311e602727ad008",
+        "clientSecret": "sbx_secret_9QcQYVmhoxRYGalnO_v_hyWdnDzspPbR"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "7f9d7f96-0a93-488f-a084-5e465085bb0d"
+        "clientId": "aed91afe-274e-4935-a70c-8bea02971394"
       }
     }
   },
@@ -1608,13 +2395,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+          "sandboxId": "sbx_51e24311e602727ad008",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T01:10:55.075Z",
-          "expiresAt": "2026-11-26T03:10:55.075Z",
+          "createdAt": "2026-11-26T07:21:30.480Z",
+          "expiresAt": "2026-11-26T09:21:30.480Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T01:10:55.078Z",
+            "now": "2026-11-26T07:21:30.482Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -1630,13 +2417,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+      "sandboxId": "sbx_51e24311e602727ad008",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T01:10:55.075Z",
-      "expiresAt": "2026-11-26T03:10:55.075Z",
+      "createdAt": "2026-11-26T07:21:30.480Z",
+      "expiresAt": "2026-11-26T09:21:30.480Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T01:10:55.079Z",
+        "now": "2026-11-26T07:21:30.483Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -1649,7 +2436,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+      "sandboxId": "sbx_51e24311e602727ad008",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -1664,7 +2451,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "clearRequests": {
     "response": {
-      "deleted": 50
+      "deleted": 53
     }
   },
   "resetSandboxData": {
@@ -1693,7 +2480,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -1710,7 +2497,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -1724,7 +2511,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -1735,28 +2522,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.002Z",
+      "timestamp": "2026-03-02T09:40:00.003Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.002Z"
+        "timestamp": "2026-03-02T09:40:00.003Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.002Z",
+      "timestamp": "2026-03-02T09:40:00.003Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+        "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.002Z"
+        "timestamp": "2026-03-02T09:40:00.003Z"
       }
     }
   },
@@ -1765,7 +2552,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+        "webhookId": "wh_c468e00d3dd35d01816c727f",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -7,6 +7,7 @@ import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerPaymentSchemas } from './partner-payments.js';
 import { partnerSchemas } from './partner.js';
+import { readinessSchemas } from './readiness.js';
 import { sandboxReadSchemas } from './sandbox-reads.js';
 import { sandboxSchemas } from './sandbox.js';
 import { sandboxesSchemas } from './sandboxes.js';
@@ -24,4 +25,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...aisSchemas,
   ...scenarioApiSchemas,
   ...webhookSchemas,
+  ...readinessSchemas,
 ];

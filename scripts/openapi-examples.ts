@@ -7,6 +7,7 @@
  *   npm run openapi:examples && npm run openapi
  */
 import { writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +24,19 @@ interface Example {
 }
 
 const received = new Map<string, unknown>();
+let webhookSecret = '';
 
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { event: string };
+    const raw = Buffer.concat(chunks);
+    // a receiver that verifies signatures, as a partner's must (checkRegisteredReceiver passes)
+    if (req.headers['x-webhook-signature'] !== createHmac('sha256', webhookSecret).update(raw).digest('hex')) {
+      res.writeHead(401).end();
+      return;
+    }
+    const body = JSON.parse(raw.toString('utf8')) as { event: string };
     if (!received.has(body.event)) received.set(body.event, body);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
   });
@@ -74,10 +82,12 @@ async function deliveries(): Promise<void> {
 }
 
 await call('getHealth', 'GET', '/healthz', undefined, {});
-await call('registerWebhook', 'POST', '/v1/partner/webhooks', {
-  url: receiverUrl,
-  events: Object.keys(WEBHOOK_OPERATIONS).filter((event) => event !== 'webhook.test'),
-});
+webhookSecret = (
+  await call('registerWebhook', 'POST', '/v1/partner/webhooks', {
+    url: receiverUrl,
+    events: Object.keys(WEBHOOK_OPERATIONS).filter((event) => event !== 'webhook.test'),
+  })
+).secret;
 const merchant = await call('createTestMerchant', 'POST', '/v1/partner/merchants/test', { companyName: 'Nørrebro Kaffe ApS' });
 await call('createMerchant', 'POST', '/v1/partner/merchants', {
   companyName: 'Vesterbro Cykler ApS',
@@ -164,6 +174,9 @@ await call('getRequest', 'GET', `/_sandbox/requests/${entries[0].id}`);
 const matcher = { request: { method: 'POST', path: '/v1/partner/payments', body: { referenceNumber: 'order-1001' } } };
 await call('countRequests', 'POST', '/_sandbox/requests/count', matcher);
 await call('verifyRequests', 'POST', '/_sandbox/requests/verify', { ...matcher, count: 1 });
+await call('checkRegisteredReceiver', 'POST', '/_sandbox/receiver-checks', { timeoutMs: 2000 });
+await call('listReceiverChecks', 'GET', '/_sandbox/receiver-checks');
+await call('getReadinessReport', 'GET', '/_sandbox/report');
 await call('listMagicValues', 'GET', '/_sandbox/magic-values');
 await call('getSandboxOverview', 'GET', '/_sandbox/overview');
 await call('listSandboxMerchants', 'GET', '/_sandbox/merchants?limit=1');

@@ -10,6 +10,7 @@ import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerMcpCommand } from './cli/mcp.js';
 import { registerPersonaCommands } from './cli/persona.js';
+import { registerReportCommand } from './cli/report.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
 import { registerLogsCommand } from './cli/logs.js';
@@ -73,6 +74,7 @@ export function buildCli(): Command {
   registerTriggerCommand(program);
   registerLogsCommand(program);
   registerCheckReceiverCommand(program);
+  registerReportCommand(program);
   registerSandboxCommands(program);
   registerPersonaCommands(program);
   registerClusterCommand(program);

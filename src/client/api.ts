@@ -564,6 +564,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/receiver-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The check-receiver runs recorded for the readiness report, newest first
+         * @description The runs of POST /_sandbox/receiver-checks against this sandbox's webhooks, newest first; the newest 20 are kept. They outlive a reset and a snapshot restore (like the journal) and go with the sandbox.
+         */
+        get: operations["listReceiverChecks"];
+        put?: never;
+        /**
+         * Check a registered webhook receiver, and record the result for the readiness report
+         * @description Sends the checks of `obsim check-receiver` (a valid delivery of every event, a tampered body, a wrong secret, a missing and a truncated signature, a duplicate, out-of-order and unknown events) to the registered webhook's URL, signed with its own secret, one after another, and answers the result. The deliveries use fresh ids and are not in the delivery log. Default: the newest webhook. 404 webhook_not_found when none is registered.
+         */
+        post: operations["checkRegisteredReceiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/requests": {
         parameters: {
             query?: never;
@@ -995,6 +1019,26 @@ export interface paths {
          * @description Its merchants, payments, consents, webhooks, events, deliveries and timers are deleted in one transaction; its credentials then answer 401 sandbox_gone. An admin, or the sandbox itself.
          */
         delete: operations["deleteSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The go-live readiness report of a sandbox
+         * @description Computed from the sandbox's journal, webhook deliveries, check-receiver runs (POST /_sandbox/receiver-checks) and rows: operations called and the answers met, lifecycle states and events reached, smells with the journal entries that prove them, and the default go-live checklist with its verdict (docs/readiness.md). With partner credentials: the caller's sandbox. An admin names any sandbox with `sandbox` (a created sandbox's id, or a configured partner's client id; `default` is the default partner). 409 journal_off when the journal is off: there is nothing to judge.
+         */
+        get: operations["getReadinessReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2439,6 +2483,116 @@ export interface components {
                 steps: number;
             }[];
         };
+        /**
+         * SandboxReadinessReport
+         * @description What the sandbox saw, judged for go-live (docs/readiness.md): each partner-facing operation with the statuses it answered and those not yet met; the states and events reached; smells with the journal entries that prove them (GET /_sandbox/requests/{id}); the checklist and its verdict. Computed from the journal as it is kept: `journal.truncated` says older entries were dropped by the journal's bounds.
+         */
+        SandboxReadinessReport: {
+            sandboxId: string;
+            /** @description Wall clock (ISO 8601) */
+            generatedAt: string;
+            /**
+             * @description met when no checklist item is unmet
+             * @enum {string}
+             */
+            verdict: "met" | "unmet";
+            /** @description `default`, or the name of the requirements applied */
+            checklistSource: string;
+            journal: {
+                entries: number;
+                truncated: boolean;
+            };
+            operations: {
+                operationId: string;
+                method: string;
+                /** @description The OpenAPI path template */
+                path: string;
+                called: boolean;
+                calls: number;
+                /** @description Answers by status code */
+                statuses: {
+                    [key: string]: number;
+                };
+                /** @description Answers worth having met that were not */
+                unseen: string[];
+                /** @description Up to five journal entry ids, newest first */
+                evidence: number[];
+                evidenceByStatus: {
+                    [key: string]: number[];
+                };
+            }[];
+            lifecycles: {
+                payments: {
+                    reached: {
+                        [key: string]: number;
+                    };
+                    unreached: string[];
+                };
+                failureReasons: {
+                    reached: {
+                        [key: string]: number;
+                    };
+                    unreached: string[];
+                };
+                merchants: {
+                    reached: {
+                        [key: string]: number;
+                    };
+                    unreached: string[];
+                };
+                consents: {
+                    reached: {
+                        [key: string]: number;
+                    };
+                    unreached: string[];
+                };
+                events: {
+                    event: string;
+                    acknowledged: number;
+                    failed: number;
+                }[];
+                neverProduced: string[];
+            };
+            smells: {
+                /** @enum {string} */
+                code: "duplicate_reference_number" | "repeated_validation_error" | "retry_before_retry_after" | "expired_token_reused" | "polling_after_webhook" | "forged_signature_accepted";
+                message: string;
+                docs: string;
+                evidence: number[];
+            }[];
+            checklist: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                status: "met" | "unmet" | "not_applicable";
+                because: string;
+                evidence: number[];
+            }[];
+        };
+        /**
+         * SandboxReceiverCheck
+         * @description A check-receiver run against a registered webhook (the checks of `obsim check-receiver`, signed with the webhook's own secret), as recorded for the readiness report.
+         */
+        SandboxReceiverCheck: {
+            webhookId: string;
+            url: string;
+            startedAt: string;
+            passed: number;
+            warned: number;
+            failed: number;
+            /** @enum {string} */
+            verdict: "passed" | "failed";
+            /** @description A delivery with a forged or missing signature was acknowledged with 2xx */
+            forgedAccepted: boolean;
+            checks: {
+                id: string;
+                title: string;
+                /** @enum {string} */
+                status: "pass" | "warn" | "fail";
+                reason: string;
+            }[];
+            hints: string[];
+        };
     };
     responses: never;
     parameters: never;
@@ -2478,7 +2632,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "5a58ce53-e5bb-4acb-8952-17783eaa9a82",
+                     *           "clientId": "8a601b41-f3de-41ae-90e3-6f239bf3410b",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -2487,18 +2641,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_9c84d7f1d621a4e333a1"
+                     *           "subTppId": "stpp_3f5e23f5b68eb4c02be3"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *           "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_df73f6e563311091523e"
+                     *           "subTppId": "stpp_1867507924bf9891dd94"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -2568,11 +2722,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "59fe372f-32fe-47b8-b031-d1cacf78ec66",
+                     *       "clientId": "80766d53-c97f-4df5-89aa-7cb3af7337f8",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_gpBcLaaiZQMXoq0EmMAfq_YY",
-                     *       "onboardingToken": "onb_gpBcLaaiZQMXoq0EmMAfq_YY",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_AszeYzAVNViwHj4LuGz88Le6",
+                     *       "onboardingToken": "onb_AszeYzAVNViwHj4LuGz88Le6",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -2640,16 +2794,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "d30592e3-15e3-499d-a7f4-853129931d35",
+                     *       "clientId": "5d40523a-e0aa-406f-9939-69c65fbc0a0e",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_db_t-DNkcW2EkyGDXwKLjBes",
-                     *       "onboardingToken": "onb_db_t-DNkcW2EkyGDXwKLjBes",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
+                     *       "onboardingToken": "onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_bc6b9e7ad41c82243f37"
+                     *       "subTppId": "stpp_3c9ccaa8588c06d12caa"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -2711,7 +2865,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -2774,7 +2928,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_df73f6e563311091523e"
+                     *       "subTppId": "stpp_1867507924bf9891dd94"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -2829,8 +2983,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2zxq-1t-RQSTCxlym8EOJbDK",
-                     *       "onboardingToken": "onb_2zxq-1t-RQSTCxlym8EOJbDK",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_wWXc-dQbG1JqTcH2rrqTkMED",
+                     *       "onboardingToken": "onb_wWXc-dQbG1JqTcH2rrqTkMED",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -2946,7 +3100,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -2972,9 +3126,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3038,9 +3192,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3111,7 +3265,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "id": "wh_c468e00d3dd35d01816c727f",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3120,7 +3274,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+                     *       "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3175,8 +3329,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
-                     *       "eventId": "evt_01a21567cd47bbba41d77836",
+                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *       "eventId": "evt_01a216bb153aa7e03c3a52cf",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3245,7 +3399,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjMwMTcyNGViLWJlMGUtNGFhYi05ZjY2LTRlNWUxNDQzOGMwMCJ9.d4osJCwaJKMsgUCMeekpw8aGP6tPkB-1RzXqVOKu6cE"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjEwMzQyYTQ4LWU2ZWEtNDE0Zi05YzM5LWFlNzAzNzVjMTEyNSJ9.KLRzkb4GNx6vzRHgbfwI462AHIkm0pQ5ZgsnxlMEVD8"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3325,11 +3479,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *       "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_XZiPNP8As8N-d4bvc-x2iftr9oPE8m1y"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_XhNud_HnuWejmgoXKaXISc0FykzzdZq6"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -3399,11 +3553,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+                     *         "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+                     *         "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -3415,7 +3569,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *         "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -3486,8 +3640,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
-                     *       "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574",
+                     *       "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *       "consentId": "cns_71f282e323904260a7b4f84e40e65f1a",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4040,7 +4194,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.002Z",
+                     *       "now": "2026-03-02T09:40:00.003Z",
                      *       "fired": 0
                      *     }
                      */
@@ -4095,9 +4249,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.002Z",
+                     *       "now": "2026-03-02T09:30:00.003Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23211654379
+                     *       "offsetMs": -23233889558
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4153,7 +4307,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.000Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23211654379
+                     *       "offsetMs": -23233889558
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4279,9 +4433,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4354,7 +4508,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2e493160-b40f-409c-bc6c-cd4e027a3e6e",
+                     *       "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4419,37 +4573,37 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *           "eventId": "evt_01a216bb16e59f86e2f1415e",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
-                     *           "createdAt": "2026-03-02T09:40:00.002Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *           "createdAt": "2026-03-02T09:40:00.003Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *           "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *           "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a21567ceb2f82b2574cf00",
+                     *           "eventId": "evt_01a216bb16e179467d601d83",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
-                     *           "createdAt": "2026-03-02T09:40:00.002Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *           "createdAt": "2026-03-02T09:40:00.003Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"64342cc1-432d-4817-9e4b-5f020c7786a8\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *           "signature": "466edbd479b70bd8ead56d5f2f5f43a50ab9b29399a9b2071e6b52e673bd145b"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"4f59b4f0-0fa9-4810-9247-c2f9e2b26472\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *           "signature": "38e3bc8baec0f7358f70e861624f0513a241f30bfd7434265246bb002d3014d3"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -4505,20 +4659,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *       "eventId": "evt_01a216bb16e59f86e2f1415e",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.002Z",
-                     *       "createdAt": "2026-03-02T09:40:00.002Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *       "createdAt": "2026-03-02T09:40:00.003Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *       "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *       "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4574,9 +4728,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a21567ceb521e8bef41ec3",
+                     *       "eventId": "evt_01a216bb16e59f86e2f1415e",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -4584,13 +4738,295 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.002Z",
+                     *       "createdAt": "2026-03-02T09:40:00.003Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"8402d1a4-9184-4b67-ab70-a4e5348fb1b1\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *       "signature": "ccded42e43e9677813efa56138efe3c7b276b5846216f0132b9b18072b0e517b"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *       "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listReceiverChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *           "url": "https://partner.example/webhooks/obsim",
+                     *           "startedAt": "2026-11-26T07:21:29.616Z",
+                     *           "passed": 12,
+                     *           "warned": 0,
+                     *           "failed": 0,
+                     *           "verdict": "passed",
+                     *           "forgedAccepted": false,
+                     *           "checks": [
+                     *             {
+                     *               "id": "event.payment.completed",
+                     *               "title": "valid payment.completed",
+                     *               "status": "pass",
+                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "event.payment.failed",
+                     *               "title": "valid payment.failed",
+                     *               "status": "pass",
+                     *               "reason": "200 in 4 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "event.merchant.activated",
+                     *               "title": "valid merchant.activated",
+                     *               "status": "pass",
+                     *               "reason": "200 in 3 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "event.merchant.deactivated",
+                     *               "title": "valid merchant.deactivated",
+                     *               "status": "pass",
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "event.merchant.onboarding.completed",
+                     *               "title": "valid merchant.onboarding.completed",
+                     *               "status": "pass",
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "signature.tampered-body",
+                     *               "title": "tampered body, original signature",
+                     *               "status": "pass",
+                     *               "reason": "refused with 401 in 2 ms"
+                     *             },
+                     *             {
+                     *               "id": "signature.wrong-secret",
+                     *               "title": "signed with another secret",
+                     *               "status": "pass",
+                     *               "reason": "refused with 401 in 2 ms"
+                     *             },
+                     *             {
+                     *               "id": "signature.missing",
+                     *               "title": "no X-Webhook-Signature",
+                     *               "status": "pass",
+                     *               "reason": "refused with 401 in 2 ms"
+                     *             },
+                     *             {
+                     *               "id": "signature.truncated",
+                     *               "title": "truncated signature (first 32 hex digits)",
+                     *               "status": "pass",
+                     *               "reason": "refused with 401 in 2 ms"
+                     *             },
+                     *             {
+                     *               "id": "duplicate",
+                     *               "title": "same X-Webhook-Id delivered twice",
+                     *               "status": "pass",
+                     *               "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "out-of-order",
+                     *               "title": "payment.failed after payment.completed (same payment)",
+                     *               "status": "pass",
+                     *               "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+                     *             },
+                     *             {
+                     *               "id": "unknown-event",
+                     *               "title": "an event the contract does not list (merchant.updated)",
+                     *               "status": "pass",
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *             }
+                     *           ],
+                     *           "hints": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: components["schemas"]["SandboxReceiverCheck"][];
+                    };
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkRegisteredReceiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timeoutMs": 2000
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The registered webhook to check; default: the newest */
+                    webhookId?: string;
+                    /** @default 10000 */
+                    timeoutMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A check-receiver run against a registered webhook (the checks of `obsim check-receiver`, signed with the webhook's own secret), as recorded for the readiness report. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *       "url": "https://partner.example/webhooks/obsim",
+                     *       "startedAt": "2026-11-26T07:21:29.616Z",
+                     *       "passed": 12,
+                     *       "warned": 0,
+                     *       "failed": 0,
+                     *       "verdict": "passed",
+                     *       "forgedAccepted": false,
+                     *       "checks": [
+                     *         {
+                     *           "id": "event.payment.completed",
+                     *           "title": "valid payment.completed",
+                     *           "status": "pass",
+                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "event.payment.failed",
+                     *           "title": "valid payment.failed",
+                     *           "status": "pass",
+                     *           "reason": "200 in 4 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "event.merchant.activated",
+                     *           "title": "valid merchant.activated",
+                     *           "status": "pass",
+                     *           "reason": "200 in 3 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "event.merchant.deactivated",
+                     *           "title": "valid merchant.deactivated",
+                     *           "status": "pass",
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "event.merchant.onboarding.completed",
+                     *           "title": "valid merchant.onboarding.completed",
+                     *           "status": "pass",
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "signature.tampered-body",
+                     *           "title": "tampered body, original signature",
+                     *           "status": "pass",
+                     *           "reason": "refused with 401 in 2 ms"
+                     *         },
+                     *         {
+                     *           "id": "signature.wrong-secret",
+                     *           "title": "signed with another secret",
+                     *           "status": "pass",
+                     *           "reason": "refused with 401 in 2 ms"
+                     *         },
+                     *         {
+                     *           "id": "signature.missing",
+                     *           "title": "no X-Webhook-Signature",
+                     *           "status": "pass",
+                     *           "reason": "refused with 401 in 2 ms"
+                     *         },
+                     *         {
+                     *           "id": "signature.truncated",
+                     *           "title": "truncated signature (first 32 hex digits)",
+                     *           "status": "pass",
+                     *           "reason": "refused with 401 in 2 ms"
+                     *         },
+                     *         {
+                     *           "id": "duplicate",
+                     *           "title": "same X-Webhook-Id delivered twice",
+                     *           "status": "pass",
+                     *           "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "out-of-order",
+                     *           "title": "payment.failed after payment.completed (same payment)",
+                     *           "status": "pass",
+                     *           "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+                     *         },
+                     *         {
+                     *           "id": "unknown-event",
+                     *           "title": "an event the contract does not list (merchant.updated)",
+                     *           "status": "pass",
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *         }
+                     *       ],
+                     *       "hints": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxReceiverCheck"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
@@ -4657,27 +5093,27 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T01:10:54.009Z",
+                     *           "wallAt": "2026-11-26T07:21:29.131Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
                      *           "headers": {
-                     *             "content-length": "102",
-                     *             "content-type": "application/json",
-                     *             "user-agent": "lightMyRequest",
                      *             "x-partner-client-id": "sandbox-partner",
-                     *             "x-partner-client-secret": "[redacted]"
+                     *             "x-partner-client-secret": "[redacted]",
+                     *             "user-agent": "lightMyRequest",
+                     *             "content-type": "application/json",
+                     *             "content-length": "102"
                      *           },
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 1.539,
-                     *           "requestId": "req_c2a75baeec532bea1b96e801",
+                     *           "durationMs": 1.345,
+                     *           "requestId": "req_4b28473ec0d68e5eba56633f",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -4689,9 +5125,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4700,27 +5136,27 @@ export interface operations {
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T01:10:54.006Z",
+                     *           "wallAt": "2026-11-26T07:21:29.129Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
                      *           "headers": {
-                     *             "content-length": "106",
-                     *             "content-type": "application/json",
-                     *             "user-agent": "lightMyRequest",
                      *             "x-partner-client-id": "sandbox-partner",
-                     *             "x-partner-client-secret": "[redacted]"
+                     *             "x-partner-client-secret": "[redacted]",
+                     *             "user-agent": "lightMyRequest",
+                     *             "content-type": "application/json",
+                     *             "content-length": "106"
                      *           },
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 3.686,
-                     *           "requestId": "req_b77fcfc143e4ede4648b6ba7",
+                     *           "durationMs": 29.182,
+                     *           "requestId": "req_025716cb08c69d64d5e4ab99",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -4732,9 +5168,9 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4789,7 +5225,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 50
+                     *       "deleted": 53
                      *     }
                      */
                     "application/json": components["schemas"]["JournalCleared"];
@@ -4891,27 +5327,27 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-26T01:10:54.009Z",
+                     *       "wallAt": "2026-11-26T07:21:29.131Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
                      *       "headers": {
-                     *         "content-length": "102",
-                     *         "content-type": "application/json",
-                     *         "user-agent": "lightMyRequest",
                      *         "x-partner-client-id": "sandbox-partner",
-                     *         "x-partner-client-secret": "[redacted]"
+                     *         "x-partner-client-secret": "[redacted]",
+                     *         "user-agent": "lightMyRequest",
+                     *         "content-type": "application/json",
+                     *         "content-length": "102"
                      *       },
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 1.539,
-                     *       "requestId": "req_c2a75baeec532bea1b96e801",
+                     *       "durationMs": 1.345,
+                     *       "requestId": "req_4b28473ec0d68e5eba56633f",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -4923,9 +5359,9 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5282,9 +5718,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23211654379
+                     *         "offsetMs": -23233889558
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -5310,12 +5746,12 @@ export interface operations {
                      *       "deliveries": {
                      *         "byState": {
                      *           "pending": 0,
-                     *           "delivering": 1,
-                     *           "delivered": 6,
+                     *           "delivering": 0,
+                     *           "delivered": 7,
                      *           "failed": 0
                      *         },
                      *         "byOutcome": {
-                     *           "delivered": 6,
+                     *           "delivered": 7,
                      *           "timeout": 0,
                      *           "connection_refused": 0,
                      *           "connection_reset": 0,
@@ -5384,15 +5820,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+                     *             "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.002Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.002Z",
+                     *             "createdAt": "2026-03-02T09:40:00.003Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.003Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_83c8f74ea266d5d577f6"
+                     *             "subTppId": "stpp_1abddd757beab9be3414"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -5455,14 +5891,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.002Z",
-                     *         "subTppId": "stpp_df73f6e563311091523e"
+                     *         "updatedAt": "2026-03-02T09:40:00.003Z",
+                     *         "subTppId": "stpp_1867507924bf9891dd94"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -5555,9 +5991,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_yTnRlUcoAc9jHxBJB8zq-1",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5624,9 +6060,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_cYAGGUT1jM3jbFIKFZ9Qmb",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5654,7 +6090,7 @@ export interface operations {
                      *           "kind": "event",
                      *           "status": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a21567cd3fdc55cb3515fd",
+                     *           "eventId": "evt_01a216bb15324b43ca268b82",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -5732,11 +6168,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "af2bdac9-df1f-497e-83d9-a21dd954a77a",
+                     *             "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_374e208537cd44f6a5d3cfe044ca9574"
+                     *             "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -5795,7 +6231,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_dce115d0a4476cd70ec80aa2",
+                     *           "id": "wh_c468e00d3dd35d01816c727f",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -5804,7 +6240,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_67d92e7ecfd68125ef604991f27791e7448fe1a86fb8e57d",
+                     *           "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -6196,17 +6632,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "ef216a4d",
+                     *       "runId": "11f0ac49",
                      *       "passed": true,
-                     *       "durationMs": 320,
-                     *       "startedAt": "2026-11-26T01:10:54.749Z",
+                     *       "durationMs": 330,
+                     *       "startedAt": "2026-11-26T07:21:30.146Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 2,
+                     *           "durationMs": 4,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -6215,7 +6651,7 @@ export interface operations {
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
                      *           "durationMs": 2,
-                     *           "detail": "wh_9cd14a8c829d99d98a673baa → http://127.0.0.1:9/obsim-scenario/ef216a4d/1"
+                     *           "detail": "wh_4ac39cd5eb3608a59ef87de5 → http://127.0.0.1:9/obsim-scenario/11f0ac49/1"
                      *         },
                      *         {
                      *           "index": 3,
@@ -6230,16 +6666,16 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 3,
-                     *           "detail": "now 2026-11-26T01:10:59.759Z, 1 transition(s) fired"
+                     *           "durationMs": 5,
+                     *           "detail": "now 2026-11-26T07:21:35.160Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 3,
-                     *           "detail": "evt_01a21567d0263e5297c7f724 signature valid"
+                     *           "durationMs": 8,
+                     *           "detail": "evt_01a216bb192f1c69d8179384 signature valid"
                      *         },
                      *         {
                      *           "index": 6,
@@ -6310,9 +6746,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-26T01:10:54.733Z",
+                     *           "createdAt": "2026-11-26T07:21:30.119Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.002Z",
+                     *             "now": "2026-03-02T09:40:00.003Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -6385,9 +6821,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T01:10:54.733Z",
+                     *       "createdAt": "2026-11-26T07:21:30.119Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -6456,9 +6892,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T01:10:54.733Z",
+                     *       "createdAt": "2026-11-26T07:21:30.119Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.002Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -6578,13 +7014,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *           "sandboxId": "sbx_51e24311e602727ad008",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-26T01:10:55.075Z",
-                     *           "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *           "createdAt": "2026-11-26T07:21:30.480Z",
+                     *           "expiresAt": "2026-11-26T09:21:30.480Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-26T01:10:55.078Z",
+                     *             "now": "2026-11-26T07:21:30.482Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -6654,13 +7090,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "sandboxId": "sbx_51e24311e602727ad008",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T01:10:55.075Z",
-                     *       "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *       "createdAt": "2026-11-26T07:21:30.480Z",
+                     *       "expiresAt": "2026-11-26T09:21:30.480Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T01:10:55.075Z",
+                     *         "now": "2026-11-26T07:21:30.481Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -6670,12 +7106,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_06f198e5fc4b38ca1cb2",
-                     *         "clientSecret": "sbx_secret_MHi8Im5YwBmaBP1H4L3xpo56sjfvDYgh"
+                     *         "clientId": "sbx_51e24311e602727ad008",
+                     *         "clientSecret": "sbx_secret_9QcQYVmhoxRYGalnO_v_hyWdnDzspPbR"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "7f9d7f96-0a93-488f-a084-5e465085bb0d"
+                     *         "clientId": "aed91afe-274e-4935-a70c-8bea02971394"
                      *       }
                      *     }
                      */
@@ -6727,13 +7163,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "sandboxId": "sbx_51e24311e602727ad008",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T01:10:55.075Z",
-                     *       "expiresAt": "2026-11-26T03:10:55.075Z",
+                     *       "createdAt": "2026-11-26T07:21:30.480Z",
+                     *       "expiresAt": "2026-11-26T09:21:30.480Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T01:10:55.079Z",
+                     *         "now": "2026-11-26T07:21:30.483Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -6792,7 +7228,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_06f198e5fc4b38ca1cb2",
+                     *       "sandboxId": "sbx_51e24311e602727ad008",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -6806,6 +7242,659 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDeleted"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReadinessReport: {
+        parameters: {
+            query?: {
+                /** @description With X-Obsim-Admin-Key (or on a server without one): the sandbox to report on; without it, the caller's own */
+                sandbox?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sandbox saw, judged for go-live (docs/readiness.md): each partner-facing operation with the statuses it answered and those not yet met; the states and events reached; smells with the journal entries that prove them (GET /_sandbox/requests/{id}); the checklist and its verdict. Computed from the journal as it is kept: `journal.truncated` says older entries were dropped by the journal's bounds. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "sandbox-partner",
+                     *       "generatedAt": "2026-11-26T07:21:29.675Z",
+                     *       "verdict": "unmet",
+                     *       "checklistSource": "default",
+                     *       "journal": {
+                     *         "entries": 39,
+                     *         "truncated": false
+                     *       },
+                     *       "operations": [
+                     *         {
+                     *           "operationId": "createMerchant",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants",
+                     *           "called": true,
+                     *           "calls": 2,
+                     *           "statuses": {
+                     *             "200": 2
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             3,
+                     *             31
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               3,
+                     *               31
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "createFastTrackMerchant",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/fast-track",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             4
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               4
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "createTestMerchant",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/test",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             2
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               2
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "getMerchantOnboardingStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "401",
+                     *             "404",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             6
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               6
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listMerchants",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/merchants",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             5
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               5
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "resendMerchantOnboarding",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "401",
+                     *             "404",
+                     *             "409",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             7
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               7
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "createMerchantStore",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/{merchantId}/stores",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503",
+                     *             "404",
+                     *             "409"
+                     *           ],
+                     *           "evidence": [
+                     *             8
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               8
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "called": true,
+                     *           "calls": 2,
+                     *           "statuses": {
+                     *             "200": 2
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503",
+                     *             "404",
+                     *             "409"
+                     *           ],
+                     *           "evidence": [
+                     *             9,
+                     *             10
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               9,
+                     *               10
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "401",
+                     *             "404",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             13
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               13
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "registerWebhook",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/webhooks",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             1
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               1
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "testWebhook",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/webhooks/{id}/test",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             15
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               15
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "generateToken",
+                     *           "method": "POST",
+                     *           "path": "/v1/auth/generate-token",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "500"
+                     *           ],
+                     *           "evidence": [
+                     *             17
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               17
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "createConsent",
+                     *           "method": "POST",
+                     *           "path": "/v1/ais/consents",
+                     *           "called": true,
+                     *           "calls": 2,
+                     *           "statuses": {
+                     *             "200": 2
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             18,
+                     *             20
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               18,
+                     *               20
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listUserConsents",
+                     *           "method": "GET",
+                     *           "path": "/v1/ais/users/{userId}/consents",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             22
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               22
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listAccounts",
+                     *           "method": "POST",
+                     *           "path": "/v1/ais/accounts",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             23
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               23
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "getAccountBalance",
+                     *           "method": "POST",
+                     *           "path": "/v1/ais/accounts/balance",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             24
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               24
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listAccountTransactions",
+                     *           "method": "POST",
+                     *           "path": "/v1/ais/accounts/transactions",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             25
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               25
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listAccountTransactionsInWindow",
+                     *           "method": "GET",
+                     *           "path": "/v1/ais/accounts/{accountId}/transactions",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             26
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               26
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "lifecycles": {
+                     *         "payments": {
+                     *           "reached": {
+                     *             "failed": 1,
+                     *             "paid": 1
+                     *           },
+                     *           "unreached": [
+                     *             "pending",
+                     *             "processing"
+                     *           ]
+                     *         },
+                     *         "failureReasons": {
+                     *           "reached": {
+                     *             "bank_rejected": 1
+                     *           },
+                     *           "unreached": [
+                     *             "payer_abandoned",
+                     *             "expired"
+                     *           ]
+                     *         },
+                     *         "merchants": {
+                     *           "reached": {
+                     *             "activated": 1,
+                     *             "awaiting_approval": 1,
+                     *             "inactive": 1,
+                     *             "pending_completion": 1,
+                     *             "pending_onboarding": 1
+                     *           },
+                     *           "unreached": [
+                     *             "pending_partner_ais",
+                     *             "rejected"
+                     *           ]
+                     *         },
+                     *         "consents": {
+                     *           "reached": {
+                     *             "authorized": 1,
+                     *             "failed": 1
+                     *           },
+                     *           "unreached": [
+                     *             "pending",
+                     *             "expired",
+                     *             "revoked"
+                     *           ]
+                     *         },
+                     *         "events": [
+                     *           {
+                     *             "event": "payment.completed",
+                     *             "acknowledged": 1,
+                     *             "failed": 0
+                     *           },
+                     *           {
+                     *             "event": "payment.failed",
+                     *             "acknowledged": 1,
+                     *             "failed": 0
+                     *           },
+                     *           {
+                     *             "event": "merchant.activated",
+                     *             "acknowledged": 1,
+                     *             "failed": 0
+                     *           },
+                     *           {
+                     *             "event": "merchant.deactivated",
+                     *             "acknowledged": 2,
+                     *             "failed": 0
+                     *           },
+                     *           {
+                     *             "event": "merchant.onboarding.completed",
+                     *             "acknowledged": 1,
+                     *             "failed": 0
+                     *           },
+                     *           {
+                     *             "event": "webhook.test",
+                     *             "acknowledged": 1,
+                     *             "failed": 0
+                     *           }
+                     *         ],
+                     *         "neverProduced": []
+                     *       },
+                     *       "smells": [],
+                     *       "checklist": [
+                     *         {
+                     *           "id": "creates_payments",
+                     *           "title": "Creates payments",
+                     *           "status": "met",
+                     *           "because": "POST /v1/partner/payments answered 2xx",
+                     *           "evidence": [
+                     *             9,
+                     *             10
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "handles_payment_completed",
+                     *           "title": "Handles payment.completed",
+                     *           "status": "met",
+                     *           "because": "1 payment.completed delivery acknowledged with 2xx",
+                     *           "evidence": []
+                     *         },
+                     *         {
+                     *           "id": "handles_payment_failed",
+                     *           "title": "Handles payment.failed",
+                     *           "status": "met",
+                     *           "because": "1 payment.failed delivery acknowledged with 2xx",
+                     *           "evidence": []
+                     *         },
+                     *         {
+                     *           "id": "handles_merchant_activated",
+                     *           "title": "Handles merchant.activated",
+                     *           "status": "met",
+                     *           "because": "1 merchant.activated delivery acknowledged with 2xx",
+                     *           "evidence": []
+                     *         },
+                     *         {
+                     *           "id": "verifies_webhook_signatures",
+                     *           "title": "Verifies webhook signatures",
+                     *           "status": "met",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T07:21:29.616Z",
+                     *           "evidence": []
+                     *         },
+                     *         {
+                     *           "id": "polls_when_delivery_fails",
+                     *           "title": "Falls back to polling when a delivery fails",
+                     *           "status": "unmet",
+                     *           "because": "no payment webhook delivery has failed yet: fail one (a receiver answering 500) and read the status",
+                     *           "evidence": []
+                     *         },
+                     *         {
+                     *           "id": "reads_accounts_with_consent",
+                     *           "title": "Reads accounts under an authorized consent",
+                     *           "status": "met",
+                     *           "because": "a consent was authorized and accounts were read",
+                     *           "evidence": [
+                     *             23,
+                     *             24,
+                     *             25,
+                     *             26
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "no_smells",
+                     *           "title": "Does nothing the report flags",
+                     *           "status": "met",
+                     *           "because": "no smell found",
+                     *           "evidence": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxReadinessReport"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
@@ -6856,7 +7945,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -6900,7 +7989,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -6941,7 +8030,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -6979,14 +8068,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.002Z",
+                 *       "timestamp": "2026-03-02T09:40:00.003Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "8402d1a4-9184-4b67-ab70-a4e5348fb1b1",
+                 *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.002Z"
+                 *         "timestamp": "2026-03-02T09:40:00.003Z"
                  *       }
                  *     }
                  */
@@ -7020,14 +8109,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.002Z",
+                 *       "timestamp": "2026-03-02T09:40:00.003Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "64342cc1-432d-4817-9e4b-5f020c7786a8",
+                 *         "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.002Z"
+                 *         "timestamp": "2026-03-02T09:40:00.003Z"
                  *       }
                  *     }
                  */
@@ -7063,7 +8152,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_dce115d0a4476cd70ec80aa2",
+                 *         "webhookId": "wh_c468e00d3dd35d01816c727f",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -86,6 +86,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       const deleted = store.reset.deletePartner(id);
       // the journal outlives a reset (it records the reset), not its sandbox
       store.journal.clear(id);
+      store.readiness.clearReceiverChecks(id);
       store.meta.delete(`default_merchant:${id}`);
       return deleted;
     });

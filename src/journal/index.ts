@@ -157,7 +157,8 @@ export function createJournal(
     if (kept.some((ix) => !ix.held)) {
       for (const row of store.journal.pages(partnerId, afterId)) for (const e of entriesIn(row.data)) written.set(e.id, e);
     }
-    return kept.map((ix) => ix.held ?? written.get(ix.id)!);
+    // an entry of a page that did not read back is lost with its page (entriesIn)
+    return kept.flatMap((ix) => ix.held ?? written.get(ix.id) ?? []);
   }
 
   /** Entries waiting to be written, oldest first. */
@@ -333,10 +334,16 @@ export function createJournal(
       return ix && journalView(entriesOf(partnerId, [ix])[0]);
     },
 
-    /** How many entries the partner's journal keeps, and their size as counted for --journal-max-bytes. */
-    stats(partnerId: string): { count: number; bytes: number } {
+    /** Every entry the journal keeps, oldest first, without the answers (the readiness report reads them all). */
+    entries: (partnerId: string): StoredEntry[] => wholeEntries(partnerId, journalOf(partnerId).newerThan(0), 0),
+
+    /**
+     * How many entries the partner's journal keeps, their size as counted for --journal-max-bytes,
+     * and whether older entries were dropped by the bounds (or may have been: it is full).
+     */
+    stats(partnerId: string): { count: number; bytes: number; truncated: boolean } {
       const j = journalOf(partnerId);
-      return { count: j.count, bytes: j.bytes };
+      return { count: j.count, bytes: j.bytes, truncated: j.dropped > 0 || j.count >= limits.maxEntries };
     },
 
     /** Delete the partner's journal; how many entries. */

@@ -187,6 +187,10 @@ export function journalView(e: StoredEntry): JournalEntry {
   return view;
 }
 
+/** The request body an entry shows (undefined: none). */
+export const requestBodyOf = (e: StoredEntry): unknown =>
+  e.requestBody === null ? undefined : shown(e.requestBody, e.requestBodyTruncated);
+
 /** An entry as a matcher sees it (its request body parsed only for a matcher that reads it). */
 export function matchableView(e: StoredEntry, withBody: boolean): MatchableEntry {
   const view: MatchableEntry = { id: e.id, method: e.method, path: e.path, query: e.query, headers: e.headers, status: e.status };

@@ -90,6 +90,8 @@ export class PartnerIndex {
   bytes = 0;
   /** Pages holding only entries older than this id have been deleted. */
   deletedBelow = 0;
+  /** Entries the bounds dropped since the index was loaded. */
+  dropped = 0;
 
   constructor(private readonly bounds: IndexBounds) {}
 
@@ -104,6 +106,7 @@ export class PartnerIndex {
   keepWithinBounds(): void {
     while (this.count > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
       const dropped = this.entries[this.start++];
+      this.dropped++;
       this.count--;
       this.bytes -= dropped.size;
     }

@@ -32,6 +32,7 @@ import { journalStore } from './journal.js';
 import { merchantStore } from './merchants.js';
 import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
+import { readinessStore } from './readiness.js';
 import { resetStore } from './reset.js';
 import { sandboxStore } from './sandboxes.js';
 import { snapshotStore } from './snapshots.js';
@@ -163,6 +164,7 @@ export function createStore(db: Db) {
     meta,
     outbox: outboxStore(db, deliveries),
     payments: paymentStore(db),
+    readiness: readinessStore(db),
     reset: resetStore(db),
     sandboxes: sandboxStore(db),
     snapshots: snapshotStore(db),

@@ -385,4 +385,22 @@ export const MIGRATIONS: Migration[] = [
       DROP TABLE journal;
     `,
   },
+  {
+    // check-receiver runs made from the server against a sandbox's registered webhooks: the
+    // readiness report's evidence that its receiver verifies signatures (src/store/readiness.ts)
+    name: '100_receiver_checks',
+    sql: `
+      CREATE TABLE receiver_checks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        partner_id TEXT NOT NULL,
+        webhook_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        passed INTEGER NOT NULL,
+        forged_accepted INTEGER NOT NULL,
+        checked_at TEXT NOT NULL,
+        report TEXT NOT NULL
+      );
+      CREATE INDEX receiver_checks_partner ON receiver_checks (partner_id, id);
+    `,
+  },
 ];

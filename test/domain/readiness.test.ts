@@ -4,7 +4,8 @@
  * clean run, and the checklist's verdict follows its items.
  */
 import t from 'tap';
-import { readinessReport, type ReadinessInput, type ReportEntry } from '../../src/domain/readiness.js';
+import { readinessReport } from '../../src/domain/readiness.js';
+import type { ReadinessInput, ReportEntry } from '../../src/domain/readiness-input.js';
 
 const OPERATIONS = [
   { operationId: 'createPayment', method: 'POST', path: '/v1/partner/payments' },
@@ -12,12 +13,12 @@ const OPERATIONS = [
   { operationId: 'createMerchant', method: 'POST', path: '/v1/partner/merchants' },
   { operationId: 'getAccounts', method: 'POST', path: '/v1/ais/accounts' },
 ];
-const EVENTS = ['payment.completed', 'payment.failed', 'merchant.activated'];
 
 let nextId = 1;
 const at = (s: number) => new Date(Date.UTC(2026, 10, 26, 10, 0, 0) + s * 1000).toISOString();
 const entry = (s: number, method: string, path: string, status: number, extra: Partial<ReportEntry> = {}): ReportEntry => ({
   id: nextId++,
+  at: at(s),
   wallAt: at(s),
   method,
   path,
@@ -34,7 +35,6 @@ function input(over: Partial<ReadinessInput>): ReadinessInput {
     failureReasons: {},
     merchants: {},
     consents: {},
-    events: EVENTS,
     receiverChecks: [],
     ...over,
   };
@@ -50,13 +50,13 @@ function cleanRun(): ReadinessInput {
   return input({
     entries,
     deliveries: [
-      { event: 'payment.completed', paymentId: 5000001, state: 'delivered', wallAt: at(6) },
-      { event: 'payment.failed', paymentId: 5000002, state: 'delivered', wallAt: at(7) },
-      { event: 'payment.failed', paymentId: 5000002, state: 'failed', wallAt: at(8) },
+      { event: 'payment.completed', paymentId: 5000001, state: 'delivered', at: at(6) },
+      { event: 'payment.failed', paymentId: 5000002, state: 'delivered', at: at(7) },
+      { event: 'payment.failed', paymentId: 5000002, state: 'failed', at: at(8) },
     ],
     payments: { paid: 1, failed: 1 },
     failureReasons: { bank_rejected: 1 },
-    receiverChecks: [{ url: 'http://127.0.0.1:9/hooks', passed: true, forgedAccepted: false }],
+    receiverChecks: [{ url: 'http://127.0.0.1:9/hooks', passed: true, forgedAccepted: false, checkedAt: at(9) }],
   });
 }
 
@@ -94,7 +94,12 @@ t.test('a clean run: no smell, every item met or not applicable, verdict met', a
     { event: 'payment.completed', acknowledged: 1, failed: 0 },
     { event: 'payment.failed', acknowledged: 1, failed: 1 },
     { event: 'merchant.activated', acknowledged: 0, failed: 0 },
+    { event: 'merchant.deactivated', acknowledged: 0, failed: 0 },
+    { event: 'merchant.onboarding.completed', acknowledged: 0, failed: 0 },
   ]);
+  t.same(r.lifecycles.neverProduced, ['merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed']);
+  t.same(r.lifecycles.payments, { reached: { paid: 1, failed: 1 }, unreached: ['pending', 'processing'] });
+  t.same(r.lifecycles.failureReasons.unreached, ['payer_abandoned', 'expired']);
 });
 
 t.test('each smell, committed, is found with the entries that prove it', async (t) => {
@@ -118,8 +123,8 @@ t.test('each smell, committed, is found with the entries that prove it', async (
   const r = readinessReport(
     input({
       entries: [...dup, ...bad, ...limited, ...expired, ...polls],
-      deliveries: [{ event: 'payment.completed', paymentId: 7, state: 'delivered', wallAt: at(29) }],
-      receiverChecks: [{ url: 'http://127.0.0.1:9/hooks', passed: false, forgedAccepted: true }],
+      deliveries: [{ event: 'payment.completed', paymentId: 7, state: 'delivered', at: at(29) }],
+      receiverChecks: [{ url: 'http://127.0.0.1:9/hooks', passed: false, forgedAccepted: true, checkedAt: at(9) }],
     }),
   );
   const ids = (entries: ReportEntry[]) => entries.map((e) => e.id);
@@ -158,7 +163,7 @@ t.test('what is not smelly: different references, a retry after Retry-After, one
         entry(31, 'GET', '/v1/partner/payments/7/status', 200),
         entry(33, 'GET', '/v1/partner/payments/7/status', 200),
       ],
-      deliveries: [{ event: 'payment.completed', paymentId: 7, state: 'delivered', wallAt: at(30) }],
+      deliveries: [{ event: 'payment.completed', paymentId: 7, state: 'delivered', at: at(30) }],
     }),
   );
   t.same(r.smells, []);
@@ -173,6 +178,6 @@ t.test('the checklist: unmet until shown, not applicable only where the partner 
   );
   const ais = readinessReport(input({ consents: { pending: 1 } }));
   t.equal(ais.checklist.find((i) => i.id === 'reads_accounts_with_consent')?.status, 'unmet', 'asked for a consent: AIS applies');
-  const merchant = readinessReport(input({ merchants: { pending_onboarding: 1 } }));
+  const merchant = readinessReport(input({ entries: [entry(0, 'POST', '/v1/partner/merchants', 200)], operations: [...OPERATIONS] }));
   t.equal(merchant.checklist.find((i) => i.id === 'handles_merchant_activated')?.status, 'unmet', 'onboarded a merchant: its events apply');
 });

@@ -137,7 +137,7 @@ t.test('a journal written in pages is read back whole after a restart, within it
   );
   t.same(items[0].requestBody, { n: 8, secret: '[redacted]' }, 'the body as sent, redacted');
   t.same(items[0].resources, { merchantId: 7 }, "a write's resources, worked out from its path and answer");
-  t.same(second.stats('p'), { count: 5, bytes: first.stats('p').bytes }, 'counted alike');
+  t.same(second.stats('p'), first.stats('p'), 'counted alike');
   t.same(
     second.list('p', { since: '2026-01-01T00:00:06.000Z', until: '2026-01-01T00:00:07.000Z' }, 10).map((e) => e.id),
     [7, 6],

@@ -6,7 +6,6 @@
  * production environment, nobody (404 not_available_in_production).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { responses } from '../../../schemas/common.js';
 import type { SandboxCreateBody } from '../../../schemas/sandboxes.js';
 import { parseDuration } from '../../config-parsers.js';
@@ -17,10 +16,7 @@ import { applyPersona } from '../../personas/apply.js';
 import { loadPersona, PersonaError, validatePersona } from '../../personas/load.js';
 import type { SandboxRow } from '../../store/sandboxes.js';
 import { listAcrossShards } from '../../cluster/peers.js';
-
-export const ADMIN_KEY_HEADER = 'x-obsim-admin-key';
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+import { ADMIN_KEY_HEADER, adminCheck } from '../../plugins/admin-key.js';
 
 export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
   const adminKey = app.config.adminKey;
@@ -31,14 +27,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
     if (app.config.environment === 'production') throw new ApiError('not_available_in_production');
   });
 
-  /** True for an admin: anyone without OBSIM_ADMIN_KEY, else the caller presenting it. */
-  function isAdmin(request: FastifyRequest): boolean {
-    if (adminKey === undefined) return true;
-    const given = request.headers[ADMIN_KEY_HEADER];
-    if (given === undefined) return false;
-    if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(adminKey))) throw new ApiError('admin_key_invalid');
-    return true;
-  }
+  const isAdmin = adminCheck(adminKey);
   const requireAdmin = (request: FastifyRequest) => {
     if (!isAdmin(request)) throw new ApiError('admin_key_required');
   };
