@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import { DEFAULT_SANDBOX } from '../domain/sandbox.js';
 import type { TokenPermission } from '../domain/consent.js';
-import type { TokenClaims } from './tokens.js';
+import { unverifiedMerchantId, type TokenClaims } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +55,13 @@ export function requireBearer(app: FastifyInstance): void {
     try {
       request.aisToken = await app.tokens.verify(token);
     } catch (err) {
+      // an expired token's signature was verified (jose checks it before the claims), so its
+      // merchant's partner is known: the refusal goes to that journal (the readiness report's
+      // expired_token_reused); any other refused token names nobody it can be trusted to
+      if (err instanceof ApiError && err.code === 'token_expired') {
+        const owner = app.store.merchants.getAny(unverifiedMerchantId(token) ?? 0)?.partner_id;
+        if (owner !== undefined) request.journalOwner = owner;
+      }
       throw err instanceof ApiError ? withChallenge(err, 'invalid_token') : err;
     }
     // the sandbox of the token's merchant: its clock, its data

@@ -55,8 +55,11 @@ export interface TokenServiceOptions {
   keyId?: string;
 }
 
-/** The merchantId claim read WITHOUT verifying (to pick the clock the token is verified on). */
-function unverifiedMerchantId(token: string): number | undefined {
+/**
+ * The merchantId claim read WITHOUT verifying: to pick the clock the token is verified on, and
+ * (once its signature is known good: an expired token) whose journal its refusal goes to.
+ */
+export function unverifiedMerchantId(token: string): number | undefined {
   try {
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { merchantId?: unknown };
     return typeof claims.merchantId === 'number' ? claims.merchantId : undefined;

@@ -335,7 +335,7 @@ export function createJournal(
     },
 
     /** Every entry the journal keeps, oldest first, without the answers (the readiness report reads them all). */
-    entries: (partnerId: string): StoredEntry[] => wholeEntries(partnerId, journalOf(partnerId).newerThan(0), 0),
+    entries: (partnerId: string): StoredEntry[] => wholeEntries(partnerId, journalOf(partnerId).newerThan(0), 0).reverse(),
 
     /**
      * How many entries the partner's journal keeps, their size as counted for --journal-max-bytes,
