@@ -171,11 +171,8 @@ const status = {
   description: 'An HTTP status (409) or a class (4xx)',
 } as const;
 
-/** A team's own checklist (docs/readiness.md "Your own requirements"). */
-export const Requirements = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://obsim.dev/readiness/requirements.schema.json',
-  title: 'obsim readiness requirements',
+/** A team's own checklist (docs/readiness.md "Your own requirements"), as a scenario's expectReport takes it inline. */
+export const RequirementsBody = {
   description: 'What must have been seen in a sandbox before go-live; replaces the default checklist of `obsim report`.',
   type: 'object',
   additionalProperties: false,
@@ -227,6 +224,31 @@ export const Requirements = {
       type: 'array',
       description: 'Items of the default checklist to keep',
       items: { type: 'string', enum: DEFAULT_ITEM_IDS },
+    },
+  },
+} as const;
+
+/** A requirements file: the published schema (readiness/requirements.schema.json). */
+export const Requirements = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://obsim.dev/readiness/requirements.schema.json',
+  title: 'obsim readiness requirements',
+  ...RequirementsBody,
+} as const;
+
+/** A scenario's expectReport step (src/scenarios/steps/report.ts). */
+export const EXPECT_REPORT_STEP = {
+  type: 'object',
+  description:
+    "The sandbox's go-live readiness report (GET /_sandbox/report, docs/readiness.md) must have this verdict (default met), judged by `requirements` when given (the requirements file format, inline) or by the default checklist; `items` names checklist items that must have a given status. The report covers the sandbox's whole journal, not only this run: run with --isolate for a fresh sandbox.",
+  additionalProperties: false,
+  properties: {
+    verdict: { type: 'string', enum: ['met', 'unmet'], description: 'Default met' },
+    requirements: RequirementsBody,
+    items: {
+      type: 'object',
+      description: 'Checklist item id -> the status it must have, e.g. `{ verifies_webhook_signatures: met }`',
+      additionalProperties: { type: 'string', enum: ['met', 'unmet', 'not_applicable'] },
     },
   },
 } as const;

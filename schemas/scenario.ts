@@ -16,6 +16,7 @@
  */
 
 import { REQUEST_MATCHER } from './journal.js';
+import { EXPECT_REPORT_STEP } from './readiness.js';
 
 const duration = {
   type: 'string',
@@ -253,6 +254,7 @@ export const STEP_KINDS = {
   expectNoWebhook: EXPECT_NO_WEBHOOK_STEP,
   expectRequest: EXPECT_REQUEST_STEP,
   expectNoRequest: EXPECT_NO_REQUEST_STEP,
+  expectReport: EXPECT_REPORT_STEP,
   wait: WAIT_STEP,
   set: SET_STEP,
 } as const;

@@ -15,13 +15,26 @@ import {
   ObsimClient,
   type CreatedSandbox,
   type Credentials,
+  type ReadinessReport,
   type SandboxCreateOptions,
 } from './client/index.js';
 import { defaultConfig, type Config } from './config.js';
+import type { Requirements } from './domain/readiness-requirements.js';
+import { loadRequirements } from './readiness/requirements.js';
 import { startServer } from './server.js';
 
 export { createObsimClient, ObsimClient, ObsimError } from './client/index.js';
-export type { ClientOptions, CreatedSandbox, Credentials, Delivery, JournalEntry, RequestMatcher, VerifyResult } from './client/index.js';
+export type {
+  ClientOptions,
+  CreatedSandbox,
+  Credentials,
+  Delivery,
+  JournalEntry,
+  ReadinessReport,
+  RequestMatcher,
+  Requirements,
+  VerifyResult,
+} from './client/index.js';
 
 export interface StartObsimOptions {
   /** TCP port (default 0: a free one). */
@@ -49,6 +62,11 @@ export interface Obsim {
   client: ObsimClient;
   /** A new isolated sandbox (own data, own clock); deleted by close() if still there. */
   sandbox(options?: SandboxCreateOptions): Promise<CreatedSandbox>;
+  /**
+   * The go-live readiness report of the default partner's sandbox, or of `sandbox` (docs/readiness.md);
+   * `require`: a requirements file (YAML or JSON) or object that replaces the default checklist.
+   */
+  report(options?: { require?: string | Requirements; sandbox?: string }): Promise<ReadinessReport>;
   /** Stop listening and close the database; nothing is left running. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -102,6 +120,11 @@ export async function startObsim(options: StartObsimOptions = {}): Promise<Obsim
       };
       open.add(tracked);
       return tracked;
+    },
+    report: async (reportOptions = {}) => {
+      const { require: wanted, sandbox } = reportOptions;
+      const requirements = typeof wanted === 'string' ? { name: wanted, ...loadRequirements(wanted) } : wanted;
+      return client.report({ requirements, sandbox });
     },
     close,
     [Symbol.asyncDispose]: close,

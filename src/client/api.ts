@@ -2442,7 +2442,7 @@ export interface components {
             /** @description 1-based step number */
             index: number;
             /** @enum {string} */
-            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "wait" | "set";
+            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "expectReport" | "wait" | "set";
             label: string;
             /**
              * @description Steps after a failed one are skipped

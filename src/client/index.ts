@@ -9,9 +9,11 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { describeDifferences, describeEntry } from '../domain/journal.js';
 import { partialMatch } from '../domain/match.js';
+import { applyRequirements, type Requirements } from '../domain/readiness-requirements.js';
 import type { components, paths } from './api.js';
 
 export type { components, paths } from './api.js';
+export type { Requirements } from '../domain/readiness-requirements.js';
 
 type Schemas = components['schemas'];
 export type JournalEntry = Schemas['JournalEntry'];
@@ -19,6 +21,7 @@ export type RequestMatcher = Schemas['RequestMatcher'];
 export type VerifyResult = Schemas['JournalVerifyResult'];
 export type Delivery = Schemas['SandboxDelivery'];
 export type SandboxCreateOptions = Schemas['SandboxCreateRequest'];
+export type ReadinessReport = Schemas['SandboxReadinessReport'];
 
 export interface Credentials {
   clientId: string;
@@ -157,6 +160,20 @@ export class ObsimClient {
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  /**
+   * The sandbox's go-live readiness report (`GET /_sandbox/report`, docs/readiness.md); with
+   * `requirements`, judged by them instead of the default checklist. `sandbox`: an admin's
+   * report of another sandbox (needs the admin key when the server has one).
+   */
+  async report(options: { requirements?: Requirements; sandbox?: string } = {}): Promise<ReadinessReport> {
+    const headers = options.sandbox !== undefined && this.options.adminKey ? { 'x-obsim-admin-key': this.options.adminKey } : undefined;
+    const query = options.sandbox === undefined ? {} : { sandbox: options.sandbox };
+    const report = ok('GET /_sandbox/report', await this.api.GET('/_sandbox/report', { params: { query }, headers }));
+    if (!options.requirements) return report;
+    const judged = applyRequirements(report, options.requirements, options.requirements.name ?? 'requirements');
+    return { ...report, ...(judged as unknown as ReadinessReport) };
   }
 
   /** How many journal entries match (`POST /_sandbox/requests/verify`); `verified: false` comes with near misses. */

@@ -1,5 +1,6 @@
 /** Types of a loaded scenario (hand-written mirror of schemas/scenario.ts; the loader validates). */
 import type { RequestMatcher } from '../domain/journal.js';
+import type { Requirements } from '../domain/readiness-requirements.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -69,6 +70,12 @@ export interface ExpectNoRequestStep {
   timeoutMs?: number;
 }
 
+export interface ExpectReportStep {
+  verdict?: 'met' | 'unmet';
+  requirements?: Requirements;
+  items?: Record<string, 'met' | 'unmet' | 'not_applicable'>;
+}
+
 export type WaitStep = number | { ms: number };
 
 export type SetStep = Record<string, unknown>;
@@ -82,6 +89,7 @@ export interface StepMap {
   expectNoWebhook: ExpectNoWebhookStep;
   expectRequest: ExpectRequestStep;
   expectNoRequest: ExpectNoRequestStep;
+  expectReport: ExpectReportStep;
   wait: WaitStep;
   set: SetStep;
 }

@@ -8,6 +8,7 @@ import { advanceClock } from './clock.js';
 import { control } from './control.js';
 import { expectNoRequest, expectRequest } from './journal.js';
 import { set, wait } from './misc.js';
+import { expectReport } from './report.js';
 import { request } from './request.js';
 import type { StepHandler } from './types.js';
 import { expectNoWebhook, expectWebhook, registerWebhook } from './webhooks.js';
@@ -21,6 +22,7 @@ export const STEP_HANDLERS = {
   expectNoWebhook,
   expectRequest,
   expectNoRequest,
+  expectReport,
   wait,
   set,
 } satisfies { [K in StepKind]: StepHandler<StepMap[K]> };
