@@ -13,7 +13,7 @@
 import { createRequire } from 'node:module';
 import t, { type Test } from 'tap';
 import type { BrowserContext, Page } from 'playwright-core';
-import { browserMissing, browserSession, inCI, partner, type BrowserSession } from '../helpers/browser.js';
+import { browserMissing, browserSession, consoleSignIn as signIn, inCI, partner, type BrowserSession } from '../helpers/browser.js';
 
 const missing = browserMissing();
 const skip = missing && inCI() ? 'chromium missing in CI: test/browser/pages.test.ts fails for it' : missing;
@@ -32,14 +32,6 @@ async function open(ctx: BrowserContext): Promise<Page> {
   const page = await ctx.newPage();
   page.setDefaultTimeout(10_000);
   return page;
-}
-
-async function signIn(page: Page, baseUrl: string, clientId = 'sandbox-partner', secret = 'sandbox-secret'): Promise<void> {
-  await page.goto(`${baseUrl}/console/sign-in`);
-  await page.getByLabel('Client id').fill(clientId);
-  await page.getByLabel('Client secret').fill(secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('h1', { hasText: 'Overview' }).waitFor();
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {

@@ -100,24 +100,27 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
+  /** The status to answer (default: 200 to everything). */
+  answer?: (path: string, headers: IncomingHttpHeaders, body: Buffer) => number;
   close(): Promise<void>;
 }
 
-/** Loopback receiver: answers 200 to everything and records it. */
+/** Loopback receiver: records everything and answers 200 (or what `answer` says). */
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const raw = Buffer.concat(chunks);
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8') });
+      res.writeHead(receiver.answer?.(req.url ?? '', req.headers, raw) ?? 200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>receiver</title><h1>Back at the partner</h1>');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const receiver: Receiver = {
     url: `http://127.0.0.1:${port}`,
     received,
     close: () =>
@@ -126,6 +129,7 @@ export async function startReceiver(): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
+  return receiver;
 }
 
 /** Partner API call on the listening server (JSON). */
@@ -177,4 +181,13 @@ export async function browserSession(t: { teardown(fn: () => unknown): void }, c
       return { page, requested };
     },
   };
+}
+
+/** Sign in to the console as a partner, as a person does (labels, the button), and wait for the overview. */
+export async function consoleSignIn(page: Page, baseUrl: string, clientId = 'sandbox-partner', secret = 'sandbox-secret'): Promise<void> {
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await page.getByLabel('Client id').fill(clientId);
+  await page.getByLabel('Client secret').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('h1', { hasText: 'Overview' }).waitFor();
 }

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startObsim } from '../../src/index.js';
 import { build } from '../helpers/app.js';
+import type { Step } from '../../src/scenarios/types.js';
 import { failure, runSteps, TEST_MERCHANT } from '../helpers/scenarios.js';
 
-const PAY = {
+const PAY: Step = {
   request: {
     method: 'POST',
     path: '/v1/partner/payments',

@@ -23,6 +23,7 @@ import { consentRoutes } from './pages/consents.js';
 import { merchantRoutes } from './pages/merchants.js';
 import { overviewRoutes } from './pages/overview.js';
 import { paymentRoutes } from './pages/payments.js';
+import { readinessRoutes } from './pages/readiness.js';
 import { requestRoutes } from './pages/requests.js';
 import { scenarioRoutes } from './pages/scenarios.js';
 import { webhookRoutes } from './pages/webhooks.js';
@@ -36,7 +37,7 @@ declare module 'fastify' {
   }
 }
 
-const PAGES = [overviewRoutes, merchantRoutes, paymentRoutes, consentRoutes, webhookRoutes, requestRoutes, scenarioRoutes];
+const PAGES = [overviewRoutes, merchantRoutes, paymentRoutes, consentRoutes, webhookRoutes, requestRoutes, readinessRoutes, scenarioRoutes];
 
 /** Static assets: htmx and its SSE extension from node_modules, the stylesheet from layout.ts. */
 function loadAssets(): Map<string, { type: string; body: Buffer | string }> {

@@ -17,6 +17,7 @@ export const NAV = [
   ['/console/consents', 'Consents'],
   ['/console/webhooks', 'Webhooks'],
   ['/console/requests', 'Requests'],
+  ['/console/readiness', 'Readiness'],
   ['/console/scenarios', 'Scenarios'],
 ] as const;
 
@@ -200,4 +201,12 @@ details summary { cursor: pointer; color: var(--brand); }
   th, td { padding: .35rem .4rem; }
   header.top .who { margin-left: 0; }
 }
+/* the readiness page's pictures (pages/readiness.ts) */
+.readiness-svg { max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
+.readiness-svg .ok { fill: #d5f5e3; stroke: #1e8449; }
+.readiness-svg .seen { fill: #fdebd0; stroke: #b9770e; }
+.readiness-svg .none { fill: #fff; stroke: #bbb; stroke-dasharray: 3 2; }
+.readiness-svg .head { font-weight: 700; }
+.readiness-svg .unseen { fill: #888; }
+.readiness-svg a:hover rect, .readiness-svg a:focus rect { stroke-width: 2; }
 `;
