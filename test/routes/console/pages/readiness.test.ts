@@ -41,7 +41,11 @@ t.test('readiness: verdict, checklist, smells, grid and picture with links to th
   const run = await act(app, s, '/console/readiness/receiver-check', { back: '/console/readiness' });
   t.equal(run.status, 303);
   t.equal(run.to, '/console/readiness');
-  t.match(run.page, /check-receiver against http:\/\/127\.0\.0\.1:\d+\/hook: failed \(\d+ passed, \d+ failed\)\./, 'the flash says how it went');
+  t.match(
+    run.page,
+    /check-receiver against http:\/\/127\.0\.0\.1:\d+\/hook: failed \(\d+ passed, \d+ failed\)\./,
+    'the flash says how it went',
+  );
   const runs = (await call(app, 'GET', '/_sandbox/receiver-checks')).body.items;
   t.equal(runs.length, 1, 'the run is recorded');
   t.equal(runs[0].url, rx.url);
