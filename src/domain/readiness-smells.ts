@@ -79,13 +79,19 @@ export function findSmells(input: ReadinessInput, operations: readonly (Provider
   const sameMistake = repeated(mistakes);
   if (sameMistake.length) out.push(smell('repeated_validation_error', sameMistake));
 
+  // the first request after each 429 / 503 to the same method and path
   const early = new Set<number>();
-  for (const calls of groups(entries, (e) => `${e.method} ${e.path}`).values()) {
-    calls.forEach((e, i) => {
-      const next = calls[i + 1];
-      if ((e.status === 429 || e.status === 503) && next && ms(next.wallAt) - ms(e.wallAt) < RETRY_AFTER_S * 1000)
-        early.add(e.id).add(next.id);
-    });
+  const waiting = new Map<string, ReportEntry>();
+  for (const e of entries) {
+    if (waiting.size > 0) {
+      const key = `${e.method} ${e.path}`;
+      const refused = waiting.get(key);
+      if (refused) {
+        waiting.delete(key);
+        if (ms(e.wallAt) - ms(refused.wallAt) < RETRY_AFTER_S * 1000) early.add(refused.id).add(e.id);
+      }
+    }
+    if (e.status === 429 || e.status === 503) waiting.set(`${e.method} ${e.path}`, e);
   }
   if (early.size)
     out.push(

@@ -48,23 +48,24 @@ const AIS_STATUSES = ['200', '400', '401', '403', '429', '503'];
 export const statusesToSee = (o: ProviderOperation): string[] =>
   STATUSES_TO_SEE[o.operationId] ?? (o.path.startsWith('/v1/ais/') ? AIS_STATUSES : ['200', ...COMMON_STATUSES]);
 
-/** The operation each entry called (undefined: none of the provider's), in one pass. */
+/** The operation each entry called (undefined: none of the provider's), in one pass: each route is matched once. */
 export function operationsOf(operations: readonly ProviderOperation[], entries: readonly ReportEntry[]): (ProviderOperation | undefined)[] {
-  const byRoute = new Map<string, ProviderOperation | undefined>();
+  const patterns = operations.map((o) => ({ o, re: pathPattern(o.path) }));
+  const byMethod = new Map<string, Map<string, ProviderOperation | null>>();
   return entries.map((e) => {
-    const key = `${e.method} ${e.path}`;
-    if (!byRoute.has(key))
-      byRoute.set(
-        key,
-        operations.find((o) => o.method === e.method && pathPattern(o.path).test(e.path)),
-      );
-    return byRoute.get(key);
+    let byPath = byMethod.get(e.method);
+    if (!byPath) byMethod.set(e.method, (byPath = new Map()));
+    let o = byPath.get(e.path);
+    if (o === undefined) {
+      o = patterns.find((p) => p.o.method === e.method && p.re.test(e.path))?.o ?? null;
+      byPath.set(e.path, o);
+    }
+    return o ?? undefined;
   });
 }
 
-function coverage(input: ReadinessInput): OperationCoverage[] {
+function coverage(input: ReadinessInput, ops: readonly (ProviderOperation | undefined)[]): OperationCoverage[] {
   const calls = new Map<ProviderOperation, ReportEntry[]>();
-  const ops = operationsOf(input.operations, input.entries);
   input.entries.forEach((e, i) => {
     const o = ops[i];
     if (!o) return;
@@ -119,8 +120,9 @@ function eventCounts(input: ReadinessInput): EventSeen[] {
 
 /** The report of what a sandbox saw, with obsim's default checklist. */
 export function readinessReport(input: ReadinessInput): ReadinessReport {
-  const operations = coverage(input);
-  const smells = findSmells(input, operationsOf(input.operations, input.entries));
+  const called = operationsOf(input.operations, input.entries);
+  const operations = coverage(input, called);
+  const smells = findSmells(input, called);
   const events = eventCounts(input);
   const lifecycles = {
     payments: states(input.payments, PAYMENT_STATUSES),

@@ -334,13 +334,12 @@ export function createJournal(
       return ix && journalView(entriesOf(partnerId, [ix])[0]);
     },
 
-    /** Every entry the journal keeps, oldest first, without the answers (the readiness report reads them all). */
-    entries: (partnerId: string): StoredEntry[] => wholeEntries(partnerId, journalOf(partnerId).newerThan(0), 0).reverse(),
+    /** The entries kept after `afterId`, oldest first, without answers; the id of the oldest kept (readiness report). */
+    entries: (partnerId: string, afterId = 0): StoredEntry[] =>
+      wholeEntries(partnerId, journalOf(partnerId).newerThan(afterId), afterId).reverse(),
+    oldestKept: (partnerId: string): number => journalOf(partnerId).oldestKept(lastId + 1),
 
-    /**
-     * How many entries the partner's journal keeps, their size as counted for --journal-max-bytes,
-     * and whether older entries were dropped by the bounds (or may have been: it is full).
-     */
+    /** Entries kept, their size for --journal-max-bytes, and whether the bounds dropped older ones (or may have: full). */
     stats(partnerId: string): { count: number; bytes: number; truncated: boolean } {
       const j = journalOf(partnerId);
       return { count: j.count, bytes: j.bytes, truncated: j.dropped > 0 || j.count >= limits.maxEntries };

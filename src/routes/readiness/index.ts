@@ -11,10 +11,12 @@ import { ApiError } from '../../domain/errors.js';
 import { DEFAULT_SANDBOX } from '../../domain/sandbox.js';
 import { adminCheck } from '../../plugins/admin-key.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { sandboxReport } from '../../readiness/collect.js';
+import { createReportCache, sandboxReport } from '../../readiness/collect.js';
 
 export async function readinessRoutes(app: FastifyInstance): Promise<void> {
   const isAdmin = adminCheck(app.config.adminKey);
+  const cache = createReportCache();
+  app.sandboxes.onRemoved((id) => cache.forget(id));
 
   /**
    * The partner and sandbox the report is of: an admin's `?sandbox=`, else the caller's own
@@ -58,7 +60,7 @@ export async function readinessRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { partnerId, sandboxId } = subject(request);
       if (!app.journal) throw new ApiError('journal_off');
-      return sandboxReport({ routes: app.routeTable, journal: app.journal, store: app.store }, partnerId, sandboxId);
+      return sandboxReport({ routes: app.routeTable, journal: app.journal, store: app.store, cache }, partnerId, sandboxId);
     },
   );
 }

@@ -183,3 +183,20 @@ t.test('check-receiver from the server: a receiver that verifies signatures meet
   t.equal((await call(app, 'POST', '/_sandbox/receiver-checks', { timeoutMs: 5 })).status, 400, 'a timeout below 100 ms');
   t.equal((await call(app, 'GET', '/_sandbox/receiver-checks')).body.items.length, 2, 'refused runs record nothing');
 });
+
+t.test('each report counts what the journal keeps now: after more requests, past its bounds, after a clear', async (t) => {
+  const app = await build(t, { config: { journalMaxEntries: 5 } });
+  const calls = async () =>
+    (await report(app)).body.operations.find((o: { operationId: string }) => o.operationId === 'listMerchants').calls as number;
+  for (let i = 0; i < 3; i++) await call(app, 'GET', `/v1/partner/merchants?page=${i + 1}`);
+  t.equal(await calls(), 3);
+  t.equal((await report(app)).body.journal.truncated, false);
+  for (let i = 0; i < 4; i++) await call(app, 'GET', `/v1/partner/merchants?page=${i + 4}`);
+  t.equal(await calls(), 5, 'the bounds dropped the two oldest');
+  const r = await report(app);
+  t.same(r.body.journal, { entries: 5, truncated: true }, 'and the report says so');
+  await call(app, 'DELETE', '/_sandbox/requests');
+  t.equal(await calls(), 0, 'a cleared journal: nothing counted');
+  await call(app, 'GET', '/v1/partner/merchants?page=9');
+  t.equal(await calls(), 1);
+});
