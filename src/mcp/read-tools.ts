@@ -100,6 +100,14 @@ export const READ_TOOLS: Tool[] = [
     },
   ),
   {
+    name: 'readiness_report',
+    description:
+      "The sandbox's go-live readiness report: every provider operation called or not with the statuses it answered and those not yet met, the states and events reached, smells (each with the journal entry ids that prove it) and the go-live checklist with its verdict (docs/readiness.md).",
+    input: input({}),
+    output: component('SandboxReadinessReport'),
+    run: (session, args) => session.call('GET', '/_sandbox/report', { sandbox: args.sandbox }),
+  },
+  {
     name: 'redeliver',
     description: 'Send a delivery again: the same body bytes and X-Webhook-Id to the same webhook.',
     input: input({ deliveryId: { type: 'integer' } }, ['deliveryId']),

@@ -39,7 +39,7 @@ const PROMPTS = {
     description: 'Review what the integration has and has not exercised against the sandbox before go-live.',
     arguments: [],
     text: () =>
-      'Review this integration against the provider API before go-live. Read the resource obsim://openapi/provider.json for the operations and webhooks, and obsim://docs/lifecycle-and-webhooks.md for the states and events. Then use get_overview, search_journal (which operations were called, which errors came back), list_deliveries (which events were delivered and acknowledged, which failed) and list_payments. List what is covered, what has never been exercised (failed payments, expired payments, every webhook event, error answers such as 409 or 429, signature verification with check_receiver), and the next three things to test, each with the tool calls that would do it.',
+      'Review this integration against the provider API before go-live. Start with readiness_report: its checklist and verdict, the operations never called and the answers not yet met (unseen), the states and events never reached, and the smells with their journal entries (read them with get_journal_entry). Read obsim://openapi/provider.json and obsim://docs/lifecycle-and-webhooks.md where the report needs explaining; search_journal and list_deliveries show the details. List what is covered, what is missing, each smell and how to fix it in the integration, and the next three things to test, each with the tool calls that would do it.',
   },
 } as const;
 

@@ -78,6 +78,7 @@ t.test('tools: names, descriptions, and input and output schemas that compile', 
     'list_deliveries',
     'redeliver',
     'check_receiver',
+    'readiness_report',
     'run_scenario',
   ])
     t.ok(names.includes(name), `${name} is offered`);
@@ -155,6 +156,12 @@ t.test('a whole flow through tools only: sandbox, merchant, webhook, payment, cl
   t.match(fromFile, { name: 'payment-paid', passed: true }, 'a scenario file runs');
   const overview = (await call(client, 'get_overview')).structuredContent;
   t.equal(overview.sandboxId, sandboxId, 'every tool acted on the created sandbox');
+  const readiness = (await call(client, 'readiness_report')).structuredContent;
+  t.equal(readiness.sandboxId, sandboxId, "the readiness report is the session's sandbox's");
+  t.ok(
+    readiness.operations.some((o: { operationId: string; called: boolean }) => o.operationId === 'createPayment' && o.called),
+    'it saw the payment the tools created',
+  );
 
   // a receiver that answers 200 to everything accepts forged signatures: check_receiver says so
   const lax = await startReceiver(t);
