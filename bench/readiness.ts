@@ -14,7 +14,7 @@
  *      must not slow the hot path: within the spread of the quiet passes), and the CPU of one
  *      report on its own.
  *
- *   options: --quick (short passes), --no-build
+ *   options: --quick (short passes), --passes N (default 4), --no-build
  * Writes bench/results/readiness.{json,md}.
  */
 import { spawnSync } from 'node:child_process';
@@ -31,7 +31,8 @@ import { median, percentile, round } from './lib/stats.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
-const PASSES = quick ? 2 : 4;
+const passesArg = argv.indexOf('--passes');
+const PASSES = passesArg >= 0 ? Number(argv[passesArg + 1]) : quick ? 2 : 4;
 const DURATION_S = quick ? 2 : 5;
 const REPORTS = quick ? 10 : 30;
 const REPORT_P50_LIMIT_MS = 300;
