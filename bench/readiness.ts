@@ -172,6 +172,8 @@ async function main(): Promise<void> {
 
     const m = machine();
     const md = [
+      '# The readiness report',
+      '',
       `Readiness report cost (bench/readiness.ts): ${m.nproc} cores, ${m.cpu}, Node ${m.node}; obsim from dist/, file database, default settings.`,
       '',
       '| figure | value | limit |',
