@@ -1,5 +1,6 @@
 /** Argument parsers shared by the subcommands (wrong values exit 2 with commander's message). */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { SANDBOX_PARTNER } from '../config.js';
 
 export function portArg(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
@@ -24,4 +25,29 @@ export function positiveIntArg(max: number): (raw: string) => number {
       throw new InvalidArgumentError(`expected a whole number from 1 to ${max}`);
     return Number(raw);
   };
+}
+
+/**
+ * The options every command that talks to a running obsim as a partner takes: `--base-url`
+ * (OBSIM_BASE_URL) and the partner's or sandbox's credentials (OBSIM_PARTNER_CLIENT_ID/SECRET,
+ * as `eval "$(obsim sandbox create)"` exports them; default the sandbox partner).
+ */
+export function partnerTargetOptions(cmd: Command, baseUrlHelp = 'the simulator'): Command {
+  return cmd
+    .addOption(
+      new Option('--base-url <url>', baseUrlHelp)
+        .env('OBSIM_BASE_URL')
+        .default('http://127.0.0.1:4010')
+        .argParser((raw: string) => urlArg(raw)),
+    )
+    .addOption(
+      new Option('--partner-client-id <id>', 'partner (or sandbox) client id')
+        .env('OBSIM_PARTNER_CLIENT_ID')
+        .default(SANDBOX_PARTNER.clientId),
+    )
+    .addOption(
+      new Option('--partner-client-secret <secret>', 'partner (or sandbox) client secret')
+        .env('OBSIM_PARTNER_CLIENT_SECRET')
+        .default(SANDBOX_PARTNER.clientSecret),
+    );
 }

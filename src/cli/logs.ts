@@ -9,9 +9,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createParser } from 'eventsource-parser';
 import pc from 'picocolors';
-import { SANDBOX_PARTNER } from '../config.js';
 import { lazyRequire } from '../lazy.js';
-import { urlArg } from './args.js';
+import { partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
 
 const undici = lazyRequire<typeof import('undici')>('undici');
@@ -138,25 +137,10 @@ export async function tail(opts: TailOpts, out: (line: string) => void, err: (li
 
 export function registerLogsCommand(program: Command): void {
   const logs = program.command('logs').description('The request journal of a running obsim (docs/journal.md)');
-  logs
-    .command('tail')
-    .description('Stream requests and webhook deliveries live, one line each (like stripe logs tail)')
-    .addOption(
-      new Option('--base-url <url>', 'simulator to tail')
-        .env('OBSIM_BASE_URL')
-        .default('http://127.0.0.1:4010')
-        .argParser((raw: string) => urlArg(raw)),
-    )
-    .addOption(
-      new Option('--partner-client-id <id>', 'partner (or sandbox) client id')
-        .env('OBSIM_PARTNER_CLIENT_ID')
-        .default(SANDBOX_PARTNER.clientId),
-    )
-    .addOption(
-      new Option('--partner-client-secret <secret>', 'partner (or sandbox) client secret')
-        .env('OBSIM_PARTNER_CLIENT_SECRET')
-        .default(SANDBOX_PARTNER.clientSecret),
-    )
+  partnerTargetOptions(
+    logs.command('tail').description('Stream requests and webhook deliveries live, one line each (like stripe logs tail)'),
+    'simulator to tail',
+  )
     .addOption(
       new Option('--filter <expr>', 'FIELD OP VALUE, repeatable (status>=400, method=POST, path~/payments, type=delivery)')
         .argParser((raw: string, previous: TailFilter[] | undefined) => [...(previous ?? []), parseFilter(raw)])

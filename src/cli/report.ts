@@ -12,11 +12,10 @@
 import { Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SANDBOX_PARTNER } from '../config.js';
 import type { SandboxReadiness } from '../domain/readiness.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../readiness/render.js';
 import { judgeBy, loadRequirements, RequirementsFileError, requirementsSchemaText } from '../readiness/requirements.js';
-import { urlArg } from './args.js';
+import { partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
 
 export interface ReportOpts {
@@ -79,27 +78,12 @@ export async function runReport(opts: ReportOpts, isTty: boolean): Promise<{ out
 }
 
 export function registerReportCommand(program: Command): void {
-  program
+  const command = program
     .command('report')
     .description(
       "A sandbox's go-live readiness report: operations and answers seen, lifecycles, smells, and a checklist with a verdict. Exit 1 when the verdict is unmet.",
-    )
-    .addOption(
-      new Option('--base-url <url>', 'the simulator')
-        .env('OBSIM_BASE_URL')
-        .default('http://127.0.0.1:4010')
-        .argParser((raw: string) => urlArg(raw)),
-    )
-    .addOption(
-      new Option('--partner-client-id <id>', 'partner (or sandbox) client id')
-        .env('OBSIM_PARTNER_CLIENT_ID')
-        .default(SANDBOX_PARTNER.clientId),
-    )
-    .addOption(
-      new Option('--partner-client-secret <secret>', 'partner (or sandbox) client secret')
-        .env('OBSIM_PARTNER_CLIENT_SECRET')
-        .default(SANDBOX_PARTNER.clientSecret),
-    )
+    );
+  partnerTargetOptions(command)
     .addOption(new Option('--admin-key <key>', 'X-Obsim-Admin-Key, to report on any sandbox with --sandbox').env('OBSIM_ADMIN_KEY'))
     .option('--sandbox <id>', "the sandbox to report on (an admin's; default: the credentials' own)")
     .option('--require <file>', 'a requirements file (YAML or JSON) that replaces the default checklist')

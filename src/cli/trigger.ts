@@ -9,10 +9,9 @@
  *   obsim trigger --list
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { SANDBOX_PARTNER } from '../config.js';
 import { EVENT_NAMES, type EventName } from '../domain/machine.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
-import { urlArg } from './args.js';
+import { partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
 
 export interface TriggerOpts {
@@ -189,25 +188,14 @@ function integerArg(raw: string): number {
 }
 
 export function registerTriggerCommand(program: Command): void {
-  program
+  const command = program
     .command('trigger')
     .description(
       'Create what an event needs on a running obsim, drive it to the event, and print every delivery (status, duration, signature). Exit 0 only when all got a 2xx.',
     )
     .argument('[event]', `one of: ${EVENT_NAMES.join(', ')}`)
-    .option('--list', 'list the events and what each creates')
-    .addOption(
-      new Option('--base-url <url>', 'simulator to trigger on')
-        .env('OBSIM_BASE_URL')
-        .default('http://127.0.0.1:4010')
-        .argParser((raw: string) => urlArg(raw)),
-    )
-    .addOption(new Option('--partner-client-id <id>', 'partner client id').env('OBSIM_PARTNER_CLIENT_ID').default(SANDBOX_PARTNER.clientId))
-    .addOption(
-      new Option('--partner-client-secret <secret>', 'partner client secret')
-        .env('OBSIM_PARTNER_CLIENT_SECRET')
-        .default(SANDBOX_PARTNER.clientSecret),
-    )
+    .option('--list', 'list the events and what each creates');
+  partnerTargetOptions(command, 'simulator to trigger on')
     .addOption(new Option('--amount <dkk>', 'payment amount for payment.*').default(100, '100').argParser(amountArg))
     .addOption(new Option('--merchant <id>', 'use this merchant instead of creating one').argParser(integerArg))
     .addOption(new Option('--reason <reason>', 'failureReason of payment.failed').choices(FAILURE_REASONS).default('bank_rejected'))
