@@ -11,8 +11,10 @@
  *      has no background work left: the last pass's payments settle 5 s later) between a quiet
  *      server and one asked for a report every second (of the same, full journal, which the load
  *      keeps adding to): throughput and server CPU per payment of each, their ratio (the report
- *      must not slow the hot path: within the spread of the quiet passes), and the CPU of one
- *      report on its own.
+ *      must not slow the hot path: within the spread of the quiet passes), the payments' p99
+ *      latency of each, and the CPU of one report on its own and of one while the load runs.
+ *      Reports are computed on a worker thread (src/readiness/reporter.ts), which here shares the
+ *      server's one pinned core with the requests: its CPU is counted as the server's.
  *
  *   options: --quick (short passes), --passes N (default 4), --no-build
  * Writes bench/results/readiness.{json,md}.
@@ -122,6 +124,8 @@ async function main(): Promise<void> {
       reportMs: [] as number[],
       quietCpuUs: [] as number[],
       reportingCpuUs: [] as number[],
+      quietP99Ms: [] as number[],
+      reportingP99Ms: [] as number[],
       reportsPerPass: [] as number[],
     };
     for (let pass = 0; pass < PASSES; pass++) {
@@ -146,6 +150,7 @@ async function main(): Promise<void> {
         (reporting ? passes.reporting : passes.quiet).push(s.rps);
         // the server's CPU per payment answered, and the reports' share of a pass
         (reporting ? passes.reportingCpuUs : passes.quietCpuUs).push((cpuS / s.total) * 1e6);
+        if (s.p99 !== null) (reporting ? passes.reportingP99Ms : passes.quietP99Ms).push(s.p99);
         if (reporting) passes.reportsPerPass.push(reports);
         log(`  pass ${pass + 1} ${reporting ? 'with reports' : 'quiet       '}: ${round(s.rps, 0)} payments/s`);
       }
@@ -164,6 +169,15 @@ async function main(): Promise<void> {
       paymentCpuUs: round(median(passes.quietCpuUs), 1),
       paymentCpuWithReportsUs: round(median(passes.reportingCpuUs), 1),
       reportCpuMs: round(reportCpuMs, 1),
+      // what the reports cost while the load runs: each reads the entries added since the last
+      reportUnderLoadCpuMs: round(
+        ((median(passes.reportingCpuUs)! - median(passes.quietCpuUs)!) * median(passes.reporting)! * DURATION_S) /
+          1000 /
+          median(passes.reportsPerPass)!,
+        1,
+      ),
+      paymentP99Ms: round(median(passes.quietP99Ms), 1),
+      paymentP99WithReportsMs: round(median(passes.reportingP99Ms), 1),
       passes,
     };
     log(
@@ -182,7 +196,9 @@ async function main(): Promise<void> {
       `| report over a full journal: p50 / p99 of ${REPORTS} | ${report.p50Ms} / ${report.p99Ms} ms | p50 <= ${REPORT_P50_LIMIT_MS} ms |`,
       `| POST payments c50: quiet / with a report every second | ${hot.quietRps} / ${hot.reportingRps} per s (${hot.ratio}×) | within the quiet passes' spread (${hot.quietSpread}) |`,
       `| server CPU a payment: quiet / with a report every second | ${hot.paymentCpuUs} / ${hot.paymentCpuWithReportsUs} µs | |`,
+      `| POST payments c50, p99 latency: quiet / with a report every second | ${hot.paymentP99Ms} / ${hot.paymentP99WithReportsMs} ms | |`,
       `| a report while the payments run, answered in (p50) | ${hot.reportUnderLoadP50Ms} ms | |`,
+      `| server CPU of a report while the payments run (the extra CPU of those passes, a report) | ${hot.reportUnderLoadCpuMs} ms | |`,
       `| server CPU of one report over the full journal, on a quiet server | ${hot.reportCpuMs} ms (${round(hot.reportCpuMs! / 10, 1)}% of a core at one a second) | |`,
       '',
     ].join('\n');

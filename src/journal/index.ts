@@ -334,15 +334,16 @@ export function createJournal(
       return ix && journalView(entriesOf(partnerId, [ix])[0]);
     },
 
-    /** The entries kept after `afterId`, oldest first, without answers; the id of the oldest kept (readiness report). */
-    entries: (partnerId: string, afterId = 0): StoredEntry[] =>
-      wholeEntries(partnerId, journalOf(partnerId).newerThan(afterId), afterId).reverse(),
-    oldestKept: (partnerId: string): number => journalOf(partnerId).oldestKept(lastId + 1),
-
-    /** Entries kept, their size for --journal-max-bytes, and whether the bounds dropped older ones (or may have: full). */
-    stats(partnerId: string): { count: number; bytes: number; truncated: boolean } {
+    /** The newest id handed out, the partner's oldest kept, whether the bounds dropped some (or may have: full). */
+    position(partnerId: string): { upTo: number; oldestKept: number; truncated: boolean } {
       const j = journalOf(partnerId);
-      return { count: j.count, bytes: j.bytes, truncated: j.dropped > 0 || j.count >= limits.maxEntries };
+      return { upTo: lastId, oldestKept: j.oldestKept(lastId + 1), truncated: j.dropped > 0 || j.count >= limits.maxEntries };
+    },
+
+    /** Entries kept, and their size for --journal-max-bytes. */
+    stats(partnerId: string): { count: number; bytes: number } {
+      const j = journalOf(partnerId);
+      return { count: j.count, bytes: j.bytes };
     },
 
     /** Delete the partner's journal; how many entries. */

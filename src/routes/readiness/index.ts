@@ -11,12 +11,22 @@ import { ApiError } from '../../domain/errors.js';
 import { DEFAULT_SANDBOX } from '../../domain/sandbox.js';
 import { adminCheck } from '../../plugins/admin-key.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { createReportCache, sandboxReport } from '../../readiness/collect.js';
+import { providerOperations } from '../../readiness/collect.js';
+import { createReporter } from '../../readiness/reporter.js';
 
 export async function readinessRoutes(app: FastifyInstance): Promise<void> {
   const isAdmin = adminCheck(app.config.adminKey);
-  const cache = createReportCache();
-  app.sandboxes.onRemoved((id) => cache.forget(id));
+  const reporter =
+    app.journal &&
+    createReporter({
+      db: app.db,
+      store: app.store,
+      journal: app.journal,
+      operations: () => providerOperations(app.routeTable),
+      log: app.log,
+    });
+  app.sandboxes.onRemoved((id) => reporter?.forget(id));
+  app.addHook('onClose', async () => reporter?.close());
 
   /**
    * The partner and sandbox the report is of: an admin's `?sandbox=`, else the caller's own
@@ -59,8 +69,8 @@ export async function readinessRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { partnerId, sandboxId } = subject(request);
-      if (!app.journal) throw new ApiError('journal_off');
-      return sandboxReport({ routes: app.routeTable, journal: app.journal, store: app.store, cache }, partnerId, sandboxId);
+      if (!reporter) throw new ApiError('journal_off');
+      return reporter.report(partnerId, sandboxId);
     },
   );
 }

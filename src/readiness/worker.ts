@@ -1,0 +1,22 @@
+/**
+ * The readiness report's worker thread (started by ./reporter.ts): reports computed here, on a
+ * read-only connection of its own, cost the serving thread nothing but a message.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ProviderOperation } from '../domain/readiness-input.js';
+import { openReader } from '../store/reader.js';
+import { createReportMaker } from './collect.js';
+import type { ReporterReply, ReporterRequest } from './reporter.js';
+
+const { path, operations } = workerData as { path: string; operations: ProviderOperation[] };
+const port = parentPort!;
+const maker = createReportMaker(operations, openReader(path), (err) => port.postMessage({ warning: String(err) } satisfies ReporterReply));
+
+port.on('message', (message: ReporterRequest) => {
+  if (message.type === 'forget') return maker.forget(message.partnerId);
+  try {
+    port.postMessage({ id: message.id, report: maker.report(message.subject) } satisfies ReporterReply);
+  } catch (err) {
+    port.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) } satisfies ReporterReply);
+  }
+});
