@@ -2,11 +2,27 @@
  * The readiness report's worker thread (started by ./reporter.ts): reports computed here, on a
  * read-only connection of its own, cost the serving thread nothing but a message.
  */
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import { openReader } from '../store/reader.js';
 import { createReportMaker } from './collect.js';
 import type { ReporterReply, ReporterRequest } from './reporter.js';
+
+/**
+ * Below the serving thread: where the two share a core (a container given one CPU), the
+ * requests go first and a report takes longer. Linux keeps a nice value per thread, and
+ * /proc/thread-self names this thread's id; elsewhere the worker keeps the process's priority.
+ */
+function yieldToRequests(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // not Linux
+  }
+}
+yieldToRequests();
 
 const { path, operations } = workerData as { path: string; operations: ProviderOperation[] };
 const port = parentPort!;

@@ -4,8 +4,8 @@
  * as the serving thread computes; the entries since the last report read incrementally, the ones
  * the journal's bounds dropped forgotten; a failed worker falls back to the serving thread.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import t from 'tap';
@@ -74,6 +74,23 @@ t.test('a file database: computed on the worker, the same report as the serving 
   });
   t.same(timeless(onWorker), timeless(here));
 });
+
+t.test(
+  'on Linux the worker runs below the serving thread (nice 10), which keeps its own',
+  { skip: process.platform !== 'linux' || getPriority() !== 0 ? 'Linux, at nice 0' : false },
+  async (t) => {
+    const app = await fileApp(t);
+    const niceOf = () =>
+      readdirSync('/proc/self/task').map((tid) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
+      );
+    const before = niceOf().filter((n) => n === 10).length;
+    const reporter = reporterOf(app);
+    await reporter.report('sandbox-partner', 'sandbox-partner');
+    t.equal(niceOf().filter((n) => n === 10).length, before + 1, 'one more thread at nice 10: the worker');
+    t.equal(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16]), 0, 'the serving thread at 0');
+  },
+);
 
 t.test('the next report reads the entries since; the ones the bounds dropped are gone from it', async (t) => {
   const app = await fileApp(t, { journalMaxEntries: 20 });
