@@ -28,11 +28,18 @@ export interface ReporterOptions {
   startWorker?: (workerData: unknown) => Worker;
 }
 
-/** The worker's entry: compiled JavaScript, or TypeScript under tsx (which a worker does not inherit: tsx#354). */
+/**
+ * tsx's API, for a worker started from the TypeScript sources (npm run dev, the tests): a worker
+ * does not inherit tsx's loader (tsx#354), so it registers it first. Compiled obsim (dist/, the
+ * image, the package) starts the JavaScript entry and never loads tsx, a dev dependency.
+ */
+const TSX_API = 'tsx/esm/api';
+
+/** The worker's entry: compiled JavaScript, or TypeScript under tsx. */
 function reportWorker(workerData: unknown): Worker {
   const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
   if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData });
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  const boot = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
 
