@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_c468e00d3dd35d01816c727f",
+      "id": "wh_3e2f5308673dc1a2855b3d96",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
+      "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "80766d53-c97f-4df5-89aa-7cb3af7337f8",
+      "clientId": "3f5947f6-7811-47d9-b526-087795bfa49f",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_AszeYzAVNViwHj4LuGz88Le6",
-      "onboardingToken": "onb_AszeYzAVNViwHj4LuGz88Le6",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
+      "onboardingToken": "onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "5d40523a-e0aa-406f-9939-69c65fbc0a0e",
+      "clientId": "7285a46a-3738-4f37-bb01-7ff0dc162c8c",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
-      "onboardingToken": "onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_GpTyIQj98eZp9ptM87TdLmSn",
+      "onboardingToken": "onb_GpTyIQj98eZp9ptM87TdLmSn",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_3c9ccaa8588c06d12caa"
+      "subTppId": "stpp_d33e43a0f3c04c03f229"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "8a601b41-f3de-41ae-90e3-6f239bf3410b",
+          "clientId": "464dfba9-b730-4aae-b9bc-22a7f36e317a",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_3f5e23f5b68eb4c02be3"
+          "subTppId": "stpp_f142f25cb19311b002bf"
         },
         {
           "merchantId": 100002,
-          "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+          "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_1867507924bf9891dd94"
+          "subTppId": "stpp_48aa7f38e2b4da13bdb8"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_1867507924bf9891dd94"
+      "subTppId": "stpp_48aa7f38e2b4da13bdb8"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_wWXc-dQbG1JqTcH2rrqTkMED",
-      "onboardingToken": "onb_wWXc-dQbG1JqTcH2rrqTkMED",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_IpuF3FcHjaPTvFjkW2LGXzDP",
+      "onboardingToken": "onb_IpuF3FcHjaPTvFjkW2LGXzDP",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_c468e00d3dd35d01816c727f",
+          "id": "wh_3e2f5308673dc1a2855b3d96",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
+          "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_c468e00d3dd35d01816c727f",
-      "eventId": "evt_01a216bb153aa7e03c3a52cf",
+      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+      "eventId": "evt_01a2178953d75d1cc51d1806",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjEwMzQyYTQ4LWU2ZWEtNDE0Zi05YzM5LWFlNzAzNzVjMTEyNSJ9.KLRzkb4GNx6vzRHgbfwI462AHIkm0pQ5ZgsnxlMEVD8"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjFjODNiNDhiLWI2MzAtNDc5OS05NTZkLTExYmJlOTUyYTUzNSJ9.1vqISzWurR3ZFf6zZb7Kbg5KLu3FdIKjcfW-1NpLeSk"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+      "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_XhNud_HnuWejmgoXKaXISc0FykzzdZq6"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_cqbUBrSG_yFHCtfukf9vpIvPwFApYW3l"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+      "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
+        "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
+        "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+        "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
-      "consentId": "cns_71f282e323904260a7b4f84e40e65f1a",
+      "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,15 +580,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23233889558
+      "offsetMs": -23247405982
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.003Z",
+      "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23233889558
+      "offsetMs": -23247405982
     }
   },
   "advanceClock": {
@@ -596,7 +596,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.003Z",
+      "now": "2026-03-02T09:40:00.001Z",
       "fired": 0
     }
   },
@@ -612,37 +612,37 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a216bb16e59f86e2f1415e",
+          "eventId": "evt_01a2178955650298f0849075",
           "event": "merchant.deactivated",
-          "webhookId": "wh_c468e00d3dd35d01816c727f",
+          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.003Z",
-          "createdAt": "2026-03-02T09:40:00.003Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-          "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
         },
         {
           "id": 5,
-          "eventId": "evt_01a216bb16e179467d601d83",
+          "eventId": "evt_01a217895563299e781b6622",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_c468e00d3dd35d01816c727f",
+          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.003Z",
-          "createdAt": "2026-03-02T09:40:00.003Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"4f59b4f0-0fa9-4810-9247-c2f9e2b26472\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-          "signature": "38e3bc8baec0f7358f70e861624f0513a241f30bfd7434265246bb002d3014d3"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "a4fe4c3633574f553fc1d23060ef1f23127566483f9b375d2b6a524c57a65b58"
         }
       ],
       "total": 6,
@@ -652,28 +652,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a216bb16e59f86e2f1415e",
+      "eventId": "evt_01a2178955650298f0849075",
       "event": "merchant.deactivated",
-      "webhookId": "wh_c468e00d3dd35d01816c727f",
+      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.003Z",
-      "createdAt": "2026-03-02T09:40:00.003Z",
+      "attemptedAt": "2026-03-02T09:40:00.001Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-      "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a216bb16e59f86e2f1415e",
+      "eventId": "evt_01a2178955650298f0849075",
       "event": "merchant.deactivated",
-      "webhookId": "wh_c468e00d3dd35d01816c727f",
+      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -681,10 +681,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.003Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-      "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T07:21:29.131Z",
+          "wallAt": "2026-11-26T11:06:45.567Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.345,
-          "requestId": "req_4b28473ec0d68e5eba56633f",
+          "durationMs": 0.976,
+          "requestId": "req_e4f3a4ebf19c400177f55bb6",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T07:21:29.129Z",
+          "wallAt": "2026-11-26T11:06:45.565Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 29.182,
-          "requestId": "req_025716cb08c69d64d5e4ab99",
+          "durationMs": 10.588,
+          "requestId": "req_268daf7e40a80e46c182c8bd",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T07:21:29.131Z",
+      "wallAt": "2026-11-26T11:06:45.567Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.345,
-      "requestId": "req_4b28473ec0d68e5eba56633f",
+      "durationMs": 0.976,
+      "requestId": "req_e4f3a4ebf19c400177f55bb6",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_c468e00d3dd35d01816c727f",
+      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T07:21:29.616Z",
+      "startedAt": "2026-11-26T11:06:46.009Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,19 +872,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 5 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 4 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
@@ -896,43 +896,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.wrong-secret",
           "title": "signed with another secret",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+          "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
           "title": "payment.failed after payment.completed (same payment)",
           "status": "pass",
-          "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "unknown-event",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_c468e00d3dd35d01816c727f",
+          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T07:21:29.616Z",
+          "startedAt": "2026-11-26T11:06:46.009Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,19 +961,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 5 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 4 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
@@ -985,43 +985,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.wrong-secret",
               "title": "signed with another secret",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+              "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
               "title": "payment.failed after payment.completed (same payment)",
               "status": "pass",
-              "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "unknown-event",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T07:21:29.675Z",
+      "generatedAt": "2026-11-26T11:06:46.042Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1062,13 +1062,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            3,
-            31
+            31,
+            3
           ],
           "evidenceByStatus": {
             "200": [
-              3,
-              31
+              31,
+              3
             ]
           }
         },
@@ -1237,13 +1237,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "409"
           ],
           "evidence": [
-            9,
-            10
+            10,
+            9
           ],
           "evidenceByStatus": {
             "200": [
-              9,
-              10
+              10,
+              9
             ]
           }
         },
@@ -1358,13 +1358,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            18,
-            20
+            20,
+            18
           ],
           "evidenceByStatus": {
             "200": [
-              18,
-              20
+              20,
+              18
             ]
           }
         },
@@ -1580,8 +1580,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "status": "met",
           "because": "POST /v1/partner/payments answered 2xx",
           "evidence": [
-            9,
-            10
+            10,
+            9
           ]
         },
         {
@@ -1609,7 +1609,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T07:21:29.616Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:06:46.009Z",
           "evidence": []
         },
         {
@@ -1709,9 +1709,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23233889558
+        "offsetMs": -23247405982
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1748,7 +1748,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "connection_reset": 0,
           "non_2xx": 0,
           "redirect": 0,
-          "error": 0
+          "error": 0,
+          "chaos_drop": 0
         }
       },
       "webhooks": 1
@@ -1760,15 +1761,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
+            "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.003Z",
-            "updatedAt": "2026-03-02T09:40:00.003Z",
+            "createdAt": "2026-03-02T09:40:00.001Z",
+            "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_1abddd757beab9be3414"
+            "subTppId": "stpp_5fc29fdf923ee81dc7c3"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1785,14 +1786,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.003Z",
-        "subTppId": "stpp_1867507924bf9891dd94"
+        "updatedAt": "2026-03-02T09:40:00.001Z",
+        "subTppId": "stpp_48aa7f38e2b4da13bdb8"
       },
       "state": "inactive",
       "states": [
@@ -1834,9 +1835,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1857,9 +1858,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1887,7 +1888,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a216bb15324b43ca268b82",
+          "eventId": "evt_01a2178953ce3e060be47414",
           "deliveries": [
             {
               "id": 3,
@@ -1914,11 +1915,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
+            "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
+            "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
           },
           "actions": [
             "revoke",
@@ -2220,9 +2221,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T07:21:30.119Z",
+      "createdAt": "2026-11-26T11:06:46.413Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2242,9 +2243,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T07:21:30.119Z",
+          "createdAt": "2026-11-26T11:06:46.413Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.003Z",
+            "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
           },
           "counts": {
@@ -2265,9 +2266,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T07:21:30.119Z",
+      "createdAt": "2026-11-26T11:06:46.413Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2295,10 +2296,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "11f0ac49",
+      "runId": "94290522",
       "passed": true,
-      "durationMs": 330,
-      "startedAt": "2026-11-26T07:21:30.146Z",
+      "durationMs": 325,
+      "startedAt": "2026-11-26T11:06:46.428Z",
       "steps": [
         {
           "index": 1,
@@ -2313,8 +2314,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 2,
-          "detail": "wh_4ac39cd5eb3608a59ef87de5 → http://127.0.0.1:9/obsim-scenario/11f0ac49/1"
+          "durationMs": 1,
+          "detail": "wh_23d35445842757bd02d69106 → http://127.0.0.1:9/obsim-scenario/94290522/1"
         },
         {
           "index": 3,
@@ -2329,23 +2330,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 5,
-          "detail": "now 2026-11-26T07:21:35.160Z, 1 transition(s) fired"
+          "durationMs": 6,
+          "detail": "now 2026-11-26T11:06:51.438Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 8,
-          "detail": "evt_01a216bb192f1c69d8179384 signature valid"
+          "durationMs": 2,
+          "detail": "evt_01a217895726668be2dfec67 signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 0,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2353,7 +2354,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 305,
+          "durationMs": 309,
           "detail": "none in 300ms"
         }
       ],
@@ -2366,13 +2367,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_51e24311e602727ad008",
+      "sandboxId": "sbx_a7219d54276a508d62d8",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T07:21:30.480Z",
-      "expiresAt": "2026-11-26T09:21:30.480Z",
+      "createdAt": "2026-11-26T11:06:46.756Z",
+      "expiresAt": "2026-11-26T13:06:46.756Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T07:21:30.481Z",
+        "now": "2026-11-26T11:06:46.757Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2382,12 +2383,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_51e24311e602727ad008",
-        "clientSecret": "sbx_secret_9QcQYVmhoxRYGalnO_v_hyWdnDzspPbR"
+        "clientId": "sbx_a7219d54276a508d62d8",
+        "clientSecret": "sbx_secret_LwBcAQJsEAIEsZBl_XkWQ7RpcXC08K0h"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "aed91afe-274e-4935-a70c-8bea02971394"
+        "clientId": "0cf37b62-7d55-41e9-ad92-9cc7140d4bcf"
       }
     }
   },
@@ -2395,13 +2396,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_51e24311e602727ad008",
+          "sandboxId": "sbx_a7219d54276a508d62d8",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T07:21:30.480Z",
-          "expiresAt": "2026-11-26T09:21:30.480Z",
+          "createdAt": "2026-11-26T11:06:46.756Z",
+          "expiresAt": "2026-11-26T13:06:46.756Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T07:21:30.482Z",
+            "now": "2026-11-26T11:06:46.757Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2417,13 +2418,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_51e24311e602727ad008",
+      "sandboxId": "sbx_a7219d54276a508d62d8",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T07:21:30.480Z",
-      "expiresAt": "2026-11-26T09:21:30.480Z",
+      "createdAt": "2026-11-26T11:06:46.756Z",
+      "expiresAt": "2026-11-26T13:06:46.756Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T07:21:30.483Z",
+        "now": "2026-11-26T11:06:46.758Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2436,7 +2437,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_51e24311e602727ad008",
+      "sandboxId": "sbx_a7219d54276a508d62d8",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2451,7 +2452,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "clearRequests": {
     "response": {
-      "deleted": 53
+      "deleted": 52
     }
   },
   "resetSandboxData": {
@@ -2480,7 +2481,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2497,7 +2498,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2511,7 +2512,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2522,28 +2523,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.003Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.003Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.003Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
+        "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.003Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
@@ -2552,7 +2553,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_c468e00d3dd35d01816c727f",
+        "webhookId": "wh_3e2f5308673dc1a2855b3d96",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -2,6 +2,7 @@
  * Every shared schema, registered once with app.addSchema and added to both request validators.
  * A new shared schema: export it from its module with an $id and list it here.
  */
+import { chaosSchemas } from './chaos.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
@@ -26,4 +27,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...scenarioApiSchemas,
   ...webhookSchemas,
   ...readinessSchemas,
+  ...chaosSchemas,
 ];

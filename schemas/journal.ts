@@ -3,6 +3,7 @@
  * The matcher refuses unknown properties in every mode (propertyNames, which lenient mode does
  * not strip): a misspelled criterion would otherwise match everything and a verification pass.
  */
+import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { Timestamp } from './common.js';
 
@@ -47,7 +48,11 @@ export const JournalEntry = {
     },
     requestBody: { description: 'The request body (JSON as parsed; a form as its fields); absent when none' },
     requestBodyTruncated: { type: 'boolean' },
-    status: { type: 'integer' },
+    status: { type: 'integer', description: "The answer's status; 0 when the connection was dropped without one (a fault, docs/chaos.md)" },
+    fault: {
+      ...FaultMark,
+      description: "The sandbox's fault profile injected a fault into this request (docs/chaos.md); absent when it did not",
+    },
     code: { type: 'string', description: 'Error code of a refused request (ErrorBody.code); absent otherwise' },
     field: { type: 'string', description: 'The field a refused request was refused for (ErrorBody.field), when it names one' },
     responseBody: { description: 'The answer (JSON as parsed; a page as its HTML); absent when none' },

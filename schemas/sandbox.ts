@@ -2,6 +2,7 @@
  * Sandbox control API schemas (/_sandbox/*, OpenAPI tag `sandbox`). These endpoints are obsim's
  * own, not the provider's: they drive time, outcomes and webhook deliveries for testing.
  */
+import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
@@ -135,6 +136,7 @@ export const DELIVERY_OUTCOMES = [
   'non_2xx',
   'redirect',
   'error',
+  'chaos_drop',
 ] as const;
 
 export const Delivery = {
@@ -177,6 +179,11 @@ export const Delivery = {
     redeliveryOf: { type: ['integer', 'null'], description: 'Delivery id this one re-sends' },
     body: { type: 'string', description: 'The exact body bytes (sent, or to be sent)' },
     signature: { type: 'string', description: 'X-Webhook-Signature: hex HMAC-SHA256 of body with the webhook secret' },
+    fault: {
+      ...FaultMark,
+      description:
+        "The sandbox's fault profile acted on this delivery (docs/chaos.md): dropped (outcome chaos_drop, never sent), held back (webhook_delay, webhook_reorder), or this delivery is a duplicate (webhook_duplicate)",
+    },
   },
 } as const;
 

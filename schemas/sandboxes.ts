@@ -33,6 +33,11 @@ export const SandboxCreateRequest = {
       type: 'string',
       description: 'Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given',
     },
+    faults: {
+      $ref: 'FaultProfileRequest#',
+      description:
+        'A fault profile in force from the start (docs/chaos.md; PUT /_sandbox/faults changes it): a problem is a 400 whose `field` is a JSON pointer (`/faults/rules/1/rate`), and no sandbox is created',
+    },
     persona: {
       description:
         'Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json)',
@@ -119,6 +124,7 @@ export const SandboxCreated = {
         },
       },
     },
+    faults: { $ref: 'FaultProfile#', description: 'The fault profile in force (when `faults` was given): its seed, chosen when none was' },
     defaultMerchant: {
       type: 'object',
       description: 'The activated merchant every sandbox starts with (as the default partner has)',

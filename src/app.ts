@@ -19,6 +19,7 @@ import { journalPlugin } from './plugins/journal.js';
 import { partnerRequestPlugin } from './plugins/partner-auth.js';
 import { partnersPlugin } from './plugins/partners.js';
 import { preferPlugin } from './plugins/prefer.js';
+import { chaosPlugin } from './plugins/chaos.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { routeTablePlugin } from './plugins/route-table.js';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(webhookWorkerPlugin, { timeoutMs: options.webhookTimeoutMs });
   await app.register(tokensPlugin);
   await app.register(partnerRequestPlugin);
+  await app.register(chaosPlugin);
   await app.register(journalPlugin);
   await app.register(errorsPlugin);
   await app.register(headerGuardPlugin);

@@ -564,6 +564,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's fault profile in force
+         * @description Its seed (replay a run by setting the same profile with it), its rules, and the faults each rule injected since it was set.
+         */
+        get: operations["getFaults"];
+        /**
+         * Put a fault profile in force
+         * @description Replaces the profile in force; each rule's stream starts again from the seed. A shipped profile by name, rules of its own, or both. A problem is a 400 whose `field` is a JSON pointer into the body (`/rules/1/rate`); nothing is applied.
+         */
+        put: operations["setFaults"];
+        post?: never;
+        /**
+         * Clear the fault profile
+         * @description Nothing is injected any more; deliveries already held by a delay are sent when it ends.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/receiver-checks": {
         parameters: {
             query?: never;
@@ -1889,6 +1917,7 @@ export interface components {
             paymentExpiry?: string | number;
             /** @description Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given */
             snapshot?: string;
+            faults?: components["schemas"]["FaultProfileRequest"];
             /** @description Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json) */
             persona?: string | Record<string, never>;
         } | null;
@@ -1962,6 +1991,7 @@ export interface components {
                     secret: string;
                 }[];
             };
+            faults?: components["schemas"]["FaultProfile"];
             /** @description The activated merchant every sandbox starts with (as the default partner has) */
             defaultMerchant: {
                 merchantId: number;
@@ -2071,7 +2101,7 @@ export interface components {
              * @description null until attempted
              * @enum {string|null}
              */
-            outcome: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | null;
+            outcome: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | "chaos_drop" | null;
             error: string | null;
             /** @description Wall-clock duration of the exchange */
             durationMs: number | null;
@@ -2088,6 +2118,12 @@ export interface components {
             body: string;
             /** @description X-Webhook-Signature: hex HMAC-SHA256 of body with the webhook secret */
             signature: string;
+            /** @description The sandbox's fault profile acted on this delivery (docs/chaos.md): dropped (outcome chaos_drop, never sent), held back (webhook_delay, webhook_reorder), or this delivery is a duplicate (webhook_duplicate) */
+            fault?: {
+                rule: number;
+                /** @enum {string} */
+                kind: "latency" | "error" | "drop" | "webhook_duplicate" | "webhook_delay" | "webhook_reorder" | "webhook_drop";
+            };
         };
         /**
          * SandboxDeliveryList
@@ -2185,6 +2221,7 @@ export interface components {
                     non_2xx: number;
                     redirect: number;
                     error: number;
+                    chaos_drop: number;
                 };
             };
             /** @description Registered webhooks */
@@ -2254,7 +2291,7 @@ export interface components {
                     /** @enum {string} */
                     state: "pending" | "delivering" | "delivered" | "failed";
                     /** @enum {string|null} */
-                    outcome: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | null;
+                    outcome: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | "chaos_drop" | null;
                     statusCode: number | null;
                 }[];
             }[];
@@ -2307,7 +2344,14 @@ export interface components {
             /** @description The request body (JSON as parsed; a form as its fields); absent when none */
             requestBody?: unknown;
             requestBodyTruncated: boolean;
+            /** @description The answer's status; 0 when the connection was dropped without one (a fault, docs/chaos.md) */
             status: number;
+            /** @description The sandbox's fault profile injected a fault into this request (docs/chaos.md); absent when it did not */
+            fault?: {
+                rule: number;
+                /** @enum {string} */
+                kind: "latency" | "error" | "drop" | "webhook_duplicate" | "webhook_delay" | "webhook_reorder" | "webhook_drop";
+            };
             /** @description Error code of a refused request (ErrorBody.code); absent otherwise */
             code?: string;
             /** @description The field a refused request was refused for (ErrorBody.field), when it names one */
@@ -2592,6 +2636,80 @@ export interface components {
                 reason: string;
             }[];
             hints: string[];
+        };
+        /**
+         * FaultRule
+         * @description One rule. API rules (`latency`, `error`, `drop`) match partner requests: `operation` (an operationId, or `METHOD /path/{template}`; absent: every /v1 operation). Webhook rules (`webhook_duplicate`, `webhook_delay`, `webhook_reorder`, `webhook_drop`) match deliveries: `event` (an event type; absent: all). A rule fires at `rate` (0–1) of what it matches, only inside `window` (instants of the sandbox clock) when given.
+         */
+        FaultRule: {
+            /** @enum {string} */
+            kind: "latency" | "error" | "drop" | "webhook_duplicate" | "webhook_delay" | "webhook_reorder" | "webhook_drop";
+            rate: number;
+            operation?: string;
+            event?: string;
+            window?: {
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            /** @description Real milliseconds, at most 30,000: `fixed` (ms), `uniform` (minMs..maxMs) or `normal` (meanMs, stddevMs; clipped to 0..30,000) */
+            latency?: {
+                /** @enum {string} */
+                distribution: "fixed" | "uniform" | "normal";
+                ms?: number;
+                minMs?: number;
+                maxMs?: number;
+                meanMs?: number;
+                stddevMs?: number;
+            } & (unknown & unknown & unknown);
+            /**
+             * @description 429 and 503 with Retry-After and the error body; 500 with the error body; 502 and 504 as a router in front of the provider answers them (HTML)
+             * @enum {integer}
+             */
+            status?: 429 | 500 | 502 | 503 | 504;
+            /** @description Retry-After of a 429 or 503 (default 1) */
+            retryAfterSeconds?: number;
+            /**
+             * @description `instead` (default): answered without running the endpoint, nothing changed. `after`: the endpoint ran and its change stands, then the error is answered or the connection dropped
+             * @enum {string}
+             */
+            when?: "instead" | "after";
+            /** @description webhook_duplicate: copies sent besides the delivery (default 1) */
+            copies?: number;
+            /** @description webhook_delay: held until the sandbox clock has moved `virtualSeconds`, or for `realMs` of real time */
+            delay?: {
+                virtualSeconds?: number;
+                realMs?: number;
+            };
+            /** @description webhook_reorder: held a random 0..withinMs (real), so others overtake it */
+            withinMs?: number;
+        } & (unknown & unknown & unknown & unknown);
+        /**
+         * FaultProfileRequest
+         * @description A fault profile: a shipped one by name (flaky-network, provider-outage, slow-webhooks, webhook-storm), rules of its own, or both (the named profile's rules first). `seed`: the same seed and the same order of matching requests give the same faults; without one a seed is chosen and shown by GET /_sandbox/faults.
+         */
+        FaultProfileRequest: {
+            /** @enum {string} */
+            profile?: "flaky-network" | "provider-outage" | "slow-webhooks" | "webhook-storm";
+            seed?: number;
+            rules?: components["schemas"]["FaultRule"][];
+        };
+        /**
+         * FaultProfile
+         * @description The fault profile in force in a sandbox: its seed, the shipped profile it came from, its rules (a named profile's expanded: a window as instants), and the faults injected since it was set, by rule.
+         */
+        FaultProfile: {
+            sandboxId: string;
+            /** @description false: no profile, nothing is injected */
+            active: boolean;
+            seed?: number;
+            profile?: string;
+            /** @description On the sandbox clock (ISO 8601) */
+            setAt?: string;
+            rules: components["schemas"]["FaultRule"][];
+            /** @description Faults injected by each rule since the profile was set (same order as rules) */
+            injected: number[];
         };
     };
     responses: never;
@@ -4549,7 +4667,7 @@ export interface operations {
                 webhookId?: string;
                 state?: "pending" | "delivering" | "delivered" | "failed";
                 /** @description Only attempts with this outcome (pending and in-flight deliveries have none) */
-                outcome?: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error";
+                outcome?: "delivered" | "timeout" | "connection_refused" | "connection_reset" | "non_2xx" | "redirect" | "error" | "chaos_drop";
                 /** @description Only attempts the receiver answered with this HTTP status (e.g. 500, 302) */
                 statusCode?: number;
                 limit?: number;
@@ -4745,6 +4863,142 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fault profile in force in a sandbox: its seed, the shipped profile it came from, its rules (a named profile's expanded: a window as instants), and the faults injected since it was set, by rule. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultProfile"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description The fault profile in force in a sandbox: its seed, the shipped profile it came from, its rules (a named profile's expanded: a window as instants), and the faults injected since it was set, by rule. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultProfile"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fault profile in force in a sandbox: its seed, the shipped profile it came from, its rules (a named profile's expanded: a window as instants), and the faults injected since it was set, by rule. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultProfile"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */

@@ -87,6 +87,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       // the journal outlives a reset (it records the reset), not its sandbox
       store.journal.clear(id);
       store.readiness.clearReceiverChecks(id);
+      store.faultProfiles.clear(id);
       store.meta.delete(`default_merchant:${id}`);
       return deleted;
     });

@@ -26,6 +26,7 @@ import {
 } from '../domain/journal.js';
 import type { Traffic } from '../engine/traffic.js';
 import { isoOf } from '../clock.js';
+import type { FaultMark } from '../domain/chaos.js';
 import type { Store } from '../store/index.js';
 import {
   bodyLength,
@@ -68,6 +69,8 @@ export interface AnsweredRequest {
   payloadIsJson: boolean;
   durationMs: number;
   requestId: string;
+  /** The fault the sandbox's profile injected (docs/chaos.md), if any. */
+  fault?: FaultMark | null;
 }
 
 /** What the live stream carries. */
@@ -306,6 +309,7 @@ export function createJournal(
         requestBodyTruncated: request.truncated,
         responseBody: response.body,
         responseBodyTruncated: response.truncated,
+        fault: r.fault ? { rule: r.fault.rule, kind: r.fault.kind } : null,
       };
       // an answer kept cut cannot be read for the ids it names later: read them now
       if (write && response.truncated) {

@@ -11,6 +11,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { JournalEntry as JournalEntrySchema } from '../../schemas/journal.js';
+import type { FaultMark } from '../domain/chaos.js';
 import { changedResources, journalBody, type JournalResources, type MatchableEntry } from '../domain/journal.js';
 
 /**
@@ -48,6 +49,8 @@ export interface StoredEntry {
   requestBodyTruncated: boolean;
   responseBody: KeptBody;
   responseBodyTruncated: boolean;
+  /** The fault the sandbox's fault profile injected (docs/chaos.md); null: none. */
+  fault: FaultMark | null;
 }
 
 /** An entry's tuple without its request body, which follows it in the page (see encodeEntry). */
@@ -70,6 +73,8 @@ type Tuple = [
   requestBody: unknown,
   requestBodyTruncated: 0 | 1,
   responseBodyTruncated: 0 | 1,
+  // written only when there is one: pages of entries without a fault are as before
+  fault?: FaultMark,
 ];
 
 /** A body as page JSON: whole JSON as it is (wrapped), other text as a string. */
@@ -103,7 +108,8 @@ function encodeEntry(e: StoredEntry): string {
     e.resources,
     e.params,
   ]);
-  return `${head.slice(0, -1)},${bodyJson(e.requestBody)},${e.requestBodyTruncated ? 1 : 0},${e.responseBodyTruncated ? 1 : 0}]`;
+  const fault = e.fault === null ? '' : `,${JSON.stringify(e.fault)}`;
+  return `${head.slice(0, -1)},${bodyJson(e.requestBody)},${e.requestBodyTruncated ? 1 : 0},${e.responseBodyTruncated ? 1 : 0}${fault}]`;
 }
 
 const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
@@ -126,6 +132,7 @@ const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
   requestBodyTruncated: t[16] === 1,
   responseBody: bodyOf(responseBody),
   responseBodyTruncated: t[17] === 1,
+  fault: t[18] ?? null,
 });
 
 /** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
@@ -184,6 +191,7 @@ export function journalView(e: StoredEntry): JournalEntry {
   if (e.code !== null) view.code = e.code;
   if (e.field !== null) view.field = e.field;
   if (e.responseBody !== null) view.responseBody = shown(e.responseBody, e.responseBodyTruncated);
+  if (e.fault !== null) view.fault = e.fault;
   return view;
 }
 

@@ -6,10 +6,40 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { lifecycleSettings, type LifecycleSettings } from '../domain/settings.js';
+import { createChaos, type Chaos } from '../engine/chaos.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { createSandboxes, SWEEP_INTERVAL_MS, type Sandboxes } from '../engine/sandboxes.js';
 import { createTraffic } from '../engine/traffic.js';
+import type { VirtualClock } from '../clock.js';
+import type { ClaimedDelivery } from '../store/deliveries.js';
 import { createWebhookWorker, type WebhookWorker } from '../webhooks/worker.js';
+
+/** How often a delivery held on a sandbox clock looks at it (a running clock moves without telling). */
+const CLOCK_LOOK_MS = 250;
+
+/** Resolves once `clock` reaches `atMs`: told by an advance at once, else seen within CLOCK_LOOK_MS. */
+function untilClock(clock: VirtualClock, atMs: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      clearInterval(look);
+      off();
+      signal.removeEventListener('abort', aborted);
+    };
+    const check = (): void => {
+      if (clock.nowMs() < atMs) return;
+      done();
+      resolve();
+    };
+    const aborted = (): void => {
+      done();
+      reject(signal.reason as Error);
+    };
+    const look = setInterval(check, CLOCK_LOOK_MS).unref();
+    const off = clock.onAdvance(check);
+    signal.addEventListener('abort', aborted, { once: true });
+    check();
+  });
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,6 +51,8 @@ declare module 'fastify' {
     webhooks: WebhookWorker;
     /** Created sandboxes: create, authenticate, delete, sweep idle ones. */
     sandboxes: Sandboxes;
+    /** The fault profiles in force (docs/chaos.md). */
+    chaos: Chaos;
     /** Requests and background work sharing the event loop (engine/traffic.ts). */
     traffic: ReturnType<typeof createTraffic>;
   }
@@ -55,6 +87,8 @@ export const enginePlugin = fp(
       createSandboxes({ store: app.store, engine: app.engine, seedMerchant: app.config.environment === 'sandbox' }),
     );
     app.partners.created = app.sandboxes;
+    app.decorate('chaos', createChaos(app.store));
+    app.sandboxes.onRemoved((id) => app.chaos.forget(id));
     let sweeper: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       app.engine.start();
@@ -78,7 +112,18 @@ export const enginePlugin = fp(
 export const webhookWorkerPlugin = fp(
   async (app: FastifyInstance, opts: { timeoutMs?: number }) => {
     const nowIsoFor = (partnerId: string) => app.engine.worldOf(partnerId).clock.iso();
-    app.decorate('webhooks', createWebhookWorker({ store: app.store, nowIsoFor, log: app.log, timeoutMs: opts.timeoutMs }));
+    const nowMsFor = (partnerId: string) => app.engine.worldOf(partnerId).clock.nowMs();
+    const faults = (row: ClaimedDelivery) => {
+      if (!app.chaos.active) return undefined;
+      const world = app.engine.worldOf(row.partner_id);
+      return app.chaos.webhook(world.id, row.event, world.clock.nowMs());
+    };
+    const clockReaches = (partnerId: string, atMs: number, signal: AbortSignal) =>
+      untilClock(app.engine.worldOf(partnerId).clock, atMs, signal);
+    app.decorate(
+      'webhooks',
+      createWebhookWorker({ store: app.store, nowIsoFor, nowMsFor, faults, clockReaches, log: app.log, timeoutMs: opts.timeoutMs }),
+    );
     app.traffic.countDeliveryBacklog(() => app.webhooks.backlog);
     app.addHook('onReady', async () => app.webhooks.start());
     app.addHook('onClose', async () => app.webhooks.stop());

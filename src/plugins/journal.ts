@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJournal, type Journal, type StoredBody } from '../journal/index.js';
+import { journalStatus } from './chaos.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -135,7 +136,8 @@ export const journalPlugin = fp(
             (request.journalText !== null
               ? journal.requestBody(request.journalText, request.journalJson)
               : journal.requestBody(request.body)),
-          status: reply.statusCode,
+          status: journalStatus(request, reply),
+          fault: request.fault,
           payload,
           payloadIsJson: isJsonType(reply.getHeader('content-type')),
           durationMs: reply.elapsedTime,
@@ -148,5 +150,5 @@ export const journalPlugin = fp(
       done(null, payload);
     });
   },
-  { name: 'obsim-journal', dependencies: ['obsim-store', 'obsim-engine', 'obsim-webhooks', 'obsim-partners'] },
+  { name: 'obsim-journal', dependencies: ['obsim-store', 'obsim-engine', 'obsim-webhooks', 'obsim-partners', 'obsim-chaos'] },
 );

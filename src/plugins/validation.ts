@@ -129,3 +129,21 @@ export function validationToApiError(errors: ErrorObject[], part: string): ApiEr
     details,
   });
 }
+
+/**
+ * The one error shape with `field` as an RFC 6901 JSON pointer into the request body, for the
+ * bodies documented that way (fault profiles, docs/chaos.md): `/faults/rules/1/rate`.
+ */
+export function pointerValidationError(errors: ErrorObject[]): ApiError {
+  const e = errors[0];
+  let pointer = e.instancePath;
+  const escape = (s: unknown) => String(s).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (e.keyword === 'required') pointer += `/${escape(e.params.missingProperty)}`;
+  if (e.keyword === 'additionalProperties') pointer += `/${escape(e.params.additionalProperty)}`;
+  const message = describe(e, pointer === '' ? '/' : pointer, 'body');
+  return new ApiErrorClass(e.keyword === 'additionalProperties' ? 'unknown_field' : 'validation_failed', {
+    message,
+    field: pointer,
+    details: [{ field: pointer, message }],
+  });
+}

@@ -26,6 +26,8 @@ export interface DeliveryRow {
   created_at: string;
   /** The signature sent with the attempt (040_delivery_signature); null before the first attempt. */
   signature: string | null;
+  /** JSON FaultMark: what the sandbox's fault profile did to it (101_fault_profiles); null: nothing. */
+  fault: string | null;
 }
 
 /** A delivery with its event (name, exact body) and its webhook's secret. */
@@ -39,11 +41,15 @@ export interface DeliveryWithEvent extends DeliveryRow {
 export interface ClaimedDelivery {
   id: number;
   event_id: string;
+  /** The event's name (payment.completed, …). */
+  event: string;
   partner_id: string;
   url: string;
   body: string;
   secret: string | null;
   signature: string | null;
+  /** Set on a duplicate the fault profile made: it is sent as it is, never given a fault of its own. */
+  fault: string | null;
 }
 
 export interface DeliveryResult {
@@ -53,6 +59,8 @@ export interface DeliveryResult {
   outcome: string;
   error: string | null;
   duration_ms: number;
+  /** JSON FaultMark of a fault the profile gave the delivery (kept when undefined). */
+  fault?: string;
 }
 
 export interface DeliveryFilter {
@@ -84,7 +92,7 @@ export function deliveryStore(db: Db) {
     `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
   );
   const nextPending = db.prepare(
-    `SELECT d.id, d.event_id, d.partner_id, d.url, e.body, w.secret, d.signature
+    `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
   );
@@ -92,8 +100,12 @@ export function deliveryStore(db: Db) {
     `UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`,
   );
   const record = db.prepare(
-    `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms
-      WHERE id = @id`,
+    `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms,
+       fault = coalesce(@fault, fault) WHERE id = @id`,
+  );
+  const insertDuplicate = db.prepare(
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault)
+     SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ? FROM deliveries WHERE id = ?`,
   );
   const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
   const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
@@ -140,7 +152,7 @@ export function deliveryStore(db: Db) {
   /** Rows inserted on this connection so far (the webhook worker estimates its backlog from it). */
   let inserted = 0;
   const recordAll: (rows: readonly DeliveryResult[]) => void = db.transaction((rows: readonly DeliveryResult[]) => {
-    for (const r of rows) record.run(r);
+    for (const r of rows) record.run({ ...r, fault: r.fault ?? null });
   });
 
   return {
@@ -194,6 +206,16 @@ export function deliveryStore(db: Db) {
         total: Math.min(counted, DELIVERY_COUNT_LIMIT),
         totalCapped: counted > DELIVERY_COUNT_LIMIT,
       };
+    },
+    /**
+     * `copies` pending deliveries of the same event to the same URL as delivery `id`, marked with
+     * the fault that made them (seeded chaos: a webhook sent twice); call inside a transaction.
+     */
+    duplicate(id: number, copies: number, nowIso: string, fault: string): void {
+      for (let i = 0; i < copies; i++) {
+        inserted++;
+        insertDuplicate.run(nowIso, fault, id);
+      }
     },
     /** A new pending delivery of the same event to the same webhook (call inside a transaction); its id. */
     redeliver(id: number, partnerId: string, nowIso: string): number {

@@ -24,6 +24,7 @@
  * `probeWrite()` tries a small write of its own so a health check can tell when it went away.
  */
 import { accountStore } from './accounts.js';
+import { faultProfileStore } from './chaos.js';
 import { consentStore } from './consents.js';
 import { metaStore, pingDatabase, type Db } from './db.js';
 import { deliveryStore } from './deliveries.js';
@@ -159,6 +160,7 @@ export function createStore(db: Db) {
     accounts: accountStore(db),
     consents: consentStore(db),
     deliveries,
+    faultProfiles: faultProfileStore(db),
     journal: journalStore(db),
     merchants: merchantStore(db),
     meta,

@@ -403,4 +403,17 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX receiver_checks_partner ON receiver_checks (partner_id, id);
     `,
   },
+  {
+    // seeded chaos (src/domain/chaos.ts): the fault profile in force per sandbox ('default' for
+    // the configured partners'), and the fault a delivery was given (JSON {rule, kind}; null: none)
+    name: '101_fault_profiles',
+    sql: `
+      CREATE TABLE fault_profiles (
+        sandbox_id TEXT PRIMARY KEY,
+        profile TEXT NOT NULL,
+        set_at TEXT NOT NULL
+      );
+      ALTER TABLE deliveries ADD COLUMN fault TEXT;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@
  * A delivery as the control API shows it: the delivery joined with its event (name, exact
  * body) and the signature sent (or, not yet attempted, the one that will be sent).
  */
+import type { FaultMark } from '../domain/chaos.js';
 import type { DeliveryWithEvent } from '../store/deliveries.js';
 import { sign } from './sign.js';
 
@@ -22,5 +23,6 @@ export function deliveryView(r: DeliveryWithEvent) {
     redeliveryOf: r.redelivery_of,
     body: r.body,
     signature: r.signature ?? (r.secret !== null ? sign(r.secret, r.body) : ''),
+    ...(r.fault !== null ? { fault: JSON.parse(r.fault) as FaultMark } : {}),
   };
 }

@@ -12,8 +12,14 @@
  *   always dumped with a size cap, never buffered. No automatic retries (contract rule 4).
  * - Rows left 'delivering' by a crash are re-attempted at start, with the same X-Webhook-Id and
  *   the same body bytes (the receiver de-duplicates on X-Webhook-Id).
+ * - Seeded chaos (docs/chaos.md): a delivery of a sandbox with a fault profile may be dropped
+ *   (recorded failed, outcome chaos_drop, never sent), held (until the sandbox clock has moved,
+ *   or for real milliseconds, so others overtake it) or sent again as copies (new deliveries of
+ *   the same event, same X-Webhook-Id and bytes, each marked as the duplicate it is).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
+import type { FaultMark, WebhookFaults } from '../domain/chaos.js';
 import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
 import { DELIVERY_TIMEOUT_MS, deliveryAgent, postWebhook, type PostResult } from './post.js';
@@ -37,6 +43,12 @@ export interface WebhookWorkerOptions {
   log?: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
   timeoutMs?: number;
   concurrency?: number;
+  /** What the sandbox's fault profile does to a delivery about to be sent (none: nothing). */
+  faults?: (row: ClaimedDelivery) => WebhookFaults | undefined;
+  /** Resolves once the clock of the partner's sandbox reaches `atMs` (a delay on the virtual clock). */
+  clockReaches?: (partnerId: string, atMs: number, signal: AbortSignal) => Promise<void>;
+  /** The partner's sandbox clock now (ms). */
+  nowMsFor?: (partnerId: string) => number;
 }
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
@@ -136,8 +148,32 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   }
 
   async function deliver(row: ClaimedDelivery): Promise<void> {
-    const result = await send(row);
+    // a duplicate the profile made is sent as it is
+    const faults = row.fault === null ? options.faults?.(row) : undefined;
+    if (faults?.drop) {
+      const dropped: DeliveryResult = {
+        id: row.id,
+        state: 'failed',
+        status_code: null,
+        outcome: 'chaos_drop',
+        error: `dropped by the sandbox's fault profile (rule ${faults.drop.rule}); never sent`,
+        duration_ms: 0,
+        fault: markJson(faults.drop),
+      };
+      await recordSoon(dropped);
+      for (const listener of attemptListeners) listener({ delivery: row, result: dropped });
+      return;
+    }
+    let result: PostResult;
+    try {
+      await hold(row, faults);
+      result = await send(row);
+    } catch (err) {
+      if (stopped) return; // closing while held: left 'delivering', sent at next start
+      result = { outcome: 'error', statusCode: null, error: String(err), durationMs: 0 };
+    }
     if (stopped && result.outcome === 'aborted') return; // closing: leave it 'delivering', resumed at next start
+    const mark = faults?.delay ?? faults?.reorder ?? faults?.duplicate;
     const recorded: DeliveryResult = {
       id: row.id,
       state: result.outcome === 'delivered' ? 'delivered' : 'failed',
@@ -145,9 +181,25 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       outcome: result.outcome === 'aborted' ? 'error' : result.outcome,
       error: result.error,
       duration_ms: result.durationMs,
+      ...(mark ? { fault: markJson(mark) } : {}),
     };
     await recordSoon(recorded);
     for (const listener of attemptListeners) listener({ delivery: row, result: recorded });
+    if (faults?.duplicate) {
+      const { copies } = faults.duplicate;
+      store.tx(() => deliveries.duplicate(row.id, copies, nowIsoFor(row.partner_id), markJson(faults.duplicate!)));
+    }
+  }
+
+  const markJson = (m: FaultMark): string => JSON.stringify({ rule: m.rule, kind: m.kind });
+
+  /** Wait out a delay or a reorder the profile gave the delivery (aborted when the worker stops). */
+  async function hold(row: ClaimedDelivery, faults: WebhookFaults | undefined): Promise<void> {
+    const delay = faults?.delay;
+    if (delay && 'virtualMs' in delay && options.clockReaches && options.nowMsFor) {
+      await options.clockReaches(row.partner_id, options.nowMsFor(row.partner_id) + delay.virtualMs, closing.signal);
+    } else if (delay && 'realMs' in delay) await sleep(delay.realMs, undefined, { signal: closing.signal });
+    if (faults?.reorder) await sleep(faults.reorder.realMs, undefined, { signal: closing.signal });
   }
 
   // Results are written in one transaction per turn of the event loop instead of one commit

@@ -8,6 +8,7 @@ import { requirePartner } from '../../plugins/partner-auth.js';
 import { actionRoutes } from './actions.js';
 import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
+import { faultRoutes } from './faults.js';
 import { receiverCheckRoutes } from './receiver-checks.js';
 import { requestRoutes } from './requests.js';
 import { resetRoutes } from './reset.js';
@@ -20,6 +21,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(clockRoutes);
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);
+  await app.register(faultRoutes);
   await app.register(receiverCheckRoutes);
   await app.register(requestRoutes);
   await app.register(resetRoutes);

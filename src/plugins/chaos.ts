@@ -1,0 +1,94 @@
+/**
+ * Seeded chaos on the partner API (docs/chaos.md): a request of a sandbox with a fault profile
+ * is given the fault its profile decides (src/engine/chaos.ts), after authentication (the
+ * sandbox is known) and validation, before the handler:
+ * - latency: the handler runs that many real milliseconds later;
+ * - an error `instead`: answered without running the handler (nothing changed); `after`: the
+ *   handler runs, its change stands, and its answer is replaced by the error;
+ * - a dropped connection `instead`: the socket is closed without an answer and the handler never
+ *   runs (the journal records status 0); `after`: the handler runs and the socket is closed
+ *   instead of its answer being sent (the journal records the status it would have had).
+ * Every injected fault is on the request (`request.fault`) for the journal to record.
+ * Registered before the journal, so the journal's onSend sees an `after` error's status.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { injectedError, ROUTER_PAGES, type ApiFault, type OperationName } from '../domain/chaos.js';
+import { errorBody } from '../domain/errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fault the sandbox's profile injected into this request (null: none). */
+    fault: ApiFault | null;
+  }
+}
+
+/** The status the journal records: 0 for a connection dropped instead of any answer. */
+export const journalStatus = (request: FastifyRequest, reply: FastifyReply): number =>
+  request.fault?.kind === 'drop' && request.fault.when === 'instead' ? 0 : reply.statusCode;
+
+export const chaosPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('fault', null);
+    const { chaos } = app;
+    /** Each partner operation's names, by `METHOD url` of its route. */
+    const operations = new Map<string, OperationName>();
+    app.addHook('onRoute', (route) => {
+      const operationId = route.schema?.operationId;
+      if (!route.url.startsWith('/v1/') || typeof operationId !== 'string') return;
+      for (const method of [route.method].flat()) {
+        operations.set(`${method} ${route.url}`, { operationId, route: `${method} ${route.url.replace(/:([A-Za-z]+)/g, '{$1}')}` });
+      }
+    });
+
+    function answer(request: FastifyRequest, reply: FastifyReply, fault: Extract<ApiFault, { kind: 'error' }>): void {
+      if (fault.status === 502 || fault.status === 504) {
+        void reply.code(fault.status).type('text/html').send(ROUTER_PAGES[fault.status]);
+        return;
+      }
+      const err = injectedError(fault);
+      if (err.headers) void reply.headers(err.headers);
+      void reply
+        .code(err.status)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(errorBody(err, request.id)));
+    }
+
+    app.addHook('preHandler', (request, reply, done) => {
+      if (!chaos.active || request.sandbox === undefined) return done();
+      const op = operations.get(`${request.method} ${request.routeOptions.url}`);
+      if (op === undefined) return done();
+      const fault = chaos.api(request.sandbox.id, op, request.sandbox.clock.nowMs());
+      if (fault === undefined) return done();
+      request.fault = fault;
+      if (fault.kind === 'latency') {
+        setTimeout(done, fault.delayMs);
+        return;
+      }
+      if (fault.when === 'after') return done();
+      if (fault.kind === 'error') return answer(request, reply, fault);
+      // dropped instead of any answer: the journal still records the request (onSend), then the socket closes
+      void reply.code(502).type('text/plain').send('');
+    });
+
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const fault = request.fault;
+      if (fault === null || fault.kind === 'latency') return done(null, payload);
+      if (fault.kind === 'drop') {
+        request.raw.socket?.destroy();
+        return done(null, payload);
+      }
+      if (fault.when !== 'after' || reply.statusCode === fault.status) return done(null, payload);
+      // the handler ran and its change stands; the partner is told otherwise
+      if (fault.status === 502 || fault.status === 504) {
+        void reply.code(fault.status).type('text/html');
+        return done(null, ROUTER_PAGES[fault.status]);
+      }
+      const err = injectedError(fault);
+      if (err.headers) void reply.headers(err.headers);
+      void reply.code(err.status).type('application/json; charset=utf-8');
+      done(null, JSON.stringify(errorBody(err, request.id)));
+    });
+  },
+  { name: 'obsim-chaos', dependencies: ['obsim-engine'] },
+);
