@@ -1,7 +1,8 @@
 /**
  * Seeded chaos on the partner API (docs/chaos.md): a request of a sandbox with a fault profile
  * is given the fault its profile decides (src/engine/chaos.ts), after authentication (the
- * sandbox is known) and validation, before the handler:
+ * sandbox is known; a token request by its headers or merchant) and validation, before the
+ * handler:
  * - latency: the handler runs that many real milliseconds later;
  * - an error `instead`: answered without running the handler (nothing changed); `after`: the
  *   handler runs, its change stands, and its answer is replaced by the error;
@@ -15,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { injectedError, ROUTER_PAGES, type ApiFault, type OperationName } from '../domain/chaos.js';
 import { errorBody } from '../domain/errors.js';
+import type { World } from '../engine/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,11 +56,26 @@ export const chaosPlugin = fp(
         .send(JSON.stringify(errorBody(err, request.id)));
     }
 
+    /**
+     * The sandbox of a request its route authenticates itself (POST /v1/auth/generate-token, which
+     * needs no credentials in the sandbox): the partner its headers name, else its merchant's.
+     */
+    function placed(request: FastifyRequest): World | undefined {
+      if (request.sandbox) return request.sandbox;
+      const claimed = request.headers['x-partner-client-id'];
+      if (app.partners.knows(claimed)) return app.engine.worldOf(claimed);
+      const merchantId = (request.body as { merchantId?: unknown } | null | undefined)?.merchantId;
+      const merchant = typeof merchantId === 'number' ? app.store.merchants.getAny(merchantId) : undefined;
+      return merchant && app.engine.worldOf(merchant.partner_id);
+    }
+
     app.addHook('preHandler', (request, reply, done) => {
-      if (!chaos.active || request.sandbox === undefined) return done();
+      if (!chaos.active) return done();
       const op = operations.get(`${request.method} ${request.routeOptions.url}`);
       if (op === undefined) return done();
-      const fault = chaos.api(request.sandbox.id, op, request.sandbox.clock.nowMs());
+      const sandbox = placed(request);
+      if (sandbox === undefined) return done();
+      const fault = chaos.api(sandbox.id, op, sandbox.clock.nowMs());
       if (fault === undefined) return done();
       request.fault = fault;
       if (fault.kind === 'latency') {

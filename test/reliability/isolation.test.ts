@@ -8,7 +8,10 @@
  *   - nothing of another partner appears in the answer (their client ids, webhook ids, tokens);
  *   - list endpoints (merchants, deliveries) show only the caller's rows;
  *   - every delivery row belongs to the partner of its webhook and of its event;
- *   - a token of one environment is rejected (401) by the other.
+ *   - a token of one environment is rejected (401) by the other;
+ *   - faults (docs/chaos.md): the production partner's sandbox has a fault profile (errors
+ *     instead of and after the work, webhooks duplicated and dropped); no request or delivery of
+ *     the other sandbox is ever given one.
  * OBSIM_ISOLATION_RUNS (default 20 sequences of 20 operations; 200 in test:long).
  */
 import { createHash } from 'node:crypto';
@@ -20,6 +23,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
+import { decodePage } from '../../src/journal/pages.js';
 import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
 
 const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
@@ -66,6 +70,13 @@ const OPS = [
   'reset',
   'otherEnvironment',
 ] as const;
+
+/** Journal entries given a fault, in every page of the app's journal. */
+function storedFaults(app: FastifyInstance): number {
+  app.journal?.flush();
+  const pages = app.db.prepare('SELECT data FROM journal_pages').pluck().all() as string[];
+  return pages.reduce((n, data) => n + decodePage(data).filter((e) => e.fault !== null).length, 0);
+}
 
 function tableDigest(app: FastifyInstance, partner: string): string {
   const h = createHash('sha256');
@@ -117,6 +128,24 @@ t.test('random operation sequences by two partners in two environments never cro
       },
     }),
   };
+
+  // faults in the production partner's sandbox only; an injected 5xx is not a violation
+  const chaos = await apps.production.inject({
+    method: 'PUT',
+    url: '/_sandbox/faults',
+    headers: PROD,
+    payload: {
+      seed: 99,
+      rules: [
+        { kind: 'error', rate: 0.2, status: 429 },
+        { kind: 'error', rate: 0.2, status: 503, when: 'after' },
+        { kind: 'webhook_duplicate', rate: 0.5 },
+        { kind: 'webhook_drop', rate: 0.2 },
+      ],
+    },
+  });
+  t.equal(chaos.statusCode, 200, 'the production sandbox has a fault profile');
+  const injected = (body: string) => body.includes("injected by the sandbox's fault profile");
 
   /** Everything that exists, with its owner. */
   const pool = (kind: 'merchants' | 'payments' | 'webhooks' | 'deliveries', col = 'id'): Owned[] =>
@@ -279,7 +308,7 @@ t.test('random operation sequences by two partners in two environments never cro
         await app.webhooks.drain();
         stats.ops++;
         const where = `${actor.name}(${actor.env}) ${op} ${req.method} ${req.url}`;
-        if (res.statusCode >= 500) violations.push(`${res.statusCode} for ${where}: ${res.body.slice(0, 200)}`);
+        if (res.statusCode >= 500 && !injected(res.body)) violations.push(`${res.statusCode} for ${where}: ${res.body.slice(0, 200)}`);
         if (foreign) {
           stats.foreign++;
           if (res.statusCode >= 200 && res.statusCode < 300)
@@ -349,6 +378,14 @@ t.test('random operation sequences by two partners in two environments never cro
     `every one of ${received.length} received webhooks is an event of the environment and partner its receiver path names`,
   );
   t.ok(received.length > 0, 'the sequences produced deliveries to check');
+  // faults: only where the profile is
+  const faultsIn = (env: Env) => ({
+    requests: storedFaults(apps[env]),
+    deliveries: apps[env].db.prepare('SELECT count(*) FROM deliveries WHERE fault IS NOT NULL').pluck().get() as number,
+  });
+  t.same(faultsIn('sandbox'), { requests: 0, deliveries: 0 }, 'no request or delivery of the sandbox without a profile was given a fault');
+  const inProduction = faultsIn('production');
+  t.ok(inProduction.requests + inProduction.deliveries > 0, `the profile did inject (${JSON.stringify(inProduction)})`);
   t.comment(
     `isolation: ${RUNS} sequences, ${stats.ops} operations (seed ${SEED}); ${stats.foreign} aimed at another partner's or environment's ids, ${stats.foreignRejected} rejected; violations ${violations.length}`,
   );

@@ -233,3 +233,22 @@ t.test('a bad profile at creation: a pointer under /faults, and no sandbox', asy
   const elsewhere = await call(app, 'POST', '/_sandbox/sandboxes', { ttl: true }, {});
   t.equal(elsewhere.body.field, 'ttl', 'other fields are named as before');
 });
+
+t.test('a slow token endpoint: generate-token is placed by its merchant when it names no partner', async (t) => {
+  const app = await build(t);
+  const m = await testMerchant(app);
+  await setFaults(app, {
+    seed: 2,
+    rules: [{ kind: 'latency', operation: 'generateToken', rate: 1, latency: { distribution: 'fixed', ms: 20 } }],
+  });
+  const r = await call(
+    app,
+    'POST',
+    '/v1/auth/generate-token',
+    { userId: 'u-1', merchantId: m.merchantId, permissions: ['ais:accounts:read'] },
+    {},
+  );
+  t.equal(r.status, 200);
+  t.match(await newestEntry(app), { path: '/v1/auth/generate-token', fault: { kind: 'latency' } });
+  t.same((await call(app, 'GET', '/_sandbox/faults')).body.injected, [1]);
+});
