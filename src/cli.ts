@@ -11,6 +11,7 @@ import { registerListenCommand } from './cli/listen.js';
 import { registerMcpCommand } from './cli/mcp.js';
 import { registerPersonaCommands } from './cli/persona.js';
 import { registerReportCommand } from './cli/report.js';
+import { registerFaultsCommands } from './cli/faults.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
 import { registerLogsCommand } from './cli/logs.js';
@@ -75,6 +76,7 @@ export function buildCli(): Command {
   registerLogsCommand(program);
   registerCheckReceiverCommand(program);
   registerReportCommand(program);
+  registerFaultsCommands(program);
   registerSandboxCommands(program);
   registerPersonaCommands(program);
   registerClusterCommand(program);
