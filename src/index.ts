@@ -29,6 +29,8 @@ export type {
   CreatedSandbox,
   Credentials,
   Delivery,
+  FaultProfile,
+  FaultProfileRequest,
   JournalEntry,
   ReadinessReport,
   RequestMatcher,
@@ -67,6 +69,11 @@ export interface Obsim {
    * `require`: a requirements file (YAML or JSON) or object that replaces the default checklist.
    */
   report(options?: { require?: string | Requirements; sandbox?: string }): Promise<ReadinessReport>;
+  /**
+   * The default sandbox's fault profile (docs/chaos.md): `faults.set({ profile: 'flaky-network',
+   * seed: 7 })`, `faults.show()`, `faults.clear()`. A created sandbox's: `box.client.faults`.
+   */
+  faults: ObsimClient['faults'];
   /** Stop listening and close the database; nothing is left running. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -126,6 +133,7 @@ export async function startObsim(options: StartObsimOptions = {}): Promise<Obsim
       const requirements = typeof wanted === 'string' ? { name: wanted, ...loadRequirements(wanted) } : wanted;
       return client.report({ requirements, sandbox });
     },
+    faults: client.faults,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -22,6 +22,8 @@ export type VerifyResult = Schemas['JournalVerifyResult'];
 export type Delivery = Schemas['SandboxDelivery'];
 export type SandboxCreateOptions = Schemas['SandboxCreateRequest'];
 export type ReadinessReport = Schemas['SandboxReadinessReport'];
+export type FaultProfile = Schemas['FaultProfile'];
+export type FaultProfileRequest = Schemas['FaultProfileRequest'];
 
 export interface Credentials {
   clientId: string;
@@ -175,6 +177,18 @@ export class ObsimClient {
     const judged = applyRequirements(report, options.requirements, options.requirements.name ?? 'requirements');
     return { ...report, ...(judged as unknown as ReadinessReport) };
   }
+
+  /**
+   * The sandbox's fault profile (docs/chaos.md): `set` puts one in force (a shipped one by name,
+   * rules, a seed) and answers it with its seed; `show` the one in force and what it injected;
+   * `clear` ends it.
+   */
+  readonly faults = {
+    set: async (profile: FaultProfileRequest): Promise<FaultProfile> =>
+      ok('PUT /_sandbox/faults', await this.api.PUT('/_sandbox/faults', { body: profile })),
+    show: async (): Promise<FaultProfile> => ok('GET /_sandbox/faults', await this.api.GET('/_sandbox/faults')),
+    clear: async (): Promise<FaultProfile> => ok('DELETE /_sandbox/faults', await this.api.DELETE('/_sandbox/faults')),
+  };
 
   /** How many journal entries match (`POST /_sandbox/requests/verify`); `verified: false` comes with near misses. */
   async verifyRequests(

@@ -81,3 +81,20 @@ t.test('settings pass through: a persona for the default partner, a delay', asyn
   const merchants = await sim.client.api.GET('/v1/partner/merchants', { params: { query: { page: 1, limit: 50 } } });
   t.ok((merchants.data?.items.length ?? 0) > 1, 'the persona built its merchants');
 });
+
+t.test('faults: the default sandbox and a created one, each its own profile', async (t) => {
+  const sim = await startObsim({ clock: { start: '2026-03-01T09:00:00Z', frozen: true } });
+  t.teardown(() => sim.close());
+  const set = await sim.faults.set({ profile: 'provider-outage', seed: 7 });
+  t.match(set, { active: true, seed: 7, profile: 'provider-outage' });
+  const refused = await sim.client.api.GET('/v1/partner/merchants', { params: { query: { page: 1, limit: 5 } } });
+  t.equal(refused.response.status, 503, 'the default sandbox is in its outage');
+  const box = await sim.sandbox();
+  const fine = await box.client.api.GET('/v1/partner/merchants', { params: { query: { page: 1, limit: 5 } } });
+  t.equal(fine.response.status, 200, 'a created sandbox is not');
+  const mine = await box.client.faults.set({ seed: 3, rules: [{ kind: 'error', rate: 1, status: 429 }] });
+  t.equal(mine.sandboxId, box.sandboxId);
+  t.match((await sim.faults.show()).injected, [1, 0]);
+  t.equal((await sim.faults.clear()).active, false);
+  await t.rejects(sim.faults.set({ rules: [{ kind: 'error', rate: 2, status: 503 }] }), /400 .*\/rules\/0\/rate/);
+});
