@@ -45,9 +45,7 @@ const Latency = {
   ],
 } as const;
 
-export const FaultRuleSchema = {
-  $id: 'FaultRule',
-  title: 'FaultRule',
+const FaultRuleFields = {
   description:
     'One rule. API rules (`latency`, `error`, `drop`) match partner requests: `operation` (an operationId, or `METHOD /path/{template}`; absent: every /v1 operation). Webhook rules (`webhook_duplicate`, `webhook_delay`, `webhook_reorder`, `webhook_drop`) match deliveries: `event` (an event type; absent: all). A rule fires at `rate` (0–1) of what it matches, only inside `window` (instants of the sandbox clock) when given.',
   type: 'object',
@@ -105,16 +103,34 @@ export const FaultRuleSchema = {
   ],
 } as const;
 
+export const FaultRuleSchema = { $id: 'FaultRule', title: 'FaultRule', ...FaultRuleFields } as const;
+
+const profileDescription = `A fault profile: a shipped one by name (${Object.keys(SHIPPED_PROFILES).join(', ')}), rules of its own, or both (the named profile's rules first). \`seed\`: the same seed and the same order of matching requests give the same faults; without one a seed is chosen and shown by GET /_sandbox/faults.`;
+const profileFields = {
+  profile: { type: 'string', enum: Object.keys(SHIPPED_PROFILES) },
+  seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+} as const;
+
 export const FaultProfileRequest = {
   $id: 'FaultProfileRequest',
   title: 'FaultProfileRequest',
-  description: `A fault profile: a shipped one by name (${Object.keys(SHIPPED_PROFILES).join(', ')}), rules of its own, or both (the named profile's rules first). \`seed\`: the same seed and the same order of matching requests give the same faults; without one a seed is chosen and shown by GET /_sandbox/faults.`,
+  description: profileDescription,
   type: 'object',
   additionalProperties: false,
-  properties: {
-    profile: { type: 'string', enum: Object.keys(SHIPPED_PROFILES) },
-    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
-    rules: { type: 'array', maxItems: MAX_RULES, items: { $ref: 'FaultRule#' } },
+  properties: { ...profileFields, rules: { type: 'array', maxItems: MAX_RULES, items: { $ref: 'FaultRule#' } } },
+} as const;
+
+/** A scenario's `faults` step (src/scenarios/steps/faults.ts): a profile to put in force, or `clear`. */
+export const FAULTS_STEP = {
+  description: `Put a fault profile in force in the sandbox (PUT /_sandbox/faults, docs/chaos.md), or \`clear\` it. ${profileDescription} Give the seed a failing run printed to replay its faults.`,
+  type: ['string', 'object'],
+  // if/then/else rather than oneOf: a refused profile is told what is wrong in it, not that it is no string
+  if: { type: 'string' },
+  then: { enum: ['clear'] },
+  else: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { ...profileFields, rules: { type: 'array', maxItems: MAX_RULES, items: FaultRuleFields } },
   },
 } as const;
 

@@ -16,6 +16,7 @@
  */
 
 import { REQUEST_MATCHER } from './journal.js';
+import { FAULTS_STEP } from './chaos.js';
 import { EXPECT_REPORT_STEP } from './readiness.js';
 
 const duration = {
@@ -255,6 +256,7 @@ export const STEP_KINDS = {
   expectRequest: EXPECT_REQUEST_STEP,
   expectNoRequest: EXPECT_NO_REQUEST_STEP,
   expectReport: EXPECT_REPORT_STEP,
+  faults: FAULTS_STEP,
   wait: WAIT_STEP,
   set: SET_STEP,
 } as const;

@@ -1,4 +1,5 @@
 /** Types of a loaded scenario (hand-written mirror of schemas/scenario.ts; the loader validates). */
+import type { FaultProfileInput } from '../domain/chaos-profiles.js';
 import type { RequestMatcher } from '../domain/journal.js';
 import type { Requirements } from '../domain/readiness-requirements.js';
 
@@ -76,6 +77,9 @@ export interface ExpectReportStep {
   items?: Record<string, 'met' | 'unmet' | 'not_applicable'>;
 }
 
+/** A fault profile as PUT /_sandbox/faults takes it, or `clear`. */
+export type FaultsStep = 'clear' | FaultProfileInput;
+
 export type WaitStep = number | { ms: number };
 
 export type SetStep = Record<string, unknown>;
@@ -90,6 +94,7 @@ export interface StepMap {
   expectRequest: ExpectRequestStep;
   expectNoRequest: ExpectNoRequestStep;
   expectReport: ExpectReportStep;
+  faults: FaultsStep;
   wait: WaitStep;
   set: SetStep;
 }

@@ -6,6 +6,7 @@ import type { StepKind } from '../../../schemas/scenario.js';
 import type { StepMap } from '../types.js';
 import { advanceClock } from './clock.js';
 import { control } from './control.js';
+import { faults } from './faults.js';
 import { expectNoRequest, expectRequest } from './journal.js';
 import { set, wait } from './misc.js';
 import { expectReport } from './report.js';
@@ -23,6 +24,7 @@ export const STEP_HANDLERS = {
   expectRequest,
   expectNoRequest,
   expectReport,
+  faults,
   wait,
   set,
 } satisfies { [K in StepKind]: StepHandler<StepMap[K]> };
