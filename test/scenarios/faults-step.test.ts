@@ -45,7 +45,7 @@ t.test('a shipped profile by name; a bad profile refused', async (t) => {
   ]);
   t.equal(failure(outage), '');
   await t.rejects(
-    runSteps(app, [{ faults: { rules: [{ kind: 'error', rate: 2, status: 503 }] } } as Step]),
+    runSteps(app, [{ faults: { rules: [{ kind: 'error', rate: 2, status: 503 }] } }]),
     /step 1: faults: "rules\[0\]\.rate" must be <= 1/,
     'refused when the scenario is loaded',
   );
