@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_3e2f5308673dc1a2855b3d96",
+      "id": "wh_c754188909175504430f229c",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
+      "secret": "whsec_e13b7f346bd2f34962a5b1151b119c9cee0641849e592ca9",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "3f5947f6-7811-47d9-b526-087795bfa49f",
+      "clientId": "2206a73c-c692-4de8-8043-7eea81a503bd",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
-      "onboardingToken": "onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_P6GlJ8yUAkCguwo068qdoGUo",
+      "onboardingToken": "onb_P6GlJ8yUAkCguwo068qdoGUo",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "7285a46a-3738-4f37-bb01-7ff0dc162c8c",
+      "clientId": "df8d0bab-4f64-4dff-ab74-85052486bd17",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_GpTyIQj98eZp9ptM87TdLmSn",
-      "onboardingToken": "onb_GpTyIQj98eZp9ptM87TdLmSn",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_aJJQk1yLZFb_DevUgP1ks0oD",
+      "onboardingToken": "onb_aJJQk1yLZFb_DevUgP1ks0oD",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_d33e43a0f3c04c03f229"
+      "subTppId": "stpp_2c3bb3ebf8ce9efc29a8"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "464dfba9-b730-4aae-b9bc-22a7f36e317a",
+          "clientId": "909be254-75fa-42ef-83d6-9a47f5f61dbe",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_f142f25cb19311b002bf"
+          "subTppId": "stpp_7f2b808632b471b4841e"
         },
         {
           "merchantId": 100002,
-          "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+          "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+          "subTppId": "stpp_47c7f35d0ee39dfb68c9"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+      "subTppId": "stpp_47c7f35d0ee39dfb68c9"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_IpuF3FcHjaPTvFjkW2LGXzDP",
-      "onboardingToken": "onb_IpuF3FcHjaPTvFjkW2LGXzDP",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_JRvIeS9UTBqxbqQKkYbygciO",
+      "onboardingToken": "onb_JRvIeS9UTBqxbqQKkYbygciO",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_3e2f5308673dc1a2855b3d96",
+          "id": "wh_c754188909175504430f229c",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
+          "secret": "whsec_e13b7f346bd2f34962a5b1151b119c9cee0641849e592ca9",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
-      "eventId": "evt_01a2178953d75d1cc51d1806",
+      "webhookId": "wh_c754188909175504430f229c",
+      "eventId": "evt_01a2179e389673b94e8c843f",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjFjODNiNDhiLWI2MzAtNDc5OS05NTZkLTExYmJlOTUyYTUzNSJ9.1vqISzWurR3ZFf6zZb7Kbg5KLu3FdIKjcfW-1NpLeSk"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjYxMzcwODJhLTBlMzAtNGYwMS1iZTNmLTY0ZDI1YjdkMWI0ZiJ9.Q1KZlWfmSASonEAJy-JZXsD3_PC9hz15KJWszrrNa9w"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+      "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_cqbUBrSG_yFHCtfukf9vpIvPwFApYW3l"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_AGn3sWjASon39vZYo3AFqA7NP3wVdEGQ"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+      "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
+        "requestId": "341c5c94-319e-472e-a19e-3d88bee7dcac",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
+        "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+        "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
-      "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e",
+      "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,7 +580,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23247405982
+      "offsetMs": -23248775303
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23247405982
+      "offsetMs": -23248775303
     }
   },
   "advanceClock": {
@@ -612,9 +612,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a2178955650298f0849075",
+          "eventId": "evt_01a2179e3a4fb66ccf66be56",
           "event": "merchant.deactivated",
-          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+          "webhookId": "wh_c754188909175504430f229c",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -624,14 +624,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
         },
         {
           "id": 5,
-          "eventId": "evt_01a217895563299e781b6622",
+          "eventId": "evt_01a2179e3a4eb7df37003bab",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+          "webhookId": "wh_c754188909175504430f229c",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -641,8 +641,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "a4fe4c3633574f553fc1d23060ef1f23127566483f9b375d2b6a524c57a65b58"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"7245941e-a5d9-4b2f-b4d6-14c71925117d\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "e0558e8b72c67526b1363a954f8b6456a94d086cde9979e52b69c9bb9e1f1798"
         }
       ],
       "total": 6,
@@ -652,9 +652,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a2178955650298f0849075",
+      "eventId": "evt_01a2179e3a4fb66ccf66be56",
       "event": "merchant.deactivated",
-      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+      "webhookId": "wh_c754188909175504430f229c",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -664,16 +664,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.001Z",
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a2178955650298f0849075",
+      "eventId": "evt_01a2179e3a4fb66ccf66be56",
       "event": "merchant.deactivated",
-      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+      "webhookId": "wh_c754188909175504430f229c",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -683,8 +683,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T11:06:45.567Z",
+          "wallAt": "2026-11-26T11:29:34.846Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 0.976,
-          "requestId": "req_e4f3a4ebf19c400177f55bb6",
+          "durationMs": 1.292,
+          "requestId": "req_01de35eaa7f1d3d6d5d1601d",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T11:06:45.565Z",
+          "wallAt": "2026-11-26T11:29:34.835Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 10.588,
-          "requestId": "req_268daf7e40a80e46c182c8bd",
+          "durationMs": 2.47,
+          "requestId": "req_37ada41a0200e487da34a234",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T11:06:45.567Z",
+      "wallAt": "2026-11-26T11:29:34.846Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 0.976,
-      "requestId": "req_e4f3a4ebf19c400177f55bb6",
+      "durationMs": 1.292,
+      "requestId": "req_01de35eaa7f1d3d6d5d1601d",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+      "webhookId": "wh_c754188909175504430f229c",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T11:06:46.009Z",
+      "startedAt": "2026-11-26T11:29:35.332Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,7 +872,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
@@ -890,7 +890,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.merchant.deactivated",
           "title": "valid merchant.deactivated",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.onboarding.completed",
@@ -926,7 +926,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 3 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+          "webhookId": "wh_c754188909175504430f229c",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T11:06:46.009Z",
+          "startedAt": "2026-11-26T11:29:35.332Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,7 +961,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
@@ -979,7 +979,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.merchant.deactivated",
               "title": "valid merchant.deactivated",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.onboarding.completed",
@@ -1015,7 +1015,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 3 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
@@ -1038,12 +1038,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T11:06:46.042Z",
+      "generatedAt": "2026-11-26T11:29:35.365Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
         "entries": 39,
-        "truncated": false
+        "truncated": false,
+        "faults": 0
       },
       "operations": [
         {
@@ -1609,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:06:46.009Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:29:35.332Z",
           "evidence": []
         },
         {
@@ -1711,7 +1712,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23247405982
+        "offsetMs": -23248775303
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1761,7 +1762,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
+            "clientId": "7245941e-a5d9-4b2f-b4d6-14c71925117d",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1769,7 +1770,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.001Z",
             "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_5fc29fdf923ee81dc7c3"
+            "subTppId": "stpp_b1b0f6e4d3ff0906915f"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1786,14 +1787,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+        "subTppId": "stpp_47c7f35d0ee39dfb68c9"
       },
       "state": "inactive",
       "states": [
@@ -1835,9 +1836,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1858,9 +1859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1888,7 +1889,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a2178953ce3e060be47414",
+          "eventId": "evt_01a2179e3887f4f299a35606",
           "deliveries": [
             {
               "id": 3,
@@ -1915,11 +1916,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
+            "requestId": "341c5c94-319e-472e-a19e-3d88bee7dcac",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
+            "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba"
           },
           "actions": [
             "revoke",
@@ -2221,7 +2222,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T11:06:46.413Z",
+      "createdAt": "2026-11-26T11:29:35.749Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2243,7 +2244,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T11:06:46.413Z",
+          "createdAt": "2026-11-26T11:29:35.749Z",
           "clock": {
             "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
@@ -2266,7 +2267,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T11:06:46.413Z",
+      "createdAt": "2026-11-26T11:29:35.749Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2296,17 +2297,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "94290522",
+      "runId": "3cea1d45",
       "passed": true,
-      "durationMs": 325,
-      "startedAt": "2026-11-26T11:06:46.428Z",
+      "durationMs": 323,
+      "startedAt": "2026-11-26T11:29:35.765Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 4,
+          "durationMs": 2,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2315,7 +2316,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 1,
-          "detail": "wh_23d35445842757bd02d69106 → http://127.0.0.1:9/obsim-scenario/94290522/1"
+          "detail": "wh_d712d9c85f477b39f7ac1e16 → http://127.0.0.1:9/obsim-scenario/3cea1d45/1"
         },
         {
           "index": 3,
@@ -2330,8 +2331,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 6,
-          "detail": "now 2026-11-26T11:06:51.438Z, 1 transition(s) fired"
+          "durationMs": 2,
+          "detail": "now 2026-11-26T11:29:40.773Z, 1 transition(s) fired"
         },
         {
           "index": 5,
@@ -2339,14 +2340,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "expectWebhook payment.completed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "evt_01a217895726668be2dfec67 signature valid"
+          "detail": "evt_01a2179e3c1cfbb1ba377442 signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 0,
+          "durationMs": 1,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2354,7 +2355,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 309,
+          "durationMs": 311,
           "detail": "none in 300ms"
         }
       ],
@@ -2367,13 +2368,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_a7219d54276a508d62d8",
+      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T11:06:46.756Z",
-      "expiresAt": "2026-11-26T13:06:46.756Z",
+      "createdAt": "2026-11-26T11:29:36.093Z",
+      "expiresAt": "2026-11-26T13:29:36.093Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T11:06:46.757Z",
+        "now": "2026-11-26T11:29:36.094Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2383,12 +2384,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_a7219d54276a508d62d8",
-        "clientSecret": "sbx_secret_LwBcAQJsEAIEsZBl_XkWQ7RpcXC08K0h"
+        "clientId": "sbx_7b5d6fb19d39c6ee8cce",
+        "clientSecret": "sbx_secret_ww4GCb2IPp9v9ISQG3e0gDMGUKnH9ZQN"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "0cf37b62-7d55-41e9-ad92-9cc7140d4bcf"
+        "clientId": "aadc3024-4254-4471-bc7f-daff489865ed"
       }
     }
   },
@@ -2396,13 +2397,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_a7219d54276a508d62d8",
+          "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T11:06:46.756Z",
-          "expiresAt": "2026-11-26T13:06:46.756Z",
+          "createdAt": "2026-11-26T11:29:36.093Z",
+          "expiresAt": "2026-11-26T13:29:36.093Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T11:06:46.757Z",
+            "now": "2026-11-26T11:29:36.095Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2418,13 +2419,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_a7219d54276a508d62d8",
+      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T11:06:46.756Z",
-      "expiresAt": "2026-11-26T13:06:46.756Z",
+      "createdAt": "2026-11-26T11:29:36.093Z",
+      "expiresAt": "2026-11-26T13:29:36.093Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T11:06:46.758Z",
+        "now": "2026-11-26T11:29:36.101Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2437,7 +2438,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_a7219d54276a508d62d8",
+      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2481,7 +2482,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2498,7 +2499,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2512,7 +2513,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2526,7 +2527,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2540,7 +2541,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
+        "clientId": "7245941e-a5d9-4b2f-b4d6-14c71925117d",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2553,7 +2554,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+        "webhookId": "wh_c754188909175504430f229c",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -37,7 +37,11 @@ export const ReadinessReport = {
       type: 'object',
       required: ['entries', 'truncated'],
       additionalProperties: false,
-      properties: { entries: { type: 'integer' }, truncated: { type: 'boolean' } },
+      properties: {
+        entries: { type: 'integer' },
+        truncated: { type: 'boolean' },
+        faults: { type: 'integer', description: "Entries the sandbox's fault profile injected a fault into (docs/chaos.md)" },
+      },
     },
     operations: {
       type: 'array',
@@ -55,6 +59,11 @@ export const ReadinessReport = {
           unseen: { type: 'array', items: { type: 'string' }, description: 'Answers worth having met that were not' },
           evidence: { ...ids, description: 'Up to five journal entry ids, newest first' },
           evidenceByStatus: { type: 'object', additionalProperties: ids },
+          injected: {
+            ...counts,
+            description:
+              "Faults the sandbox's fault profile injected into its calls (docs/chaos.md), apart from `statuses`: by status, `dropped` (no answer) and `latency` (answered late, also in `statuses`). A status met this way is not unseen.",
+          },
         },
       },
     },

@@ -2486,7 +2486,7 @@ export interface components {
             /** @description 1-based step number */
             index: number;
             /** @enum {string} */
-            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "expectReport" | "wait" | "set";
+            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "expectReport" | "faults" | "wait" | "set";
             label: string;
             /**
              * @description Steps after a failed one are skipped
@@ -2545,6 +2545,8 @@ export interface components {
             journal: {
                 entries: number;
                 truncated: boolean;
+                /** @description Entries the sandbox's fault profile injected a fault into (docs/chaos.md) */
+                faults?: number;
             };
             operations: {
                 operationId: string;
@@ -2563,6 +2565,10 @@ export interface components {
                 evidence: number[];
                 evidenceByStatus: {
                     [key: string]: number[];
+                };
+                /** @description Faults the sandbox's fault profile injected into its calls (docs/chaos.md), apart from `statuses`: by status, `dropped` (no answer) and `latency` (answered late, also in `statuses`). A status met this way is not unseen. */
+                injected?: {
+                    [key: string]: number;
                 };
             }[];
             lifecycles: {
@@ -2750,7 +2756,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "8a601b41-f3de-41ae-90e3-6f239bf3410b",
+                     *           "clientId": "464dfba9-b730-4aae-b9bc-22a7f36e317a",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -2759,18 +2765,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_3f5e23f5b68eb4c02be3"
+                     *           "subTppId": "stpp_f142f25cb19311b002bf"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *           "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_1867507924bf9891dd94"
+                     *           "subTppId": "stpp_48aa7f38e2b4da13bdb8"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -2840,11 +2846,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "80766d53-c97f-4df5-89aa-7cb3af7337f8",
+                     *       "clientId": "3f5947f6-7811-47d9-b526-087795bfa49f",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_AszeYzAVNViwHj4LuGz88Le6",
-                     *       "onboardingToken": "onb_AszeYzAVNViwHj4LuGz88Le6",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
+                     *       "onboardingToken": "onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -2912,16 +2918,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "5d40523a-e0aa-406f-9939-69c65fbc0a0e",
+                     *       "clientId": "7285a46a-3738-4f37-bb01-7ff0dc162c8c",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
-                     *       "onboardingToken": "onb_Hd7VuixVY3-c4Kkh6fAQFtqx",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_GpTyIQj98eZp9ptM87TdLmSn",
+                     *       "onboardingToken": "onb_GpTyIQj98eZp9ptM87TdLmSn",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_3c9ccaa8588c06d12caa"
+                     *       "subTppId": "stpp_d33e43a0f3c04c03f229"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -2983,7 +2989,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *       "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3046,7 +3052,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_1867507924bf9891dd94"
+                     *       "subTppId": "stpp_48aa7f38e2b4da13bdb8"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3101,8 +3107,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_wWXc-dQbG1JqTcH2rrqTkMED",
-                     *       "onboardingToken": "onb_wWXc-dQbG1JqTcH2rrqTkMED",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_IpuF3FcHjaPTvFjkW2LGXzDP",
+                     *       "onboardingToken": "onb_IpuF3FcHjaPTvFjkW2LGXzDP",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3218,7 +3224,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                 *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3244,9 +3250,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3310,9 +3316,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3383,7 +3389,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_c468e00d3dd35d01816c727f",
+                     *       "id": "wh_3e2f5308673dc1a2855b3d96",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3392,7 +3398,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
+                     *       "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3447,8 +3453,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
-                     *       "eventId": "evt_01a216bb153aa7e03c3a52cf",
+                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *       "eventId": "evt_01a2178953d75d1cc51d1806",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3517,7 +3523,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjEwMzQyYTQ4LWU2ZWEtNDE0Zi05YzM5LWFlNzAzNzVjMTEyNSJ9.KLRzkb4GNx6vzRHgbfwI462AHIkm0pQ5ZgsnxlMEVD8"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjFjODNiNDhiLWI2MzAtNDc5OS05NTZkLTExYmJlOTUyYTUzNSJ9.1vqISzWurR3ZFf6zZb7Kbg5KLu3FdIKjcfW-1NpLeSk"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3597,11 +3603,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+                     *       "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_XhNud_HnuWejmgoXKaXISc0FykzzdZq6"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_cqbUBrSG_yFHCtfukf9vpIvPwFApYW3l"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -3671,11 +3677,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
+                     *         "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
+                     *         "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -3687,7 +3693,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+                     *         "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -3758,8 +3764,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
-                     *       "consentId": "cns_71f282e323904260a7b4f84e40e65f1a",
+                     *       "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *       "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4312,7 +4318,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.003Z",
+                     *       "now": "2026-03-02T09:40:00.001Z",
                      *       "fired": 0
                      *     }
                      */
@@ -4367,9 +4373,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.003Z",
+                     *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23233889558
+                     *       "offsetMs": -23247405982
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4425,7 +4431,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.000Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23233889558
+                     *       "offsetMs": -23247405982
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4551,9 +4557,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4626,7 +4632,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "f529740b-7d56-44ab-a797-3e5e8c57b2f0",
+                     *       "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4691,37 +4697,37 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a216bb16e59f86e2f1415e",
+                     *           "eventId": "evt_01a2178955650298f0849075",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *           "createdAt": "2026-03-02T09:40:00.003Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *           "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a216bb16e179467d601d83",
+                     *           "eventId": "evt_01a217895563299e781b6622",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *           "createdAt": "2026-03-02T09:40:00.003Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"4f59b4f0-0fa9-4810-9247-c2f9e2b26472\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *           "signature": "38e3bc8baec0f7358f70e861624f0513a241f30bfd7434265246bb002d3014d3"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "a4fe4c3633574f553fc1d23060ef1f23127566483f9b375d2b6a524c57a65b58"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -4777,20 +4783,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a216bb16e59f86e2f1415e",
+                     *       "eventId": "evt_01a2178955650298f0849075",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *       "createdAt": "2026-03-02T09:40:00.003Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *       "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4846,9 +4852,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a216bb16e59f86e2f1415e",
+                     *       "eventId": "evt_01a2178955650298f0849075",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -4856,10 +4862,10 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.003Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"a8c62fdd-069a-454e-b4d8-6d1a6c85cd73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *       "signature": "4af9cdff877ed723a006d51d9291d8a5451db51994cd3dce48b744ab1b037daf"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5046,9 +5052,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-26T07:21:29.616Z",
+                     *           "startedAt": "2026-11-26T11:06:46.009Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -5059,19 +5065,19 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 4 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
                      *               "title": "valid merchant.activated",
                      *               "status": "pass",
-                     *               "reason": "200 in 3 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.deactivated",
@@ -5083,43 +5089,43 @@ export interface operations {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
                      *               "title": "no X-Webhook-Signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
                      *               "title": "payment.failed after payment.completed (same payment)",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "unknown-event",
@@ -5195,9 +5201,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_c468e00d3dd35d01816c727f",
+                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-26T07:21:29.616Z",
+                     *       "startedAt": "2026-11-26T11:06:46.009Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -5208,19 +5214,19 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 4 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
                      *           "title": "valid merchant.activated",
                      *           "status": "pass",
-                     *           "reason": "200 in 3 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.deactivated",
@@ -5232,43 +5238,43 @@ export interface operations {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
                      *           "title": "no X-Webhook-Signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
                      *           "title": "payment.failed after payment.completed (same payment)",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "unknown-event",
@@ -5347,7 +5353,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T07:21:29.131Z",
+                     *           "wallAt": "2026-11-26T11:06:45.567Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5361,13 +5367,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 1.345,
-                     *           "requestId": "req_4b28473ec0d68e5eba56633f",
+                     *           "durationMs": 0.976,
+                     *           "requestId": "req_e4f3a4ebf19c400177f55bb6",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -5379,9 +5385,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5390,7 +5396,7 @@ export interface operations {
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T07:21:29.129Z",
+                     *           "wallAt": "2026-11-26T11:06:45.565Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5404,13 +5410,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 29.182,
-                     *           "requestId": "req_025716cb08c69d64d5e4ab99",
+                     *           "durationMs": 10.588,
+                     *           "requestId": "req_268daf7e40a80e46c182c8bd",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -5422,9 +5428,9 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5479,7 +5485,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 53
+                     *       "deleted": 52
                      *     }
                      */
                     "application/json": components["schemas"]["JournalCleared"];
@@ -5581,7 +5587,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-26T07:21:29.131Z",
+                     *       "wallAt": "2026-11-26T11:06:45.567Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -5595,13 +5601,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 1.345,
-                     *       "requestId": "req_4b28473ec0d68e5eba56633f",
+                     *       "durationMs": 0.976,
+                     *       "requestId": "req_e4f3a4ebf19c400177f55bb6",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -5613,9 +5619,9 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5972,9 +5978,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23233889558
+                     *         "offsetMs": -23247405982
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -6011,7 +6017,8 @@ export interface operations {
                      *           "connection_reset": 0,
                      *           "non_2xx": 0,
                      *           "redirect": 0,
-                     *           "error": 0
+                     *           "error": 0,
+                     *           "chaos_drop": 0
                      *         }
                      *       },
                      *       "webhooks": 1
@@ -6074,15 +6081,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
+                     *             "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.003Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.003Z",
+                     *             "createdAt": "2026-03-02T09:40:00.001Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.001Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_1abddd757beab9be3414"
+                     *             "subTppId": "stpp_5fc29fdf923ee81dc7c3"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -6145,14 +6152,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.003Z",
-                     *         "subTppId": "stpp_1867507924bf9891dd94"
+                     *         "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *         "subTppId": "stpp_48aa7f38e2b4da13bdb8"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -6245,9 +6252,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_ASk04trLW9dEtI3pzoq2LM",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6314,9 +6321,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_IH6EEOuddgLpy0uk2vo3i3",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6344,7 +6351,7 @@ export interface operations {
                      *           "kind": "event",
                      *           "status": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a216bb15324b43ca268b82",
+                     *           "eventId": "evt_01a2178953ce3e060be47414",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -6422,11 +6429,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "ec9bead6-cbf4-4714-8826-59eeb6fec73b",
+                     *             "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_71f282e323904260a7b4f84e40e65f1a"
+                     *             "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -6485,7 +6492,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_c468e00d3dd35d01816c727f",
+                     *           "id": "wh_3e2f5308673dc1a2855b3d96",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -6494,7 +6501,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_4e7480241f72427f3366cd529822a3fd523ec950e59a5352",
+                     *           "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -6886,10 +6893,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "11f0ac49",
+                     *       "runId": "94290522",
                      *       "passed": true,
-                     *       "durationMs": 330,
-                     *       "startedAt": "2026-11-26T07:21:30.146Z",
+                     *       "durationMs": 325,
+                     *       "startedAt": "2026-11-26T11:06:46.428Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
@@ -6904,8 +6911,8 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "wh_4ac39cd5eb3608a59ef87de5 → http://127.0.0.1:9/obsim-scenario/11f0ac49/1"
+                     *           "durationMs": 1,
+                     *           "detail": "wh_23d35445842757bd02d69106 → http://127.0.0.1:9/obsim-scenario/94290522/1"
                      *         },
                      *         {
                      *           "index": 3,
@@ -6920,23 +6927,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 5,
-                     *           "detail": "now 2026-11-26T07:21:35.160Z, 1 transition(s) fired"
+                     *           "durationMs": 6,
+                     *           "detail": "now 2026-11-26T11:06:51.438Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 8,
-                     *           "detail": "evt_01a216bb192f1c69d8179384 signature valid"
+                     *           "durationMs": 2,
+                     *           "detail": "evt_01a217895726668be2dfec67 signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 1,
+                     *           "durationMs": 0,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -6944,7 +6951,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 305,
+                     *           "durationMs": 309,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -7000,9 +7007,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-26T07:21:30.119Z",
+                     *           "createdAt": "2026-11-26T11:06:46.413Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.003Z",
+                     *             "now": "2026-03-02T09:40:00.001Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -7075,9 +7082,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T07:21:30.119Z",
+                     *       "createdAt": "2026-11-26T11:06:46.413Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -7146,9 +7153,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T07:21:30.119Z",
+                     *       "createdAt": "2026-11-26T11:06:46.413Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -7268,13 +7275,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_51e24311e602727ad008",
+                     *           "sandboxId": "sbx_a7219d54276a508d62d8",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-26T07:21:30.480Z",
-                     *           "expiresAt": "2026-11-26T09:21:30.480Z",
+                     *           "createdAt": "2026-11-26T11:06:46.756Z",
+                     *           "expiresAt": "2026-11-26T13:06:46.756Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-26T07:21:30.482Z",
+                     *             "now": "2026-11-26T11:06:46.757Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -7344,13 +7351,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_51e24311e602727ad008",
+                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T07:21:30.480Z",
-                     *       "expiresAt": "2026-11-26T09:21:30.480Z",
+                     *       "createdAt": "2026-11-26T11:06:46.756Z",
+                     *       "expiresAt": "2026-11-26T13:06:46.756Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T07:21:30.481Z",
+                     *         "now": "2026-11-26T11:06:46.757Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7360,12 +7367,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_51e24311e602727ad008",
-                     *         "clientSecret": "sbx_secret_9QcQYVmhoxRYGalnO_v_hyWdnDzspPbR"
+                     *         "clientId": "sbx_a7219d54276a508d62d8",
+                     *         "clientSecret": "sbx_secret_LwBcAQJsEAIEsZBl_XkWQ7RpcXC08K0h"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "aed91afe-274e-4935-a70c-8bea02971394"
+                     *         "clientId": "0cf37b62-7d55-41e9-ad92-9cc7140d4bcf"
                      *       }
                      *     }
                      */
@@ -7417,13 +7424,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_51e24311e602727ad008",
+                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T07:21:30.480Z",
-                     *       "expiresAt": "2026-11-26T09:21:30.480Z",
+                     *       "createdAt": "2026-11-26T11:06:46.756Z",
+                     *       "expiresAt": "2026-11-26T13:06:46.756Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T07:21:30.483Z",
+                     *         "now": "2026-11-26T11:06:46.758Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7482,7 +7489,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_51e24311e602727ad008",
+                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -7545,7 +7552,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-26T07:21:29.675Z",
+                     *       "generatedAt": "2026-11-26T11:06:46.042Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
@@ -7569,13 +7576,13 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             3,
-                     *             31
+                     *             31,
+                     *             3
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               3,
-                     *               31
+                     *               31,
+                     *               3
                      *             ]
                      *           }
                      *         },
@@ -7744,13 +7751,13 @@ export interface operations {
                      *             "409"
                      *           ],
                      *           "evidence": [
-                     *             9,
-                     *             10
+                     *             10,
+                     *             9
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               9,
-                     *               10
+                     *               10,
+                     *               9
                      *             ]
                      *           }
                      *         },
@@ -7865,13 +7872,13 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             18,
-                     *             20
+                     *             20,
+                     *             18
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               18,
-                     *               20
+                     *               20,
+                     *               18
                      *             ]
                      *           }
                      *         },
@@ -8087,8 +8094,8 @@ export interface operations {
                      *           "status": "met",
                      *           "because": "POST /v1/partner/payments answered 2xx",
                      *           "evidence": [
-                     *             9,
-                     *             10
+                     *             10,
+                     *             9
                      *           ]
                      *         },
                      *         {
@@ -8116,7 +8123,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T07:21:29.616Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:06:46.009Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -8199,7 +8206,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                 *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -8243,7 +8250,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                 *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -8284,7 +8291,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                 *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -8322,14 +8329,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.003Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "a8c62fdd-069a-454e-b4d8-6d1a6c85cd73",
+                 *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.003Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -8363,14 +8370,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.003Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "4f59b4f0-0fa9-4810-9247-c2f9e2b26472",
+                 *         "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.003Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -8406,7 +8413,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_c468e00d3dd35d01816c727f",
+                 *         "webhookId": "wh_3e2f5308673dc1a2855b3d96",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

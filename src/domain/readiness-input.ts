@@ -15,6 +15,8 @@ export interface ReportEntry {
   code?: string;
   field?: string;
   requestBody?: unknown;
+  /** The sandbox's fault profile injected this (docs/chaos.md): its answer is not the partner's doing. */
+  fault?: 'latency' | 'error' | 'drop';
 }
 
 /** A partner-facing operation of openapi.json. */
@@ -70,6 +72,11 @@ export interface OperationCoverage extends ProviderOperation {
   evidence: number[];
   /** Up to five journal entry ids per status answered, newest first. */
   evidenceByStatus: Record<string, number[]>;
+  /**
+   * Faults the sandbox's profile injected into its calls, apart from `statuses`: by status,
+   * `dropped` (no answer) and `latency` (answered late, counted in `statuses` too).
+   */
+  injected?: Record<string, number>;
 }
 
 /** A lifecycle's states (or an event's deliveries): how many reached each, and those never reached. */

@@ -19,7 +19,8 @@ export interface ReadinessReport {
   verdict: 'met' | 'unmet';
   /** Where the checklist comes from: obsim's default, or a requirements file's name. */
   checklistSource: string;
-  journal: { entries: number; truncated: boolean };
+  /** `faults`: entries the sandbox's fault profile injected a fault into (docs/chaos.md). */
+  journal: { entries: number; truncated: boolean; faults?: number };
   operations: OperationCoverage[];
   lifecycles: {
     payments: StatesSeen;
@@ -77,8 +78,17 @@ function coverage(input: ReadinessInput, ops: readonly (ProviderOperation | unde
     const seen = calls.get(o) ?? [];
     const statuses: Record<string, number> = {};
     const evidenceByStatus: Record<string, number[]> = {};
+    const injected: Record<string, number> = {};
     for (let i = seen.length - 1; i >= 0; i--) {
+      const { fault } = seen[i];
       const status = String(seen[i].status);
+      if (fault === 'latency') injected.latency = (injected.latency ?? 0) + 1;
+      else if (fault !== undefined) {
+        // an injected error or drop is not the partner's doing: counted apart
+        const key = fault === 'drop' ? 'dropped' : status;
+        injected[key] = (injected[key] ?? 0) + 1;
+        continue;
+      }
       statuses[status] = (statuses[status] ?? 0) + 1;
       const ids = (evidenceByStatus[status] ??= []);
       if (ids.length < 5) ids.push(seen[i].id);
@@ -88,12 +98,14 @@ function coverage(input: ReadinessInput, ops: readonly (ProviderOperation | unde
       called: seen.length > 0,
       calls: seen.length,
       statuses,
-      unseen: statusesToSee(o).filter((s) => statuses[s] === undefined),
+      // an answer met because a fault was injected was still met
+      unseen: statusesToSee(o).filter((s) => statuses[s] === undefined && injected[s] === undefined),
       evidence: seen
         .slice(-5)
         .reverse()
         .map((e) => e.id),
       evidenceByStatus,
+      ...(Object.keys(injected).length > 0 ? { injected } : {}),
     };
   });
 }
@@ -136,7 +148,11 @@ export function readinessReport(input: ReadinessInput): ReadinessReport {
   return {
     verdict: verdictOf(checklist),
     checklistSource: 'default',
-    journal: { entries: input.entries.length, truncated: input.journalTruncated ?? false },
+    journal: {
+      entries: input.entries.length,
+      truncated: input.journalTruncated ?? false,
+      faults: input.entries.filter((e) => e.fault).length,
+    },
     operations,
     lifecycles,
     smells,

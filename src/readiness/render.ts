@@ -22,10 +22,11 @@ const counted = (o: Record<string, number>) =>
   Object.entries(o)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-const answers = (o: OperationCoverage) =>
-  Object.entries(o.statuses)
-    .map(([s, n]) => `${s}×${n}`)
-    .join(' ');
+const answers = (o: OperationCoverage) => {
+  const own = Object.entries(o.statuses).map(([s, n]) => `${s}×${n}`);
+  const injected = Object.entries(o.injected ?? {}).map(([s, n]) => `${s}×${n}`);
+  return [...own, ...(injected.length ? [`(injected: ${injected.join(' ')})`] : [])].join(' ');
+};
 
 function tally(items: readonly ChecklistItem[]): string {
   const n = (s: ItemStatus) => items.filter((i) => i.status === s).length;

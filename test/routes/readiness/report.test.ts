@@ -194,9 +194,35 @@ t.test('each report counts what the journal keeps now: after more requests, past
   for (let i = 0; i < 4; i++) await call(app, 'GET', `/v1/partner/merchants?page=${i + 4}`);
   t.equal(await calls(), 5, 'the bounds dropped the two oldest');
   const r = await report(app);
-  t.same(r.body.journal, { entries: 5, truncated: true }, 'and the report says so');
+  t.same(r.body.journal, { entries: 5, truncated: true, faults: 0 }, 'and the report says so');
   await call(app, 'DELETE', '/_sandbox/requests');
   t.equal(await calls(), 0, 'a cleared journal: nothing counted');
   await call(app, 'GET', '/v1/partner/merchants?page=9');
   t.equal(await calls(), 1);
+});
+
+t.test("injected faults are counted apart from the partner's own answers (docs/chaos.md)", async (t) => {
+  const app = await build(t);
+  const m = await testMerchant(app);
+  await call(app, 'PUT', '/_sandbox/faults', {
+    seed: 1,
+    rules: [
+      { kind: 'error', operation: 'createPayment', rate: 1, status: 503 },
+      { kind: 'latency', operation: 'listMerchants', rate: 1, latency: { distribution: 'fixed', ms: 1 } },
+    ],
+  });
+  await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 10, referenceNumber: 'f-1' });
+  await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 10, referenceNumber: 'f-2' });
+  await call(app, 'GET', '/v1/partner/merchants');
+  await call(app, 'DELETE', '/_sandbox/faults');
+  await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 10, referenceNumber: 'f-3' });
+  const r = await report(app);
+  t.same(schemaErrors('SandboxReadinessReport', r.body), []);
+  const op = (id: string) => r.body.operations.find((o: { operationId: string }) => o.operationId === id);
+  t.same(op('createPayment').statuses, { 200: 1 }, "the partner's own answers");
+  t.same(op('createPayment').injected, { 503: 2 }, 'the injected ones apart');
+  t.notOk(op('createPayment').unseen.includes('503'), 'a 503 met because it was injected was met');
+  t.same(op('listMerchants').injected, { latency: 1 });
+  t.same(op('listMerchants').statuses, { 200: 1 }, 'a late answer is still an answer');
+  t.equal(r.body.journal.faults, 3);
 });
