@@ -69,14 +69,17 @@ function statusColour(status: number | null | undefined): (s: string) => string 
 /** One human line (colours only when the output is a terminal; picocolors decides). */
 export function formatLine(item: TailItem): string {
   const time = String(item.wallAt ?? new Date().toISOString()).slice(11, 19);
+  // a fault the sandbox's profile injected (docs/chaos.md): told apart from what the partner caused
+  const f = item.fault as { rule: number; kind: string } | undefined;
+  const fault = f ? `  ${pc.inverse(` fault ${f.kind} rule ${f.rule} `)}` : '';
   if (item.type === 'delivery') {
     const status = item.statusCode as number | null;
     const colour = statusColour(item.outcome === 'delivered' ? (status ?? 200) : null);
-    return `${pc.dim(time)}  ${pc.magenta('webhook')} ${String(item.event ?? '?').padEnd(28)} ${colour(String(status ?? '---'))} ${colour(String(item.outcome))} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.url))}  ${pc.dim(`delivery ${String(item.id)}`)}`;
+    return `${pc.dim(time)}  ${pc.magenta('webhook')} ${String(item.event ?? '?').padEnd(28)} ${colour(String(status ?? '---'))} ${colour(String(item.outcome))} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.url))}  ${pc.dim(`delivery ${String(item.id)}`)}${fault}`;
   }
   const status = item.status as number;
   const refused = item.code ? ` ${String(item.code)}${item.field ? ` (${String(item.field)})` : ''}` : '';
-  return `${pc.dim(time)}  ${pc.bold(String(item.method).padEnd(7))} ${String(item.path).padEnd(48)} ${statusColour(status)(`${status}${refused}`)} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.requestId))}`;
+  return `${pc.dim(time)}  ${pc.bold(String(item.method).padEnd(7))} ${String(item.path).padEnd(48)} ${statusColour(status)(`${status}${refused}`)} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.requestId))}${fault}`;
 }
 
 interface TailOpts {

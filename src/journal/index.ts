@@ -87,6 +87,8 @@ export type LiveEvent =
         statusCode: number | null;
         outcome: string;
         durationMs: number;
+        /** What the sandbox's fault profile did to it (docs/chaos.md), if anything. */
+        fault?: FaultMark;
       };
     };
 

@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJournal, type Journal, type StoredBody } from '../journal/index.js';
+import type { FaultMark } from '../domain/chaos.js';
 import { journalStatus } from './chaos.js';
 
 declare module 'fastify' {
@@ -96,6 +97,9 @@ export const journalPlugin = fp(
         statusCode: result.status_code,
         outcome: result.outcome,
         durationMs: result.duration_ms,
+        ...(result.fault !== undefined || delivery.fault !== null
+          ? { fault: JSON.parse(result.fault ?? delivery.fault!) as FaultMark }
+          : {}),
       });
     });
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import t from 'tap';
-import { parseFilter, passes } from '../../src/cli/logs.js';
+import { formatLine, parseFilter, passes } from '../../src/cli/logs.js';
 import { defaultConfig, SANDBOX_PARTNER } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { verify } from '../../src/webhooks/sign.js';
@@ -140,4 +140,31 @@ t.test('refused: wrong credentials, a bad filter, nothing listening', async (t) 
   const nothing = await runObsim(['logs', 'tail', '--base-url', 'http://127.0.0.1:9']);
   t.equal(nothing.code, 1);
   t.match(nothing.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
+});
+
+t.test('an injected fault is marked on its line (docs/chaos.md)', async (t) => {
+  const server = await listening(t);
+  const put = await fetch(`${server.url}/_sandbox/faults`, {
+    method: 'PUT',
+    headers: { ...PARTNER, 'content-type': 'application/json' },
+    body: JSON.stringify({ seed: 1, rules: [{ kind: 'error', operation: 'listMerchants', rate: 1, status: 503 }] }),
+  });
+  t.equal(put.status, 200);
+  const { ended } = await tail(server, ['--max', '1']);
+  await fetch(`${server.url}/v1/partner/merchants`, { headers: PARTNER });
+  const { code, stdout } = await ended;
+  t.equal(code, 0);
+  t.match(stdout, /GET +\/v1\/partner\/merchants +503 service_unavailable .* fault error rule 0 /);
+  const delivery = formatLine({
+    type: 'delivery',
+    event: 'payment.completed',
+    statusCode: null,
+    outcome: 'chaos_drop',
+    durationMs: 0,
+    url: 'http://x',
+    id: 4,
+    fault: { rule: 2, kind: 'webhook_drop' },
+  });
+  t.match(delivery, /chaos_drop .* delivery 4 +fault webhook_drop rule 2 /);
+  t.notMatch(formatLine({ type: 'request', method: 'GET', path: '/v1/x', status: 200, durationMs: 1, requestId: 'r' }), /fault/);
 });
