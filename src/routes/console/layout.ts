@@ -189,6 +189,7 @@ a { color: var(--brand); }
 .notice.bad { border-color: var(--bad); color: var(--bad); }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 4px; font-size: .85rem; font-weight: 600; border: 1px solid currentColor; white-space: nowrap; }
 .badge.ok { color: var(--ok); } .badge.bad { color: var(--bad); } .badge.wait { color: var(--warn); } .badge.muted { color: var(--muted); }
+.badge.fault { color: var(--warn); border-style: dashed; margin-left: .3rem; }
 .muted { color: var(--muted); }
 .states { display: flex; flex-wrap: wrap; gap: .4rem; list-style: none; padding: 0; margin: .25rem 0 .75rem; }
 .states li { padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 999px; background: #fff; }

@@ -26,6 +26,12 @@ export function badge(value: string | null | undefined): RawHtml {
   return html`<span class="badge ${tone}">${value.replace(/_/g, ' ')}</span>`;
 }
 
+/** A fault the sandbox's profile injected (docs/chaos.md), told apart from what the partner caused; nothing when none. */
+export const faultBadge = (fault: { rule: number; kind: string } | undefined): RawHtml | '' =>
+  fault
+    ? html`<span class="badge fault" data-testid="fault" title="Injected by the sandbox's fault profile, rule ${fault.rule}">fault: ${fault.kind.replace(/_/g, ' ')}</span>`
+    : '';
+
 export const statusBadge = (status: number): RawHtml => html`<span class="badge ${status < 400 ? 'ok' : 'bad'}">${status}</span>`;
 
 export function table(caption: string, headers: readonly string[], rows: readonly (readonly Row[])[], empty = 'Nothing yet.'): RawHtml {

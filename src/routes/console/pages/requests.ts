@@ -7,7 +7,7 @@ import { html, type RawHtml } from '../../hosted/layout.js';
 import { isError, withQuery } from '../api.js';
 import { TOKEN_ID, type ConsoleKit } from '../kit.js';
 import { live } from '../layout.js';
-import { input, pager, type S, select, statusBadge, table } from '../views.js';
+import { faultBadge, input, pager, type S, select, statusBadge, table } from '../views.js';
 
 export function requestsBody(
   list: S['JournalList'] | undefined,
@@ -35,7 +35,7 @@ ${live(
       html`<a href="/console/requests/${e.id}">${e.wallAt}</a>`,
       e.method,
       html`<code>${e.path}</code>`,
-      statusBadge(e.status),
+      html`${statusBadge(e.status)}${faultBadge(e.fault)}`,
       e.code ?? '',
       e.durationMs.toFixed(1),
     ]),
@@ -47,7 +47,7 @@ ${live(
 export function requestBody(e: S['JournalEntry']): RawHtml {
   return html`<section class="card"><dl>
 <dt>Request</dt><dd><code>${e.method} ${e.path}</code></dd>
-<dt>Status</dt><dd>${statusBadge(e.status)} ${e.code ?? ''}${e.field ? html` (field <code>${e.field}</code>)` : ''}</dd>
+<dt>Status</dt><dd>${statusBadge(e.status)} ${e.code ?? ''}${e.field ? html` (field <code>${e.field}</code>)` : ''}${faultBadge(e.fault)}</dd>
 <dt>At</dt><dd>${e.wallAt} (virtual ${e.at})</dd>
 <dt>Request id</dt><dd><code>${e.requestId}</code></dd>
 <dt>Duration</dt><dd>${e.durationMs.toFixed(2)} ms</dd>

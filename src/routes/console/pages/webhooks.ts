@@ -3,13 +3,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../domain/errors.js';
+import { DELIVERY_OUTCOMES } from '../../../../schemas/sandbox.js';
 import { webhookHeaders } from '../../../webhooks/post.js';
 import { html, type RawHtml } from '../../hosted/layout.js';
 import { isError, withQuery } from '../api.js';
 import { first, type Form, ID, TOKEN_ID, type ConsoleKit } from '../kit.js';
 import { actionButton, csrfField, live } from '../layout.js';
 import type { ConsoleSession } from '../session.js';
-import { badge, type S, select, table } from '../views.js';
+import { badge, faultBadge, type S, select, table } from '../views.js';
 
 const EVENTS = ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed'];
 
@@ -45,7 +46,7 @@ ${csrfField(session)}
 <form method="get" action="/console/webhooks" class="filters" role="search">
 ${select('event', 'Event', [...EVENTS, 'webhook.test'], q.event)}
 ${select('state', 'State', ['pending', 'delivering', 'delivered', 'failed'], q.state)}
-${select('outcome', 'Outcome', ['delivered', 'timeout', 'connection_refused', 'connection_reset', 'non_2xx', 'redirect', 'error'], q.outcome)}
+${select('outcome', 'Outcome', DELIVERY_OUTCOMES, q.outcome)}
 <button type="submit">Filter</button>
 </form>
 ${live(
@@ -58,7 +59,7 @@ ${live(
       html`<a href="/console/deliveries/${d.id}">${d.id}</a>`,
       d.event,
       d.url,
-      html`<span data-testid="delivery-${d.id}">${badge(d.outcome ?? d.state)}</span>`,
+      html`<span data-testid="delivery-${d.id}">${badge(d.outcome ?? d.state)}</span>${faultBadge(d.fault)}`,
       d.statusCode ?? '',
       d.attemptedAt ?? '',
       d.state === 'failed'
@@ -79,7 +80,7 @@ export function deliveryBody(d: S['SandboxDelivery'], session: ConsoleSession, s
 <dt>Event</dt><dd>${d.event} <code>${d.eventId}</code></dd>
 <dt>Webhook</dt><dd><code>${d.webhookId}</code> → ${d.url}</dd>
 <dt>State</dt><dd data-testid="delivery-state">${badge(d.state)}</dd>
-<dt>Outcome</dt><dd>${badge(d.outcome)}${d.statusCode ? html` HTTP ${d.statusCode}` : ''}${d.error ? html` — ${d.error}` : ''}</dd>
+<dt>Outcome</dt><dd>${badge(d.outcome)}${d.statusCode ? html` HTTP ${d.statusCode}` : ''}${d.error ? html` — ${d.error}` : ''}${faultBadge(d.fault)}</dd>
 <dt>Duration</dt><dd>${d.durationMs === null ? '—' : `${d.durationMs} ms`}</dd>
 <dt>Attempted</dt><dd>${d.attemptedAt ?? '—'}</dd>
 <dt>Redelivery of</dt><dd>${d.redeliveryOf === null ? '—' : html`<a href="/console/deliveries/${d.redeliveryOf}">${d.redeliveryOf}</a>`}</dd>
