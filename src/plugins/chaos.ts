@@ -33,16 +33,6 @@ export const chaosPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('fault', null);
     const { chaos } = app;
-    /** Each partner operation's names, by `METHOD url` of its route. */
-    const operations = new Map<string, OperationName>();
-    app.addHook('onRoute', (route) => {
-      const operationId = route.schema?.operationId;
-      if (!route.url.startsWith('/v1/') || typeof operationId !== 'string') return;
-      for (const method of [route.method].flat()) {
-        operations.set(`${method} ${route.url}`, { operationId, route: `${method} ${route.url.replace(/:([A-Za-z]+)/g, '{$1}')}` });
-      }
-    });
-
     function answer(request: FastifyRequest, reply: FastifyReply, fault: Extract<ApiFault, { kind: 'error' }>): void {
       if (fault.status === 502 || fault.status === 504) {
         void reply.code(fault.status).type('text/html').send(ROUTER_PAGES[fault.status]);
@@ -69,10 +59,24 @@ export const chaosPlugin = fp(
       return merchant && app.engine.worldOf(merchant.partner_id);
     }
 
-    app.addHook('preHandler', (request, reply, done) => {
-      if (!chaos.active) return done();
-      const op = operations.get(`${request.method} ${request.routeOptions.url}`);
-      if (op === undefined) return done();
+    /** The hook a partner operation's route runs: it knows its operation (no lookup per request). */
+    const injectInto =
+      (op: OperationName) =>
+      (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+        if (!chaos.active) return done();
+        decide(request, reply, op, done);
+      };
+
+    // only the provider's operations get the hook: every other route pays nothing
+    app.addHook('onRoute', (route) => {
+      const operationId = route.schema?.operationId;
+      if (!route.url.startsWith('/v1/') || typeof operationId !== 'string') return;
+      const method = [route.method].flat()[0];
+      const hook = injectInto({ operationId, route: `${method} ${route.url.replace(/:([A-Za-z]+)/g, '{$1}')}` });
+      route.preHandler = [...[route.preHandler ?? []].flat(), hook];
+    });
+
+    function decide(request: FastifyRequest, reply: FastifyReply, op: OperationName, done: (err?: Error) => void): void {
       const sandbox = placed(request);
       if (sandbox === undefined) return done();
       const fault = chaos.api(sandbox.id, op, sandbox.clock.nowMs());
@@ -86,7 +90,7 @@ export const chaosPlugin = fp(
       if (fault.kind === 'error') return answer(request, reply, fault);
       // dropped instead of any answer: the journal still records the request (onSend), then the socket closes
       void reply.code(502).type('text/plain').send('');
-    });
+    }
 
     app.addHook('onSend', (request, reply, payload, done) => {
       const fault = request.fault;
