@@ -52,7 +52,7 @@ const TEN_RULES: ApiRule[] = [
 
 /** µs per decision for the default sandbox, median of five rounds. */
 async function decisionCost(): Promise<{ none: number; tenRules: number }> {
-  const app = await buildApp({ logger: false, config: { db: ':memory:', logLevel: 'silent', journal: false } as never });
+  const app = await buildApp({ logger: false, config: { db: ':memory:', logLevel: 'silent', journal: false } });
   await app.ready();
   const op = { operationId: 'getPaymentStatus', route: 'GET /v1/partner/payments/{paymentId}/status' };
   const world = app.engine.worldOf('sandbox-partner');
