@@ -25,7 +25,7 @@ import type { ApiRule } from '../src/domain/chaos.js';
 import { call } from './lib/http.js';
 import { LoadGenerator } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
-import { cpuSeconds, freePort, LOAD_CORE, machine, pinSelf, startServer, type Server } from './lib/proc.js';
+import { cpuSeconds, LOAD_CORE, machine, pinSelf, serveDist, type Server } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,16 +90,7 @@ async function main(): Promise<void> {
   const load = new LoadGenerator();
   let server: Server | undefined;
   try {
-    const port = await freePort();
-    server = (
-      await startServer({
-        name: 'obsim-chaos',
-        argv: [process.execPath, join(ROOT, 'dist/src/bin.js'), 'serve', '--port', String(port), '--db', join(tmp, 'obsim.sqlite')],
-        env: { OBSIM_LOG_LEVEL: 'warn' },
-        port,
-        cwd: ROOT,
-      })
-    ).server;
+    server = await serveDist('obsim-chaos', join(tmp, 'obsim.sqlite'));
     const url = server.url;
     const fx = await setupObsim(url);
     const status = {

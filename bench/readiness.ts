@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { call } from './lib/http.js';
 import { LoadGenerator } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
-import { cpuSeconds, freePort, LOAD_CORE, machine, pinSelf, startServer, type Server } from './lib/proc.js';
+import { cpuSeconds, LOAD_CORE, machine, pinSelf, serveDist, type Server } from './lib/proc.js';
 import { median, percentile, round } from './lib/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,18 +70,9 @@ async function main(): Promise<void> {
   }
   const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-readiness-'));
   const load = new LoadGenerator();
-  const port = await freePort();
   let server: Server | undefined;
   try {
-    server = (
-      await startServer({
-        name: 'obsim-readiness',
-        argv: [process.execPath, join(ROOT, 'dist/src/bin.js'), 'serve', '--port', String(port), '--db', join(tmp, 'obsim.sqlite')],
-        env: { OBSIM_LOG_LEVEL: 'warn' },
-        port,
-        cwd: ROOT,
-      })
-    ).server;
+    server = await serveDist('obsim-readiness', join(tmp, 'obsim.sqlite'));
     const url = server.url;
     const fx = await setupObsim(url);
     const pay = (amount: number) => ({

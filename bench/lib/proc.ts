@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const HAS_TASKSET = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 export const NPROC = cpus().length;
@@ -156,4 +158,13 @@ function healthy(url: string): Promise<boolean> {
     req.once('error', () => resolve(false));
     req.once('timeout', () => req.destroy());
   });
+}
+
+const DIST_BIN = join(dirname(fileURLToPath(import.meta.url)), '../../dist/src/bin.js');
+
+/** obsim from dist/ at default settings, on the file database `db` (extra serve flags after it), pinned like every server here. */
+export async function serveDist(name: string, db: string, extra: readonly string[] = []): Promise<Server> {
+  const port = await freePort();
+  const argv = [process.execPath, DIST_BIN, 'serve', '--port', String(port), '--db', db, ...extra];
+  return (await startServer({ name, argv, env: { OBSIM_LOG_LEVEL: 'warn' }, port, cwd: join(dirname(DIST_BIN), '../..') })).server;
 }

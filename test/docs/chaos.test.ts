@@ -6,7 +6,7 @@
  * the server's.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,23 +19,18 @@ import { validateScenario } from '../../src/scenarios/loader.js';
 import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
 import { call } from '../helpers/partner.js';
+import { docsPage, missingTools } from '../helpers/docs.js';
 import { BIN, ROOT, runObsim } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
 
 t.setTimeout(180_000);
-const page = readFileSync(join(ROOT, 'docs/chaos.md'), 'utf8');
-const block = (name: string, lang: string) => {
-  const m = new RegExp(`<!-- ${name}:start -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(page);
-  if (!m) throw new Error(`docs/chaos.md: no ${name} block`);
-  return m[1];
-};
-const missing = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+const { page, block, printed, printsLine } = docsPage('docs/chaos.md');
+const missing = missingTools('bash', 'curl', 'jq');
 
 t.test(
   'the Try it block prints what the page says',
   { skip: missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false },
   async (t) => {
-    const printed = /<!-- chaos-example:end -->\n\nprints\n\n```\n([\s\S]*?)```/.exec(page)?.[1];
     const server = await startServer(
       { ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true },
       () => undefined,
@@ -46,7 +41,7 @@ t.test(
       encoding: 'utf8',
       timeout: 30_000,
     });
-    t.equal(run.stdout, printed);
+    t.equal(run.stdout, printed('chaos-example'));
   },
 );
 
@@ -119,7 +114,7 @@ t.test('the code example prints what the page says', async (t) => {
   writeFileSync(file, block('chaos-code', 'ts').replace("from 'obsim'", `from '${join(ROOT, 'src/index.ts')}'`));
   const run = spawnSync(process.execPath, [BIN[0], BIN[1], file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   t.equal(run.status, 0, run.stderr);
-  t.equal(run.stdout.trim(), /<!-- chaos-code:end -->\n\nprints `([^`]+)`/.exec(page)?.[1]);
+  t.equal(run.stdout.trim(), printsLine('chaos-code'));
 });
 
 t.test('the scenario is valid and passes on a fresh sandbox', async (t) => {

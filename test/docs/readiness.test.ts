@@ -19,23 +19,18 @@ import { validateRequirements } from '../../src/readiness/requirements.js';
 import { validateScenario } from '../../src/scenarios/loader.js';
 import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
+import { docsPage, missingTools } from '../helpers/docs.js';
 import { BIN, ROOT, runObsim } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
 
 t.setTimeout(180_000);
-const page = readFileSync(join(ROOT, 'docs/readiness.md'), 'utf8');
-const block = (name: string, lang: string) => {
-  const m = new RegExp(`<!-- ${name}:start -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(page);
-  if (!m) throw new Error(`docs/readiness.md: no ${name} block`);
-  return m[1];
-};
-const missing = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+const { page, block, printed, printsLine } = docsPage('docs/readiness.md');
+const missing = missingTools('bash', 'curl', 'jq');
 
 t.test(
   'the Try it block prints what the page says',
   { skip: missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false },
   async (t) => {
-    const printed = /<!-- readiness-example:end -->\n\nprints\n\n```\n([\s\S]*?)```/.exec(page)?.[1];
     const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent' }, () => undefined);
     t.teardown(() => server.close());
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('readiness-example', 'sh')], {
@@ -43,7 +38,7 @@ t.test(
       encoding: 'utf8',
       timeout: 30_000,
     });
-    t.equal(run.stdout, printed);
+    t.equal(run.stdout, printed('readiness-example'));
   },
 );
 
@@ -102,6 +97,5 @@ t.test('the code example prints what the page says', async (t) => {
   writeFileSync(file, block('readiness-code', 'ts').replace("from 'obsim'", `from '${join(ROOT, 'src/index.ts')}'`));
   const run = spawnSync(process.execPath, [BIN[0], BIN[1], file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   t.equal(run.status, 0, run.stderr);
-  const said = /<!-- readiness-code:end -->\n\nprints `([^`]+)`/.exec(page)?.[1];
-  t.equal(run.stdout.trim(), said);
+  t.equal(run.stdout.trim(), printsLine('readiness-code'));
 });

@@ -1,0 +1,31 @@
+/**
+ * What the docs tests share: a docs page's marked example blocks (`<!-- name:start -->` around a
+ * fenced block) and the text the page says one prints.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './processes.js';
+
+/** A docs page and its marked blocks. */
+export function docsPage(file: string) {
+  const page = readFileSync(join(ROOT, file), 'utf8');
+  return {
+    page,
+    /** The fenced `lang` block between `<!-- name:start -->` and `<!-- name:end -->`. */
+    block(name: string, lang: string): string {
+      const m = new RegExp(`<!-- ${name}:start -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(page);
+      if (!m) throw new Error(`${file}: no ${name} block`);
+      return m[1];
+    },
+    /** What the page says block `name` prints: the fenced block after "prints". */
+    printed: (name: string): string | undefined =>
+      new RegExp(`<!-- ${name}:end -->\\n\\nprints\\n\\n\`\`\`\\n([\\s\\S]*?)\`\`\``).exec(page)?.[1],
+    /** What the page says code block `name` prints on one line: prints `…`. */
+    printsLine: (name: string): string | undefined => new RegExp(`<!-- ${name}:end -->\\n\\nprints \`([^\`]+)\``).exec(page)?.[1],
+  };
+}
+
+/** The shell tools a "Try it" block uses that this machine lacks (CI installs them). */
+export const missingTools = (...tools: string[]): string[] =>
+  tools.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
