@@ -21,8 +21,6 @@ const when = {
   description:
     '`instead` (default): answered without running the endpoint, nothing changed. `after`: the endpoint ran and its change stands, then the error is answered or the connection dropped',
 } as const;
-const kindIs = (kind: string) => ({ type: 'object', properties: { kind: { const: kind } }, required: ['kind'] }) as const;
-const needs = (...names: string[]) => ({ type: 'object', required: names }) as const;
 
 const Latency = {
   type: 'object',
@@ -38,11 +36,6 @@ const Latency = {
     meanMs: ms,
     stddevMs: ms,
   },
-  allOf: [
-    { if: { type: 'object', properties: { distribution: { const: 'fixed' } } }, then: needs('ms') },
-    { if: { type: 'object', properties: { distribution: { const: 'uniform' } } }, then: needs('minMs', 'maxMs') },
-    { if: { type: 'object', properties: { distribution: { const: 'normal' } } }, then: needs('meanMs', 'stddevMs') },
-  ],
 } as const;
 
 const FaultRuleFields = {
@@ -95,12 +88,6 @@ const FaultRuleFields = {
       description: 'webhook_reorder: held a random 0..withinMs (real), so others overtake it',
     },
   },
-  allOf: [
-    { if: kindIs('latency'), then: needs('latency') },
-    { if: kindIs('error'), then: needs('status') },
-    { if: kindIs('webhook_delay'), then: needs('delay') },
-    { if: kindIs('webhook_reorder'), then: needs('withinMs') },
-  ],
 } as const;
 
 export const FaultRuleSchema = { $id: 'FaultRule', title: 'FaultRule', ...FaultRuleFields } as const;

@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_c754188909175504430f229c",
+      "id": "wh_816cc13a72e61bec67b833c3",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_e13b7f346bd2f34962a5b1151b119c9cee0641849e592ca9",
+      "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "2206a73c-c692-4de8-8043-7eea81a503bd",
+      "clientId": "c3353741-d85d-4e5b-9364-9bfe079f67af",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_P6GlJ8yUAkCguwo068qdoGUo",
-      "onboardingToken": "onb_P6GlJ8yUAkCguwo068qdoGUo",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_KWsQGl4kNQHaKONvZH8oF784",
+      "onboardingToken": "onb_KWsQGl4kNQHaKONvZH8oF784",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "df8d0bab-4f64-4dff-ab74-85052486bd17",
+      "clientId": "bc59ee45-56e9-45c9-adf1-8b557d228906",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_aJJQk1yLZFb_DevUgP1ks0oD",
-      "onboardingToken": "onb_aJJQk1yLZFb_DevUgP1ks0oD",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_EDO1uyA4qURO380YuZgIDlLE",
+      "onboardingToken": "onb_EDO1uyA4qURO380YuZgIDlLE",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_2c3bb3ebf8ce9efc29a8"
+      "subTppId": "stpp_4a02847bc34034f85574"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "909be254-75fa-42ef-83d6-9a47f5f61dbe",
+          "clientId": "9aaa2bce-4312-4152-9b80-c43fd194c929",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_7f2b808632b471b4841e"
+          "subTppId": "stpp_0fd72aacbf13079050b1"
         },
         {
           "merchantId": 100002,
-          "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+          "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_47c7f35d0ee39dfb68c9"
+          "subTppId": "stpp_acf97ade8b7c15382a1a"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_47c7f35d0ee39dfb68c9"
+      "subTppId": "stpp_acf97ade8b7c15382a1a"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_JRvIeS9UTBqxbqQKkYbygciO",
-      "onboardingToken": "onb_JRvIeS9UTBqxbqQKkYbygciO",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
+      "onboardingToken": "onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_c754188909175504430f229c",
+          "id": "wh_816cc13a72e61bec67b833c3",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_e13b7f346bd2f34962a5b1151b119c9cee0641849e592ca9",
+          "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_c754188909175504430f229c",
-      "eventId": "evt_01a2179e389673b94e8c843f",
+      "webhookId": "wh_816cc13a72e61bec67b833c3",
+      "eventId": "evt_01a217bf21e4741801b4485f",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjYxMzcwODJhLTBlMzAtNGYwMS1iZTNmLTY0ZDI1YjdkMWI0ZiJ9.Q1KZlWfmSASonEAJy-JZXsD3_PC9hz15KJWszrrNa9w"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImVlZmNjNzI3LWQ0NjctNDJhZS04MmI0LTM4MDljNzBiMTY5NCJ9.XNd1kZKg7E35uogvUovQ-oNeCSPzhZLaFiYUYkTqwTU"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
+      "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_AGn3sWjASon39vZYo3AFqA7NP3wVdEGQ"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_8hSuD4IoEILOUQD_XhhYhSp2zwTgOTt_"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
+      "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "341c5c94-319e-472e-a19e-3d88bee7dcac",
+        "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba"
+        "consentId": "cns_d02eb618525f47b19461e655276efe5d"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "c361fc63-720f-4a4e-b0ee-1914f8f23365",
+        "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
-      "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba",
+      "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "consentId": "cns_d02eb618525f47b19461e655276efe5d",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -578,17 +578,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "resumeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.000Z",
+      "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23248775303
+      "offsetMs": -23250932361
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.001Z",
+      "now": "2026-03-02T09:30:00.002Z",
       "frozen": true,
-      "offsetMs": -23248775303
+      "offsetMs": -23250932361
     }
   },
   "advanceClock": {
@@ -596,7 +596,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.001Z",
+      "now": "2026-03-02T09:40:00.002Z",
       "fired": 0
     }
   },
@@ -612,37 +612,37 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a2179e3a4fb66ccf66be56",
+          "eventId": "evt_01a217bf245487baccd8ffa2",
           "event": "merchant.deactivated",
-          "webhookId": "wh_c754188909175504430f229c",
+          "webhookId": "wh_816cc13a72e61bec67b833c3",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.001Z",
-          "createdAt": "2026-03-02T09:40:00.001Z",
+          "attemptedAt": "2026-03-02T09:40:00.002Z",
+          "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
         },
         {
           "id": 5,
-          "eventId": "evt_01a2179e3a4eb7df37003bab",
+          "eventId": "evt_01a217bf24513cc186552699",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_c754188909175504430f229c",
+          "webhookId": "wh_816cc13a72e61bec67b833c3",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.001Z",
-          "createdAt": "2026-03-02T09:40:00.001Z",
+          "attemptedAt": "2026-03-02T09:40:00.002Z",
+          "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"7245941e-a5d9-4b2f-b4d6-14c71925117d\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "e0558e8b72c67526b1363a954f8b6456a94d086cde9979e52b69c9bb9e1f1798"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a2eab301-0b65-466a-a225-d39960b07877\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "20705590e52583ce7098c8bbf082efe83cca1ad87e84774007ea3407afd8a238"
         }
       ],
       "total": 6,
@@ -652,28 +652,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a2179e3a4fb66ccf66be56",
+      "eventId": "evt_01a217bf245487baccd8ffa2",
       "event": "merchant.deactivated",
-      "webhookId": "wh_c754188909175504430f229c",
+      "webhookId": "wh_816cc13a72e61bec67b833c3",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.001Z",
-      "createdAt": "2026-03-02T09:40:00.001Z",
+      "attemptedAt": "2026-03-02T09:40:00.002Z",
+      "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a2179e3a4fb66ccf66be56",
+      "eventId": "evt_01a217bf245487baccd8ffa2",
       "event": "merchant.deactivated",
-      "webhookId": "wh_c754188909175504430f229c",
+      "webhookId": "wh_816cc13a72e61bec67b833c3",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -681,10 +681,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.001Z",
+      "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"7b921456-9c6c-4989-baeb-b8bf14e4fb97\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "af2fef3b3ac06e9b6ec2fe9be4cddb289496b53a31091b79c728bac06c9ebf04"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T11:29:34.846Z",
+          "wallAt": "2026-11-26T12:05:31.704Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.292,
-          "requestId": "req_01de35eaa7f1d3d6d5d1601d",
+          "durationMs": 1.703,
+          "requestId": "req_0418ddc919126bb7140924e5",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T11:29:34.835Z",
+          "wallAt": "2026-11-26T12:05:31.701Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 2.47,
-          "requestId": "req_37ada41a0200e487da34a234",
+          "durationMs": 11.667,
+          "requestId": "req_433dc87aeb80807701c3d951",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T11:29:34.846Z",
+      "wallAt": "2026-11-26T12:05:31.704Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.292,
-      "requestId": "req_01de35eaa7f1d3d6d5d1601d",
+      "durationMs": 1.703,
+      "requestId": "req_0418ddc919126bb7140924e5",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_c754188909175504430f229c",
+      "webhookId": "wh_816cc13a72e61bec67b833c3",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T11:29:35.332Z",
+      "startedAt": "2026-11-26T12:05:32.422Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,61 +872,61 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 7 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 4 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
           "title": "valid merchant.deactivated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "signature.wrong-secret",
           "title": "signed with another secret",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 3 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 3 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_c754188909175504430f229c",
+          "webhookId": "wh_816cc13a72e61bec67b833c3",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T11:29:35.332Z",
+          "startedAt": "2026-11-26T12:05:32.422Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,61 +961,61 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 7 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 4 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
               "title": "valid merchant.deactivated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "signature.wrong-secret",
               "title": "signed with another secret",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 3 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 3 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T11:29:35.365Z",
+      "generatedAt": "2026-11-26T12:05:32.488Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:29:35.332Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T12:05:32.422Z",
           "evidence": []
         },
         {
@@ -1640,6 +1640,105 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "evidence": []
         }
       ]
+    }
+  },
+  "setFaults": {
+    "request": {
+      "profile": "provider-outage",
+      "seed": 7,
+      "rules": [
+        {
+          "kind": "webhook_duplicate",
+          "event": "payment.completed",
+          "rate": 0.1
+        }
+      ]
+    },
+    "response": {
+      "sandboxId": "default",
+      "active": true,
+      "rules": [
+        {
+          "kind": "error",
+          "rate": 1,
+          "window": {
+            "from": "2026-03-02T09:40:00.002Z",
+            "to": "2026-03-02T09:45:00.002Z"
+          },
+          "status": 503,
+          "retryAfterSeconds": 30,
+          "when": "instead"
+        },
+        {
+          "kind": "webhook_drop",
+          "rate": 1,
+          "window": {
+            "from": "2026-03-02T09:40:00.002Z",
+            "to": "2026-03-02T09:45:00.002Z"
+          }
+        },
+        {
+          "kind": "webhook_duplicate",
+          "rate": 0.1,
+          "event": "payment.completed"
+        }
+      ],
+      "injected": [
+        0,
+        0,
+        0
+      ],
+      "seed": 7,
+      "profile": "provider-outage",
+      "setAt": "2026-03-02T09:40:00.002Z"
+    }
+  },
+  "getFaults": {
+    "response": {
+      "sandboxId": "default",
+      "active": true,
+      "rules": [
+        {
+          "kind": "error",
+          "rate": 1,
+          "window": {
+            "from": "2026-03-02T09:40:00.002Z",
+            "to": "2026-03-02T09:45:00.002Z"
+          },
+          "status": 503,
+          "retryAfterSeconds": 30,
+          "when": "instead"
+        },
+        {
+          "kind": "webhook_drop",
+          "rate": 1,
+          "window": {
+            "from": "2026-03-02T09:40:00.002Z",
+            "to": "2026-03-02T09:45:00.002Z"
+          }
+        },
+        {
+          "kind": "webhook_duplicate",
+          "rate": 0.1,
+          "event": "payment.completed"
+        }
+      ],
+      "injected": [
+        0,
+        0,
+        0
+      ],
+      "seed": 7,
+      "profile": "provider-outage",
+      "setAt": "2026-03-02T09:40:00.002Z"
+    }
+  },
+  "clearFaults": {
+    "response": {
+      "sandboxId": "default",
+      "active": false,
+      "rules": [],
+      "injected": []
     }
   },
   "listMagicValues": {
@@ -1710,9 +1809,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.002Z",
         "frozen": true,
-        "offsetMs": -23248775303
+        "offsetMs": -23250932361
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1762,15 +1861,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "7245941e-a5d9-4b2f-b4d6-14c71925117d",
+            "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.001Z",
-            "updatedAt": "2026-03-02T09:40:00.001Z",
+            "createdAt": "2026-03-02T09:40:00.002Z",
+            "updatedAt": "2026-03-02T09:40:00.002Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_b1b0f6e4d3ff0906915f"
+            "subTppId": "stpp_f90d7ab2157057453289"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1787,14 +1886,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_47c7f35d0ee39dfb68c9"
+        "updatedAt": "2026-03-02T09:40:00.002Z",
+        "subTppId": "stpp_acf97ade8b7c15382a1a"
       },
       "state": "inactive",
       "states": [
@@ -1836,9 +1935,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_b7QNMNvx5RfBgyLx31YfWo",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1859,9 +1958,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_t1kABnWLfNLGHM9BukmkYd",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1889,7 +1988,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a2179e3887f4f299a35606",
+          "eventId": "evt_01a217bf21d61468cb6826e5",
           "deliveries": [
             {
               "id": 3,
@@ -1916,11 +2015,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "341c5c94-319e-472e-a19e-3d88bee7dcac",
+            "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_0fc66949d29244f39f5d3bbb294dceba"
+            "consentId": "cns_d02eb618525f47b19461e655276efe5d"
           },
           "actions": [
             "revoke",
@@ -2222,9 +2321,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T11:29:35.749Z",
+      "createdAt": "2026-11-26T12:05:33.156Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
       },
       "counts": {
@@ -2244,9 +2343,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T11:29:35.749Z",
+          "createdAt": "2026-11-26T12:05:33.156Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.001Z",
+            "now": "2026-03-02T09:40:00.002Z",
             "frozen": true
           },
           "counts": {
@@ -2267,9 +2366,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T11:29:35.749Z",
+      "createdAt": "2026-11-26T12:05:33.156Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
       },
       "counts": {
@@ -2297,17 +2396,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "3cea1d45",
+      "runId": "c2bcc868",
       "passed": true,
-      "durationMs": 323,
-      "startedAt": "2026-11-26T11:29:35.765Z",
+      "durationMs": 346,
+      "startedAt": "2026-11-26T12:05:33.215Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 9,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2315,15 +2414,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 1,
-          "detail": "wh_d712d9c85f477b39f7ac1e16 → http://127.0.0.1:9/obsim-scenario/3cea1d45/1"
+          "durationMs": 3,
+          "detail": "wh_3870ef5975ea5a1cb389a63d → http://127.0.0.1:9/obsim-scenario/c2bcc868/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 11,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2331,16 +2430,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 2,
-          "detail": "now 2026-11-26T11:29:40.773Z, 1 transition(s) fired"
+          "durationMs": 9,
+          "detail": "now 2026-11-26T12:05:38.242Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 2,
-          "detail": "evt_01a2179e3c1cfbb1ba377442 signature valid"
+          "durationMs": 4,
+          "detail": "evt_01a217bf27ba4aca9b7e28cf signature valid"
         },
         {
           "index": 6,
@@ -2355,7 +2454,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 311,
+          "durationMs": 307,
           "detail": "none in 300ms"
         }
       ],
@@ -2368,13 +2467,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
+      "sandboxId": "sbx_a381403477b067bf98c0",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T11:29:36.093Z",
-      "expiresAt": "2026-11-26T13:29:36.093Z",
+      "createdAt": "2026-11-26T12:05:33.565Z",
+      "expiresAt": "2026-11-26T14:05:33.565Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T11:29:36.094Z",
+        "now": "2026-11-26T12:05:33.566Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2384,12 +2483,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_7b5d6fb19d39c6ee8cce",
-        "clientSecret": "sbx_secret_ww4GCb2IPp9v9ISQG3e0gDMGUKnH9ZQN"
+        "clientId": "sbx_a381403477b067bf98c0",
+        "clientSecret": "sbx_secret_NQPh0oK1xE1gQ0oSbQwKw92ugSyKxcwm"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "aadc3024-4254-4471-bc7f-daff489865ed"
+        "clientId": "ca50acc5-4a65-4387-8770-2e04fd2842a0"
       }
     }
   },
@@ -2397,13 +2496,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
+          "sandboxId": "sbx_a381403477b067bf98c0",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T11:29:36.093Z",
-          "expiresAt": "2026-11-26T13:29:36.093Z",
+          "createdAt": "2026-11-26T12:05:33.565Z",
+          "expiresAt": "2026-11-26T14:05:33.565Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T11:29:36.095Z",
+            "now": "2026-11-26T12:05:33.567Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2419,13 +2518,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
+      "sandboxId": "sbx_a381403477b067bf98c0",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T11:29:36.093Z",
-      "expiresAt": "2026-11-26T13:29:36.093Z",
+      "createdAt": "2026-11-26T12:05:33.565Z",
+      "expiresAt": "2026-11-26T14:05:33.565Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T11:29:36.101Z",
+        "now": "2026-11-26T12:05:33.570Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2438,7 +2537,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_7b5d6fb19d39c6ee8cce",
+      "sandboxId": "sbx_a381403477b067bf98c0",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2453,7 +2552,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "clearRequests": {
     "response": {
-      "deleted": 52
+      "deleted": 55
     }
   },
   "resetSandboxData": {
@@ -2482,7 +2581,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2499,7 +2598,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2513,7 +2612,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2524,28 +2623,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.001Z",
+      "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "7b921456-9c6c-4989-baeb-b8bf14e4fb97",
+        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.001Z"
+        "timestamp": "2026-03-02T09:40:00.002Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.001Z",
+      "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "7245941e-a5d9-4b2f-b4d6-14c71925117d",
+        "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.001Z"
+        "timestamp": "2026-03-02T09:40:00.002Z"
       }
     }
   },
@@ -2554,7 +2653,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_c754188909175504430f229c",
+        "webhookId": "wh_816cc13a72e61bec67b833c3",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

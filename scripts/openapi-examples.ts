@@ -59,7 +59,7 @@ const examples: Record<string, Example> = {};
 
 async function call(
   operationId: string,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   body?: unknown,
   headers: Record<string, string> = PARTNER,
@@ -177,6 +177,10 @@ await call('verifyRequests', 'POST', '/_sandbox/requests/verify', { ...matcher, 
 await call('checkRegisteredReceiver', 'POST', '/_sandbox/receiver-checks', { timeoutMs: 2000 });
 await call('listReceiverChecks', 'GET', '/_sandbox/receiver-checks');
 await call('getReadinessReport', 'GET', '/_sandbox/report');
+const chaos = { profile: 'provider-outage', seed: 7, rules: [{ kind: 'webhook_duplicate', event: 'payment.completed', rate: 0.1 }] };
+await call('setFaults', 'PUT', '/_sandbox/faults', chaos);
+await call('getFaults', 'GET', '/_sandbox/faults');
+await call('clearFaults', 'DELETE', '/_sandbox/faults');
 await call('listMagicValues', 'GET', '/_sandbox/magic-values');
 await call('getSandboxOverview', 'GET', '/_sandbox/overview');
 await call('listSandboxMerchants', 'GET', '/_sandbox/merchants?limit=1');

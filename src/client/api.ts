@@ -2668,7 +2668,7 @@ export interface components {
                 maxMs?: number;
                 meanMs?: number;
                 stddevMs?: number;
-            } & (unknown & unknown & unknown);
+            };
             /**
              * @description 429 and 503 with Retry-After and the error body; 500 with the error body; 502 and 504 as a router in front of the provider answers them (HTML)
              * @enum {integer}
@@ -2690,7 +2690,7 @@ export interface components {
             };
             /** @description webhook_reorder: held a random 0..withinMs (real), so others overtake it */
             withinMs?: number;
-        } & (unknown & unknown & unknown & unknown);
+        };
         /**
          * FaultProfileRequest
          * @description A fault profile: a shipped one by name (flaky-network, provider-outage, slow-webhooks, webhook-storm), rules of its own, or both (the named profile's rules first). `seed`: the same seed and the same order of matching requests give the same faults; without one a seed is chosen and shown by GET /_sandbox/faults.
@@ -2756,7 +2756,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "464dfba9-b730-4aae-b9bc-22a7f36e317a",
+                     *           "clientId": "9aaa2bce-4312-4152-9b80-c43fd194c929",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -2765,18 +2765,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_f142f25cb19311b002bf"
+                     *           "subTppId": "stpp_0fd72aacbf13079050b1"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *           "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+                     *           "subTppId": "stpp_acf97ade8b7c15382a1a"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -2846,11 +2846,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "3f5947f6-7811-47d9-b526-087795bfa49f",
+                     *       "clientId": "c3353741-d85d-4e5b-9364-9bfe079f67af",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
-                     *       "onboardingToken": "onb_IKWSUw8HSkJV0PSyZQ8Hx4cH",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_KWsQGl4kNQHaKONvZH8oF784",
+                     *       "onboardingToken": "onb_KWsQGl4kNQHaKONvZH8oF784",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -2918,16 +2918,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "7285a46a-3738-4f37-bb01-7ff0dc162c8c",
+                     *       "clientId": "bc59ee45-56e9-45c9-adf1-8b557d228906",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_GpTyIQj98eZp9ptM87TdLmSn",
-                     *       "onboardingToken": "onb_GpTyIQj98eZp9ptM87TdLmSn",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_EDO1uyA4qURO380YuZgIDlLE",
+                     *       "onboardingToken": "onb_EDO1uyA4qURO380YuZgIDlLE",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_d33e43a0f3c04c03f229"
+                     *       "subTppId": "stpp_4a02847bc34034f85574"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -2989,7 +2989,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *       "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3052,7 +3052,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+                     *       "subTppId": "stpp_acf97ade8b7c15382a1a"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3107,8 +3107,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_IpuF3FcHjaPTvFjkW2LGXzDP",
-                     *       "onboardingToken": "onb_IpuF3FcHjaPTvFjkW2LGXzDP",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
+                     *       "onboardingToken": "onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3224,7 +3224,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                 *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3250,9 +3250,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3316,9 +3316,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3389,7 +3389,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_3e2f5308673dc1a2855b3d96",
+                     *       "id": "wh_816cc13a72e61bec67b833c3",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3398,7 +3398,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
+                     *       "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3453,8 +3453,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
-                     *       "eventId": "evt_01a2178953d75d1cc51d1806",
+                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *       "eventId": "evt_01a217bf21e4741801b4485f",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3523,7 +3523,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjFjODNiNDhiLWI2MzAtNDc5OS05NTZkLTExYmJlOTUyYTUzNSJ9.1vqISzWurR3ZFf6zZb7Kbg5KLu3FdIKjcfW-1NpLeSk"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImVlZmNjNzI3LWQ0NjctNDJhZS04MmI0LTM4MDljNzBiMTY5NCJ9.XNd1kZKg7E35uogvUovQ-oNeCSPzhZLaFiYUYkTqwTU"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3603,11 +3603,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+                     *       "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_cqbUBrSG_yFHCtfukf9vpIvPwFApYW3l"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_8hSuD4IoEILOUQD_XhhYhSp2zwTgOTt_"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -3677,11 +3677,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
+                     *         "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
+                     *         "consentId": "cns_d02eb618525f47b19461e655276efe5d"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -3693,7 +3693,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+                     *         "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -3764,8 +3764,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
-                     *       "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e",
+                     *       "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *       "consentId": "cns_d02eb618525f47b19461e655276efe5d",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4318,7 +4318,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.001Z",
+                     *       "now": "2026-03-02T09:40:00.002Z",
                      *       "fired": 0
                      *     }
                      */
@@ -4373,9 +4373,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.001Z",
+                     *       "now": "2026-03-02T09:30:00.002Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23247405982
+                     *       "offsetMs": -23250932361
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4429,9 +4429,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.000Z",
+                     *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23247405982
+                     *       "offsetMs": -23250932361
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4557,9 +4557,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4632,7 +4632,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2c69fdca-dd87-4fdf-ab81-7e1130413235",
+                     *       "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4697,37 +4697,37 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a2178955650298f0849075",
+                     *           "eventId": "evt_01a217bf245487baccd8ffa2",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *           "createdAt": "2026-03-02T09:40:00.001Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *           "createdAt": "2026-03-02T09:40:00.002Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a217895563299e781b6622",
+                     *           "eventId": "evt_01a217bf24513cc186552699",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *           "createdAt": "2026-03-02T09:40:00.001Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *           "createdAt": "2026-03-02T09:40:00.002Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "a4fe4c3633574f553fc1d23060ef1f23127566483f9b375d2b6a524c57a65b58"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a2eab301-0b65-466a-a225-d39960b07877\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "20705590e52583ce7098c8bbf082efe83cca1ad87e84774007ea3407afd8a238"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -4783,20 +4783,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a2178955650298f0849075",
+                     *       "eventId": "evt_01a217bf245487baccd8ffa2",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *       "createdAt": "2026-03-02T09:40:00.001Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.002Z",
+                     *       "createdAt": "2026-03-02T09:40:00.002Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4852,9 +4852,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a2178955650298f0849075",
+                     *       "eventId": "evt_01a217bf245487baccd8ffa2",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -4862,10 +4862,10 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.001Z",
+                     *       "createdAt": "2026-03-02T09:40:00.002Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "a49eed60ee6e67b47c18c1d7e3608e3d4b9ab0d1e5e67492dbc057fef5c11ec5"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4912,6 +4912,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "default",
+                     *       "active": true,
+                     *       "rules": [
+                     *         {
+                     *           "kind": "error",
+                     *           "rate": 1,
+                     *           "window": {
+                     *             "from": "2026-03-02T09:40:00.002Z",
+                     *             "to": "2026-03-02T09:45:00.002Z"
+                     *           },
+                     *           "status": 503,
+                     *           "retryAfterSeconds": 30,
+                     *           "when": "instead"
+                     *         },
+                     *         {
+                     *           "kind": "webhook_drop",
+                     *           "rate": 1,
+                     *           "window": {
+                     *             "from": "2026-03-02T09:40:00.002Z",
+                     *             "to": "2026-03-02T09:45:00.002Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "kind": "webhook_duplicate",
+                     *           "rate": 0.1,
+                     *           "event": "payment.completed"
+                     *         }
+                     *       ],
+                     *       "injected": [
+                     *         0,
+                     *         0,
+                     *         0
+                     *       ],
+                     *       "seed": 7,
+                     *       "profile": "provider-outage",
+                     *       "setAt": "2026-03-02T09:40:00.002Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
@@ -4948,6 +4988,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile": "provider-outage",
+                 *       "seed": 7,
+                 *       "rules": [
+                 *         {
+                 *           "kind": "webhook_duplicate",
+                 *           "event": "payment.completed",
+                 *           "rate": 0.1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["FaultProfileRequest"];
             };
         };
@@ -4960,6 +5013,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "default",
+                     *       "active": true,
+                     *       "rules": [
+                     *         {
+                     *           "kind": "error",
+                     *           "rate": 1,
+                     *           "window": {
+                     *             "from": "2026-03-02T09:40:00.002Z",
+                     *             "to": "2026-03-02T09:45:00.002Z"
+                     *           },
+                     *           "status": 503,
+                     *           "retryAfterSeconds": 30,
+                     *           "when": "instead"
+                     *         },
+                     *         {
+                     *           "kind": "webhook_drop",
+                     *           "rate": 1,
+                     *           "window": {
+                     *             "from": "2026-03-02T09:40:00.002Z",
+                     *             "to": "2026-03-02T09:45:00.002Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "kind": "webhook_duplicate",
+                     *           "rate": 0.1,
+                     *           "event": "payment.completed"
+                     *         }
+                     *       ],
+                     *       "injected": [
+                     *         0,
+                     *         0,
+                     *         0
+                     *       ],
+                     *       "seed": 7,
+                     *       "profile": "provider-outage",
+                     *       "setAt": "2026-03-02T09:40:00.002Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
@@ -5004,6 +5097,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "default",
+                     *       "active": false,
+                     *       "rules": [],
+                     *       "injected": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
@@ -5052,9 +5153,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-26T11:06:46.009Z",
+                     *           "startedAt": "2026-11-26T12:05:32.422Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -5065,19 +5166,19 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 7 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 4 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
                      *               "title": "valid merchant.activated",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.deactivated",
@@ -5089,37 +5190,37 @@ export interface operations {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 2 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 2 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
                      *               "title": "no X-Webhook-Signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 2 ms"
                      *             },
                      *             {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 3 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
@@ -5201,9 +5302,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-26T11:06:46.009Z",
+                     *       "startedAt": "2026-11-26T12:05:32.422Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -5214,19 +5315,19 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 7 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 4 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
                      *           "title": "valid merchant.activated",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.deactivated",
@@ -5238,37 +5339,37 @@ export interface operations {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 2 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 2 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
                      *           "title": "no X-Webhook-Signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 2 ms"
                      *         },
                      *         {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 3 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 6 ms, 1 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
@@ -5353,7 +5454,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T11:06:45.567Z",
+                     *           "wallAt": "2026-11-26T12:05:31.704Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5367,13 +5468,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 0.976,
-                     *           "requestId": "req_e4f3a4ebf19c400177f55bb6",
+                     *           "durationMs": 1.703,
+                     *           "requestId": "req_0418ddc919126bb7140924e5",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -5385,9 +5486,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5396,7 +5497,7 @@ export interface operations {
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T11:06:45.565Z",
+                     *           "wallAt": "2026-11-26T12:05:31.701Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5410,13 +5511,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 10.588,
-                     *           "requestId": "req_268daf7e40a80e46c182c8bd",
+                     *           "durationMs": 11.667,
+                     *           "requestId": "req_433dc87aeb80807701c3d951",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -5428,9 +5529,9 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5485,7 +5586,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 52
+                     *       "deleted": 55
                      *     }
                      */
                     "application/json": components["schemas"]["JournalCleared"];
@@ -5587,7 +5688,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-26T11:06:45.567Z",
+                     *       "wallAt": "2026-11-26T12:05:31.704Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -5601,13 +5702,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 0.976,
-                     *       "requestId": "req_e4f3a4ebf19c400177f55bb6",
+                     *       "durationMs": 1.703,
+                     *       "requestId": "req_0418ddc919126bb7140924e5",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -5619,9 +5720,9 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5978,9 +6079,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23247405982
+                     *         "offsetMs": -23250932361
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -6081,15 +6182,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
+                     *             "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.001Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *             "createdAt": "2026-03-02T09:40:00.002Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.002Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_5fc29fdf923ee81dc7c3"
+                     *             "subTppId": "stpp_f90d7ab2157057453289"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -6152,14 +6253,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.001Z",
-                     *         "subTppId": "stpp_48aa7f38e2b4da13bdb8"
+                     *         "updatedAt": "2026-03-02T09:40:00.002Z",
+                     *         "subTppId": "stpp_acf97ade8b7c15382a1a"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -6252,9 +6353,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_9IcBn_GdNloZ9iazXnoRQX",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6321,9 +6422,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_bnjor4yzeu9NwZlfshQtGx",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6351,7 +6452,7 @@ export interface operations {
                      *           "kind": "event",
                      *           "status": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a2178953ce3e060be47414",
+                     *           "eventId": "evt_01a217bf21d61468cb6826e5",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -6429,11 +6530,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "0bc5fd51-2454-4080-99a5-35c413d671ca",
+                     *             "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_a82ff886eb624e669d659e2384dc2a2e"
+                     *             "consentId": "cns_d02eb618525f47b19461e655276efe5d"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -6492,7 +6593,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_3e2f5308673dc1a2855b3d96",
+                     *           "id": "wh_816cc13a72e61bec67b833c3",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -6501,7 +6602,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_7415cb1df6ee43a80097a62652d5959ea89ea8f4d4965eab",
+                     *           "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -6893,17 +6994,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "94290522",
+                     *       "runId": "c2bcc868",
                      *       "passed": true,
-                     *       "durationMs": 325,
-                     *       "startedAt": "2026-11-26T11:06:46.428Z",
+                     *       "durationMs": 346,
+                     *       "startedAt": "2026-11-26T12:05:33.215Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 4,
+                     *           "durationMs": 9,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -6911,15 +7012,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 1,
-                     *           "detail": "wh_23d35445842757bd02d69106 → http://127.0.0.1:9/obsim-scenario/94290522/1"
+                     *           "durationMs": 3,
+                     *           "detail": "wh_3870ef5975ea5a1cb389a63d → http://127.0.0.1:9/obsim-scenario/c2bcc868/1"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 2,
+                     *           "durationMs": 11,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -6927,23 +7028,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 6,
-                     *           "detail": "now 2026-11-26T11:06:51.438Z, 1 transition(s) fired"
+                     *           "durationMs": 9,
+                     *           "detail": "now 2026-11-26T12:05:38.242Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "evt_01a217895726668be2dfec67 signature valid"
+                     *           "durationMs": 4,
+                     *           "detail": "evt_01a217bf27ba4aca9b7e28cf signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 0,
+                     *           "durationMs": 1,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -6951,7 +7052,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 309,
+                     *           "durationMs": 307,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -7007,9 +7108,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-26T11:06:46.413Z",
+                     *           "createdAt": "2026-11-26T12:05:33.156Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.001Z",
+                     *             "now": "2026-03-02T09:40:00.002Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -7082,9 +7183,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T11:06:46.413Z",
+                     *       "createdAt": "2026-11-26T12:05:33.156Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -7153,9 +7254,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T11:06:46.413Z",
+                     *       "createdAt": "2026-11-26T12:05:33.156Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -7275,13 +7376,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_a7219d54276a508d62d8",
+                     *           "sandboxId": "sbx_a381403477b067bf98c0",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-26T11:06:46.756Z",
-                     *           "expiresAt": "2026-11-26T13:06:46.756Z",
+                     *           "createdAt": "2026-11-26T12:05:33.565Z",
+                     *           "expiresAt": "2026-11-26T14:05:33.565Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-26T11:06:46.757Z",
+                     *             "now": "2026-11-26T12:05:33.567Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -7351,13 +7452,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
+                     *       "sandboxId": "sbx_a381403477b067bf98c0",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T11:06:46.756Z",
-                     *       "expiresAt": "2026-11-26T13:06:46.756Z",
+                     *       "createdAt": "2026-11-26T12:05:33.565Z",
+                     *       "expiresAt": "2026-11-26T14:05:33.565Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T11:06:46.757Z",
+                     *         "now": "2026-11-26T12:05:33.566Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7367,12 +7468,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_a7219d54276a508d62d8",
-                     *         "clientSecret": "sbx_secret_LwBcAQJsEAIEsZBl_XkWQ7RpcXC08K0h"
+                     *         "clientId": "sbx_a381403477b067bf98c0",
+                     *         "clientSecret": "sbx_secret_NQPh0oK1xE1gQ0oSbQwKw92ugSyKxcwm"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "0cf37b62-7d55-41e9-ad92-9cc7140d4bcf"
+                     *         "clientId": "ca50acc5-4a65-4387-8770-2e04fd2842a0"
                      *       }
                      *     }
                      */
@@ -7424,13 +7525,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
+                     *       "sandboxId": "sbx_a381403477b067bf98c0",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T11:06:46.756Z",
-                     *       "expiresAt": "2026-11-26T13:06:46.756Z",
+                     *       "createdAt": "2026-11-26T12:05:33.565Z",
+                     *       "expiresAt": "2026-11-26T14:05:33.565Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T11:06:46.758Z",
+                     *         "now": "2026-11-26T12:05:33.570Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7489,7 +7590,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a7219d54276a508d62d8",
+                     *       "sandboxId": "sbx_a381403477b067bf98c0",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -7552,12 +7653,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-26T11:06:46.042Z",
+                     *       "generatedAt": "2026-11-26T12:05:32.488Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
                      *         "entries": 39,
-                     *         "truncated": false
+                     *         "truncated": false,
+                     *         "faults": 0
                      *       },
                      *       "operations": [
                      *         {
@@ -8123,7 +8225,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T11:06:46.009Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T12:05:32.422Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -8206,7 +8308,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                 *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -8250,7 +8352,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                 *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -8291,7 +8393,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                 *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -8329,14 +8431,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.001Z",
+                 *       "timestamp": "2026-03-02T09:40:00.002Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "0cac0bb3-fe40-4fc6-a3b3-4f6fe4739d1d",
+                 *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.001Z"
+                 *         "timestamp": "2026-03-02T09:40:00.002Z"
                  *       }
                  *     }
                  */
@@ -8370,14 +8472,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.001Z",
+                 *       "timestamp": "2026-03-02T09:40:00.002Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "c7bbcbdb-db9f-4239-9df4-4ede8c95d4c4",
+                 *         "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.001Z"
+                 *         "timestamp": "2026-03-02T09:40:00.002Z"
                  *       }
                  *     }
                  */
@@ -8413,7 +8515,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_3e2f5308673dc1a2855b3d96",
+                 *         "webhookId": "wh_816cc13a72e61bec67b833c3",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -98,7 +98,24 @@ export function profileToApply(
   };
 }
 
+/** What each kind needs besides kind and rate (the schema lists every field; this says whose). */
+const NEEDS: Partial<Record<FaultRule['kind'], string>> = {
+  latency: 'latency',
+  error: 'status',
+  webhook_delay: 'delay',
+  webhook_reorder: 'withinMs',
+};
+const LATENCY_NEEDS = { fixed: ['ms'], uniform: ['minMs', 'maxMs'], normal: ['meanMs', 'stddevMs'] } as const;
+
 function checkRule(r: FaultRule, at: string, known: { operations: readonly { operationId: string; route: string }[] }): void {
+  const needed = NEEDS[r.kind];
+  if (needed !== undefined && (r as unknown as Record<string, unknown>)[needed] === undefined) {
+    throw invalid(`${at}/${needed}`, `${at}/${needed} is required`);
+  }
+  if (r.kind === 'latency') {
+    const missing = LATENCY_NEEDS[r.latency.distribution].find((f) => (r.latency as Record<string, unknown>)[f] === undefined);
+    if (missing) throw invalid(`${at}/latency/${missing}`, `${at}/latency/${missing} is required`);
+  }
   if (isApiRule(r)) {
     if (r.operation !== undefined && !known.operations.some((o) => o.operationId === r.operation || o.route === r.operation)) {
       throw invalid(

@@ -153,7 +153,7 @@ t.test('the shipped profiles are valid profiles; a named one is expanded where t
   const both = profileToApply({ profile: 'slow-webhooks', rules: [{ kind: 'error', rate: 0.1, status: 429 }] }, known, 0);
   t.equal(both.rules.length, SHIPPED_PROFILES['slow-webhooks'].rules(0).length + 1, "the named profile's rules, then the own");
   t.ok(Number.isInteger(both.seed), 'a seed chosen');
-  t.throws(() => profileToApply({ profile: 'nope' }, known, 0, '/faults'), new ApiError('validation_failed'));
+  t.throws(() => profileToApply({ profile: 'nope' }, known, 0, '/faults'), { code: 'validation_failed', field: '/faults/profile' });
   try {
     profileToApply({ rules: [{ kind: 'drop', rate: 1, operation: 'nope' }] }, known, 0, '/faults');
   } catch (err) {
