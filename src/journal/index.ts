@@ -26,7 +26,6 @@ import {
 } from '../domain/journal.js';
 import type { Traffic } from '../engine/traffic.js';
 import { isoOf } from '../clock.js';
-import type { FaultMark } from '../domain/chaos.js';
 import type { Store } from '../store/index.js';
 import {
   bodyLength,
@@ -40,57 +39,18 @@ import {
   type StoredBody,
   type StoredEntry,
 } from './pages.js';
+import type { AnsweredRequest, LiveEvent } from './events.js';
 import { indexed, indexedView, needsWholeEntry, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
 
 export type { JournalFilter } from './partner-index.js';
-
 export type { JournalEntry, StoredBody } from './pages.js';
+export type { AnsweredRequest, LiveEvent } from './events.js';
 
 export interface JournalLimits {
   maxEntries: number;
   maxBytes: number;
   bodyLimit: number;
 }
-
-/** What the HTTP layer knows of an answered request. */
-export interface AnsweredRequest {
-  partnerId: string;
-  at: string;
-  method: string;
-  path: string;
-  query: unknown;
-  params: unknown;
-  headers: Record<string, string | string[] | undefined>;
-  /** The request body as the journal keeps it (`requestBody()`, taken before validation changed it). */
-  body: StoredBody;
-  status: number;
-  payload: unknown;
-  /** The answer is JSON Fastify serialized (a JSON content type). */
-  payloadIsJson: boolean;
-  durationMs: number;
-  requestId: string;
-  /** The fault the sandbox's profile injected (docs/chaos.md), if any. */
-  fault?: FaultMark | null;
-}
-
-/** What the live stream carries. */
-export type LiveEvent =
-  | { type: 'request'; entry: JournalEntry }
-  | {
-      type: 'delivery';
-      delivery: {
-        id: number;
-        eventId: string;
-        event: string | null;
-        url: string;
-        state: string;
-        statusCode: number | null;
-        outcome: string;
-        durationMs: number;
-        /** What the sandbox's fault profile did to it (docs/chaos.md), if anything. */
-        fault?: FaultMark;
-      };
-    };
 
 /** Pending entries are written at most this long after their answer… */
 const FLUSH_MS = 20;
