@@ -28,9 +28,12 @@ t.test('a profile is put in force, shown with its seed and counts, and cleared',
   const m = await testMerchant(app);
   await pay(app, m.clientId, 'c-1');
   t.same((await call(app, 'GET', '/_sandbox/faults')).body.injected, [1], 'one fault injected by rule 0');
+  await call(app, 'POST', '/_sandbox/reset', {});
+  t.same((await call(app, 'GET', '/_sandbox/faults')).body.injected, [1], 'a reset keeps the profile and its counts');
   const cleared = await call(app, 'DELETE', '/_sandbox/faults');
   t.equal(cleared.body.active, false);
-  t.equal((await pay(app, m.clientId, 'c-2')).status, 200, 'nothing injected any more');
+  const again = await testMerchant(app); // the reset deleted the first
+  t.equal((await pay(app, again.clientId, 'c-2')).status, 200, 'nothing injected any more');
 });
 
 t.test('an error instead of the work: the documented body, Retry-After, nothing changed, marked in the journal', async (t) => {
