@@ -15,28 +15,21 @@
  *   options: --quick (short passes), --passes N (default 4), --no-build
  * Writes bench/results/chaos.{json,md}.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import type { ApiRule } from '../src/domain/chaos.js';
 import { call } from './lib/http.js';
 import { LoadGenerator } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
 import { cpuSeconds, LOAD_CORE, machine, pinSelf, serveDist, type Server } from './lib/proc.js';
+import { buildDist, log, passOptions, ROOT } from './lib/passes.js';
 import { median, round } from './lib/stats.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const passesArg = argv.indexOf('--passes');
-const PASSES = passesArg >= 0 ? Number(argv[passesArg + 1]) : quick ? 2 : 4;
-const DURATION_S = quick ? 2 : 5;
+const { quick, passes: PASSES, durationS: DURATION_S, build } = passOptions();
 const DECISIONS = quick ? 50_000 : 200_000;
 const RULE_COST_LIMIT_US = 5;
-const log = (line: string) => process.stdout.write(`${line}\n`);
 const json = { 'content-type': 'application/json' };
 
 /** Ten rules that all match every request and never fire: every one draws, nothing is injected. */
@@ -79,10 +72,7 @@ async function decisionCost(): Promise<{ none: number; tenRules: number }> {
 
 async function main(): Promise<void> {
   pinSelf(LOAD_CORE);
-  if (!argv.includes('--no-build')) {
-    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('npm run build failed');
-  }
+  buildDist(build);
   const decision = await decisionCost();
   log(`decision: no profile ${decision.none} µs, 10 rules ${decision.tenRules} µs a request`);
 
