@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_816cc13a72e61bec67b833c3",
+      "id": "wh_449b70e3878830bc580e3daa",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
+      "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "c3353741-d85d-4e5b-9364-9bfe079f67af",
+      "clientId": "63a32337-11ea-47e7-a679-1a4cee3ff100",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_KWsQGl4kNQHaKONvZH8oF784",
-      "onboardingToken": "onb_KWsQGl4kNQHaKONvZH8oF784",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_6_bK7LBYtizIcEciSk76JpMx",
+      "onboardingToken": "onb_6_bK7LBYtizIcEciSk76JpMx",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "bc59ee45-56e9-45c9-adf1-8b557d228906",
+      "clientId": "30b34a86-4d53-49ee-8fc6-b8a7722d86e6",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_EDO1uyA4qURO380YuZgIDlLE",
-      "onboardingToken": "onb_EDO1uyA4qURO380YuZgIDlLE",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_bNewAd5iEUI0DXw8UAG23Rmt",
+      "onboardingToken": "onb_bNewAd5iEUI0DXw8UAG23Rmt",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_4a02847bc34034f85574"
+      "subTppId": "stpp_5a2fd0089d1bd8e7ef5d"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "9aaa2bce-4312-4152-9b80-c43fd194c929",
+          "clientId": "d45f6398-6b17-46ad-8c15-067ca4889a31",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_0fd72aacbf13079050b1"
+          "subTppId": "stpp_2052883a4c4e8b8aaa8b"
         },
         {
           "merchantId": 100002,
-          "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+          "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_acf97ade8b7c15382a1a"
+          "subTppId": "stpp_af4d9c6d0283543870de"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_acf97ade8b7c15382a1a"
+      "subTppId": "stpp_af4d9c6d0283543870de"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
-      "onboardingToken": "onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_6kYV9dzOIhZP4fYxaIMsOKRB",
+      "onboardingToken": "onb_6kYV9dzOIhZP4fYxaIMsOKRB",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_816cc13a72e61bec67b833c3",
+          "id": "wh_449b70e3878830bc580e3daa",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
+          "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_816cc13a72e61bec67b833c3",
-      "eventId": "evt_01a217bf21e4741801b4485f",
+      "webhookId": "wh_449b70e3878830bc580e3daa",
+      "eventId": "evt_01a218274244526a85fee71e",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImVlZmNjNzI3LWQ0NjctNDJhZS04MmI0LTM4MDljNzBiMTY5NCJ9.XNd1kZKg7E35uogvUovQ-oNeCSPzhZLaFiYUYkTqwTU"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjQ2NWZiOGQ4LTcyNGItNDdiOS1hMGRhLWNkYzc3MzRiNjZmYyJ9.nI-3vPP88kF3DbdH9NNWHCct0h9U-bHmvH7JFHWM1TI"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+      "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_8hSuD4IoEILOUQD_XhhYhSp2zwTgOTt_"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_IqJLQVoZbkbTdDDp-e20_eIZGkcHUIH1"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+      "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
+        "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_d02eb618525f47b19461e655276efe5d"
+        "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+        "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
-      "consentId": "cns_d02eb618525f47b19461e655276efe5d",
+      "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "consentId": "cns_dc8d56e45a754ab883406118b5f61c69",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,7 +580,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23250932361
+      "offsetMs": -23257756354
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.002Z",
       "frozen": true,
-      "offsetMs": -23250932361
+      "offsetMs": -23257756354
     }
   },
   "advanceClock": {
@@ -612,9 +612,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a217bf245487baccd8ffa2",
+          "eventId": "evt_01a21827448d29f7a4c56954",
           "event": "merchant.deactivated",
-          "webhookId": "wh_816cc13a72e61bec67b833c3",
+          "webhookId": "wh_449b70e3878830bc580e3daa",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -624,14 +624,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.002Z",
           "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
         },
         {
           "id": 5,
-          "eventId": "evt_01a217bf24513cc186552699",
+          "eventId": "evt_01a21827448a4465724e4638",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_816cc13a72e61bec67b833c3",
+          "webhookId": "wh_449b70e3878830bc580e3daa",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -641,8 +641,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.002Z",
           "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a2eab301-0b65-466a-a225-d39960b07877\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "20705590e52583ce7098c8bbf082efe83cca1ad87e84774007ea3407afd8a238"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"406e1d69-9328-4013-b824-d58ca2bc647d\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "8e72f57e853fdc2f6c865bc9ec124d00d0b4e58e5768c859195f0ed9b24ef611"
         }
       ],
       "total": 6,
@@ -652,9 +652,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a217bf245487baccd8ffa2",
+      "eventId": "evt_01a21827448d29f7a4c56954",
       "event": "merchant.deactivated",
-      "webhookId": "wh_816cc13a72e61bec67b833c3",
+      "webhookId": "wh_449b70e3878830bc580e3daa",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -664,16 +664,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.002Z",
       "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a217bf245487baccd8ffa2",
+      "eventId": "evt_01a21827448d29f7a4c56954",
       "event": "merchant.deactivated",
-      "webhookId": "wh_816cc13a72e61bec67b833c3",
+      "webhookId": "wh_449b70e3878830bc580e3daa",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -683,8 +683,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T12:05:31.704Z",
+          "wallAt": "2026-11-26T13:59:15.734Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.703,
-          "requestId": "req_0418ddc919126bb7140924e5",
+          "durationMs": 10.3,
+          "requestId": "req_3cea99dc8780169d88c6bdad",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T12:05:31.701Z",
+          "wallAt": "2026-11-26T13:59:15.723Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 11.667,
-          "requestId": "req_433dc87aeb80807701c3d951",
+          "durationMs": 11.729,
+          "requestId": "req_4699d9f1cb3ac4f915971018",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T12:05:31.704Z",
+      "wallAt": "2026-11-26T13:59:15.734Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.703,
-      "requestId": "req_0418ddc919126bb7140924e5",
+      "durationMs": 10.3,
+      "requestId": "req_3cea99dc8780169d88c6bdad",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_816cc13a72e61bec67b833c3",
+      "webhookId": "wh_449b70e3878830bc580e3daa",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T12:05:32.422Z",
+      "startedAt": "2026-11-26T13:59:16.399Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,13 +872,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 7 ms (limit 2000 ms)"
+          "reason": "200 in 4 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 4 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
@@ -890,43 +890,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.merchant.deactivated",
           "title": "valid merchant.deactivated",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.wrong-secret",
           "title": "signed with another secret",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 3 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 3 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+          "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_816cc13a72e61bec67b833c3",
+          "webhookId": "wh_449b70e3878830bc580e3daa",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T12:05:32.422Z",
+          "startedAt": "2026-11-26T13:59:16.399Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,13 +961,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 7 ms (limit 2000 ms)"
+              "reason": "200 in 4 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 4 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
@@ -979,43 +979,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.merchant.deactivated",
               "title": "valid merchant.deactivated",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.wrong-secret",
               "title": "signed with another secret",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 3 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 3 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+              "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T12:05:32.488Z",
+      "generatedAt": "2026-11-26T13:59:16.442Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T12:05:32.422Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T13:59:16.399Z",
           "evidence": []
         },
         {
@@ -1640,6 +1640,48 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "evidence": []
         }
       ]
+    }
+  },
+  "getScenarioDraft": {
+    "response": {
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags: [ recorded ]\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 44065bec-d334-40c6-ac44-6bfe9c4b1570\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n          amount: 89\n          currency: DKK\n          referenceNumber: order-1002\n          merchantName: Nørrebro Kaffe ApS\n",
+      "scenario": {
+        "name": "one-payment",
+        "description": "Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).",
+        "tags": [
+          "recorded"
+        ],
+        "steps": [
+          {
+            "request": {
+              "method": "POST",
+              "path": "/v1/partner/payments",
+              "body": {
+                "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+                "amount": 89,
+                "referenceNumber": "order-1002"
+              },
+              "expect": {
+                "status": 200,
+                "body": {
+                  "status": "pending",
+                  "bankPaymentStatus": "Pending",
+                  "failureReason": null,
+                  "amount": 89,
+                  "currency": "DKK",
+                  "referenceNumber": "order-1002",
+                  "merchantName": "Nørrebro Kaffe ApS"
+                }
+              }
+            }
+          }
+        ]
+      },
+      "warnings": [
+        "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
+      ],
+      "entries": 1,
+      "deliveries": 4
     }
   },
   "setFaults": {
@@ -1811,7 +1853,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true,
-        "offsetMs": -23250932361
+        "offsetMs": -23257756354
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1861,7 +1903,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
+            "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1869,7 +1911,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.002Z",
             "updatedAt": "2026-03-02T09:40:00.002Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_f90d7ab2157057453289"
+            "subTppId": "stpp_ba5612a644a203dfd725"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1886,14 +1928,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.002Z",
-        "subTppId": "stpp_acf97ade8b7c15382a1a"
+        "subTppId": "stpp_af4d9c6d0283543870de"
       },
       "state": "inactive",
       "states": [
@@ -1935,9 +1977,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1958,9 +2000,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1988,7 +2030,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a217bf21d61468cb6826e5",
+          "eventId": "evt_01a21827422b63034c39ad10",
           "deliveries": [
             {
               "id": 3,
@@ -2015,11 +2057,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
+            "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_d02eb618525f47b19461e655276efe5d"
+            "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
           },
           "actions": [
             "revoke",
@@ -2321,7 +2363,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T12:05:33.156Z",
+      "createdAt": "2026-11-26T13:59:17.141Z",
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
@@ -2343,7 +2385,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T12:05:33.156Z",
+          "createdAt": "2026-11-26T13:59:17.141Z",
           "clock": {
             "now": "2026-03-02T09:40:00.002Z",
             "frozen": true
@@ -2366,7 +2408,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T12:05:33.156Z",
+      "createdAt": "2026-11-26T13:59:17.141Z",
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
@@ -2396,17 +2438,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "c2bcc868",
+      "runId": "427d5f23",
       "passed": true,
-      "durationMs": 346,
-      "startedAt": "2026-11-26T12:05:33.215Z",
+      "durationMs": 345,
+      "startedAt": "2026-11-26T13:59:17.161Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 9,
+          "durationMs": 7,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2414,15 +2456,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 3,
-          "detail": "wh_3870ef5975ea5a1cb389a63d → http://127.0.0.1:9/obsim-scenario/c2bcc868/1"
+          "durationMs": 2,
+          "detail": "wh_5f7a8c1bb1553d0320b7f667 → http://127.0.0.1:9/obsim-scenario/427d5f23/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 11,
+          "durationMs": 3,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2430,23 +2472,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 9,
-          "detail": "now 2026-11-26T12:05:38.242Z, 1 transition(s) fired"
+          "durationMs": 3,
+          "detail": "now 2026-11-26T13:59:22.176Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 4,
-          "detail": "evt_01a217bf27ba4aca9b7e28cf signature valid"
+          "durationMs": 3,
+          "detail": "evt_01a2182747b89d012051580a signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 2,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2454,7 +2496,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 307,
+          "durationMs": 323,
           "detail": "none in 300ms"
         }
       ],
@@ -2467,13 +2509,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_a381403477b067bf98c0",
+      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T12:05:33.565Z",
-      "expiresAt": "2026-11-26T14:05:33.565Z",
+      "createdAt": "2026-11-26T13:59:17.516Z",
+      "expiresAt": "2026-11-26T15:59:17.516Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T12:05:33.566Z",
+        "now": "2026-11-26T13:59:17.517Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2483,12 +2525,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_a381403477b067bf98c0",
-        "clientSecret": "sbx_secret_NQPh0oK1xE1gQ0oSbQwKw92ugSyKxcwm"
+        "clientId": "sbx_eda7cfbbe49cb0eb8185",
+        "clientSecret": "sbx_secret_TwvKlbxc_45sVFgt3jBFrxTsV7ELjj0a"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "ca50acc5-4a65-4387-8770-2e04fd2842a0"
+        "clientId": "42b3a7d9-c6e5-41a6-81cd-30a18dcdd8a5"
       }
     }
   },
@@ -2496,13 +2538,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_a381403477b067bf98c0",
+          "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T12:05:33.565Z",
-          "expiresAt": "2026-11-26T14:05:33.565Z",
+          "createdAt": "2026-11-26T13:59:17.516Z",
+          "expiresAt": "2026-11-26T15:59:17.516Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T12:05:33.567Z",
+            "now": "2026-11-26T13:59:17.518Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2518,13 +2560,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_a381403477b067bf98c0",
+      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T12:05:33.565Z",
-      "expiresAt": "2026-11-26T14:05:33.565Z",
+      "createdAt": "2026-11-26T13:59:17.516Z",
+      "expiresAt": "2026-11-26T15:59:17.516Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T12:05:33.570Z",
+        "now": "2026-11-26T13:59:17.520Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2537,7 +2579,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_a381403477b067bf98c0",
+      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2581,7 +2623,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2598,7 +2640,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2612,7 +2654,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2626,7 +2668,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2640,7 +2682,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
+        "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2653,7 +2695,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_816cc13a72e61bec67b833c3",
+        "webhookId": "wh_449b70e3878830bc580e3daa",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

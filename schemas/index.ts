@@ -9,6 +9,7 @@ import { ErrorBody } from './common.js';
 import { partnerPaymentSchemas } from './partner-payments.js';
 import { partnerSchemas } from './partner.js';
 import { readinessSchemas } from './readiness.js';
+import { recordingSchemas } from './recording.js';
 import { sandboxReadSchemas } from './sandbox-reads.js';
 import { sandboxSchemas } from './sandbox.js';
 import { sandboxesSchemas } from './sandboxes.js';
@@ -28,4 +29,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...webhookSchemas,
   ...readinessSchemas,
   ...chaosSchemas,
+  ...recordingSchemas,
 ];

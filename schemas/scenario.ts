@@ -64,7 +64,12 @@ export const REQUEST_STEP = {
   additionalProperties: false,
   properties: {
     method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'], description: 'HTTP method' },
-    path: { type: 'string', pattern: '^/', description: 'Path (and optional query string) on the simulator, e.g. `/v1/partner/merchants`' },
+    path: {
+      type: 'string',
+      pattern: '^(/|\\$\\{)',
+      description:
+        'Path (and optional query string) on the simulator, e.g. `/v1/partner/merchants`; or a variable holding a link obsim handed out (`${paymentUrl}`): its path and query are requested',
+    },
     query: {
       type: 'object',
       description: 'Query parameters added to the path',

@@ -3,6 +3,7 @@
  *
  *   obsim scenario run <file|folder|shipped-name>... [--base-url URL | --in-process] [--junit FILE]
  *                      [--receiver] [--reset] [--partner-client-id ID --partner-client-secret S]
+ *   obsim scenario record [--sandbox ID] [--since ID|INSTANT] [--until …] [--name N] [--out FILE]
  *   obsim scenario validate <file|folder>...
  *   obsim scenario list
  *   obsim scenario schema [--out FILE]
@@ -22,6 +23,7 @@ import { junitXml } from '../scenarios/junit.js';
 import { runFiles, type ScenarioResult } from '../scenarios/runner.js';
 import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
 import { CliExit } from './exit.js';
+import { registerRecordCommand } from './scenario-record.js';
 
 interface RunOpts {
   baseUrl: string;
@@ -121,6 +123,8 @@ export function registerScenarioCommands(program: Command): void {
       const results = await runCommand(paths, opts);
       if (!results.every((r) => r.passed)) throw new CliExit(1);
     });
+
+  registerRecordCommand(scenario);
 
   scenario
     .command('validate')

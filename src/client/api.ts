@@ -1072,6 +1072,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/scenario-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sandbox's journal as a scenario file that replays it
+         * @description Each partner request becomes a `request` step with the body it sent and the status it got; ids, tokens and links obsim handed out become captured variables; clock advances, sandbox triggers, fault profiles and webhook registrations become their own steps; each delivery an `expectWebhook`. No secret is written; times and generated ids are not asserted. `since`/`until` take a journal entry id or an ISO instant on the sandbox clock. An empty range, or a journal that had dropped entries, is said in the file's comments and in `warnings` (format=json). Not recorded in the journal. 409 journal_off when the journal is off.
+         */
+        get: operations["getScenarioDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.completed": {
@@ -2717,6 +2737,21 @@ export interface components {
             /** @description Faults injected by each rule since the profile was set (same order as rules) */
             injected: number[];
         };
+        /** SandboxScenarioDraft */
+        SandboxScenarioDraft: {
+            /** @description The scenario file, comments included (what format=yaml answers) */
+            yaml: string;
+            /** @description The scenario as an object (scenarios/scenario.schema.json); null when there was nothing to record */
+            scenario: {
+                [key: string]: unknown;
+            } | null;
+            /** @description What is missing or may not replay: an empty range, entries the journal had dropped, deliveries to webhooks registered before the range */
+            warnings: string[];
+            /** @description Journal entries read */
+            entries: number;
+            /** @description Webhook deliveries read */
+            deliveries: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2756,7 +2791,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "9aaa2bce-4312-4152-9b80-c43fd194c929",
+                     *           "clientId": "d45f6398-6b17-46ad-8c15-067ca4889a31",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -2765,18 +2800,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_0fd72aacbf13079050b1"
+                     *           "subTppId": "stpp_2052883a4c4e8b8aaa8b"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *           "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_acf97ade8b7c15382a1a"
+                     *           "subTppId": "stpp_af4d9c6d0283543870de"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -2846,11 +2881,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "c3353741-d85d-4e5b-9364-9bfe079f67af",
+                     *       "clientId": "63a32337-11ea-47e7-a679-1a4cee3ff100",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_KWsQGl4kNQHaKONvZH8oF784",
-                     *       "onboardingToken": "onb_KWsQGl4kNQHaKONvZH8oF784",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_6_bK7LBYtizIcEciSk76JpMx",
+                     *       "onboardingToken": "onb_6_bK7LBYtizIcEciSk76JpMx",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -2918,16 +2953,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "bc59ee45-56e9-45c9-adf1-8b557d228906",
+                     *       "clientId": "30b34a86-4d53-49ee-8fc6-b8a7722d86e6",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_EDO1uyA4qURO380YuZgIDlLE",
-                     *       "onboardingToken": "onb_EDO1uyA4qURO380YuZgIDlLE",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_bNewAd5iEUI0DXw8UAG23Rmt",
+                     *       "onboardingToken": "onb_bNewAd5iEUI0DXw8UAG23Rmt",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_4a02847bc34034f85574"
+                     *       "subTppId": "stpp_5a2fd0089d1bd8e7ef5d"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -2989,7 +3024,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *       "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3052,7 +3087,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_acf97ade8b7c15382a1a"
+                     *       "subTppId": "stpp_af4d9c6d0283543870de"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3107,8 +3142,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
-                     *       "onboardingToken": "onb_8Tmk1tLZYz98WP_SYAS_OHZ0",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_6kYV9dzOIhZP4fYxaIMsOKRB",
+                     *       "onboardingToken": "onb_6kYV9dzOIhZP4fYxaIMsOKRB",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3224,7 +3259,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                 *       "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3250,9 +3285,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *       "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3316,9 +3351,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *       "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3389,7 +3424,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_816cc13a72e61bec67b833c3",
+                     *       "id": "wh_449b70e3878830bc580e3daa",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3398,7 +3433,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
+                     *       "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3453,8 +3488,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
-                     *       "eventId": "evt_01a217bf21e4741801b4485f",
+                     *       "webhookId": "wh_449b70e3878830bc580e3daa",
+                     *       "eventId": "evt_01a218274244526a85fee71e",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3523,7 +3558,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImVlZmNjNzI3LWQ0NjctNDJhZS04MmI0LTM4MDljNzBiMTY5NCJ9.XNd1kZKg7E35uogvUovQ-oNeCSPzhZLaFiYUYkTqwTU"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjQ2NWZiOGQ4LTcyNGItNDdiOS1hMGRhLWNkYzc3MzRiNjZmYyJ9.nI-3vPP88kF3DbdH9NNWHCct0h9U-bHmvH7JFHWM1TI"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3603,11 +3638,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+                     *       "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_8hSuD4IoEILOUQD_XhhYhSp2zwTgOTt_"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_IqJLQVoZbkbTdDDp-e20_eIZGkcHUIH1"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -3677,11 +3712,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
+                     *         "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_d02eb618525f47b19461e655276efe5d"
+                     *         "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -3693,7 +3728,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+                     *         "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -3764,8 +3799,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
-                     *       "consentId": "cns_d02eb618525f47b19461e655276efe5d",
+                     *       "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+                     *       "consentId": "cns_dc8d56e45a754ab883406118b5f61c69",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4375,7 +4410,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.002Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23250932361
+                     *       "offsetMs": -23257756354
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4431,7 +4466,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23250932361
+                     *       "offsetMs": -23257756354
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4557,9 +4592,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *       "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4632,7 +4667,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "f65d9b71-72f5-4da0-9c93-5acf0f5f66be",
+                     *       "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4697,9 +4732,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a217bf245487baccd8ffa2",
+                     *           "eventId": "evt_01a21827448d29f7a4c56954",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *           "webhookId": "wh_449b70e3878830bc580e3daa",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
@@ -4709,14 +4744,14 @@ export interface operations {
                      *           "attemptedAt": "2026-03-02T09:40:00.002Z",
                      *           "createdAt": "2026-03-02T09:40:00.002Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *           "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a217bf24513cc186552699",
+                     *           "eventId": "evt_01a21827448a4465724e4638",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *           "webhookId": "wh_449b70e3878830bc580e3daa",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
@@ -4726,8 +4761,8 @@ export interface operations {
                      *           "attemptedAt": "2026-03-02T09:40:00.002Z",
                      *           "createdAt": "2026-03-02T09:40:00.002Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a2eab301-0b65-466a-a225-d39960b07877\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *           "signature": "20705590e52583ce7098c8bbf082efe83cca1ad87e84774007ea3407afd8a238"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"406e1d69-9328-4013-b824-d58ca2bc647d\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *           "signature": "8e72f57e853fdc2f6c865bc9ec124d00d0b4e58e5768c859195f0ed9b24ef611"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -4783,9 +4818,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a217bf245487baccd8ffa2",
+                     *       "eventId": "evt_01a21827448d29f7a4c56954",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *       "webhookId": "wh_449b70e3878830bc580e3daa",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
@@ -4795,8 +4830,8 @@ export interface operations {
                      *       "attemptedAt": "2026-03-02T09:40:00.002Z",
                      *       "createdAt": "2026-03-02T09:40:00.002Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *       "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4852,9 +4887,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a217bf245487baccd8ffa2",
+                     *       "eventId": "evt_01a21827448d29f7a4c56954",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *       "webhookId": "wh_449b70e3878830bc580e3daa",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -4864,8 +4899,8 @@ export interface operations {
                      *       "attemptedAt": null,
                      *       "createdAt": "2026-03-02T09:40:00.002Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1ff5b446-6155-468a-9a90-08a6e286b352\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-                     *       "signature": "fca5de1489190c870abe0d5ade8e3a8bc66d4d5b1e4447f72fd1fa918f8732ef"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+                     *       "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5153,9 +5188,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *           "webhookId": "wh_449b70e3878830bc580e3daa",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-26T12:05:32.422Z",
+                     *           "startedAt": "2026-11-26T13:59:16.399Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -5166,13 +5201,13 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 7 ms (limit 2000 ms)"
+                     *               "reason": "200 in 4 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 4 ms (limit 2000 ms)"
+                     *               "reason": "200 in 3 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
@@ -5184,43 +5219,43 @@ export interface operations {
                      *               "id": "event.merchant.deactivated",
                      *               "title": "valid merchant.deactivated",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
                      *               "title": "no X-Webhook-Signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 3 ms"
                      *             },
                      *             {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 3 ms"
+                     *               "reason": "refused with 401 in 2 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
@@ -5302,9 +5337,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_816cc13a72e61bec67b833c3",
+                     *       "webhookId": "wh_449b70e3878830bc580e3daa",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-26T12:05:32.422Z",
+                     *       "startedAt": "2026-11-26T13:59:16.399Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -5315,13 +5350,13 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 7 ms (limit 2000 ms)"
+                     *           "reason": "200 in 4 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 4 ms (limit 2000 ms)"
+                     *           "reason": "200 in 3 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
@@ -5333,43 +5368,43 @@ export interface operations {
                      *           "id": "event.merchant.deactivated",
                      *           "title": "valid merchant.deactivated",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
                      *           "title": "no X-Webhook-Signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 3 ms"
                      *         },
                      *         {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 3 ms"
+                     *           "reason": "refused with 401 in 2 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 2 ms, 2 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
@@ -5454,7 +5489,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T12:05:31.704Z",
+                     *           "wallAt": "2026-11-26T13:59:15.734Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5468,13 +5503,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 1.703,
-                     *           "requestId": "req_0418ddc919126bb7140924e5",
+                     *           "durationMs": 10.3,
+                     *           "requestId": "req_3cea99dc8780169d88c6bdad",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *             "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -5486,9 +5521,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *             "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5497,7 +5532,7 @@ export interface operations {
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-26T12:05:31.701Z",
+                     *           "wallAt": "2026-11-26T13:59:15.723Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5511,13 +5546,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 11.667,
-                     *           "requestId": "req_433dc87aeb80807701c3d951",
+                     *           "durationMs": 11.729,
+                     *           "requestId": "req_4699d9f1cb3ac4f915971018",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *             "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -5529,9 +5564,9 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *             "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5688,7 +5723,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-26T12:05:31.704Z",
+                     *       "wallAt": "2026-11-26T13:59:15.734Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -5702,13 +5737,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 1.703,
-                     *       "requestId": "req_0418ddc919126bb7140924e5",
+                     *       "durationMs": 10.3,
+                     *       "requestId": "req_3cea99dc8780169d88c6bdad",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *         "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -5720,9 +5755,9 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *         "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6081,7 +6116,7 @@ export interface operations {
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23250932361
+                     *         "offsetMs": -23257756354
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -6182,7 +6217,7 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
+                     *             "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
@@ -6190,7 +6225,7 @@ export interface operations {
                      *             "createdAt": "2026-03-02T09:40:00.002Z",
                      *             "updatedAt": "2026-03-02T09:40:00.002Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_f90d7ab2157057453289"
+                     *             "subTppId": "stpp_ba5612a644a203dfd725"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -6253,14 +6288,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *         "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:40:00.002Z",
-                     *         "subTppId": "stpp_acf97ade8b7c15382a1a"
+                     *         "subTppId": "stpp_af4d9c6d0283543870de"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -6353,9 +6388,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *             "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Q1qD-EVWwzhQ6rrVtYu1dh",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6422,9 +6457,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                     *         "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_1jB8bg9KU_666z9r53kFq-",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6452,7 +6487,7 @@ export interface operations {
                      *           "kind": "event",
                      *           "status": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a217bf21d61468cb6826e5",
+                     *           "eventId": "evt_01a21827422b63034c39ad10",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -6530,11 +6565,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "55cd02c2-dad1-49cc-9d51-c0f88695e1f1",
+                     *             "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_d02eb618525f47b19461e655276efe5d"
+                     *             "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -6593,7 +6628,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_816cc13a72e61bec67b833c3",
+                     *           "id": "wh_449b70e3878830bc580e3daa",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -6602,7 +6637,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_8ddfa52394fe5e9f8fa2f2c13195fe879a3e3fd6a4e1a311",
+                     *           "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -6994,17 +7029,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "c2bcc868",
+                     *       "runId": "427d5f23",
                      *       "passed": true,
-                     *       "durationMs": 346,
-                     *       "startedAt": "2026-11-26T12:05:33.215Z",
+                     *       "durationMs": 345,
+                     *       "startedAt": "2026-11-26T13:59:17.161Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 9,
+                     *           "durationMs": 7,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -7012,15 +7047,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 3,
-                     *           "detail": "wh_3870ef5975ea5a1cb389a63d → http://127.0.0.1:9/obsim-scenario/c2bcc868/1"
+                     *           "durationMs": 2,
+                     *           "detail": "wh_5f7a8c1bb1553d0320b7f667 → http://127.0.0.1:9/obsim-scenario/427d5f23/1"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 11,
+                     *           "durationMs": 3,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -7028,23 +7063,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 9,
-                     *           "detail": "now 2026-11-26T12:05:38.242Z, 1 transition(s) fired"
+                     *           "durationMs": 3,
+                     *           "detail": "now 2026-11-26T13:59:22.176Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 4,
-                     *           "detail": "evt_01a217bf27ba4aca9b7e28cf signature valid"
+                     *           "durationMs": 3,
+                     *           "detail": "evt_01a2182747b89d012051580a signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 1,
+                     *           "durationMs": 2,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -7052,7 +7087,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 307,
+                     *           "durationMs": 323,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -7108,7 +7143,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-26T12:05:33.156Z",
+                     *           "createdAt": "2026-11-26T13:59:17.141Z",
                      *           "clock": {
                      *             "now": "2026-03-02T09:40:00.002Z",
                      *             "frozen": true
@@ -7183,7 +7218,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T12:05:33.156Z",
+                     *       "createdAt": "2026-11-26T13:59:17.141Z",
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true
@@ -7254,7 +7289,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-26T12:05:33.156Z",
+                     *       "createdAt": "2026-11-26T13:59:17.141Z",
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.002Z",
                      *         "frozen": true
@@ -7376,13 +7411,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_a381403477b067bf98c0",
+                     *           "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-26T12:05:33.565Z",
-                     *           "expiresAt": "2026-11-26T14:05:33.565Z",
+                     *           "createdAt": "2026-11-26T13:59:17.516Z",
+                     *           "expiresAt": "2026-11-26T15:59:17.516Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-26T12:05:33.567Z",
+                     *             "now": "2026-11-26T13:59:17.518Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -7452,13 +7487,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a381403477b067bf98c0",
+                     *       "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T12:05:33.565Z",
-                     *       "expiresAt": "2026-11-26T14:05:33.565Z",
+                     *       "createdAt": "2026-11-26T13:59:17.516Z",
+                     *       "expiresAt": "2026-11-26T15:59:17.516Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T12:05:33.566Z",
+                     *         "now": "2026-11-26T13:59:17.517Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7468,12 +7503,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_a381403477b067bf98c0",
-                     *         "clientSecret": "sbx_secret_NQPh0oK1xE1gQ0oSbQwKw92ugSyKxcwm"
+                     *         "clientId": "sbx_eda7cfbbe49cb0eb8185",
+                     *         "clientSecret": "sbx_secret_TwvKlbxc_45sVFgt3jBFrxTsV7ELjj0a"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "ca50acc5-4a65-4387-8770-2e04fd2842a0"
+                     *         "clientId": "42b3a7d9-c6e5-41a6-81cd-30a18dcdd8a5"
                      *       }
                      *     }
                      */
@@ -7525,13 +7560,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a381403477b067bf98c0",
+                     *       "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-26T12:05:33.565Z",
-                     *       "expiresAt": "2026-11-26T14:05:33.565Z",
+                     *       "createdAt": "2026-11-26T13:59:17.516Z",
+                     *       "expiresAt": "2026-11-26T15:59:17.516Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-26T12:05:33.570Z",
+                     *         "now": "2026-11-26T13:59:17.520Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7590,7 +7625,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_a381403477b067bf98c0",
+                     *       "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -7653,7 +7688,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-26T12:05:32.488Z",
+                     *       "generatedAt": "2026-11-26T13:59:16.442Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
@@ -8225,7 +8260,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T12:05:32.422Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T13:59:16.399Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -8284,6 +8319,106 @@ export interface operations {
             };
         };
     };
+    getScenarioDraft: {
+        parameters: {
+            query?: {
+                /** @description With X-Obsim-Admin-Key (or on a server without one): the sandbox to record; without it, the caller's own */
+                sandbox?: string;
+                /** @description A journal entry id (an integer, as `id` in GET /_sandbox/requests; inclusive) or an ISO 8601 instant on the sandbox clock: record from here on */
+                since?: string;
+                /** @description A journal entry id (an integer, as `id` in GET /_sandbox/requests; inclusive) or an ISO 8601 instant on the sandbox clock: record up to here */
+                until?: string;
+                /** @description The scenario's name (default recorded-<sandbox id>) */
+                name?: string;
+                /** @description yaml: the scenario file itself (application/yaml). json: the file with what was recorded and the warnings (SandboxScenarioDraft). */
+                format?: "yaml" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scenario file (format=yaml), or it with what was recorded (format=json) */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    /**
+                     * @example {
+                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags: [ recorded ]\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 44065bec-d334-40c6-ac44-6bfe9c4b1570\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n          amount: 89\n          currency: DKK\n          referenceNumber: order-1002\n          merchantName: Nørrebro Kaffe ApS\n",
+                     *       "scenario": {
+                     *         "name": "one-payment",
+                     *         "description": "Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).",
+                     *         "tags": [
+                     *           "recorded"
+                     *         ],
+                     *         "steps": [
+                     *           {
+                     *             "request": {
+                     *               "method": "POST",
+                     *               "path": "/v1/partner/payments",
+                     *               "body": {
+                     *                 "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+                     *                 "amount": 89,
+                     *                 "referenceNumber": "order-1002"
+                     *               },
+                     *               "expect": {
+                     *                 "status": 200,
+                     *                 "body": {
+                     *                   "status": "pending",
+                     *                   "bankPaymentStatus": "Pending",
+                     *                   "failureReason": null,
+                     *                   "amount": 89,
+                     *                   "currency": "DKK",
+                     *                   "referenceNumber": "order-1002",
+                     *                   "merchantName": "Nørrebro Kaffe ApS"
+                     *                 }
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "warnings": [
+                     *         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
+                     *       ],
+                     *       "entries": 1,
+                     *       "deliveries": 4
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxScenarioDraft"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     onPaymentCompleted: {
         parameters: {
             query?: never;
@@ -8308,7 +8443,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                 *         "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -8352,7 +8487,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                 *         "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -8393,7 +8528,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                 *         "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -8434,7 +8569,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:40:00.002Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "1ff5b446-6155-468a-9a90-08a6e286b352",
+                 *         "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
@@ -8475,7 +8610,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:40:00.002Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "a2eab301-0b65-466a-a225-d39960b07877",
+                 *         "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
@@ -8515,7 +8650,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_816cc13a72e61bec67b833c3",
+                 *         "webhookId": "wh_449b70e3878830bc580e3daa",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -143,7 +143,8 @@ function attachExamples(op: Operation): void {
   const request = op.requestBody?.content?.['application/json'];
   if (request && example.request !== undefined) request.example = example.request;
   const ok = op.responses?.['200']?.content;
-  const media = ok && Object.values(ok)[0];
+  // an operation answering several media types (a scenario draft: YAML or JSON) shows its JSON answer
+  const media = ok && (ok['application/json'] ?? Object.values(ok)[0]);
   if (media && example.response !== undefined) media.example = example.response;
 }
 

@@ -4,7 +4,7 @@
  * - partner routes: the authenticated partner; refused credentials: the partner the client id
  *   names, when it names one (so "why was I refused?" has an answer); AIS: the token's merchant's
  *   partner; hosted pages and generate-token: the partner of the row they act on (`journalAs`);
- * - not recorded: the journal's own routes and the readiness report read from it (reading it
+ * - not recorded: the journal's own routes, and the readiness report and scenario draft read from it (reading it
  *   must not change what it counts), sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
  *   partner can be named for.
  * The entry is taken in onSend, after the store's hook has waited for the request's own commit,
@@ -36,7 +36,7 @@ declare module 'fastify' {
 }
 
 const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
-const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report)(?:[/?]|$)/;
+const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report|scenario-draft)(?:[/?]|$)/;
 const isJsonType = (type: unknown): boolean => typeof type === 'string' && type.startsWith('application/json');
 const journaled = (path: string): boolean => JOURNALED.test(path) && !NOT_JOURNALED.test(path);
 

@@ -9,6 +9,7 @@ import { consoleRoutes } from './console/index.js';
 import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
 import { readinessRoutes } from './readiness/index.js';
+import { recordingRoutes } from './recording/index.js';
 import { sandboxRoutes } from './sandbox/index.js';
 import { sandboxesRoutes } from './sandboxes/index.js';
 import { systemRoutes } from './system/index.js';
@@ -22,5 +23,6 @@ export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(sandboxRoutes, { prefix: '/_sandbox' });
   await app.register(sandboxesRoutes, { prefix: '/_sandbox/sandboxes' });
   await app.register(readinessRoutes, { prefix: '/_sandbox' });
+  await app.register(recordingRoutes, { prefix: '/_sandbox' });
   await app.register(consoleRoutes);
 }

@@ -107,6 +107,10 @@ export function deliveryStore(db: Db) {
     `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault)
      SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ? FROM deliveries WHERE id = ?`,
   );
+  const sinceInstant = db.prepare(
+    `SELECT d.id, e.name AS event, d.webhook_id, e.body, d.created_at, d.redelivery_of FROM deliveries d JOIN events e ON e.id = d.event_id
+      WHERE d.partner_id = ? AND d.created_at >= ? ORDER BY d.id LIMIT ?`,
+  );
   const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
   const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
   const anyPending = db.prepare(`SELECT 1 FROM deliveries WHERE state = 'pending' LIMIT 1`).pluck();
@@ -207,6 +211,16 @@ export function deliveryStore(db: Db) {
         totalCapped: counted > DELIVERY_COUNT_LIMIT,
       };
     },
+    /** A partner's deliveries made at or after an instant of its clock, oldest first (a recording's webhooks). */
+    sinceInstant: (partnerId: string, sinceIso: string, limit: number) =>
+      sinceInstant.all(partnerId, sinceIso, limit) as {
+        id: number;
+        event: string;
+        webhook_id: string;
+        body: string;
+        created_at: string;
+        redelivery_of: number | null;
+      }[],
     /**
      * `copies` pending deliveries of the same event to the same URL as delivery `id`, marked with
      * the fault that made them (seeded chaos: a webhook sent twice); call inside a transaction.

@@ -24,6 +24,7 @@ import { merchantRoutes } from './pages/merchants.js';
 import { overviewRoutes } from './pages/overview.js';
 import { paymentRoutes } from './pages/payments.js';
 import { readinessRoutes } from './pages/readiness.js';
+import { recordingRoutes } from './pages/recording.js';
 import { requestRoutes } from './pages/requests.js';
 import { scenarioRoutes } from './pages/scenarios.js';
 import { webhookRoutes } from './pages/webhooks.js';
@@ -37,7 +38,7 @@ declare module 'fastify' {
   }
 }
 
-const PAGES = [overviewRoutes, merchantRoutes, paymentRoutes, consentRoutes, webhookRoutes, requestRoutes, readinessRoutes, scenarioRoutes];
+const PAGES = [overviewRoutes, merchantRoutes, paymentRoutes, consentRoutes, webhookRoutes, requestRoutes, recordingRoutes, readinessRoutes, scenarioRoutes];
 
 /** Static assets: htmx and its SSE extension from node_modules, the stylesheet from layout.ts. */
 function loadAssets(): Map<string, { type: string; body: Buffer | string }> {

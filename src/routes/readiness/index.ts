@@ -4,18 +4,16 @@
  * X-Obsim-Admin-Key, or anyone on a server without one, as for /_sandbox/sandboxes). An admin's
  * `?sandbox=` is what HAProxy routes by in a cluster (docs/cluster.md).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import { ReportQuery } from '../../../schemas/readiness.js';
 import { ApiError } from '../../domain/errors.js';
-import { DEFAULT_SANDBOX } from '../../domain/sandbox.js';
-import { adminCheck } from '../../plugins/admin-key.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { providerOperations } from '../../readiness/collect.js';
 import { createReporter } from '../../readiness/reporter.js';
+import { sandboxSubject } from '../subject.js';
 
 export async function readinessRoutes(app: FastifyInstance): Promise<void> {
-  const isAdmin = adminCheck(app.config.adminKey);
   const reporter =
     app.journal &&
     createReporter({
@@ -28,30 +26,7 @@ export async function readinessRoutes(app: FastifyInstance): Promise<void> {
   app.sandboxes.onRemoved((id) => reporter?.forget(id));
   app.addHook('onClose', async () => reporter?.close());
 
-  /**
-   * The partner and sandbox the report is of: an admin's `?sandbox=`, else the caller's own
-   * (with `?sandbox=`, only when it names the caller's own sandbox).
-   */
-  function subject(request: FastifyRequest<{ Querystring: { sandbox?: string } }>): { partnerId: string; sandboxId: string } {
-    const wanted = request.query.sandbox;
-    const headers = request.headers;
-    if (wanted !== undefined && app.config.environment !== 'production' && isAdmin(request)) {
-      if (app.sandboxes.get(wanted)) return { partnerId: wanted, sandboxId: wanted };
-      const configured = app.partners
-        .list()
-        .find((p) => p.clientId === wanted || (wanted === DEFAULT_SANDBOX && app.partners.isDefault(p.clientId)));
-      if (configured) return { partnerId: configured.clientId, sandboxId: configured.clientId };
-      throw new ApiError('sandbox_not_found');
-    }
-    if (wanted !== undefined && headers['x-partner-client-id'] === undefined) {
-      if (app.config.environment === 'production') throw new ApiError('not_available_in_production');
-      throw new ApiError('admin_key_required');
-    }
-    const partner = app.partners.authenticate(headers['x-partner-client-id'], headers['x-partner-client-secret']);
-    const own = partner.sandboxId === DEFAULT_SANDBOX ? partner.clientId : partner.sandboxId;
-    if (wanted !== undefined && wanted !== own) throw new ApiError('sandbox_not_found');
-    return { partnerId: partner.clientId, sandboxId: own };
-  }
+  const subject = sandboxSubject(app);
 
   app.get<{ Querystring: { sandbox?: string } }>(
     '/report',

@@ -27,6 +27,13 @@ export function applyCaptures(ctx: RunContext, capture: Record<string, string> |
   return set;
 }
 
+/** A path as given, or a link obsim handed out (`${paymentUrl}`) as its path and query: the run's transport knows the host. */
+function pathOf(path: string): string {
+  if (!/^https?:\/\//i.test(path)) return path;
+  const url = new URL(path);
+  return `${url.pathname}${url.search}`;
+}
+
 export const request: StepHandler<RequestStep> = {
   label: (s) => `${s.method} ${s.path}`,
   async run(raw, ctx) {
@@ -50,7 +57,7 @@ export const request: StepHandler<RequestStep> = {
       headers['content-type'] = 'application/json';
     }
     for (const [k, v] of Object.entries(step.headers ?? {})) headers[k.toLowerCase()] = String(v);
-    const path = withQuery(step.path, step.query);
+    const path = withQuery(pathOf(step.path), step.query);
     const res: TransportResponse = await ctx.transport.request({ method: step.method, path, headers, body });
     const what = `${step.method} ${path}`;
     ctx.vars['last.status'] = res.status;

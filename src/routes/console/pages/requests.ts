@@ -7,6 +7,7 @@ import { html, type RawHtml } from '../../hosted/layout.js';
 import { isError, withQuery } from '../api.js';
 import { TOKEN_ID, type ConsoleKit } from '../kit.js';
 import { live } from '../layout.js';
+import { recordForm } from './recording.js';
 import { faultBadge, input, pager, type S, select, statusBadge, table } from '../views.js';
 
 export function requestsBody(
@@ -25,6 +26,7 @@ ${input('pathPrefix', 'Path starts with', q.pathPrefix, ' maxlength="2048" place
 <button type="submit">Filter</button>
 </form>
 <p class="muted">Every request obsim answered for this sandbox, newest first (the console's own reads are not recorded; its actions are).</p>
+${recordForm()}
 ${live(
   'requests',
   selfUrl,

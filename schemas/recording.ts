@@ -1,0 +1,63 @@
+/** GET /_sandbox/scenario-draft: a sandbox's journal as a scenario file (docs/scenarios-and-cli.md, "Recording a session"). */
+
+const bound = (which: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: 40,
+    description: `A journal entry id (an integer, as \`id\` in GET /_sandbox/requests; inclusive) or an ISO 8601 instant on the sandbox clock: record ${which}`,
+  }) as const;
+
+export const ScenarioDraftQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    sandbox: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: "With X-Obsim-Admin-Key (or on a server without one): the sandbox to record; without it, the caller's own",
+    },
+    since: bound('from here on'),
+    until: bound('up to here'),
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+      description: "The scenario's name (default recorded-<sandbox id>)",
+    },
+    format: {
+      type: 'string',
+      enum: ['yaml', 'json'],
+      default: 'yaml',
+      description:
+        'yaml: the scenario file itself (application/yaml). json: the file with what was recorded and the warnings (SandboxScenarioDraft).',
+    },
+  },
+} as const;
+
+export const ScenarioDraft = {
+  $id: 'SandboxScenarioDraft',
+  title: 'SandboxScenarioDraft',
+  type: 'object',
+  additionalProperties: false,
+  required: ['yaml', 'scenario', 'warnings', 'entries', 'deliveries'],
+  properties: {
+    yaml: { type: 'string', description: 'The scenario file, comments included (what format=yaml answers)' },
+    scenario: {
+      description: 'The scenario as an object (scenarios/scenario.schema.json); null when there was nothing to record',
+      oneOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }],
+    },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'What is missing or may not replay: an empty range, entries the journal had dropped, deliveries to webhooks registered before the range',
+    },
+    entries: { type: 'integer', description: 'Journal entries read' },
+    deliveries: { type: 'integer', description: 'Webhook deliveries read' },
+  },
+} as const;
+
+export const recordingSchemas = [ScenarioDraft] as const;

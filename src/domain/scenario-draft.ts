@@ -1,0 +1,410 @@
+/**
+ * Record → scenario: what a sandbox's journal and delivery log saw, turned into scenario steps
+ * that replay it on a fresh sandbox (docs/scenarios-and-cli.md, "Recording a session").
+ *
+ * Each partner request becomes a `request` step with the body it sent and the status it got;
+ * ids, tokens and links obsim handed out become captured variables, referenced where they are
+ * used again; clock advances, sandbox triggers, fault profiles and webhook registrations become
+ * their own step kinds; each delivery becomes an `expectWebhook` after the request that caused
+ * it. What cannot be replayed is said in a comment beside the step or atop the file, never
+ * silently left out.
+ */
+import {
+  DraftVariables,
+  formatDuration,
+  generatedValues,
+  isGeneratedKey,
+  kindOf,
+  stableView,
+  templateOf,
+} from './scenario-draft-values.js';
+
+export interface DraftEntry {
+  id: number;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  requestBody?: unknown;
+  requestBodyTruncated: boolean;
+  status: number;
+  /** Real time from the request's arrival to its answer (on a running clock, also its span on the sandbox clock). */
+  durationMs: number;
+  responseBody?: unknown;
+  responseBodyTruncated: boolean;
+  code?: string;
+  fault?: { rule: number; kind: string };
+}
+
+export interface DraftDelivery {
+  id: number;
+  event: string;
+  webhookId: string;
+  /** The exact body sent (the event envelope, JSON). */
+  body: string;
+  /** On the sandbox clock. */
+  createdAt: string;
+  redeliveryOf: number | null;
+}
+
+export interface DraftSource {
+  name: string;
+  /** What was recorded, for the file's first comment (`sandbox sb_… entries #3–#41`). */
+  origin: string;
+  /** Oldest first. */
+  entries: DraftEntry[];
+  /** Oldest first. */
+  deliveries: DraftDelivery[];
+  /** The journal dropped entries that would have been in the range (its cap). */
+  truncated: boolean;
+  /** Why the range is empty, when it is (said in the file and by the CLI). */
+  emptyBecause?: string;
+}
+
+export type DraftStep = Record<string, unknown>;
+
+export interface ScenarioDraft {
+  scenario: { name: string; description: string; tags: string[]; steps: DraftStep[] } | null;
+  /** A comment to write above each step (same index), or undefined. */
+  stepComments: (string | undefined)[];
+  /** Comments for the top of the file: what was recorded and what could not be. */
+  notes: string[];
+  /** What the caller should be told (empty range, dropped entries, steps that may not replay). */
+  warnings: string[];
+}
+
+/** Headers a replay sends as they were (credentials and the runner's own headers are the runner's). */
+const REPLAYED_HEADERS = ['idempotency-key', 'prefer', 'x-request-id'];
+const CONTROL_PATH = /^\/_sandbox\/(merchants|payments|consents|deliveries)\/([^/]+)\/([^/]+)$/;
+const CONTROL_TARGET = { merchants: 'merchant', payments: 'payment', consents: 'consent', deliveries: 'delivery' } as const;
+/** Journal reads of the recording itself: never steps. */
+const NOT_STEPS = /^\/_sandbox\/(scenario-draft|requests|report)(\/|$)/;
+
+interface Pending {
+  step: DraftStep;
+  comment?: string;
+  /** A read kept only for what it captures: dropped when nothing it captures is used. */
+  forCaptures?: boolean;
+}
+
+export function draftScenario(source: DraftSource): ScenarioDraft {
+  const notes = [`Recorded by obsim from ${source.origin}.`];
+  const warnings: string[] = [];
+  if (source.truncated) {
+    const w =
+      'The journal had dropped its oldest entries (its cap: --journal-max-entries / --journal-max-bytes) before this range was recorded: the first steps may use ids created by requests that are no longer there, and those steps will fail on a fresh sandbox.';
+    notes.push(w);
+    warnings.push(w);
+  }
+  if (source.entries.length === 0) {
+    const w = source.emptyBecause ?? 'Nothing to record: the journal has no entries in this range.';
+    notes.push(w, 'No steps were written: a scenario needs at least one.');
+    warnings.push(w);
+    return { scenario: null, stepComments: [], notes, warnings };
+  }
+
+  const vars = new DraftVariables();
+  const out: Pending[] = [];
+  const sentStrings = new Set<string>();
+  const webhookNames = new Map<string, string>();
+  const placed = placeDeliveries(source.entries, source.deliveries);
+  const skippedDeliveries: string[] = [];
+  let tokenSeen = false;
+  /** Said of entries that are not steps, written above the next step. */
+  const carried: string[] = [];
+  let previousAt = Date.parse(source.entries[0].at);
+
+  const pushDeliveries = (afterIndex: number) => {
+    for (const d of placed.get(afterIndex) ?? []) {
+      const as = webhookNames.get(d.delivery.webhookId);
+      if (!as) {
+        skippedDeliveries.push(`${d.delivery.event} (delivery ${d.delivery.id})`);
+        continue;
+      }
+      const envelope = parseJson(d.delivery.body) as { data?: unknown } | undefined;
+      const step: Record<string, unknown> = { event: d.delivery.event };
+      if (webhookNames.size > 1) step.webhook = as;
+      const data = envelope?.data === undefined ? undefined : stableView(envelope.data, vars, '');
+      if (data !== undefined && !(typeof data === 'object' && data !== null && Object.keys(data).length === 0)) step.data = data;
+      if (d.within) step.within = d.within;
+      out.push({
+        step: { expectWebhook: step },
+        comment: d.delivery.redeliveryOf !== null ? 'a redelivery (same X-Webhook-Id)' : undefined,
+      });
+    }
+  };
+
+  source.entries.forEach((e, index) => {
+    const nowMs = Date.parse(e.at);
+    const pending = entryStep(e, { vars, sentStrings, webhookNames, previousAt, tokenSeen });
+    previousAt = nowMs;
+    if (typeof pending === 'string') carried.push(pending);
+    else if (pending) {
+      if (e.path === '/v1/auth/generate-token' && e.status < 300) tokenSeen = true;
+      if (carried.length > 0) pending.comment = [...carried.splice(0), pending.comment].filter(Boolean).join('; ');
+      out.push(pending);
+    }
+    for (const v of requestValues(e)) sentStrings.add(v);
+    pushDeliveries(index);
+  });
+
+  notes.push(...carried);
+  if (skippedDeliveries.length > 0) {
+    const w = `Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): ${skippedDeliveries.slice(0, 10).join(', ')}${skippedDeliveries.length > 10 ? ', …' : ''}.`;
+    notes.push(w);
+    warnings.push(w);
+  }
+  const kept = dropUnusedCaptures(out);
+  return {
+    scenario: {
+      name: source.name,
+      description: `Recorded from ${source.origin}.`,
+      tags: ['recorded'],
+      steps: kept.map((p) => p.step),
+    },
+    stepComments: kept.map((p) => p.comment),
+    notes,
+    warnings,
+  };
+}
+
+interface EntryState {
+  vars: DraftVariables;
+  sentStrings: Set<string>;
+  webhookNames: Map<string, string>;
+  previousAt: number;
+  tokenSeen: boolean;
+}
+
+/** The entry's step; a string when it has none, only something to say (in a comment on the next step). */
+function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
+  if (NOT_STEPS.test(e.path)) return undefined;
+  const nowMs = Date.parse(e.at);
+  if (e.status === 0) {
+    return `${e.method} ${e.path} was not answered: fault rule ${e.fault?.rule ?? '?'} dropped the connection (a replay cannot expect no answer)`;
+  }
+  const ok = e.status >= 200 && e.status < 300;
+  const body = (e.requestBody ?? {}) as Record<string, unknown>;
+
+  if (e.method === 'POST' && e.path === '/_sandbox/clock/advance' && ok) {
+    let ms: number | undefined;
+    if (typeof body.ms === 'number') ms = body.ms;
+    else if (typeof body.duration === 'string') return { step: { advanceClock: body.duration } };
+    else if (typeof body.to === 'string') ms = Math.max(0, Date.parse(body.to) - s.previousAt);
+    if (ms === undefined) return undefined;
+    return { step: { advanceClock: formatDuration(ms) } };
+  }
+  if (e.method === 'POST' && e.path === '/_sandbox/reset') return { step: { control: { reset: true, expect: { status: e.status } } } };
+  const control = e.method === 'POST' ? CONTROL_PATH.exec(e.path) : null;
+  if (control) {
+    const target = CONTROL_TARGET[control[1] as keyof typeof CONTROL_TARGET];
+    const id = decodeURIComponent(control[2]);
+    const name = /^\d+$/.test(id) ? s.vars.nameFor(target, Number(id)) : s.vars.nameFor('', id);
+    const step: Record<string, unknown> = { [target]: name ? `\${${name}}` : id, action: control[3] };
+    if (e.requestBody !== undefined && Object.keys(body).length > 0) step.body = templateOf(e.requestBody, s.vars, nowMs);
+    step.expect = expectOf(e, s);
+    const capture = captures(e, s);
+    if (capture) step.capture = capture;
+    const before = !name && /^\d+$/.test(id) ? `${target} ${id} was created before the recorded range` : undefined;
+    return { step: { control: step }, comment: before };
+  }
+  if (e.path === '/_sandbox/faults' && ok && (e.method === 'PUT' || e.method === 'DELETE')) {
+    if (e.method === 'DELETE') return { step: { faults: 'clear' } };
+    const seed = (e.responseBody as { seed?: unknown } | undefined)?.seed;
+    return {
+      step: { faults: { ...body, ...(seed !== undefined ? { seed } : {}) } },
+      comment: 'the fault profile, with the seed it ran with',
+    };
+  }
+  if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && ok) {
+    const answer = e.responseBody as { id?: unknown } | undefined;
+    const as = s.webhookNames.size === 0 ? 'webhook' : `webhook${s.webhookNames.size + 1}`;
+    if (typeof answer?.id === 'string') {
+      s.webhookNames.set(answer.id, as);
+      s.vars.set('webhook', answer.id, `${as}.id`);
+      s.vars.generated.add(answer.id);
+    }
+    const events = Array.isArray(body.events) ? body.events : [];
+    return {
+      step: { registerWebhook: { events, ...(as !== 'webhook' ? { as } : {}) } },
+      comment: typeof body.url === 'string' ? `recorded for ${body.url}; a replay registers its own receiver` : undefined,
+    };
+  }
+
+  const step: Record<string, unknown> = { method: e.method, path: s.vars.path(e.path) };
+  if (Object.keys(e.query).length > 0) step.query = templateOf(e.query, s.vars, nowMs, '', e.path);
+  const auth = e.headers.authorization !== undefined ? 'bearer' : e.headers['x-partner-client-id'] !== undefined ? undefined : 'none';
+  if (auth) step.auth = auth;
+  const headers: Record<string, unknown> = {};
+  for (const h of REPLAYED_HEADERS) if (e.headers[h] !== undefined) headers[h] = templateOf(e.headers[h], s.vars, nowMs);
+  if (Object.keys(headers).length > 0) step.headers = headers;
+  const comments: string[] = [];
+  if (e.requestBodyTruncated) comments.push('its body was longer than the journal keeps (--journal-body-limit): sent without one');
+  else if (e.requestBody !== undefined) {
+    const form = (e.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded');
+    step[form ? 'form' : 'body'] = templateOf(e.requestBody, s.vars, nowMs, '', e.path);
+  }
+  if (auth === 'bearer' && !s.tokenSeen) comments.push('it used a token generated before the recorded range: pass one with --var token=…');
+  if (e.status === 401 && auth === undefined) comments.push('refused for its credentials when recorded; a replay sends the runner’s');
+  step.expect = expectOf(e, s);
+  const capture = e.path === '/v1/auth/generate-token' && ok ? { token: 'token' } : captures(e, s);
+  if (capture) step.capture = capture;
+  return {
+    step: { request: step },
+    comment: comments.length > 0 ? comments.join('; ') : undefined,
+    forCaptures: e.method === 'GET' && e.path.startsWith('/_sandbox/'),
+  };
+}
+
+function expectOf(e: DraftEntry, s: EntryState): Record<string, unknown> {
+  const expect: Record<string, unknown> = { status: e.status };
+  // what this answer hands out is volatile in this very step (its variable is set after the check)
+  for (const g of generatedValues(e.responseBody)) if (typeof g.value === 'string') s.vars.generated.add(g.value);
+  const readForCaptures = e.method === 'GET' && e.path.startsWith('/_sandbox/');
+  if (!e.responseBodyTruncated && typeof e.responseBody === 'object' && e.responseBody !== null && !readForCaptures) {
+    const body = stableView(e.responseBody, s.vars, e.path);
+    if (body !== undefined && !(typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) {
+      expect.body = body;
+    }
+  }
+  return expect;
+}
+
+/** Capture what the answer hands out that nothing sent before (a value the partner chose is not obsim's). */
+function captures(e: DraftEntry, s: EntryState): Record<string, string> | undefined {
+  if (e.responseBodyTruncated || typeof e.responseBody !== 'object' || e.responseBody === null) return undefined;
+  const out: Record<string, string> = {};
+  for (const g of generatedValues(e.responseBody)) {
+    if (typeof g.value === 'string' && (g.value.length < 4 || g.value.includes('[redacted]') || s.sentStrings.has(g.value))) continue;
+    const kind = kindOf(g.key, e.path);
+    if (s.vars.nameFor(kind, g.value) ?? (typeof g.value === 'string' ? s.vars.nameFor('', g.value) : undefined)) continue;
+    const name = s.vars.add(typeof g.value === 'number' ? kind : '', g.key, g.value);
+    if (typeof g.value === 'string' && g.key.endsWith('Url')) s.vars.addUrlPath(g.value, name);
+    out[name] = g.path;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Strings a request sent (path segments, query, body): an answer echoing one did not hand it out. */
+function requestValues(e: DraftEntry): string[] {
+  const values: string[] = e.path.split('/').filter((p) => p.length >= 4);
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') values.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(e.query);
+  walk(e.requestBody);
+  return values;
+}
+
+/** Drop captures nothing uses, and the reads kept only for them. */
+function dropUnusedCaptures(steps: Pending[]): Pending[] {
+  const texts = steps.map((p) => JSON.stringify(p.step));
+  const usedAfter = (name: string, index: number) => {
+    for (let i = index + 1; i < texts.length; i++) if (texts[i].includes(`\${${name}}`) || texts[i].includes(`\${${name}.`)) return true;
+    return false;
+  };
+  const kept: Pending[] = [];
+  steps.forEach((p, index) => {
+    const kind = Object.keys(p.step)[0];
+    const inner = p.step[kind] as Record<string, unknown> | undefined;
+    const capture = inner && typeof inner === 'object' ? (inner.capture as Record<string, string> | undefined) : undefined;
+    if (capture) {
+      for (const name of Object.keys(capture)) if (name !== 'token' && !usedAfter(name, index)) delete capture[name];
+      if (Object.keys(capture).length === 0) delete inner!.capture;
+    }
+    if (p.forCaptures && !inner?.capture) return;
+    kept.push(p);
+  });
+  return kept;
+}
+
+interface Placed {
+  delivery: DraftDelivery;
+  /** Virtual time to let pass for it (it came from a timer on a running clock, between requests). */
+  within?: string;
+}
+
+/**
+ * After which entry each delivery goes: the request that caused it. Deliveries carry only the
+ * sandbox clock's instant, so: the first entry answered at or after it (an advance that fired
+ * it answers later), then, among the entries that had arrived by that instant, the last write
+ * that names the event's subject — after its webhook's registration and, for a redelivery,
+ * after the redeliver call. Placing late is safe (an expectation finds a delivery made earlier);
+ * early is not.
+ */
+function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery[]): Map<number, Placed[]> {
+  const placed = new Map<number, Placed[]>();
+  const registeredAt = new Map<string, number>();
+  entries.forEach((e, i) => {
+    const id = (e.responseBody as { id?: unknown } | undefined)?.id;
+    if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && typeof id === 'string') registeredAt.set(id, i);
+  });
+  const atMs = entries.map((e) => Date.parse(e.at));
+  const text = new Map<number, string>();
+  const textOf = (i: number) => {
+    let t = text.get(i);
+    if (t === undefined) {
+      const e = entries[i];
+      t = `${e.path} ${JSON.stringify(e.requestBody ?? null)} ${JSON.stringify(e.responseBody ?? null)}`;
+      text.set(i, t);
+    }
+    return t;
+  };
+  for (const d of deliveries) {
+    const t = Date.parse(d.createdAt);
+    const floor = registeredAt.get(d.webhookId);
+    if (floor === undefined) {
+      placed.set(entries.length - 1, [...(placed.get(entries.length - 1) ?? []), { delivery: d }]);
+      continue;
+    }
+    let i = floor;
+    while (i < entries.length && atMs[i] < t) i++;
+    let within: string | undefined;
+    if (i >= entries.length) {
+      i = entries.length - 1;
+      if (t - atMs[i] >= 1000) within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
+    } else if (i > floor && !isClockMove(entries[i]) && atMs[i] - entries[i].durationMs - t >= 1000 && t - atMs[i - 1] >= 1000) {
+      // made well before this request arrived: a timer on a running clock fired between two
+      // requests, and the replay lets the same time pass (a replay sends its requests at once)
+      i -= 1;
+      within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
+    }
+    const subjects = subjectsOf(d);
+    const redeliverPath = d.redeliveryOf !== null ? `/_sandbox/deliveries/${d.redeliveryOf}/redeliver` : undefined;
+    // every entry that had arrived by then may have made it (a frozen clock: all of the same
+    // instant; a running one: those in progress, to the millisecond): the last write naming its subject
+    const first = i;
+    for (let j = first; j < entries.length && atMs[j] - entries[j].durationMs <= t + 1; j++) {
+      const e = entries[j];
+      if (e.method === 'GET') continue;
+      if (redeliverPath ? e.path === redeliverPath : subjects.some((s) => textOf(j).includes(s))) i = j;
+    }
+    placed.set(i, [...(placed.get(i) ?? []), { delivery: d, within }]);
+  }
+  return placed;
+}
+
+const isClockMove = (e: DraftEntry) => e.path.startsWith('/_sandbox/clock/');
+
+/** The ids an event is about, as they appear in a request or answer (`"paymentId":7`, `"requestId":"…"`). */
+function subjectsOf(d: DraftDelivery): string[] {
+  const data = (parseJson(d.body) as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(data)) {
+    if (!isGeneratedKey(k) || k.endsWith('Url')) continue;
+    if (typeof v === 'number') out.push(`/${v}/`, `"${k}":${v}`, `"id":${v}`);
+    else if (typeof v === 'string' && v.length >= 4) out.push(v);
+  }
+  return out;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

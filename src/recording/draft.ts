@@ -1,0 +1,139 @@
+/**
+ * GET /_sandbox/scenario-draft behind the scenes: a sandbox's journal in a range and the
+ * deliveries made from its start, handed to the domain's rules (domain/scenario-draft.ts), and
+ * the draft written as a YAML scenario file with its comments.
+ */
+import { Document, isMap, isScalar, isSeq, visit } from 'yaml';
+import { ApiError } from '../domain/errors.js';
+import { draftScenario, type DraftEntry, type ScenarioDraft } from '../domain/scenario-draft.js';
+import type { Journal, JournalFilter } from '../journal/index.js';
+import type { Store } from '../store/index.js';
+
+/** Deliveries read for one recording at most (a journal's default cap is 10,000 entries). */
+const MAX_DELIVERIES = 20_000;
+const ALL_ENTRIES = 1_000_000;
+
+export interface DraftQuery {
+  /** A journal entry id (inclusive) or an ISO instant on the sandbox clock. */
+  since?: string;
+  until?: string;
+  name?: string;
+}
+
+type Bound = { id: number } | { at: string };
+
+function bound(raw: string | undefined, field: 'since' | 'until'): Bound | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (/^\d{1,15}$/.test(raw)) return { id: Number(raw) };
+  if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) return { at: new Date(raw).toISOString() };
+  throw new ApiError('validation_failed', {
+    field,
+    message: `${field} must be a journal entry id (an integer, as in GET /_sandbox/requests) or an ISO 8601 instant on the sandbox clock; got "${raw}"`,
+  });
+}
+
+const describe = (b: Bound | undefined) => (b === undefined ? undefined : 'id' in b ? `entry #${b.id}` : b.at);
+
+export interface RecordedDraft extends ScenarioDraft {
+  yaml: string;
+  entries: number;
+  deliveries: number;
+}
+
+export function recordDraft(deps: { journal: Journal; store: Store }, partnerId: string, sandboxId: string, q: DraftQuery): RecordedDraft {
+  const since = bound(q.since, 'since');
+  const until = bound(q.until, 'until');
+  if (since && until && 'id' in since && 'id' in until && since.id > until.id) {
+    throw new ApiError('validation_failed', { field: 'until', message: `until (#${until.id}) is before since (#${since.id})` });
+  }
+  if (since && until && 'at' in since && 'at' in until && since.at > until.at) {
+    throw new ApiError('validation_failed', { field: 'until', message: `until (${until.at}) is before since (${since.at})` });
+  }
+  const { journal, store } = deps;
+  journal.flush();
+  const filter: JournalFilter = {};
+  if (since) Object.assign(filter, 'id' in since ? { afterId: since.id - 1 } : { since: since.at });
+  if (until) Object.assign(filter, 'id' in until ? { beforeId: until.id + 1 } : { until: until.at });
+  const listed = journal.list(partnerId, filter, ALL_ENTRIES).reverse();
+  const position = journal.position(partnerId);
+  const kept = journal.stats(partnerId).count;
+  const range = [describe(since) && `since ${describe(since)}`, describe(until) && `until ${describe(until)}`].filter(Boolean).join(' ');
+
+  let emptyBecause: string | undefined;
+  if (kept === 0) {
+    emptyBecause = `Nothing to record: the journal of ${sandboxId} is empty (nothing has been sent to the sandbox yet, or its journal was cleared).`;
+  } else if (listed.length === 0) {
+    const newest = journal.list(partnerId, {}, 1)[0];
+    emptyBecause = `Nothing to record: no journal entry of ${sandboxId} is in the range ${range} (it keeps entries #${position.oldestKept}–#${newest?.id ?? '?'}).`;
+  }
+  // entries older than the range's first were dropped, or may have been, by the journal's cap
+  const startsAtOldest =
+    listed.length > 0 ? listed[0].id <= position.oldestKept : since === undefined || ('id' in since && since.id < position.oldestKept);
+  const truncated = position.truncated && startsAtOldest && (since === undefined || !('id' in since) || since.id < position.oldestKept);
+
+  const entries: DraftEntry[] = listed.map((e) => ({
+    id: e.id,
+    at: e.at,
+    method: e.method,
+    path: e.path,
+    query: e.query,
+    headers: e.headers,
+    requestBody: e.requestBody,
+    requestBodyTruncated: e.requestBodyTruncated,
+    status: e.status,
+    durationMs: e.durationMs,
+    responseBody: e.responseBody,
+    responseBodyTruncated: e.responseBodyTruncated,
+    code: e.code,
+    fault: e.fault,
+  }));
+  const first = entries[0];
+  const last = entries[entries.length - 1];
+  const deliveries = first
+    ? store.deliveries
+        .sinceInstant(partnerId, first.at, MAX_DELIVERIES)
+        .filter((d) => until === undefined || d.created_at <= last.at)
+        .map((d) => ({
+          id: d.id,
+          event: d.event,
+          webhookId: d.webhook_id,
+          body: d.body,
+          createdAt: d.created_at,
+          redeliveryOf: d.redelivery_of,
+        }))
+    : [];
+  const origin = first
+    ? `sandbox ${sandboxId}, journal entries #${first.id}–#${last.id} (${first.at} → ${last.at} on its clock)`
+    : `sandbox ${sandboxId}${range ? ` (${range})` : ''}`;
+  const draft = draftScenario({
+    name: q.name ?? `recorded-${sandboxId.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`,
+    origin,
+    entries,
+    deliveries,
+    truncated,
+    emptyBecause,
+  });
+  return { ...draft, yaml: draftYaml(draft), entries: entries.length, deliveries: deliveries.length };
+}
+
+/** The draft as a scenario file: the notes atop it, each step's comment above the step. */
+export function draftYaml(draft: ScenarioDraft): string {
+  const notes = draft.notes.map((n) => ` ${n}`).join('\n');
+  if (!draft.scenario) return `${notes.replace(/^/gm, '#')}\n`;
+  const doc = new Document(draft.scenario);
+  doc.commentBefore = notes;
+  const steps = isMap(doc.contents) ? doc.contents.get('steps', true) : undefined;
+  if (isSeq(steps)) {
+    steps.items.forEach((item, i) => {
+      const comment = draft.stepComments[i];
+      if (comment && isMap(item)) item.commentBefore = ` ${comment}`;
+    });
+  }
+  // short lists of values (events, permissions) on one line, as hand-written scenarios have them
+  visit(doc, {
+    Seq(_, node) {
+      if (node.items.length <= 8 && node.items.every((i) => isScalar(i))) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: true });
+}
