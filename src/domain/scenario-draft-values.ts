@@ -118,8 +118,11 @@ function safeDecode(s: string): string {
   }
 }
 
-/** A literal string as a scenario template: `${` written `$${` so it is sent as it was. */
-export const escapeTemplate = (s: string): string => s.replaceAll('${', '$${');
+/**
+ * A literal string as a scenario template: `${` written `$${` so it is sent as it was (replaced
+ * by a function: in a replacement string `$$` means one `$`).
+ */
+export const escapeTemplate = (s: string): string => s.replaceAll('${', () => '$${');
 
 /** `90d`, `5s`, `1500ms`: the largest unit that divides the duration exactly. */
 export function formatDuration(ms: number): string {

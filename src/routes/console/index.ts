@@ -38,7 +38,17 @@ declare module 'fastify' {
   }
 }
 
-const PAGES = [overviewRoutes, merchantRoutes, paymentRoutes, consentRoutes, webhookRoutes, requestRoutes, recordingRoutes, readinessRoutes, scenarioRoutes];
+const PAGES = [
+  overviewRoutes,
+  merchantRoutes,
+  paymentRoutes,
+  consentRoutes,
+  webhookRoutes,
+  requestRoutes,
+  recordingRoutes,
+  readinessRoutes,
+  scenarioRoutes,
+];
 
 /** Static assets: htmx and its SSE extension from node_modules, the stylesheet from layout.ts. */
 function loadAssets(): Map<string, { type: string; body: Buffer | string }> {

@@ -25,7 +25,7 @@ export function draftBody(draft: Draft, downloadUrl: string): RawHtml {
   return html`${draft.warnings.map((w) => html`<p class="notice" role="status">${w}</p>`)}
 <p class="muted">${draft.entries} journal entries and ${draft.deliveries} webhook deliveries read.
 Run it on a fresh sandbox with <code>obsim scenario run FILE --isolate</code>; credentials come from the runner, never the file.</p>
-${draft.scenario ? html`<p><a href="${downloadUrl}" download>Download the scenario (.yaml)</a></p>` : ''}
+${draft.scenario ? html`<p><a href="${downloadUrl}" download hx-boost="false">Download the scenario (.yaml)</a></p>` : ''}
 <pre class="scenario-draft" aria-label="Scenario file">${draft.yaml}</pre>`;
 }
 
