@@ -13,13 +13,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
 import { portArg, urlArg } from './args.js';
-import { existsSync, writeFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
 import { scenarioJsonSchema } from '../../schemas/scenario.js';
 import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenariosDir } from '../scenarios/loader.js';
 import { startReceiver, type Receiver } from '../scenarios/receiver.js';
 import { consoleReporter } from '../scenarios/reporter.js';
 import { junitXml } from '../scenarios/junit.js';
+import { htmlReport } from '../scenarios/html-report.js';
 import { runFiles, type ScenarioResult } from '../scenarios/runner.js';
 import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
 import { CliExit } from './exit.js';
@@ -29,6 +30,8 @@ interface RunOpts {
   baseUrl: string;
   inProcess?: boolean;
   junit?: string;
+  report?: string;
+  watch?: boolean;
   receiver?: boolean;
   receiverHost: string;
   receiverPort: number;
@@ -80,6 +83,10 @@ export function registerScenarioCommands(program: Command): void {
     )
     .option('--in-process', 'run against a fresh in-memory simulator started inside this process (no server needed)')
     .option('--junit <file>', 'write a JUnit XML report to this file (one testsuite per scenario, one testcase per step)')
+    .option(
+      '--report <file.html>',
+      'write a self-contained HTML report: per scenario a timeline on the sandbox clock with requests, answers, state changes, webhooks and diffs; a filter box',
+    )
     .option('--receiver', 'start a local webhook receiver and register its URL (default: read deliveries from GET /_sandbox/deliveries)')
     .addOption(new Option('--receiver-host <host>', 'interface the --receiver listens on').default('127.0.0.1'))
     .addOption(new Option('--receiver-port <port>', 'port of the --receiver (0 = any free port)').default(0).argParser(portArg))
@@ -166,6 +173,11 @@ export function registerScenarioCommands(program: Command): void {
     });
 }
 
+function writeReport(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
 async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResult[]> {
   const files = resolveScenarioArgs(paths);
   const vars: Record<string, unknown> = {};
@@ -190,6 +202,7 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
     if (opts.receiverUrl) receiver.url = opts.receiverUrl;
     console.log(`webhook receiver listening; registered URL base ${receiver.url}`);
   }
+  const started = Date.now();
   try {
     const results = await runFiles(files, {
       transport,
@@ -210,6 +223,13 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
     if (opts.junit) {
       writeFileSync(opts.junit, junitXml(results));
       console.log(`JUnit report written to ${opts.junit}`);
+    }
+    if (opts.report) {
+      writeReport(
+        opts.report,
+        htmlReport(results, { target: transport.description, durationMs: Date.now() - started, generatedAt: new Date().toISOString() }),
+      );
+      console.log(`HTML report written to ${opts.report}`);
     }
     return results;
   } finally {

@@ -10,7 +10,34 @@ import type { Receiver } from './receiver.js';
 import type { Transport, TransportResponse } from './transport.js';
 import type { Expectation } from './types.js';
 
-export class StepFailure extends Error {}
+export class StepFailure extends Error {
+  constructor(
+    message: string,
+    /** What differed, for a report that shows expected beside actual. */
+    readonly mismatches?: Mismatch[],
+  ) {
+    super(message);
+  }
+}
+
+/** One request the runner sent and its answer, on the sandbox clock (the HTML report's timeline). */
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  /** The sandbox clock when the answer came, as the runner tracks it. */
+  at: string;
+  durationMs: number;
+  requestBody?: string;
+  responseBody: string;
+  /** Identical exchanges in a row (a webhook wait polling the delivery log) are kept once and counted. */
+  times: number;
+}
+
+/** Bodies longer than this are cut in a report (a page of transactions is not what it is about). */
+const EXCHANGE_BODY_LIMIT = 16 * 1024;
+const cut = (text: string) =>
+  text.length > EXCHANGE_BODY_LIMIT ? `${text.slice(0, EXCHANGE_BODY_LIMIT)}… (${text.length} characters)` : text;
 
 export interface PartnerCredentials {
   clientId: string;
@@ -47,21 +74,62 @@ export class RunContext {
   currentWebhook: string | undefined;
   /** Deliveries already used by an expectWebhook (each satisfies one expectation). */
   readonly consumed = new Set<string>();
+  /** Every request sent, in order (runner.ts hands each step its own). */
+  readonly exchanges: Exchange[] = [];
+  /** Where the running step's exchanges begin (one step's polls are merged, never two steps'). */
+  stepStartsAt = 0;
+  readonly transport: Transport;
   private webhookCounter = 0;
   private clock = { baseMs: Date.now(), atWallMs: Date.now(), frozen: false };
   readonly tpl: TemplateContext;
 
   constructor(
-    readonly transport: Transport,
+    transport: Transport,
     readonly partner: PartnerCredentials,
     readonly receiver: Receiver | undefined,
     initialVars: Vars = {},
   ) {
+    this.transport = this.recording(transport);
     this.runId = randomBytes(4).toString('hex');
     this.vars = { ...initialVars };
     this.tpl = { vars: this.vars, runId: this.runId, nowMs: () => this.nowMs(), counter: { n: 0 } };
     this.vars['run.id'] = this.runId;
     this.vars['partner.clientId'] = partner.clientId;
+  }
+
+  private recording(transport: Transport): Transport {
+    return {
+      description: transport.description,
+      request: async (req) => {
+        const started = performance.now();
+        const res = await transport.request(req);
+        const previous = this.exchanges[this.exchanges.length - 1];
+        if (
+          previous &&
+          this.exchanges.length > this.stepStartsAt &&
+          previous.method === req.method &&
+          previous.path === req.path &&
+          previous.status === res.status &&
+          req.method === 'GET'
+        ) {
+          previous.times++;
+          previous.responseBody = cut(res.text);
+          previous.at = new Date(this.nowMs()).toISOString();
+          return res;
+        }
+        this.exchanges.push({
+          method: req.method,
+          path: req.path,
+          status: res.status,
+          at: new Date(this.nowMs()).toISOString(),
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...(req.body !== undefined ? { requestBody: cut(req.body) } : {}),
+          responseBody: cut(res.text),
+          times: 1,
+        });
+        return res;
+      },
+    };
   }
 
   render<T>(value: T): T {
@@ -138,17 +206,19 @@ export class RunContext {
       const want = expected === undefined ? '2xx' : Array.isArray(expected) ? expected.join(' or ') : String(expected);
       throw new StepFailure(
         `${what}: expected status ${want}, got ${res.status}\n  response body:\n${indent(res.json !== undefined ? JSON.stringify(res.json, null, 2) : res.text)}`,
+        [{ path: 'status', expected: want, actual: res.status, reason: 'differs' }],
       );
     }
     if (expect?.headers) {
       const mismatches = partialMatch(lowerKeys(this.render(expect.headers)), res.headers);
-      if (mismatches.length > 0) throw new StepFailure(`${what}: ${formatMismatches('response headers', mismatches, res.headers)}`);
+      if (mismatches.length > 0)
+        throw new StepFailure(`${what}: ${formatMismatches('response headers', mismatches, res.headers)}`, mismatches);
     }
     if (expect?.body !== undefined) {
       const wanted = this.render(expect.body);
       const actual = res.json !== undefined ? res.json : res.text;
       const mismatches: Mismatch[] = partialMatch(wanted, actual);
-      if (mismatches.length > 0) throw new StepFailure(`${what}: ${formatMismatches('response body', mismatches, actual)}`);
+      if (mismatches.length > 0) throw new StepFailure(`${what}: ${formatMismatches('response body', mismatches, actual)}`, mismatches);
     }
   }
 }

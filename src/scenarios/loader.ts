@@ -12,6 +12,7 @@ import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../.
 import type { Scenario } from './types.js';
 
 const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
+const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
 
 export class ScenarioLoadError extends Error {
   constructor(
@@ -35,6 +36,8 @@ function scenarioValidators() {
   if (!validators) {
     const { Ajv } = ajvModule(); // loaded with the first scenario file, not at start-up
     const ajv = new Ajv({ strict: false, allErrors: false, allowUnionTypes: true });
+    // date-time in a faults step's windows: checked, and no "unknown format" warning on every run
+    (ajvFormats() as unknown as { default: (a: unknown) => void }).default(ajv);
     const { definitions: _unused, ...topSchema } = ScenarioSchema;
     validators = {
       top: ajv.compile(topSchema),

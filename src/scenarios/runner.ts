@@ -7,11 +7,12 @@
  */
 import type { StepKind } from '../../schemas/scenario.js';
 import { SANDBOX_PARTNER } from '../config.js';
-import { RunContext, StepFailure, type PartnerCredentials } from './context.js';
+import type { Mismatch } from '../domain/match.js';
+import { RunContext, StepFailure, type Exchange, type PartnerCredentials } from './context.js';
 import { expandPaths, KINDS, loadScenarioFile, ScenarioLoadError } from './loader.js';
 import type { Receiver } from './receiver.js';
 import { STEP_HANDLERS } from './steps/index.js';
-import type { StepHandler } from './steps/types.js';
+import type { StepHandler, StepOutcome } from './steps/types.js';
 import { TemplateError } from './template.js';
 import type { Transport } from './transport.js';
 import type { Scenario, Step } from './types.js';
@@ -31,6 +32,14 @@ export interface StepResult {
   detail?: string;
   /** Why the step failed (with a diff where there is one). */
   message?: string;
+  /** The sandbox clock when the step ended, as the runner tracks it. */
+  at?: string;
+  /** The requests the step sent and their answers. */
+  exchanges?: Exchange[];
+  /** The delivery an expectWebhook matched. */
+  webhook?: StepOutcome['webhook'];
+  /** Expected beside actual, for a failed expectation. */
+  mismatches?: Mismatch[];
 }
 
 export interface ScenarioResult {
@@ -194,18 +203,24 @@ async function runIn(
     if (!failed) {
       options.reporter?.stepStart?.({ index: i + 1, kind, label }, scenario);
       const t0 = Date.now();
+      const sent = ctx.exchanges.length;
+      ctx.stepStartsAt = sent;
       try {
         const handler = STEP_HANDLERS[kind] as StepHandler<unknown>;
         const outcome = await handler.run(step[kind], ctx);
         sr.status = 'passed';
         if (outcome.detail) sr.detail = outcome.detail;
+        if (outcome.webhook) sr.webhook = outcome.webhook;
       } catch (err) {
         failed = true;
         sr.status = 'failed';
         sr.message =
           err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+        if (err instanceof StepFailure && err.mismatches) sr.mismatches = err.mismatches;
       }
       sr.durationMs = Date.now() - t0;
+      sr.at = new Date(ctx.nowMs()).toISOString();
+      if (ctx.exchanges.length > sent) sr.exchanges = ctx.exchanges.slice(sent);
     }
     result.steps.push(sr);
     options.reporter?.stepEnd?.(sr, scenario);

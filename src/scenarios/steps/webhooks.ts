@@ -157,7 +157,15 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
         ctx.vars['last.eventId'] = found.eventId;
         applyCaptures(ctx, step.capture, found.envelope, 'the delivered envelope');
         const sig = (step.signature ?? 'valid') === 'valid' ? 'signature valid' : 'signature not checked';
-        return { detail: `${found.eventId ?? found.key} ${sig}${advanced ? ` (after advancing ${advanced})` : ''}` };
+        return {
+          detail: `${found.eventId ?? found.key} ${sig}${advanced ? ` (after advancing ${advanced})` : ''}`,
+          webhook: {
+            event: step.event,
+            eventId: found.eventId,
+            signature: (step.signature ?? 'valid') === 'valid' ? 'valid' : 'not checked',
+            body: found.body,
+          },
+        };
       }
       if (within !== undefined && !found && advanced === undefined && elapsed >= Math.min(GRACE_MS, timeoutMs)) {
         await advance(ctx, { ms: parseDuration(within) });
@@ -165,10 +173,14 @@ export const expectWebhook: StepHandler<ExpectWebhookStep> = {
         continue;
       }
       if (elapsed >= timeoutMs && !found) {
+        const closest = all.filter((d) => (d.envelope?.event ?? d.event) === step.event).pop();
         throw new StepFailure(
           `expected a ${step.event} delivery to webhook ${hook.id}${step.eventId ? ` with X-Webhook-Id ${step.eventId}` : ''}${step.data !== undefined ? ` with data matching ${short(step.data)}` : ''}${
             within ? ` within ${within} of virtual time` : ''
           }; none arrived in ${timeoutMs}ms\n${describeSeen(all, step.event, step.data)}`,
+          closest && step.data !== undefined
+            ? partialMatch(step.data, closest.envelope?.data).map((m) => ({ ...m, path: `data.${m.path}` }))
+            : undefined,
         );
       }
       await sleep(POLL_MS);
