@@ -250,6 +250,13 @@ export const SET_STEP = {
   propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$' },
 } as const;
 
+export const INCLUDE_STEP = {
+  type: 'string',
+  pattern: '\\.(ya?ml|json)$',
+  description:
+    "Run another scenario file's steps here, in this run (same variables, webhooks and sandbox): shared setup such as `include: setup/test-merchant.yaml`. The path is relative to the including file; a file that includes itself, directly or not, is refused. `obsim scenario run --watch` re-runs the files that include a changed one.",
+} as const;
+
 /** Step kind -> schema of the value under that key. Add a kind here and a handler in src/scenarios/steps. */
 export const STEP_KINDS = {
   request: REQUEST_STEP,
@@ -264,6 +271,7 @@ export const STEP_KINDS = {
   faults: FAULTS_STEP,
   wait: WAIT_STEP,
   set: SET_STEP,
+  include: INCLUDE_STEP,
 } as const;
 
 export type StepKind = keyof typeof STEP_KINDS;

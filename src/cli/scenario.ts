@@ -1,7 +1,7 @@
 /**
  * `obsim scenario …`: run, validate and list scenario files.
  *
- *   obsim scenario run <file|folder|shipped-name>... [--base-url URL | --in-process] [--junit FILE]
+ *   obsim scenario run <file|folder|shipped-name>... [--base-url URL | --in-process] [--junit FILE] [--report FILE.html] [--watch]
  *                      [--receiver] [--reset] [--partner-client-id ID --partner-client-secret S]
  *   obsim scenario record [--sandbox ID] [--since ID|INSTANT] [--until …] [--name N] [--out FILE]
  *   obsim scenario validate <file|folder>...
@@ -21,7 +21,8 @@ import { startReceiver, type Receiver } from '../scenarios/receiver.js';
 import { consoleReporter } from '../scenarios/reporter.js';
 import { junitXml } from '../scenarios/junit.js';
 import { htmlReport } from '../scenarios/html-report.js';
-import { runFiles, type ScenarioResult } from '../scenarios/runner.js';
+import { runFiles, type RunOptions, type ScenarioResult } from '../scenarios/runner.js';
+import { watchScenarios } from '../scenarios/watch.js';
 import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
 import { CliExit } from './exit.js';
 import { registerRecordCommand } from './scenario-record.js';
@@ -124,6 +125,10 @@ export function registerScenarioCommands(program: Command): void {
     )
     .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
+    .option(
+      '--watch',
+      'after the run, re-run the scenarios whose files change (and the ones that include them) against the same simulator, printing only what changed in their results',
+    )
     .option('--no-color', 'plain output even on a terminal')
     .option('--quiet', 'one line per step, without the request/response details')
     .action(async (paths: string[], opts: RunOpts) => {
@@ -203,34 +208,54 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
     console.log(`webhook receiver listening; registered URL base ${receiver.url}`);
   }
   const started = Date.now();
-  try {
-    const results = await runFiles(files, {
-      transport,
-      partner: { clientId: opts.partnerClientId, clientSecret: opts.partnerClientSecret },
-      receiver,
-      reset: opts.reset,
-      isolate: opts.isolate || (opts.parallel ?? 1) > 1 ? { adminKey: opts.adminKey } : false,
-      parallel: opts.parallel,
-      vars,
-      tags: opts.tag,
-      bail: opts.bail,
-      reporter: consoleReporter({ color: opts.color === false ? false : undefined, verbose: !opts.quiet }),
-    });
-    if (results.length === 0) {
-      console.error(`obsim: no scenario has the tag${opts.tag.length > 1 ? 's' : ''} ${opts.tag.join(', ')}`);
-      throw new CliExit(1);
-    }
+  const options: RunOptions = {
+    transport,
+    partner: { clientId: opts.partnerClientId, clientSecret: opts.partnerClientSecret },
+    receiver,
+    reset: opts.reset,
+    isolate: opts.isolate || (opts.parallel ?? 1) > 1 ? { adminKey: opts.adminKey } : false,
+    parallel: opts.parallel,
+    vars,
+    tags: opts.tag,
+    bail: opts.bail,
+    reporter: consoleReporter({ color: opts.color === false ? false : undefined, verbose: !opts.quiet }),
+  };
+  const writeReports = (results: ScenarioResult[], quiet = false) => {
     if (opts.junit) {
       writeFileSync(opts.junit, junitXml(results));
-      console.log(`JUnit report written to ${opts.junit}`);
+      if (!quiet) console.log(`JUnit report written to ${opts.junit}`);
     }
     if (opts.report) {
       writeReport(
         opts.report,
         htmlReport(results, { target: transport.description, durationMs: Date.now() - started, generatedAt: new Date().toISOString() }),
       );
-      console.log(`HTML report written to ${opts.report}`);
+      if (!quiet) console.log(`HTML report written to ${opts.report}`);
     }
+  };
+  try {
+    if (opts.watch) {
+      let runs = 0;
+      const watching = await watchScenarios({
+        ...options,
+        paths: files,
+        write: (l) => console.log(l),
+        onRun: (r) => writeReports(r, runs++ > 0),
+      });
+      console.log(`watching ${files.join(', ')} (and what they include) for changes; Ctrl-C to stop`);
+      await new Promise<void>((done) => {
+        process.once('SIGINT', done);
+        process.once('SIGTERM', done);
+      });
+      watching.close();
+      return [];
+    }
+    const results = await runFiles(files, options);
+    if (results.length === 0) {
+      console.error(`obsim: no scenario has the tag${opts.tag.length > 1 ? 's' : ''} ${opts.tag.join(', ')}`);
+      throw new CliExit(1);
+    }
+    writeReports(results);
     return results;
   } finally {
     await receiver?.close();

@@ -76,6 +76,8 @@ export class RunContext {
   readonly consumed = new Set<string>();
   /** Every request sent, in order (runner.ts hands each step its own). */
   readonly exchanges: Exchange[] = [];
+  /** Run an included file's steps here (set by the runner for a scenario read from a file); a line to show. */
+  include?: (file: string) => Promise<string>;
   /** Where the running step's exchanges begin (one step's polls are merged, never two steps'). */
   stepStartsAt = 0;
   readonly transport: Transport;

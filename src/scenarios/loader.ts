@@ -5,7 +5,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { lazyRequire } from '../lazy.js';
 import { packageRoot } from '../package-root.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
@@ -164,14 +164,45 @@ export function parseScenarioText(text: string, file: string): unknown {
   return doc.toJS();
 }
 
-export function loadScenarioFile(file: string): Scenario & { file: string } {
+export function loadScenarioFile(file: string, including: readonly string[] = []): Scenario & { file: string; includes: string[] } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ScenarioLoadError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return { ...validateScenario(parseScenarioText(text, file), file), file };
+  const scenario = validateScenario(parseScenarioText(text, file), file);
+  return { ...scenario, file, includes: includedFiles(scenario, file, including) };
+}
+
+/** Where an `include` step of `from` points. */
+export const includePath = (from: string, include: string): string => resolve(dirname(from), include);
+
+/** Every file the scenario's include steps bring in, read and checked (a cycle is refused). */
+function includedFiles(scenario: Scenario, file: string, including: readonly string[]): string[] {
+  const chain = [...including, resolve(file)];
+  const found = new Set<string>();
+  scenario.steps.forEach((step, i) => {
+    if (step.include === undefined) return;
+    const target = includePath(file, step.include);
+    if (chain.includes(target)) {
+      const cycle = [...chain.slice(chain.indexOf(target)), target].map((f) => basename(f)).join(' → ');
+      throw new ScenarioLoadError(file, `include: ${step.include} includes itself (${cycle})`, i + 1);
+    }
+    let inner: { includes: string[] };
+    try {
+      inner = loadScenarioFile(target, chain);
+    } catch (err) {
+      // a file that is not there is the including step's mistake; one that is wrong names itself
+      if (err instanceof ScenarioLoadError && err.file === target && err.reason.startsWith('cannot read')) {
+        throw new ScenarioLoadError(file, `include: ${step.include}: ${err.reason}`, i + 1);
+      }
+      throw err;
+    }
+    found.add(target);
+    for (const f of inner.includes) found.add(f);
+  });
+  return [...found];
 }
 
 const SCENARIO_EXT = new Set(['.yaml', '.yml', '.json']);

@@ -9,7 +9,7 @@ import type { StepKind } from '../../schemas/scenario.js';
 import { SANDBOX_PARTNER } from '../config.js';
 import type { Mismatch } from '../domain/match.js';
 import { RunContext, StepFailure, type Exchange, type PartnerCredentials } from './context.js';
-import { expandPaths, KINDS, loadScenarioFile, ScenarioLoadError } from './loader.js';
+import { expandPaths, includePath, KINDS, loadScenarioFile, ScenarioLoadError } from './loader.js';
 import type { Receiver } from './receiver.js';
 import { STEP_HANDLERS } from './steps/index.js';
 import type { StepHandler, StepOutcome } from './steps/types.js';
@@ -171,6 +171,7 @@ async function runIn(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const ctx = new RunContext(options.transport, partner, options.receiver);
+  if (scenario.file) ctx.include = includer(ctx, scenario.file);
   const result: ScenarioResult = {
     name: scenario.name,
     file: scenario.file,
@@ -229,6 +230,37 @@ async function runIn(
   result.durationMs = Date.now() - started;
   options.reporter?.scenarioEnd?.(result, position.index, position.total);
   return result;
+}
+
+/**
+ * Runs included files' steps in the run's context, each relative to the file that includes it;
+ * the first failure names the included file and its step.
+ */
+function includer(ctx: RunContext, file: string): (include: string) => Promise<string> {
+  const files = [file];
+  return async (include) => {
+    const target = includePath(files[files.length - 1], include);
+    const included = loadScenarioFile(target);
+    files.push(target);
+    try {
+      for (const [i, step] of included.steps.entries()) {
+        const kind = kindOf(step);
+        try {
+          await (STEP_HANDLERS[kind] as StepHandler<unknown>).run(step[kind], ctx);
+        } catch (err) {
+          const why =
+            err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+          throw new StepFailure(
+            `${include}, step ${i + 1} (${labelOf(step, kind)}): ${why}`,
+            err instanceof StepFailure ? err.mismatches : undefined,
+          );
+        }
+      }
+    } finally {
+      files.pop();
+    }
+    return `${included.steps.length} steps of ${included.name}`;
+  };
 }
 
 /** A result for a file that did not load (reported like a failed scenario). */

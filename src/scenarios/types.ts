@@ -84,6 +84,9 @@ export type WaitStep = number | { ms: number };
 
 export type SetStep = Record<string, unknown>;
 
+/** A scenario file whose steps run here (relative to the including file). */
+export type IncludeStep = string;
+
 export interface StepMap {
   request: RequestStep;
   control: ControlStep;
@@ -97,6 +100,7 @@ export interface StepMap {
   faults: FaultsStep;
   wait: WaitStep;
   set: SetStep;
+  include: IncludeStep;
 }
 
 export type Step = { name?: string } & { [K in keyof StepMap]?: StepMap[K] };
@@ -109,4 +113,6 @@ export interface Scenario {
   variables?: Record<string, unknown>;
   steps: Step[];
   file?: string;
+  /** Every file its `include` steps bring in, directly or not (absolute paths; set by the loader). */
+  includes?: string[];
 }

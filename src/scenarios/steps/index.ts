@@ -7,6 +7,7 @@ import type { StepMap } from '../types.js';
 import { advanceClock } from './clock.js';
 import { control } from './control.js';
 import { faults } from './faults.js';
+import { include } from './include.js';
 import { expectNoRequest, expectRequest } from './journal.js';
 import { set, wait } from './misc.js';
 import { expectReport } from './report.js';
@@ -27,4 +28,5 @@ export const STEP_HANDLERS = {
   faults,
   wait,
   set,
+  include,
 } satisfies { [K in StepKind]: StepHandler<StepMap[K]> };
