@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_449b70e3878830bc580e3daa",
+      "id": "wh_5c05efcd0b6bde6539e31936",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
+      "secret": "whsec_90159ff04e7b4ac5933e5f203076a32d527bb45b8b637b31",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "63a32337-11ea-47e7-a679-1a4cee3ff100",
+      "clientId": "30d11ef9-6b15-408e-9a79-2016586aca6b",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_6_bK7LBYtizIcEciSk76JpMx",
-      "onboardingToken": "onb_6_bK7LBYtizIcEciSk76JpMx",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb__qMxqNXiaafmKZfLObES1Q6X",
+      "onboardingToken": "onb__qMxqNXiaafmKZfLObES1Q6X",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "30b34a86-4d53-49ee-8fc6-b8a7722d86e6",
+      "clientId": "8087b41e-7921-438d-a78a-3430897afbcf",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_bNewAd5iEUI0DXw8UAG23Rmt",
-      "onboardingToken": "onb_bNewAd5iEUI0DXw8UAG23Rmt",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_Hicbq-sPoD7I9J8ClAiCPU-S",
+      "onboardingToken": "onb_Hicbq-sPoD7I9J8ClAiCPU-S",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_5a2fd0089d1bd8e7ef5d"
+      "subTppId": "stpp_b83e51116660c712d4f4"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "d45f6398-6b17-46ad-8c15-067ca4889a31",
+          "clientId": "a8b51358-24fb-40af-aa4c-ea908fbc06a7",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_2052883a4c4e8b8aaa8b"
+          "subTppId": "stpp_6ab8a28cd8c6f73f904c"
         },
         {
           "merchantId": 100002,
-          "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+          "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_af4d9c6d0283543870de"
+          "subTppId": "stpp_7cf8f2153bc303ff12c4"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_af4d9c6d0283543870de"
+      "subTppId": "stpp_7cf8f2153bc303ff12c4"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_6kYV9dzOIhZP4fYxaIMsOKRB",
-      "onboardingToken": "onb_6kYV9dzOIhZP4fYxaIMsOKRB",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_VNBrpb73zj9fDQFdW-0z8m92",
+      "onboardingToken": "onb_VNBrpb73zj9fDQFdW-0z8m92",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_449b70e3878830bc580e3daa",
+          "id": "wh_5c05efcd0b6bde6539e31936",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_a2878a8feae8aadea21ea1c377b12570a199637278d0c9aa",
+          "secret": "whsec_90159ff04e7b4ac5933e5f203076a32d527bb45b8b637b31",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_449b70e3878830bc580e3daa",
-      "eventId": "evt_01a218274244526a85fee71e",
+      "webhookId": "wh_5c05efcd0b6bde6539e31936",
+      "eventId": "evt_01a2185a409bec38c2feff1d",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjQ2NWZiOGQ4LTcyNGItNDdiOS1hMGRhLWNkYzc3MzRiNjZmYyJ9.nI-3vPP88kF3DbdH9NNWHCct0h9U-bHmvH7JFHWM1TI"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImNkZTI3ZmE0LTgyYTMtNDQwOC1hYzhjLTM0OGM5MDYxNTM5NSJ9.9j5swxGSEgLrVUV87dhAgp5zYb4MOEvtl30DIB1QzV8"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
+      "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_IqJLQVoZbkbTdDDp-e20_eIZGkcHUIH1"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_vOzsufkgAFBJlIPkmZTJccGMiROFFJ5E"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
+      "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
+        "requestId": "24ef506b-10a7-4cd2-b2f4-ae1d0fab5ca9",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
+        "consentId": "cns_17ab8d84111441548f01fe627ebce692"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "5faab6c1-2c03-4a59-a3a0-05069e820b40",
+        "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
-      "consentId": "cns_dc8d56e45a754ab883406118b5f61c69",
+      "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "consentId": "cns_17ab8d84111441548f01fe627ebce692",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -578,9 +578,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "resumeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.001Z",
+      "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23257756354
+      "offsetMs": -23261097947
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.002Z",
       "frozen": true,
-      "offsetMs": -23257756354
+      "offsetMs": -23261097947
     }
   },
   "advanceClock": {
@@ -612,9 +612,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a21827448d29f7a4c56954",
+          "eventId": "evt_01a2185a41a525224036238b",
           "event": "merchant.deactivated",
-          "webhookId": "wh_449b70e3878830bc580e3daa",
+          "webhookId": "wh_5c05efcd0b6bde6539e31936",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -624,14 +624,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.002Z",
           "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
         },
         {
           "id": 5,
-          "eventId": "evt_01a21827448a4465724e4638",
+          "eventId": "evt_01a2185a41a29c0847496c77",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_449b70e3878830bc580e3daa",
+          "webhookId": "wh_5c05efcd0b6bde6539e31936",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -641,8 +641,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.002Z",
           "createdAt": "2026-03-02T09:40:00.002Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"406e1d69-9328-4013-b824-d58ca2bc647d\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "8e72f57e853fdc2f6c865bc9ec124d00d0b4e58e5768c859195f0ed9b24ef611"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+          "signature": "0bb826d5c5f80a4292565b846a53948be9fe796efabbf6e192804cfc38327268"
         }
       ],
       "total": 6,
@@ -652,9 +652,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a21827448d29f7a4c56954",
+      "eventId": "evt_01a2185a41a525224036238b",
       "event": "merchant.deactivated",
-      "webhookId": "wh_449b70e3878830bc580e3daa",
+      "webhookId": "wh_5c05efcd0b6bde6539e31936",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -664,16 +664,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.002Z",
       "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a21827448d29f7a4c56954",
+      "eventId": "evt_01a2185a41a525224036238b",
       "event": "merchant.deactivated",
-      "webhookId": "wh_449b70e3878830bc580e3daa",
+      "webhookId": "wh_5c05efcd0b6bde6539e31936",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -683,8 +683,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.002Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"44065bec-d334-40c6-ac44-6bfe9c4b1570\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "7c33d4a29eb525b34b8ca7b3700601bee5a2723a1df7a28dfe7b68822b0b5632"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
+      "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T13:59:15.734Z",
+          "wallAt": "2026-11-26T14:54:57.681Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 10.3,
-          "requestId": "req_3cea99dc8780169d88c6bdad",
+          "durationMs": 5.378,
+          "requestId": "req_3f4a4c01e7cea96f1b19dc54",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T13:59:15.723Z",
+          "wallAt": "2026-11-26T14:54:57.675Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 11.729,
-          "requestId": "req_4699d9f1cb3ac4f915971018",
+          "durationMs": 7.147,
+          "requestId": "req_f9a7432650046d0ef5589219",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T13:59:15.734Z",
+      "wallAt": "2026-11-26T14:54:57.681Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 10.3,
-      "requestId": "req_3cea99dc8780169d88c6bdad",
+      "durationMs": 5.378,
+      "requestId": "req_3f4a4c01e7cea96f1b19dc54",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_449b70e3878830bc580e3daa",
+      "webhookId": "wh_5c05efcd0b6bde6539e31936",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T13:59:16.399Z",
+      "startedAt": "2026-11-26T14:54:57.980Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,19 +872,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 4 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
@@ -914,19 +914,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 3 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_449b70e3878830bc580e3daa",
+          "webhookId": "wh_5c05efcd0b6bde6539e31936",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T13:59:16.399Z",
+          "startedAt": "2026-11-26T14:54:57.980Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,19 +961,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 4 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
@@ -1003,19 +1003,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 3 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 2 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T13:59:16.442Z",
+      "generatedAt": "2026-11-26T14:54:58.012Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T13:59:16.399Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T14:54:57.980Z",
           "evidence": []
         },
         {
@@ -1644,39 +1644,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags: [ recorded ]\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 44065bec-d334-40c6-ac44-6bfe9c4b1570\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n          amount: 89\n          currency: DKK\n          referenceNumber: order-1002\n          merchantName: Nørrebro Kaffe ApS\n",
-      "scenario": {
-        "name": "one-payment",
-        "description": "Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).",
-        "tags": [
-          "recorded"
-        ],
-        "steps": [
-          {
-            "request": {
-              "method": "POST",
-              "path": "/v1/partner/payments",
-              "body": {
-                "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
-                "amount": 89,
-                "referenceNumber": "order-1002"
-              },
-              "expect": {
-                "status": 200,
-                "body": {
-                  "status": "pending",
-                  "bankPaymentStatus": "Pending",
-                  "failureReason": null,
-                  "amount": 89,
-                  "currency": "DKK",
-                  "referenceNumber": "order-1002",
-                  "merchantName": "Nørrebro Kaffe ApS"
-                }
-              }
-            }
-          }
-        ]
-      },
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n          amount: 89\n          currency: DKK\n          referenceNumber: order-1002\n          merchantName: Nørrebro Kaffe ApS\n",
+      "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
       ],
@@ -1853,7 +1822,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true,
-        "offsetMs": -23257756354
+        "offsetMs": -23261097947
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1903,7 +1872,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
+            "clientId": "9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1911,7 +1880,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.002Z",
             "updatedAt": "2026-03-02T09:40:00.002Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_ba5612a644a203dfd725"
+            "subTppId": "stpp_cfc700f3fc55e5c6907b"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1928,14 +1897,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.002Z",
-        "subTppId": "stpp_af4d9c6d0283543870de"
+        "subTppId": "stpp_7cf8f2153bc303ff12c4"
       },
       "state": "inactive",
       "states": [
@@ -1977,9 +1946,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_tNp_o5XJSNw9Ow2OPYfuxF",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2000,9 +1969,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_VdWfC_Se6zEd3f0wl4yN2A",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2030,7 +1999,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a21827422b63034c39ad10",
+          "eventId": "evt_01a2185a409626f3ab6164e3",
           "deliveries": [
             {
               "id": 3,
@@ -2057,11 +2026,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "2c07da63-c4ec-42f7-bc4a-dc47ae5f476b",
+            "requestId": "24ef506b-10a7-4cd2-b2f4-ae1d0fab5ca9",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_dc8d56e45a754ab883406118b5f61c69"
+            "consentId": "cns_17ab8d84111441548f01fe627ebce692"
           },
           "actions": [
             "revoke",
@@ -2363,7 +2332,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T13:59:17.141Z",
+      "createdAt": "2026-11-26T14:54:58.300Z",
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
@@ -2385,7 +2354,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T13:59:17.141Z",
+          "createdAt": "2026-11-26T14:54:58.300Z",
           "clock": {
             "now": "2026-03-02T09:40:00.002Z",
             "frozen": true
@@ -2408,7 +2377,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T13:59:17.141Z",
+      "createdAt": "2026-11-26T14:54:58.300Z",
       "clock": {
         "now": "2026-03-02T09:40:00.002Z",
         "frozen": true
@@ -2438,17 +2407,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "427d5f23",
+      "runId": "d5902fb4",
       "passed": true,
-      "durationMs": 345,
-      "startedAt": "2026-11-26T13:59:17.161Z",
+      "durationMs": 324,
+      "startedAt": "2026-11-26T14:54:58.328Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 7,
+          "durationMs": 3,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2457,14 +2426,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "wh_5f7a8c1bb1553d0320b7f667 → http://127.0.0.1:9/obsim-scenario/427d5f23/1"
+          "detail": "wh_29f0bf28ac8c02ce48ed5d41 → http://127.0.0.1:9/obsim-scenario/d5902fb4/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 3,
+          "durationMs": 2,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2472,8 +2441,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 3,
-          "detail": "now 2026-11-26T13:59:22.176Z, 1 transition(s) fired"
+          "durationMs": 4,
+          "detail": "now 2026-11-26T14:55:03.340Z, 1 transition(s) fired"
         },
         {
           "index": 5,
@@ -2481,7 +2450,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "expectWebhook payment.completed",
           "status": "passed",
           "durationMs": 3,
-          "detail": "evt_01a2182747b89d012051580a signature valid"
+          "detail": "evt_01a2185a4324a526f62e5500 signature valid"
         },
         {
           "index": 6,
@@ -2496,7 +2465,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 323,
+          "durationMs": 304,
           "detail": "none in 300ms"
         }
       ],
@@ -2509,13 +2478,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
+      "sandboxId": "sbx_776fe52a027792e7322d",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T13:59:17.516Z",
-      "expiresAt": "2026-11-26T15:59:17.516Z",
+      "createdAt": "2026-11-26T14:54:58.657Z",
+      "expiresAt": "2026-11-26T16:54:58.657Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T13:59:17.517Z",
+        "now": "2026-11-26T14:54:58.657Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2525,12 +2494,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_eda7cfbbe49cb0eb8185",
-        "clientSecret": "sbx_secret_TwvKlbxc_45sVFgt3jBFrxTsV7ELjj0a"
+        "clientId": "sbx_776fe52a027792e7322d",
+        "clientSecret": "sbx_secret_CUHxqzKChaD3gV7Yr2jImSVq5igIBA_O"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "42b3a7d9-c6e5-41a6-81cd-30a18dcdd8a5"
+        "clientId": "ebdb3381-1485-4feb-b86c-cd659ac16363"
       }
     }
   },
@@ -2538,13 +2507,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
+          "sandboxId": "sbx_776fe52a027792e7322d",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T13:59:17.516Z",
-          "expiresAt": "2026-11-26T15:59:17.516Z",
+          "createdAt": "2026-11-26T14:54:58.657Z",
+          "expiresAt": "2026-11-26T16:54:58.657Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T13:59:17.518Z",
+            "now": "2026-11-26T14:54:58.659Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2560,13 +2529,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
+      "sandboxId": "sbx_776fe52a027792e7322d",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T13:59:17.516Z",
-      "expiresAt": "2026-11-26T15:59:17.516Z",
+      "createdAt": "2026-11-26T14:54:58.657Z",
+      "expiresAt": "2026-11-26T16:54:58.657Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T13:59:17.520Z",
+        "now": "2026-11-26T14:54:58.660Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2579,7 +2548,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_eda7cfbbe49cb0eb8185",
+      "sandboxId": "sbx_776fe52a027792e7322d",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2623,7 +2592,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2640,7 +2609,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2654,7 +2623,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2668,7 +2637,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "44065bec-d334-40c6-ac44-6bfe9c4b1570",
+        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2682,7 +2651,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.002Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "406e1d69-9328-4013-b824-d58ca2bc647d",
+        "clientId": "9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2695,7 +2664,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_449b70e3878830bc580e3daa",
+        "webhookId": "wh_5c05efcd0b6bde6539e31936",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

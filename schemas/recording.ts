@@ -32,7 +32,7 @@ export const ScenarioDraftQuery = {
       enum: ['yaml', 'json'],
       default: 'yaml',
       description:
-        'yaml: the scenario file itself (application/yaml). json: the file with what was recorded and the warnings (SandboxScenarioDraft).',
+        'yaml: the scenario file itself (application/yaml). json: the file with the number of steps, what was read and the warnings (SandboxScenarioDraft).',
     },
   },
 } as const;
@@ -42,13 +42,10 @@ export const ScenarioDraft = {
   title: 'SandboxScenarioDraft',
   type: 'object',
   additionalProperties: false,
-  required: ['yaml', 'scenario', 'warnings', 'entries', 'deliveries'],
+  required: ['yaml', 'steps', 'warnings', 'entries', 'deliveries'],
   properties: {
     yaml: { type: 'string', description: 'The scenario file, comments included (what format=yaml answers)' },
-    scenario: {
-      description: 'The scenario as an object (scenarios/scenario.schema.json); null when there was nothing to record',
-      oneOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }],
-    },
+    steps: { type: 'integer', minimum: 0, description: 'Steps written; 0 when there was nothing to record (the file is then comments only)' },
     warnings: {
       type: 'array',
       items: { type: 'string' },

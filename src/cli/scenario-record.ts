@@ -28,7 +28,7 @@ interface RecordOpts {
 
 interface DraftAnswer {
   yaml: string;
-  scenario: { steps: unknown[] } | null;
+  steps: number;
   warnings: string[];
   entries: number;
   deliveries: number;
@@ -85,8 +85,8 @@ export function registerRecordCommand(scenario: Command): void {
         writeFileSync(opts.out, draft.yaml);
       } else process.stdout.write(draft.yaml);
       for (const w of draft.warnings) console.error(`obsim scenario record: ${w}`);
-      if (!draft.scenario) throw new CliExit(1);
-      const steps = draft.scenario.steps.length;
-      if (opts.out) console.error(`${opts.out}: ${steps} steps from ${draft.entries} journal entries and ${draft.deliveries} deliveries`);
+      if (draft.steps === 0) throw new CliExit(1);
+      if (opts.out)
+        console.error(`${opts.out}: ${draft.steps} steps from ${draft.entries} journal entries and ${draft.deliveries} deliveries`);
     });
 }

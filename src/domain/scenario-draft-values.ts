@@ -8,6 +8,12 @@
 const GENERATED_KEY = /^(id|.*Id|.*Token|token|.*Url|clientId|subTppId|iban|.*Iban|eventId)$/;
 /** Keys whose values are times or secrets: never asserted. */
 const VOLATILE_KEY = /(At|Date|DateTime|Time|Timestamp|^expires.*|^signature|^secret|^message|^lastUpdated|Secret)$/;
+const volatileKeys = new Map<string, boolean>();
+function isVolatileKey(key: string): boolean {
+  let known = volatileKeys.get(key);
+  if (known === undefined) volatileKeys.set(key, (known = VOLATILE_KEY.test(key)));
+  return known;
+}
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CONTAINS_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -27,12 +33,29 @@ const SINGULAR: Record<string, string> = {
   transactions: 'transaction',
 };
 
-export const isGeneratedKey = (key: string): boolean => GENERATED_KEY.test(key);
+/** Keys repeat (a recording sees a few dozen, a million times): each is judged once. */
+const generatedKeys = new Map<string, boolean>();
+export function isGeneratedKey(key: string): boolean {
+  let known = generatedKeys.get(key);
+  if (known === undefined) generatedKeys.set(key, (known = GENERATED_KEY.test(key)));
+  return known;
+}
 export const isIsoInstant = (v: unknown): v is string => typeof v === 'string' && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v));
 
 /** The kind of thing a key or path segment names: `merchantId` → merchant; `id` under /merchants → merchant. */
+const kinds = new Map<string, string>();
 export function kindOf(key: string, contextPath: string): string {
   if (key !== 'id' && key.endsWith('Id')) return key.slice(0, -2);
+  const cacheKey = `${key} ${contextPath}`;
+  let kind = kinds.get(cacheKey);
+  if (kind === undefined) {
+    kind = kindFromPath(key, contextPath);
+    if (kinds.size < 10_000) kinds.set(cacheKey, kind);
+  }
+  return kind;
+}
+
+function kindFromPath(key: string, contextPath: string): string {
   const segments = contextPath.split('/').filter((s) => s !== '' && !/\d/.test(s));
   for (let i = segments.length - 1; i >= 0; i--) {
     const s = SINGULAR[segments[i]];
@@ -49,6 +72,7 @@ export function kindOf(key: string, contextPath: string): string {
 export class DraftVariables {
   private readonly byValue = new Map<string, string>();
   private readonly names = new Set<string>();
+  private readonly suffixes = new Map<string, number>();
   /** Every value seen under a generated key, captured or not: text containing one is volatile. */
   readonly generated = new Set<string>();
 
@@ -64,7 +88,11 @@ export class DraftVariables {
   add(kind: string, key: string, value: string | number): string {
     const base = (key === 'id' ? `${kind}Id` : key).replace(/[^A-Za-z0-9_.]/g, '_');
     let name = base;
-    for (let n = 2; this.names.has(name); n++) name = `${base}${n}`;
+    // the next free suffix of each base is remembered: 5,000 payments must not try 1..n each
+    for (let n = this.suffixes.get(base) ?? 2; this.names.has(name); n++) {
+      name = `${base}${n}`;
+      this.suffixes.set(base, n + 1);
+    }
     this.names.add(name);
     this.byValue.set(DraftVariables.keyOf(kind, value), name);
     return name;
@@ -105,7 +133,9 @@ export class DraftVariables {
 
   /** Text that contains something generated (an id in an error message) is not asserted literally. */
   mentionsGenerated(text: string): boolean {
-    for (const g of this.generated) if (g.length >= 6 && text.includes(g)) return true;
+    if (this.generated.has(text)) return true;
+    // ids are words of letters, digits, `_` and `-` (a UUID, `onb_…`): look each word up
+    for (const word of text.split(/[^A-Za-z0-9_-]+/)) if (word.length >= 6 && this.generated.has(word)) return true;
     return false;
   }
 }
@@ -186,7 +216,7 @@ export function stableView(value: unknown, vars: DraftVariables, contextPath: st
 }
 
 function stable(value: unknown, vars: DraftVariables, key: string, contextPath: string): unknown {
-  if (VOLATILE_KEY.test(key)) return SKIP;
+  if (isVolatileKey(key)) return SKIP;
   if (typeof value === 'string' || typeof value === 'number') {
     const name = vars.nameFor(kindOf(key, contextPath), value) ?? (typeof value === 'string' ? vars.nameFor('', value) : undefined);
     if (name) return `\${${name}}`;

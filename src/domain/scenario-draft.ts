@@ -9,44 +9,10 @@
  * it. What cannot be replayed is said in a comment beside the step or atop the file, never
  * silently left out.
  */
-import {
-  DraftVariables,
-  formatDuration,
-  generatedValues,
-  isGeneratedKey,
-  kindOf,
-  stableView,
-  templateOf,
-} from './scenario-draft-values.js';
+import { parseJson, placeDeliveries, type DraftDelivery, type DraftEntry } from './scenario-draft-placement.js';
+import { DraftVariables, formatDuration, generatedValues, kindOf, stableView, templateOf } from './scenario-draft-values.js';
 
-export interface DraftEntry {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  requestBody?: unknown;
-  requestBodyTruncated: boolean;
-  status: number;
-  /** Real time from the request's arrival to its answer (on a running clock, also its span on the sandbox clock). */
-  durationMs: number;
-  responseBody?: unknown;
-  responseBodyTruncated: boolean;
-  code?: string;
-  fault?: { rule: number; kind: string };
-}
-
-export interface DraftDelivery {
-  id: number;
-  event: string;
-  webhookId: string;
-  /** The exact body sent (the event envelope, JSON). */
-  body: string;
-  /** On the sandbox clock. */
-  createdAt: string;
-  redeliveryOf: number | null;
-}
+export type { DraftDelivery, DraftEntry };
 
 export interface DraftSource {
   name: string;
@@ -301,110 +267,22 @@ function requestValues(e: DraftEntry): string[] {
 
 /** Drop captures nothing uses, and the reads kept only for them. */
 function dropUnusedCaptures(steps: Pending[]): Pending[] {
-  const texts = steps.map((p) => JSON.stringify(p.step));
-  const usedAfter = (name: string, index: number) => {
-    for (let i = index + 1; i < texts.length; i++) if (texts[i].includes(`\${${name}}`) || texts[i].includes(`\${${name}.`)) return true;
-    return false;
-  };
+  // the last step that refers to each name (`${name}`, `${name.field}`): one pass over the steps
+  const lastUse = new Map<string, number>();
+  steps.forEach((p, index) => {
+    for (const m of JSON.stringify(p.step).matchAll(/\$\{([A-Za-z_]\w*)/g)) lastUse.set(m[1], index);
+  });
   const kept: Pending[] = [];
   steps.forEach((p, index) => {
     const kind = Object.keys(p.step)[0];
     const inner = p.step[kind] as Record<string, unknown> | undefined;
     const capture = inner && typeof inner === 'object' ? (inner.capture as Record<string, string> | undefined) : undefined;
     if (capture) {
-      for (const name of Object.keys(capture)) if (name !== 'token' && !usedAfter(name, index)) delete capture[name];
+      for (const name of Object.keys(capture)) if (name !== 'token' && !((lastUse.get(name) ?? -1) > index)) delete capture[name];
       if (Object.keys(capture).length === 0) delete inner!.capture;
     }
     if (p.forCaptures && !inner?.capture) return;
     kept.push(p);
   });
   return kept;
-}
-
-interface Placed {
-  delivery: DraftDelivery;
-  /** Virtual time to let pass for it (it came from a timer on a running clock, between requests). */
-  within?: string;
-}
-
-/**
- * After which entry each delivery goes: the request that caused it. Deliveries carry only the
- * sandbox clock's instant, so: the first entry answered at or after it (an advance that fired
- * it answers later), then, among the entries that had arrived by that instant, the last write
- * that names the event's subject — after its webhook's registration and, for a redelivery,
- * after the redeliver call. Placing late is safe (an expectation finds a delivery made earlier);
- * early is not.
- */
-function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery[]): Map<number, Placed[]> {
-  const placed = new Map<number, Placed[]>();
-  const registeredAt = new Map<string, number>();
-  entries.forEach((e, i) => {
-    const id = (e.responseBody as { id?: unknown } | undefined)?.id;
-    if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && typeof id === 'string') registeredAt.set(id, i);
-  });
-  const atMs = entries.map((e) => Date.parse(e.at));
-  const text = new Map<number, string>();
-  const textOf = (i: number) => {
-    let t = text.get(i);
-    if (t === undefined) {
-      const e = entries[i];
-      t = `${e.path} ${JSON.stringify(e.requestBody ?? null)} ${JSON.stringify(e.responseBody ?? null)}`;
-      text.set(i, t);
-    }
-    return t;
-  };
-  for (const d of deliveries) {
-    const t = Date.parse(d.createdAt);
-    const floor = registeredAt.get(d.webhookId);
-    if (floor === undefined) {
-      placed.set(entries.length - 1, [...(placed.get(entries.length - 1) ?? []), { delivery: d }]);
-      continue;
-    }
-    let i = floor;
-    while (i < entries.length && atMs[i] < t) i++;
-    let within: string | undefined;
-    if (i >= entries.length) {
-      i = entries.length - 1;
-      if (t - atMs[i] >= 1000) within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
-    } else if (i > floor && !isClockMove(entries[i]) && atMs[i] - entries[i].durationMs - t >= 1000 && t - atMs[i - 1] >= 1000) {
-      // made well before this request arrived: a timer on a running clock fired between two
-      // requests, and the replay lets the same time pass (a replay sends its requests at once)
-      i -= 1;
-      within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
-    }
-    const subjects = subjectsOf(d);
-    const redeliverPath = d.redeliveryOf !== null ? `/_sandbox/deliveries/${d.redeliveryOf}/redeliver` : undefined;
-    // every entry that had arrived by then may have made it (a frozen clock: all of the same
-    // instant; a running one: those in progress, to the millisecond): the last write naming its subject
-    const first = i;
-    for (let j = first; j < entries.length && atMs[j] - entries[j].durationMs <= t + 1; j++) {
-      const e = entries[j];
-      if (e.method === 'GET') continue;
-      if (redeliverPath ? e.path === redeliverPath : subjects.some((s) => textOf(j).includes(s))) i = j;
-    }
-    placed.set(i, [...(placed.get(i) ?? []), { delivery: d, within }]);
-  }
-  return placed;
-}
-
-const isClockMove = (e: DraftEntry) => e.path.startsWith('/_sandbox/clock/');
-
-/** The ids an event is about, as they appear in a request or answer (`"paymentId":7`, `"requestId":"…"`). */
-function subjectsOf(d: DraftDelivery): string[] {
-  const data = (parseJson(d.body) as { data?: Record<string, unknown> } | undefined)?.data ?? {};
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(data)) {
-    if (!isGeneratedKey(k) || k.endsWith('Url')) continue;
-    if (typeof v === 'number') out.push(`/${v}/`, `"${k}":${v}`, `"id":${v}`);
-    else if (typeof v === 'string' && v.length >= 4) out.push(v);
-  }
-  return out;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -56,7 +56,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
       if (request.query.format === 'json') {
         return reply.type('application/json').send({
           yaml: draft.yaml,
-          scenario: draft.scenario,
+          steps: draft.scenario?.steps.length ?? 0,
           warnings: draft.warnings,
           entries: draft.entries,
           deliveries: draft.deliveries,

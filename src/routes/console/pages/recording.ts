@@ -25,7 +25,7 @@ export function draftBody(draft: Draft, downloadUrl: string): RawHtml {
   return html`${draft.warnings.map((w) => html`<p class="notice" role="status">${w}</p>`)}
 <p class="muted">${draft.entries} journal entries and ${draft.deliveries} webhook deliveries read.
 Run it on a fresh sandbox with <code>obsim scenario run FILE --isolate</code>; credentials come from the runner, never the file.</p>
-${draft.scenario ? html`<p><a href="${downloadUrl}" download hx-boost="false">Download the scenario (.yaml)</a></p>` : ''}
+${draft.steps > 0 ? html`<p><a href="${downloadUrl}" download hx-boost="false">Download the scenario (.yaml)</a></p>` : ''}
 <pre class="scenario-draft" aria-label="Scenario file">${draft.yaml}</pre>`;
 }
 
@@ -51,7 +51,7 @@ export function recordingRoutes(app: FastifyInstance, kit: ConsoleKit): void {
     const q = pick(query(request), 'since', 'until', 'name');
     const answer = await api(request).get<Draft>(draftOf({ ...q, format: 'json' }));
     if (isError(answer)) return refused(request, reply, '/console/requests', answer);
-    const file = `${answer.body.scenario?.name ?? 'recorded'}.yaml`.replace(/[^\w.-]/g, '-');
+    const file = `${q.name ?? 'recorded'}.yaml`.replace(/[^\w.-]/g, '-');
     return reply
       .type('application/yaml; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file}"`)

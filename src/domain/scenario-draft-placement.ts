@@ -1,0 +1,146 @@
+/**
+ * Where each delivery goes in a recording: after the request that caused it. Deliveries carry
+ * only the sandbox clock's instant, so: the first entry answered at or after it (an advance
+ * that fired it answers later), then, among the entries that had arrived by that instant (a
+ * frozen clock: all of the same instant; a running one: those in progress, to the
+ * millisecond), the last write that names the event's subject — after its webhook's
+ * registration and, for a redelivery, after the redeliver call. Placing late is safe (an
+ * expectation finds a delivery made earlier); early is not.
+ *
+ * Indexed and searched by bisection: a 10,000-entry journal with thousands of deliveries on a
+ * frozen clock (every entry of one instant) must not cost entries × deliveries.
+ */
+import { formatDuration, generatedValues, isGeneratedKey } from './scenario-draft-values.js';
+
+export interface DraftEntry {
+  id: number;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  requestBody?: unknown;
+  requestBodyTruncated: boolean;
+  status: number;
+  /** Real time from the request's arrival to its answer (on a running clock, also its span on the sandbox clock). */
+  durationMs: number;
+  responseBody?: unknown;
+  responseBodyTruncated: boolean;
+  code?: string;
+  fault?: { rule: number; kind: string };
+}
+
+export interface DraftDelivery {
+  id: number;
+  event: string;
+  webhookId: string;
+  /** The exact body sent (the event envelope, JSON). */
+  body: string;
+  /** On the sandbox clock. */
+  createdAt: string;
+  redeliveryOf: number | null;
+}
+
+export interface Placed {
+  delivery: DraftDelivery;
+  /** Virtual time to let pass for it (it came from a timer on a running clock, between requests). */
+  within?: string;
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first index at or after `from` whose value is >= t (values nondecreasing). */
+function lowerBound(values: readonly number[], t: number, from: number): number {
+  let lo = from;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The largest value of a sorted list within [lo, hi], or -1. */
+function largestWithin(sorted: readonly number[] | undefined, lo: number, hi: number): number {
+  if (!sorted) return -1;
+  const at = lowerBound(sorted, hi + 1, 0) - 1;
+  return at >= 0 && sorted[at] >= lo ? sorted[at] : -1;
+}
+
+const isClockMove = (e: DraftEntry) => e.path.startsWith('/_sandbox/clock/');
+
+/** The ids an event is about (`paymentId`, `requestId`, `merchantClientId`…), as text. */
+function subjectsOf(d: DraftDelivery): string[] {
+  const data = (parseJson(d.body) as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  return Object.entries(data)
+    .filter(([k, v]) => isGeneratedKey(k) && !k.endsWith('Url') && (typeof v === 'number' || (typeof v === 'string' && v.length >= 4)))
+    .map(([, v]) => String(v));
+}
+
+export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery[]): Map<number, Placed[]> {
+  const placed = new Map<number, Placed[]>();
+  const put = (i: number, p: Placed) => {
+    const list = placed.get(i);
+    if (list) list.push(p);
+    else placed.set(i, [p]);
+  };
+  const registeredAt = new Map<string, number>();
+  /** id (a path segment, an id in either body) → the writes that name it, in order. */
+  const writesNaming = new Map<string, number[]>();
+  const atMs = entries.map((e) => Date.parse(e.at));
+  entries.forEach((e, j) => {
+    const id = (e.responseBody as { id?: unknown } | undefined)?.id;
+    if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && typeof id === 'string') registeredAt.set(id, j);
+    if (e.method === 'GET') return;
+    const names = new Set<string>(e.path.split('/').filter((s) => s !== ''));
+    for (const g of [...generatedValues(e.requestBody), ...generatedValues(e.responseBody)]) names.add(String(g.value));
+    for (const n of names) {
+      const list = writesNaming.get(n);
+      if (list) list.push(j);
+      else writesNaming.set(n, [j]);
+    }
+  });
+  const last = entries.length - 1;
+  for (const d of deliveries) {
+    const t = Date.parse(d.createdAt);
+    const floor = registeredAt.get(d.webhookId);
+    if (floor === undefined) {
+      put(last, { delivery: d });
+      continue;
+    }
+    let i = lowerBound(atMs, t, floor);
+    let within: string | undefined;
+    if (i > last) {
+      i = last;
+      if (t - atMs[i] >= 1000) within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
+    } else if (i > floor && !isClockMove(entries[i]) && atMs[i] - entries[i].durationMs - t >= 1000 && t - atMs[i - 1] >= 1000) {
+      // made well before this request arrived: a timer on a running clock fired between two
+      // requests, and the replay lets the same time pass (a replay sends its requests at once)
+      i -= 1;
+      within = formatDuration(Math.ceil((t - atMs[i]) / 1000) * 1000);
+    }
+    // the entries that had arrived by then: those answered by t, and those in progress at t
+    let upper = lowerBound(atMs, t + 2, i) - 1;
+    while (upper < last && atMs[upper + 1] - entries[upper + 1].durationMs <= t + 1) upper++;
+    const names = d.redeliveryOf !== null ? [String(d.redeliveryOf)] : subjectsOf(d);
+    let cause = -1;
+    for (const n of names) {
+      for (let k = largestWithin(writesNaming.get(n), i, upper); k >= i; k = largestWithin(writesNaming.get(n), i, k - 1)) {
+        // a redelivery: the redeliver call of its original, nothing else naming that id
+        if (d.redeliveryOf === null || entries[k].path === `/_sandbox/deliveries/${d.redeliveryOf}/redeliver`) {
+          cause = Math.max(cause, k);
+          break;
+        }
+      }
+    }
+    put(cause >= 0 ? cause : i, { delivery: d, within });
+  }
+  return placed;
+}
