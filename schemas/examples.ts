@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_5c05efcd0b6bde6539e31936",
+      "id": "wh_b0fa9c60b6716bf34de93b75",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_90159ff04e7b4ac5933e5f203076a32d527bb45b8b637b31",
+      "secret": "whsec_4f8844206efd9b701e11d3b5bc7add14ec7931167690445d",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "30d11ef9-6b15-408e-9a79-2016586aca6b",
+      "clientId": "798a4b8a-18c0-49b9-8164-12c691e83681",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb__qMxqNXiaafmKZfLObES1Q6X",
-      "onboardingToken": "onb__qMxqNXiaafmKZfLObES1Q6X",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_0oz7fajtQghrz3d31IJgwW_M",
+      "onboardingToken": "onb_0oz7fajtQghrz3d31IJgwW_M",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "8087b41e-7921-438d-a78a-3430897afbcf",
+      "clientId": "639077f1-997b-4e34-8b1d-750dbeb7c551",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_Hicbq-sPoD7I9J8ClAiCPU-S",
-      "onboardingToken": "onb_Hicbq-sPoD7I9J8ClAiCPU-S",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_9E5bEPqRvkjHxsmWl5Ds_fP4",
+      "onboardingToken": "onb_9E5bEPqRvkjHxsmWl5Ds_fP4",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_b83e51116660c712d4f4"
+      "subTppId": "stpp_a8476e0f5f1bfbcb2c27"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "a8b51358-24fb-40af-aa4c-ea908fbc06a7",
+          "clientId": "e00bb00a-2ce0-4652-84ac-30b2e9ad9fae",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_6ab8a28cd8c6f73f904c"
+          "subTppId": "stpp_768973d9949e2462b470"
         },
         {
           "merchantId": 100002,
-          "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+          "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_7cf8f2153bc303ff12c4"
+          "subTppId": "stpp_d8f6c0668741df832dfb"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_7cf8f2153bc303ff12c4"
+      "subTppId": "stpp_d8f6c0668741df832dfb"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_VNBrpb73zj9fDQFdW-0z8m92",
-      "onboardingToken": "onb_VNBrpb73zj9fDQFdW-0z8m92",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb__14AqwqfrM9-guRLMEVipkJW",
+      "onboardingToken": "onb__14AqwqfrM9-guRLMEVipkJW",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_5c05efcd0b6bde6539e31936",
+          "id": "wh_b0fa9c60b6716bf34de93b75",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_90159ff04e7b4ac5933e5f203076a32d527bb45b8b637b31",
+          "secret": "whsec_4f8844206efd9b701e11d3b5bc7add14ec7931167690445d",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_5c05efcd0b6bde6539e31936",
-      "eventId": "evt_01a2185a409bec38c2feff1d",
+      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+      "eventId": "evt_01a21863b7f2ef4ac27355bb",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImNkZTI3ZmE0LTgyYTMtNDQwOC1hYzhjLTM0OGM5MDYxNTM5NSJ9.9j5swxGSEgLrVUV87dhAgp5zYb4MOEvtl30DIB1QzV8"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjRkMDhiZDE1LWQyMmQtNGExZi1hZjU0LTFmNGIyNDk3NThkNiJ9.cVFxUpZef39r95PGXx_ZzDw-daEJNJnOVNrCetJfr-c"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
+      "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_vOzsufkgAFBJlIPkmZTJccGMiROFFJ5E"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_MDVl7vJcLljJOu8q5HtA-htqr5DJXKvW"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
+      "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "24ef506b-10a7-4cd2-b2f4-ae1d0fab5ca9",
+        "requestId": "62c51943-117b-417c-9e4e-72e019ba48b4",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_17ab8d84111441548f01fe627ebce692"
+        "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "664ed900-9f33-498c-a943-d81f9d187834",
+        "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
-      "consentId": "cns_17ab8d84111441548f01fe627ebce692",
+      "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,15 +580,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23261097947
+      "offsetMs": -23261718339
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.002Z",
+      "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23261097947
+      "offsetMs": -23261718339
     }
   },
   "advanceClock": {
@@ -596,7 +596,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.002Z",
+      "now": "2026-03-02T09:40:00.001Z",
       "fired": 0
     }
   },
@@ -612,37 +612,37 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a2185a41a525224036238b",
+          "eventId": "evt_01a21863b90e7bb3338de8cc",
           "event": "merchant.deactivated",
-          "webhookId": "wh_5c05efcd0b6bde6539e31936",
+          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.002Z",
-          "createdAt": "2026-03-02T09:40:00.002Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
         },
         {
           "id": 5,
-          "eventId": "evt_01a2185a41a29c0847496c77",
+          "eventId": "evt_01a21863b9082226fcfa413b",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_5c05efcd0b6bde6539e31936",
+          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.002Z",
-          "createdAt": "2026-03-02T09:40:00.002Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-          "signature": "0bb826d5c5f80a4292565b846a53948be9fe796efabbf6e192804cfc38327268"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"02bc559c-6391-41eb-8c27-3156e8d3d7df\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "f5aed8fea7c80350482a188ec478933f66e370671622350006de1aa8d65ca2f3"
         }
       ],
       "total": 6,
@@ -652,28 +652,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a2185a41a525224036238b",
+      "eventId": "evt_01a21863b90e7bb3338de8cc",
       "event": "merchant.deactivated",
-      "webhookId": "wh_5c05efcd0b6bde6539e31936",
+      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.002Z",
-      "createdAt": "2026-03-02T09:40:00.002Z",
+      "attemptedAt": "2026-03-02T09:40:00.001Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a2185a41a525224036238b",
+      "eventId": "evt_01a21863b90e7bb3338de8cc",
       "event": "merchant.deactivated",
-      "webhookId": "wh_5c05efcd0b6bde6539e31936",
+      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -681,10 +681,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.002Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.002Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.002Z\"}}",
-      "signature": "4fceed19348eb1c51fb4751b70fd26e1091125ce2630489a3680902c31dfe051"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T14:54:57.681Z",
+          "wallAt": "2026-11-26T15:05:18.054Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 5.378,
-          "requestId": "req_3f4a4c01e7cea96f1b19dc54",
+          "durationMs": 1.135,
+          "requestId": "req_2b4aa1b2d1767f13bcdd7980",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T14:54:57.675Z",
+          "wallAt": "2026-11-26T15:05:18.052Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 7.147,
-          "requestId": "req_f9a7432650046d0ef5589219",
+          "durationMs": 3.039,
+          "requestId": "req_1a6c5f381c680bf2395e00b3",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T14:54:57.681Z",
+      "wallAt": "2026-11-26T15:05:18.054Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 5.378,
-      "requestId": "req_3f4a4c01e7cea96f1b19dc54",
+      "durationMs": 1.135,
+      "requestId": "req_2b4aa1b2d1767f13bcdd7980",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_5c05efcd0b6bde6539e31936",
+      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T14:54:57.980Z",
+      "startedAt": "2026-11-26T15:05:18.371Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,7 +872,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
@@ -902,7 +902,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "signature.wrong-secret",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_5c05efcd0b6bde6539e31936",
+          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T14:54:57.980Z",
+          "startedAt": "2026-11-26T15:05:18.371Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,7 +961,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
@@ -991,7 +991,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "signature.wrong-secret",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T14:54:58.012Z",
+      "generatedAt": "2026-11-26T15:05:18.402Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T14:54:57.980Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T15:05:18.371Z",
           "evidence": []
         },
         {
@@ -1644,7 +1644,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: ab3eceb7-444a-4956-b4ff-4a7934c9f3eb\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n          amount: 89\n          currency: DKK\n          referenceNumber: order-1002\n          merchantName: Nørrebro Kaffe ApS\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 1eaad8af-0e6b-442d-b587-9ea5a2c6535c\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1673,8 +1673,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.002Z",
-            "to": "2026-03-02T09:45:00.002Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1684,8 +1684,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.002Z",
-            "to": "2026-03-02T09:45:00.002Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           }
         },
         {
@@ -1701,7 +1701,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.002Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "getFaults": {
@@ -1713,8 +1713,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.002Z",
-            "to": "2026-03-02T09:45:00.002Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1724,8 +1724,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.002Z",
-            "to": "2026-03-02T09:45:00.002Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           }
         },
         {
@@ -1741,7 +1741,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.002Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "clearFaults": {
@@ -1820,9 +1820,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23261097947
+        "offsetMs": -23261718339
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1872,15 +1872,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0",
+            "clientId": "02bc559c-6391-41eb-8c27-3156e8d3d7df",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.002Z",
-            "updatedAt": "2026-03-02T09:40:00.002Z",
+            "createdAt": "2026-03-02T09:40:00.001Z",
+            "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_cfc700f3fc55e5c6907b"
+            "subTppId": "stpp_4a2695e8c8e528ab0446"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1897,14 +1897,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.002Z",
-        "subTppId": "stpp_7cf8f2153bc303ff12c4"
+        "updatedAt": "2026-03-02T09:40:00.001Z",
+        "subTppId": "stpp_d8f6c0668741df832dfb"
       },
       "state": "inactive",
       "states": [
@@ -1946,9 +1946,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_KLGfSuWwWVqGwfrwH6dvBV",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1969,9 +1969,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_E8JNaaiAMGOthZsepHNSUt",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1999,7 +1999,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a2185a409626f3ab6164e3",
+          "eventId": "evt_01a21863b7ec89b795377894",
           "deliveries": [
             {
               "id": 3,
@@ -2026,11 +2026,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "24ef506b-10a7-4cd2-b2f4-ae1d0fab5ca9",
+            "requestId": "62c51943-117b-417c-9e4e-72e019ba48b4",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_17ab8d84111441548f01fe627ebce692"
+            "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f"
           },
           "actions": [
             "revoke",
@@ -2332,9 +2332,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T14:54:58.300Z",
+      "createdAt": "2026-11-26T15:05:18.677Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2354,9 +2354,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T14:54:58.300Z",
+          "createdAt": "2026-11-26T15:05:18.677Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.002Z",
+            "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
           },
           "counts": {
@@ -2377,9 +2377,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T14:54:58.300Z",
+      "createdAt": "2026-11-26T15:05:18.677Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.002Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2407,10 +2407,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "d5902fb4",
+      "runId": "5bc3d209",
       "passed": true,
-      "durationMs": 324,
-      "startedAt": "2026-11-26T14:54:58.328Z",
+      "durationMs": 317,
+      "startedAt": "2026-11-26T15:05:18.695Z",
       "steps": [
         {
           "index": 1,
@@ -2426,14 +2426,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "wh_29f0bf28ac8c02ce48ed5d41 → http://127.0.0.1:9/obsim-scenario/d5902fb4/1"
+          "detail": "wh_8385b2ec25da9ee0a8b629e0 → http://127.0.0.1:9/obsim-scenario/5bc3d209/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 1,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2442,7 +2442,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "advanceClock +5s",
           "status": "passed",
           "durationMs": 4,
-          "detail": "now 2026-11-26T14:55:03.340Z, 1 transition(s) fired"
+          "detail": "now 2026-11-26T15:05:23.705Z, 1 transition(s) fired"
         },
         {
           "index": 5,
@@ -2450,14 +2450,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "expectWebhook payment.completed",
           "status": "passed",
           "durationMs": 3,
-          "detail": "evt_01a2185a4324a526f62e5500 signature valid"
+          "detail": "evt_01a21863ba703d07a64a8c4b signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 1,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2465,7 +2465,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 304,
+          "durationMs": 301,
           "detail": "none in 300ms"
         }
       ],
@@ -2478,13 +2478,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_776fe52a027792e7322d",
+      "sandboxId": "sbx_0353acf485f79b6f89f6",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T14:54:58.657Z",
-      "expiresAt": "2026-11-26T16:54:58.657Z",
+      "createdAt": "2026-11-26T15:05:19.018Z",
+      "expiresAt": "2026-11-26T17:05:19.018Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T14:54:58.657Z",
+        "now": "2026-11-26T15:05:19.019Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2494,12 +2494,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_776fe52a027792e7322d",
-        "clientSecret": "sbx_secret_CUHxqzKChaD3gV7Yr2jImSVq5igIBA_O"
+        "clientId": "sbx_0353acf485f79b6f89f6",
+        "clientSecret": "sbx_secret_RRHBh9Tnys2hGkzTJCwupxl_5kSpFhCk"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "ebdb3381-1485-4feb-b86c-cd659ac16363"
+        "clientId": "112c354d-8638-4df8-a422-0a996802d64f"
       }
     }
   },
@@ -2507,13 +2507,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_776fe52a027792e7322d",
+          "sandboxId": "sbx_0353acf485f79b6f89f6",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T14:54:58.657Z",
-          "expiresAt": "2026-11-26T16:54:58.657Z",
+          "createdAt": "2026-11-26T15:05:19.018Z",
+          "expiresAt": "2026-11-26T17:05:19.018Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T14:54:58.659Z",
+            "now": "2026-11-26T15:05:19.020Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2529,13 +2529,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_776fe52a027792e7322d",
+      "sandboxId": "sbx_0353acf485f79b6f89f6",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T14:54:58.657Z",
-      "expiresAt": "2026-11-26T16:54:58.657Z",
+      "createdAt": "2026-11-26T15:05:19.018Z",
+      "expiresAt": "2026-11-26T17:05:19.018Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T14:54:58.660Z",
+        "now": "2026-11-26T15:05:19.021Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2548,7 +2548,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_776fe52a027792e7322d",
+      "sandboxId": "sbx_0353acf485f79b6f89f6",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2592,7 +2592,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2609,7 +2609,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2623,7 +2623,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2634,28 +2634,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.002Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "ab3eceb7-444a-4956-b4ff-4a7934c9f3eb",
+        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.002Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.002Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "9a3d8a1c-4ed0-4308-bcc3-7da7848f1ae0",
+        "clientId": "02bc559c-6391-41eb-8c27-3156e8d3d7df",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.002Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
@@ -2664,7 +2664,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_5c05efcd0b6bde6539e31936",
+        "webhookId": "wh_b0fa9c60b6716bf34de93b75",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

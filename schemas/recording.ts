@@ -45,7 +45,11 @@ export const ScenarioDraft = {
   required: ['yaml', 'steps', 'warnings', 'entries', 'deliveries'],
   properties: {
     yaml: { type: 'string', description: 'The scenario file, comments included (what format=yaml answers)' },
-    steps: { type: 'integer', minimum: 0, description: 'Steps written; 0 when there was nothing to record (the file is then comments only)' },
+    steps: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Steps written; 0 when there was nothing to record (the file is then comments only)',
+    },
     warnings: {
       type: 'array',
       items: { type: 'string' },

@@ -177,7 +177,11 @@ await call('verifyRequests', 'POST', '/_sandbox/requests/verify', { ...matcher, 
 await call('checkRegisteredReceiver', 'POST', '/_sandbox/receiver-checks', { timeoutMs: 2000 });
 await call('listReceiverChecks', 'GET', '/_sandbox/receiver-checks');
 await call('getReadinessReport', 'GET', '/_sandbox/report');
-await call('getScenarioDraft', 'GET', `/_sandbox/scenario-draft?format=json&since=${entries[0].id}&until=${entries[0].id}&name=one-payment`);
+await call(
+  'getScenarioDraft',
+  'GET',
+  `/_sandbox/scenario-draft?format=json&since=${entries[0].id}&until=${entries[0].id}&name=one-payment`,
+);
 const chaos = { profile: 'provider-outage', seed: 7, rules: [{ kind: 'webhook_duplicate', event: 'payment.completed', rate: 0.1 }] };
 await call('setFaults', 'PUT', '/_sandbox/faults', chaos);
 await call('getFaults', 'GET', '/_sandbox/faults');

@@ -17,7 +17,7 @@ function isVolatileKey(key: string): boolean {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const CONTAINS_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-/** Arrays longer than this are asserted as arrays only (long lists are rarely what a story is about). */
+/** Arrays longer than this are not asserted (a long list is rarely what a story is about). */
 const MAX_ASSERTED_ITEMS = 20;
 
 const SINGULAR: Record<string, string> = {
@@ -206,32 +206,38 @@ export function templateOf(value: unknown, vars: DraftVariables, nowMs: number, 
 const SKIP = Symbol('skip');
 
 /**
- * What of an answer a replay can assert: statuses, amounts, names and flags as they were;
- * handed-out values that are variables by reference; times, other generated values, URLs and
- * secrets left out. Undefined when nothing is left.
+ * What of an answer a replay asserts: the state it reports (STATE_KEY) as it was, handed-out
+ * values that are variables by reference; times, other generated values, URLs, secrets and
+ * echoes of the request left out. Undefined when nothing is left.
  */
 export function stableView(value: unknown, vars: DraftVariables, contextPath: string): unknown {
   const v = stable(value, vars, '', contextPath);
   return v === SKIP ? undefined : v;
 }
 
+/**
+ * Keys whose values are the state an answer reports (what a regression shows): statuses,
+ * failure reasons, error codes and fields, flags, counts. Echoes of what was sent (amounts,
+ * names) are not asserted: a recording would repeat them on every read.
+ */
+const STATE_KEY = /^(status|\w*Status|failureReason|code|field|event|verified|is[A-Z]\w*|total\w*|count)$/;
+
 function stable(value: unknown, vars: DraftVariables, key: string, contextPath: string): unknown {
   if (isVolatileKey(key)) return SKIP;
   if (typeof value === 'string' || typeof value === 'number') {
     const name = vars.nameFor(kindOf(key, contextPath), value) ?? (typeof value === 'string' ? vars.nameFor('', value) : undefined);
     if (name) return `\${${name}}`;
-    if (isGeneratedKey(key)) return SKIP;
+    if (isGeneratedKey(key) || !STATE_KEY.test(key)) return SKIP;
     if (typeof value === 'number') return value;
     if (value.startsWith('$') || value.includes('[redacted]') || URL_LIKE.test(value) || CONTAINS_INSTANT.test(value)) return SKIP;
     if (vars.mentionsGenerated(value)) return SKIP;
     return escapeTemplate(value);
   }
   if (Array.isArray(value)) {
-    if (value.length > MAX_ASSERTED_ITEMS) return '$type:array';
-    return value.map((item) => {
-      const s = stable(item, vars, key, contextPath);
-      return s === SKIP ? '$any' : s;
-    });
+    if (value.length > MAX_ASSERTED_ITEMS) return SKIP;
+    const items = value.map((item) => stable(item, vars, key, contextPath));
+    if (items.every((i) => i === SKIP)) return SKIP;
+    return items.map((i) => (i === SKIP ? '$any' : i));
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -239,9 +245,10 @@ function stable(value: unknown, vars: DraftVariables, key: string, contextPath: 
       const s = stable(v, vars, k, contextPath);
       if (s !== SKIP) out[escapeTemplate(k)] = s;
     }
-    return out;
+    return Object.keys(out).length > 0 ? out : SKIP;
   }
-  return value;
+  // null and booleans: a state (failureReason: null, isActivated: true) or nothing
+  return STATE_KEY.test(key) ? value : SKIP;
 }
 
 /** Every generated value under a generated key in a JSON value, with the key and its path (`items[0].id`). */
