@@ -115,16 +115,19 @@ export const ReadinessReport = {
   },
 } as const;
 
+/** `?sandbox=` of a read of a whole sandbox (an admin's; routed by HAProxy in a cluster). */
+export const SandboxParam = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'With X-Obsim-Admin-Key (or on a server without one)',
+} as const;
+
 export const ReportQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    sandbox: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 100,
-      description: "With X-Obsim-Admin-Key (or on a server without one): the sandbox to report on; without it, the caller's own",
-    },
+    sandbox: { ...SandboxParam, description: `${SandboxParam.description}: the sandbox to report on; without it, the caller's own` },
   },
 } as const;
 

@@ -1,4 +1,5 @@
 /** GET /_sandbox/scenario-draft: a sandbox's journal as a scenario file (docs/scenarios-and-cli.md, "Recording a session"). */
+import { SandboxParam } from './readiness.js';
 
 const bound = (which: string) =>
   ({
@@ -12,12 +13,7 @@ export const ScenarioDraftQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    sandbox: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 100,
-      description: "With X-Obsim-Admin-Key (or on a server without one): the sandbox to record; without it, the caller's own",
-    },
+    sandbox: { ...SandboxParam, description: `${SandboxParam.description}: the sandbox to record; without it, the caller's own` },
     since: bound('from here on'),
     until: bound('up to here'),
     name: {

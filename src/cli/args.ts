@@ -1,6 +1,7 @@
 /** Argument parsers shared by the subcommands (wrong values exit 2 with commander's message). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
+import { CliExit } from './exit.js';
 
 export function portArg(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new InvalidArgumentError('expected a port number 0-65535');
@@ -50,4 +51,34 @@ export function partnerTargetOptions(cmd: Command, baseUrlHelp = 'the simulator'
         .env('OBSIM_PARTNER_CLIENT_SECRET')
         .default(SANDBOX_PARTNER.clientSecret),
     );
+}
+
+/** What a command that reads a whole sandbox (a report, a recording) is told to use. */
+export interface SandboxReadOpts {
+  baseUrl: string;
+  partnerClientId: string;
+  partnerClientSecret: string;
+  adminKey?: string;
+}
+
+/**
+ * GET a whole-sandbox read as the partner, with the admin key when given (`?sandbox=` names
+ * another sandbox); its JSON. Unreachable or refused: exit 2 with what happened.
+ */
+export async function getSandboxRead<T>(opts: SandboxReadOpts, command: string, pathAndQuery: string): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`${opts.baseUrl}${pathAndQuery}`, {
+      headers: {
+        'x-partner-client-id': opts.partnerClientId,
+        'x-partner-client-secret': opts.partnerClientSecret,
+        ...(opts.adminKey ? { 'x-obsim-admin-key': opts.adminKey } : {}),
+      },
+    });
+  } catch (err) {
+    throw new CliExit(2, `${command}: cannot reach ${opts.baseUrl} (${(err as Error).message}); is the simulator running? (--base-url)`);
+  }
+  const text = await res.text();
+  if (!res.ok) throw new CliExit(2, `${command}: GET ${pathAndQuery} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
 }

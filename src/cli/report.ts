@@ -15,7 +15,7 @@ import { dirname } from 'node:path';
 import type { SandboxReadiness } from '../domain/readiness.js';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../readiness/render.js';
 import { judgeBy, loadRequirements, RequirementsFileError, requirementsSchemaText } from '../readiness/requirements.js';
-import { partnerTargetOptions } from './args.js';
+import { getSandboxRead, partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
 
 export interface ReportOpts {
@@ -33,21 +33,7 @@ export interface ReportOpts {
 /** GET /_sandbox/report as the options say (an admin's ?sandbox=, else the partner's own). */
 export async function fetchReport(opts: Pick<ReportOpts, 'baseUrl' | 'partnerClientId' | 'partnerClientSecret' | 'adminKey' | 'sandbox'>) {
   const query = opts.sandbox === undefined ? '' : `?sandbox=${encodeURIComponent(opts.sandbox)}`;
-  let res: Response;
-  try {
-    res = await fetch(`${opts.baseUrl}/_sandbox/report${query}`, {
-      headers: {
-        'x-partner-client-id': opts.partnerClientId,
-        'x-partner-client-secret': opts.partnerClientSecret,
-        ...(opts.adminKey ? { 'x-obsim-admin-key': opts.adminKey } : {}),
-      },
-    });
-  } catch (err) {
-    throw new CliExit(2, `obsim report: cannot reach ${opts.baseUrl} (${(err as Error).message}); is the simulator running? (--base-url)`);
-  }
-  const text = await res.text();
-  if (!res.ok) throw new CliExit(2, `obsim report: GET /_sandbox/report${query} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as SandboxReadiness;
+  return getSandboxRead<SandboxReadiness>(opts, 'obsim report', `/_sandbox/report${query}`);
 }
 
 /** The report as asked for, and the exit code its verdict gives. */

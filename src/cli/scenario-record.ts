@@ -11,7 +11,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { partnerTargetOptions } from './args.js';
+import { getSandboxRead, partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
 
 interface RecordOpts {
@@ -42,24 +42,7 @@ const boundArg = (raw: string): string => {
 export async function recordScenario(opts: RecordOpts): Promise<DraftAnswer> {
   const query = new URLSearchParams({ format: 'json' });
   for (const k of ['sandbox', 'since', 'until', 'name'] as const) if (opts[k] !== undefined) query.set(k, opts[k]);
-  let res: Response;
-  try {
-    res = await fetch(`${opts.baseUrl}/_sandbox/scenario-draft?${query}`, {
-      headers: {
-        'x-partner-client-id': opts.partnerClientId,
-        'x-partner-client-secret': opts.partnerClientSecret,
-        ...(opts.adminKey ? { 'x-obsim-admin-key': opts.adminKey } : {}),
-      },
-    });
-  } catch (err) {
-    throw new CliExit(
-      2,
-      `obsim scenario record: cannot reach ${opts.baseUrl} (${(err as Error).message}); is the simulator running? (--base-url)`,
-    );
-  }
-  const text = await res.text();
-  if (!res.ok) throw new CliExit(2, `obsim scenario record: GET /_sandbox/scenario-draft answered ${res.status}: ${text}`);
-  return JSON.parse(text) as DraftAnswer;
+  return getSandboxRead<DraftAnswer>(opts, 'obsim scenario record', `/_sandbox/scenario-draft?${query}`);
 }
 
 export function registerRecordCommand(scenario: Command): void {
