@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_b0fa9c60b6716bf34de93b75",
+      "id": "wh_233a3372fa655d891a4d147b",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_4f8844206efd9b701e11d3b5bc7add14ec7931167690445d",
+      "secret": "whsec_a0de2c7c3bb878a9d84ba545e70efc5294306f4a2543cc01",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "798a4b8a-18c0-49b9-8164-12c691e83681",
+      "clientId": "270e855b-19ea-4924-b274-5d89c89b983a",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_0oz7fajtQghrz3d31IJgwW_M",
-      "onboardingToken": "onb_0oz7fajtQghrz3d31IJgwW_M",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_jUXdrV76jZ8dUAviN1QILVuW",
+      "onboardingToken": "onb_jUXdrV76jZ8dUAviN1QILVuW",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "639077f1-997b-4e34-8b1d-750dbeb7c551",
+      "clientId": "fe0a5dba-9824-4d22-b1f1-e112f438c2a9",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_9E5bEPqRvkjHxsmWl5Ds_fP4",
-      "onboardingToken": "onb_9E5bEPqRvkjHxsmWl5Ds_fP4",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_XQwq3u5O7bIcIVJzN0GUYJo5",
+      "onboardingToken": "onb_XQwq3u5O7bIcIVJzN0GUYJo5",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_a8476e0f5f1bfbcb2c27"
+      "subTppId": "stpp_8dd48ae24d44d3c65017"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "e00bb00a-2ce0-4652-84ac-30b2e9ad9fae",
+          "clientId": "818f9eaa-c31c-4f5a-aa4e-5302f5be146b",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_768973d9949e2462b470"
+          "subTppId": "stpp_3554373058cc250f600d"
         },
         {
           "merchantId": 100002,
-          "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+          "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_d8f6c0668741df832dfb"
+          "subTppId": "stpp_b3276238e70b71b600f3"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_d8f6c0668741df832dfb"
+      "subTppId": "stpp_b3276238e70b71b600f3"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb__14AqwqfrM9-guRLMEVipkJW",
-      "onboardingToken": "onb__14AqwqfrM9-guRLMEVipkJW",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_eSK_VFLr3OBXKn91mbA2LWnb",
+      "onboardingToken": "onb_eSK_VFLr3OBXKn91mbA2LWnb",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_b0fa9c60b6716bf34de93b75",
+          "id": "wh_233a3372fa655d891a4d147b",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_4f8844206efd9b701e11d3b5bc7add14ec7931167690445d",
+          "secret": "whsec_a0de2c7c3bb878a9d84ba545e70efc5294306f4a2543cc01",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
-      "eventId": "evt_01a21863b7f2ef4ac27355bb",
+      "webhookId": "wh_233a3372fa655d891a4d147b",
+      "eventId": "evt_01a218706a83c57a1482b65a",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjRkMDhiZDE1LWQyMmQtNGExZi1hZjU0LTFmNGIyNDk3NThkNiJ9.cVFxUpZef39r95PGXx_ZzDw-daEJNJnOVNrCetJfr-c"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImUxMzA5Y2Q2LTYzOWEtNGEzOS1iZDE3LTEyMDM4YTRlNzdmMSJ9.3NSXwQSiTnFefj52WWNi1yd6pjTYQnqt0EhmnlkaFq4"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
+      "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_MDVl7vJcLljJOu8q5HtA-htqr5DJXKvW"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_CFZOj2W0yFBo4HM7uKjli0EP7KVrnIdf"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
+      "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "62c51943-117b-417c-9e4e-72e019ba48b4",
+        "requestId": "97d0eb55-2322-4e5f-a0eb-472b0e75d168",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f"
+        "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "3fd68c76-67d6-419c-8d6e-d1dee1aa9cf0",
+        "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
-      "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f",
+      "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,7 +580,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.000Z",
       "frozen": false,
-      "offsetMs": -23261718339
+      "offsetMs": -23262550618
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23261718339
+      "offsetMs": -23262550618
     }
   },
   "advanceClock": {
@@ -612,9 +612,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a21863b90e7bb3338de8cc",
+          "eventId": "evt_01a218706c2794e1a9252e2b",
           "event": "merchant.deactivated",
-          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+          "webhookId": "wh_233a3372fa655d891a4d147b",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -624,14 +624,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
         },
         {
           "id": 5,
-          "eventId": "evt_01a21863b9082226fcfa413b",
+          "eventId": "evt_01a218706c25d53ec395beda",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+          "webhookId": "wh_233a3372fa655d891a4d147b",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -641,8 +641,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"02bc559c-6391-41eb-8c27-3156e8d3d7df\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "f5aed8fea7c80350482a188ec478933f66e370671622350006de1aa8d65ca2f3"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a9433776-d4c6-4b3b-b39f-8e1d605bbb46\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "25b280725138574217acf60ec691bee31288fe7bf0bbb68dfb114972b0c8d34d"
         }
       ],
       "total": 6,
@@ -652,9 +652,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a21863b90e7bb3338de8cc",
+      "eventId": "evt_01a218706c2794e1a9252e2b",
       "event": "merchant.deactivated",
-      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+      "webhookId": "wh_233a3372fa655d891a4d147b",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -664,16 +664,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.001Z",
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
     }
   },
   "redeliverDelivery": {
     "response": {
       "id": 7,
-      "eventId": "evt_01a21863b90e7bb3338de8cc",
+      "eventId": "evt_01a218706c2794e1a9252e2b",
       "event": "merchant.deactivated",
-      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+      "webhookId": "wh_233a3372fa655d891a4d147b",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -683,8 +683,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"1eaad8af-0e6b-442d-b587-9ea5a2c6535c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "fc8f1cb9fd736049eb50753d0a35ca2b77c91ab755a62a95e57a7f72368ed1ba"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
     }
   },
   "listRequests": {
@@ -693,7 +693,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T15:05:18.054Z",
+          "wallAt": "2026-11-26T15:19:10.189Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +707,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.135,
-          "requestId": "req_2b4aa1b2d1767f13bcdd7980",
+          "durationMs": 9.089,
+          "requestId": "req_1ffd70adb25013e81f989d1a",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +725,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +736,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T15:05:18.052Z",
+          "wallAt": "2026-11-26T15:19:10.179Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +750,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 3.039,
-          "requestId": "req_1a6c5f381c680bf2395e00b3",
+          "durationMs": 2.709,
+          "requestId": "req_e8a96e6414dabffee9e70dc4",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +768,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +783,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T15:05:18.054Z",
+      "wallAt": "2026-11-26T15:19:10.189Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +797,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.135,
-      "requestId": "req_2b4aa1b2d1767f13bcdd7980",
+      "durationMs": 9.089,
+      "requestId": "req_1ffd70adb25013e81f989d1a",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +815,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +859,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+      "webhookId": "wh_233a3372fa655d891a4d147b",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T15:05:18.371Z",
+      "startedAt": "2026-11-26T15:19:10.658Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,19 +872,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 4 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
@@ -914,7 +914,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 3 ms"
         },
         {
           "id": "signature.truncated",
@@ -948,9 +948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+          "webhookId": "wh_233a3372fa655d891a4d147b",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T15:05:18.371Z",
+          "startedAt": "2026-11-26T15:19:10.658Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,19 +961,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 4 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
@@ -1003,7 +1003,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 3 ms"
             },
             {
               "id": "signature.truncated",
@@ -1038,7 +1038,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T15:05:18.402Z",
+      "generatedAt": "2026-11-26T15:19:10.698Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1610,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T15:05:18.371Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T15:19:10.658Z",
           "evidence": []
         },
         {
@@ -1644,7 +1644,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 1eaad8af-0e6b-442d-b587-9ea5a2c6535c\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: fac0d069-c1e4-41df-b6e5-1f27c20d448c\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1822,7 +1822,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23261718339
+        "offsetMs": -23262550618
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1872,7 +1872,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "02bc559c-6391-41eb-8c27-3156e8d3d7df",
+            "clientId": "a9433776-d4c6-4b3b-b39f-8e1d605bbb46",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1880,7 +1880,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.001Z",
             "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_4a2695e8c8e528ab0446"
+            "subTppId": "stpp_d0a4232134c12010bc4e"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1897,14 +1897,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_d8f6c0668741df832dfb"
+        "subTppId": "stpp_b3276238e70b71b600f3"
       },
       "state": "inactive",
       "states": [
@@ -1946,9 +1946,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_yBPZF-DNc6v6ys43bRooUF",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1969,9 +1969,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_H6ax_-bjzaoACd3IZ3LhUW",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1999,7 +1999,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a21863b7ec89b795377894",
+          "eventId": "evt_01a218706a7af35cdce38d39",
           "deliveries": [
             {
               "id": 3,
@@ -2026,11 +2026,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "62c51943-117b-417c-9e4e-72e019ba48b4",
+            "requestId": "97d0eb55-2322-4e5f-a0eb-472b0e75d168",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_6c0fa232e1a347d8abc6037322c3958f"
+            "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb"
           },
           "actions": [
             "revoke",
@@ -2332,7 +2332,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T15:05:18.677Z",
+      "createdAt": "2026-11-26T15:19:11.176Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2354,7 +2354,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T15:05:18.677Z",
+          "createdAt": "2026-11-26T15:19:11.176Z",
           "clock": {
             "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
@@ -2377,7 +2377,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T15:05:18.677Z",
+      "createdAt": "2026-11-26T15:19:11.176Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2407,17 +2407,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "5bc3d209",
+      "runId": "85e83d71",
       "passed": true,
-      "durationMs": 317,
-      "startedAt": "2026-11-26T15:05:18.695Z",
+      "durationMs": 334,
+      "startedAt": "2026-11-26T15:19:11.189Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 3,
+          "durationMs": 2,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2426,14 +2426,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "wh_8385b2ec25da9ee0a8b629e0 → http://127.0.0.1:9/obsim-scenario/5bc3d209/1"
+          "detail": "wh_e3e1434a95d24979bdb8673d → http://127.0.0.1:9/obsim-scenario/85e83d71/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 3,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2442,7 +2442,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "advanceClock +5s",
           "status": "passed",
           "durationMs": 4,
-          "detail": "now 2026-11-26T15:05:23.705Z, 1 transition(s) fired"
+          "detail": "now 2026-11-26T15:19:16.200Z, 1 transition(s) fired"
         },
         {
           "index": 5,
@@ -2450,7 +2450,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "expectWebhook payment.completed",
           "status": "passed",
           "durationMs": 3,
-          "detail": "evt_01a21863ba703d07a64a8c4b signature valid"
+          "detail": "evt_01a218706e60f16e23a4125b signature valid"
         },
         {
           "index": 6,
@@ -2465,7 +2465,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 301,
+          "durationMs": 317,
           "detail": "none in 300ms"
         }
       ],
@@ -2478,13 +2478,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_0353acf485f79b6f89f6",
+      "sandboxId": "sbx_95380806ba0dc0d14df4",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T15:05:19.018Z",
-      "expiresAt": "2026-11-26T17:05:19.018Z",
+      "createdAt": "2026-11-26T15:19:11.526Z",
+      "expiresAt": "2026-11-26T17:19:11.526Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T15:05:19.019Z",
+        "now": "2026-11-26T15:19:11.527Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2494,12 +2494,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_0353acf485f79b6f89f6",
-        "clientSecret": "sbx_secret_RRHBh9Tnys2hGkzTJCwupxl_5kSpFhCk"
+        "clientId": "sbx_95380806ba0dc0d14df4",
+        "clientSecret": "sbx_secret_wAMvvadvRw9bDZU3F6M2SdNrL2T6rjIN"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "112c354d-8638-4df8-a422-0a996802d64f"
+        "clientId": "09c56264-8c0f-41aa-b9a5-0108f6d2c1a1"
       }
     }
   },
@@ -2507,13 +2507,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_0353acf485f79b6f89f6",
+          "sandboxId": "sbx_95380806ba0dc0d14df4",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T15:05:19.018Z",
-          "expiresAt": "2026-11-26T17:05:19.018Z",
+          "createdAt": "2026-11-26T15:19:11.526Z",
+          "expiresAt": "2026-11-26T17:19:11.526Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T15:05:19.020Z",
+            "now": "2026-11-26T15:19:11.527Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2529,13 +2529,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_0353acf485f79b6f89f6",
+      "sandboxId": "sbx_95380806ba0dc0d14df4",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T15:05:19.018Z",
-      "expiresAt": "2026-11-26T17:05:19.018Z",
+      "createdAt": "2026-11-26T15:19:11.526Z",
+      "expiresAt": "2026-11-26T17:19:11.526Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T15:05:19.021Z",
+        "now": "2026-11-26T15:19:11.529Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2548,7 +2548,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_0353acf485f79b6f89f6",
+      "sandboxId": "sbx_95380806ba0dc0d14df4",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2592,7 +2592,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2609,7 +2609,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2623,7 +2623,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2637,7 +2637,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "1eaad8af-0e6b-442d-b587-9ea5a2c6535c",
+        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2651,7 +2651,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "02bc559c-6391-41eb-8c27-3156e8d3d7df",
+        "clientId": "a9433776-d4c6-4b3b-b39f-8e1d605bbb46",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2664,7 +2664,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_b0fa9c60b6716bf34de93b75",
+        "webhookId": "wh_233a3372fa655d891a4d147b",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -5,8 +5,8 @@ const bound = (which: string) =>
   ({
     type: 'string',
     minLength: 1,
-    maxLength: 40,
-    description: `A journal entry id (an integer, as \`id\` in GET /_sandbox/requests; inclusive) or an ISO 8601 instant on the sandbox clock: record ${which}`,
+    maxLength: 128,
+    description: `A journal entry id (an integer, as \`id\` in GET /_sandbox/requests) or an entry's \`requestId\` (its x-request-id), inclusive; or an ISO 8601 instant on the sandbox clock: record ${which}`,
   }) as const;
 
 export const ScenarioDraftQuery = {

@@ -35,8 +35,8 @@ interface DraftAnswer {
 }
 
 const boundArg = (raw: string): string => {
-  if (/^\d{1,15}$/.test(raw) || (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw)))) return raw;
-  throw new InvalidArgumentError('expected a journal entry id (an integer) or an ISO 8601 instant');
+  if (/^[A-Za-z0-9._:-]{1,128}$/.test(raw) || (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw)))) return raw;
+  throw new InvalidArgumentError("expected a journal entry id, an entry's request id (x-request-id) or an ISO 8601 instant");
 };
 
 export async function recordScenario(opts: RecordOpts): Promise<DraftAnswer> {
@@ -54,8 +54,16 @@ export function registerRecordCommand(scenario: Command): void {
   partnerTargetOptions(command)
     .addOption(new Option('--admin-key <key>', 'X-Obsim-Admin-Key, to record any sandbox with --sandbox').env('OBSIM_ADMIN_KEY'))
     .option('--sandbox <id>', "the sandbox to record (an admin's; default: the credentials' own)")
-    .option('--since <id|instant>', 'from this journal entry id, or this ISO instant on the sandbox clock', boundArg)
-    .option('--until <id|instant>', 'up to this journal entry id, or this ISO instant on the sandbox clock', boundArg)
+    .option(
+      '--since <id|instant>',
+      'from this journal entry (its id or its request id), or this ISO instant on the sandbox clock',
+      boundArg,
+    )
+    .option(
+      '--until <id|instant>',
+      'up to this journal entry (its id or its request id), or this ISO instant on the sandbox clock',
+      boundArg,
+    )
     .option('--name <name>', "the scenario's name (lower case, digits and dashes)", (raw: string) => {
       if (!/^[a-z0-9][a-z0-9-]{0,99}$/.test(raw)) throw new InvalidArgumentError('expected lower case letters, digits and dashes');
       return raw;

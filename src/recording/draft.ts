@@ -14,7 +14,7 @@ const MAX_DELIVERIES = 20_000;
 const ALL_ENTRIES = 1_000_000;
 
 export interface DraftQuery {
-  /** A journal entry id (inclusive) or an ISO instant on the sandbox clock. */
+  /** A journal entry id or an entry's request id (inclusive), or an ISO instant on the sandbox clock. */
   since?: string;
   until?: string;
   name?: string;
@@ -22,13 +22,23 @@ export interface DraftQuery {
 
 type Bound = { id: number } | { at: string };
 
-function bound(raw: string | undefined, field: 'since' | 'until'): Bound | undefined {
+/** A bound as given: an entry id, an instant on the sandbox clock, or an entry's request id (`x-request-id`). */
+function bound(
+  raw: string | undefined,
+  field: 'since' | 'until',
+  entryWithRequestId: (requestId: string) => number | undefined,
+): Bound | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/^\d{1,15}$/.test(raw)) return { id: Number(raw) };
   if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) return { at: new Date(raw).toISOString() };
+  if (/^[A-Za-z0-9._:-]{1,128}$/.test(raw)) {
+    const id = entryWithRequestId(raw);
+    if (id !== undefined) return { id };
+    throw new ApiError('validation_failed', { field, message: `${field}: no journal entry of this sandbox has the request id "${raw}"` });
+  }
   throw new ApiError('validation_failed', {
     field,
-    message: `${field} must be a journal entry id (an integer, as in GET /_sandbox/requests) or an ISO 8601 instant on the sandbox clock; got "${raw}"`,
+    message: `${field} must be a journal entry id (an integer, as in GET /_sandbox/requests), an entry's request id (its x-request-id) or an ISO 8601 instant on the sandbox clock; got "${raw}"`,
   });
 }
 
@@ -41,16 +51,17 @@ export interface RecordedDraft extends ScenarioDraft {
 }
 
 export function recordDraft(deps: { journal: Journal; store: Store }, partnerId: string, sandboxId: string, q: DraftQuery): RecordedDraft {
-  const since = bound(q.since, 'since');
-  const until = bound(q.until, 'until');
+  const { journal, store } = deps;
+  journal.flush();
+  const entryWithRequestId = (requestId: string) => journal.list(partnerId, {}, ALL_ENTRIES).find((e) => e.requestId === requestId)?.id;
+  const since = bound(q.since, 'since', entryWithRequestId);
+  const until = bound(q.until, 'until', entryWithRequestId);
   if (since && until && 'id' in since && 'id' in until && since.id > until.id) {
     throw new ApiError('validation_failed', { field: 'until', message: `until (#${until.id}) is before since (#${since.id})` });
   }
   if (since && until && 'at' in since && 'at' in until && since.at > until.at) {
     throw new ApiError('validation_failed', { field: 'until', message: `until (${until.at}) is before since (${since.at})` });
   }
-  const { journal, store } = deps;
-  journal.flush();
   const filter: JournalFilter = {};
   if (since) Object.assign(filter, 'id' in since ? { afterId: since.id - 1 } : { since: since.at });
   if (until) Object.assign(filter, 'id' in until ? { beforeId: until.id + 1 } : { until: until.at });

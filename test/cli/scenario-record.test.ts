@@ -56,9 +56,12 @@ t.test('obsim scenario record: record a session, run the recording', async (t) =
   t.equal(stdout.code, 0, 'an admin names the sandbox');
   t.match(stdout.stdout, /expectWebhook:\n\s+event: payment\.completed/);
 
-  const bad = await runObsim(['scenario', 'record', '--since', 'yesterday'], { env });
+  const bad = await runObsim(['scenario', 'record', '--since', 'last tuesday'], { env });
   t.equal(bad.code, 2);
-  t.match(bad.stderr, /--since.*expected a journal entry id \(an integer\) or an ISO 8601 instant/);
+  t.match(bad.stderr, /--since.*expected a journal entry id, an entry's request id \(x-request-id\) or an ISO 8601 instant/);
+  const unknown = await runObsim(['scenario', 'record', '--since', 'req-never-sent'], { env });
+  t.equal(unknown.code, 2);
+  t.match(unknown.stderr, /answered 400: .*since: no journal entry of this sandbox has the request id \\"req-never-sent\\"/);
   const refused = await runObsim(['scenario', 'record', '--since', '9', '--until', '3'], { env });
   t.equal(refused.code, 2);
   t.match(refused.stderr, /answered 400: .*until \(#3\) is before since \(#9\)/);

@@ -64,6 +64,8 @@ t.test('ranges: by entry id, by instant; a range that matches nothing says what 
   t.match(fromPayment.body.yaml, new RegExp(`journal entries #${payment.id}–#${status.id}`));
   const merchantOnly = await draft(app, `&until=${merchant.id}`);
   t.same(merchantOnly.scenario!.steps.length, 1);
+  const byRequestId = await draft(app, `&since=${(await call(app, 'GET', `/_sandbox/requests/${payment.id}`)).body.requestId}`);
+  t.equal(byRequestId.body.entries, 2, "by an entry's request id (x-request-id)");
   const byInstant = await draft(app, `&since=${encodeURIComponent(advance.at)}`);
   t.equal(byInstant.body.entries, 3, 'the advance and what came after it, by the sandbox clock');
 
