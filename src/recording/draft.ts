@@ -3,8 +3,8 @@
  * deliveries made from its start, handed to the domain's rules (domain/scenario-draft.ts), and
  * the draft written as a YAML scenario file with its comments.
  */
-import jsYaml from 'js-yaml';
 import { ApiError } from '../domain/errors.js';
+import { lazyRequire } from '../lazy.js';
 import { draftScenario, type DraftEntry, type ScenarioDraft } from '../domain/scenario-draft.js';
 import type { Journal, JournalFilter } from '../journal/index.js';
 import type { Store } from '../store/index.js';
@@ -127,19 +127,23 @@ export function recordDraft(deps: { journal: Journal; store: Store }, partnerId:
   return { ...draft, yaml: draftYaml(draft), entries: entries.length, deliveries: deliveries.length };
 }
 
-/** js-yaml: about four times faster than building a yaml Document for a 15,000-step recording. */
-const DUMP: jsYaml.DumpOptions = { lineWidth: -1, noRefs: true, quotingType: '"' };
+/**
+ * js-yaml writes a 15,000-step recording about four times faster than building a yaml Document;
+ * loaded with the first recording, not at start-up (src/lazy.ts).
+ */
+const jsYaml = lazyRequire<typeof import('js-yaml')>('js-yaml');
+const DUMP: import('js-yaml').DumpOptions = { lineWidth: -1, noRefs: true, quotingType: '"' };
 
 /** The draft as a scenario file: the notes atop it, each step's comment above the step. */
 export function draftYaml(draft: ScenarioDraft): string {
   const notes = draft.notes.map((n) => `# ${n}`).join('\n');
   if (!draft.scenario) return `${notes}\n`;
   const { steps, ...head } = draft.scenario;
-  const lines = [notes, '', jsYaml.dump(head, DUMP).trimEnd(), 'steps:'];
+  const lines = [notes, '', jsYaml().dump(head, DUMP).trimEnd(), 'steps:'];
   // one dump of every step (a call per step costs a third more), each comment put before its step:
   // every step starts a line with "- ", and nothing else does (all else is indented under it)
   let step = 0;
-  for (const line of jsYaml.dump(steps, DUMP).trimEnd().split('\n')) {
+  for (const line of jsYaml().dump(steps, DUMP).trimEnd().split('\n')) {
     if (line.startsWith('- ')) {
       const comment = draft.stepComments[step++];
       if (comment) lines.push(`  # ${comment}`);
