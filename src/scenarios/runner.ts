@@ -207,16 +207,14 @@ async function runIn(
       const sent = ctx.exchanges.length;
       ctx.stepStartsAt = sent;
       try {
-        const handler = STEP_HANDLERS[kind] as StepHandler<unknown>;
-        const outcome = await handler.run(step[kind], ctx);
+        const outcome = await runStep(step, kind, ctx);
         sr.status = 'passed';
         if (outcome.detail) sr.detail = outcome.detail;
         if (outcome.webhook) sr.webhook = outcome.webhook;
       } catch (err) {
         failed = true;
         sr.status = 'failed';
-        sr.message =
-          err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+        sr.message = failureText(err);
         if (err instanceof StepFailure && err.mismatches) sr.mismatches = err.mismatches;
       }
       sr.durationMs = Date.now() - t0;
@@ -232,6 +230,13 @@ async function runIn(
   return result;
 }
 
+const runStep = (step: Step, kind: StepKind, ctx: RunContext): Promise<StepOutcome> =>
+  (STEP_HANDLERS[kind] as StepHandler<unknown>).run(step[kind], ctx);
+
+/** What a failed step says: an expectation's own message, or the error an unexpected throw was. */
+const failureText = (err: unknown): string =>
+  err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+
 /**
  * Runs included files' steps in the run's context, each relative to the file that includes it;
  * the first failure names the included file and its step.
@@ -246,12 +251,10 @@ function includer(ctx: RunContext, file: string): (include: string) => Promise<s
       for (const [i, step] of included.steps.entries()) {
         const kind = kindOf(step);
         try {
-          await (STEP_HANDLERS[kind] as StepHandler<unknown>).run(step[kind], ctx);
+          await runStep(step, kind, ctx);
         } catch (err) {
-          const why =
-            err instanceof StepFailure || err instanceof TemplateError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
           throw new StepFailure(
-            `${include}, step ${i + 1} (${labelOf(step, kind)}): ${why}`,
+            `${include}, step ${i + 1} (${labelOf(step, kind)}): ${failureText(err)}`,
             err instanceof StepFailure ? err.mismatches : undefined,
           );
         }
