@@ -77,10 +77,9 @@ export function recordDraft(deps: { journal: Journal; store: Store }, partnerId:
     const newest = journal.list(partnerId, {}, 1)[0];
     emptyBecause = `Nothing to record: no journal entry of ${sandboxId} is in the range ${range} (it keeps entries #${position.oldestKept}–#${newest?.id ?? '?'}).`;
   }
-  // entries older than the range's first were dropped, or may have been, by the journal's cap
-  const startsAtOldest =
-    listed.length > 0 ? listed[0].id <= position.oldestKept : since === undefined || ('id' in since && since.id < position.oldestKept);
-  const truncated = position.truncated && startsAtOldest && (since === undefined || !('id' in since) || since.id < position.oldestKept);
+  // the cap dropped entries, and the range reaches back past the oldest one kept
+  const reachesPastOldest = since === undefined || ('id' in since ? since.id < position.oldestKept : listed[0]?.id === position.oldestKept);
+  const truncated = position.truncated && reachesPastOldest;
 
   const entries: DraftEntry[] = listed.map((e) => ({
     id: e.id,
