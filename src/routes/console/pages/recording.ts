@@ -3,7 +3,7 @@
  * scenario file (GET /_sandbox/scenario-draft), shown with what could not be recorded, and
  * downloadable as a .yaml file to run with `obsim scenario run`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { html, type RawHtml } from '../../hosted/layout.js';
 import { isError, withQuery } from '../api.js';
 import type { ConsoleKit } from '../kit.js';
@@ -31,12 +31,15 @@ ${draft.steps > 0 ? html`<p><a href="${downloadUrl}" download hx-boost="false">D
 
 export function recordingRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   const { hide, api, show, refused, query, pick } = kit;
-  const draftOf = (q: Record<string, string | undefined>) =>
-    withQuery('/_sandbox/scenario-draft', { ...q, since: q.since || undefined, until: q.until || undefined, name: q.name || undefined });
+  /** The draft the form asks for (blank fields left out), and the form's fields. */
+  const draftFor = async (request: FastifyRequest) => {
+    const q = pick(query(request), 'since', 'until', 'name');
+    const asked = { since: q.since || undefined, until: q.until || undefined, name: q.name || undefined };
+    return { q, answer: await api(request).get<Draft>(withQuery('/_sandbox/scenario-draft', { ...asked, format: 'json' })) };
+  };
 
   app.get('/console/scenario-draft', hide, async (request, reply) => {
-    const q = pick(query(request), 'since', 'until', 'name');
-    const answer = await api(request).get<Draft>(draftOf({ ...q, format: 'json' }));
+    const { q, answer } = await draftFor(request);
     if (isError(answer)) return refused(request, reply, '/console/requests', answer);
     return show(
       request,
@@ -48,10 +51,9 @@ export function recordingRoutes(app: FastifyInstance, kit: ConsoleKit): void {
   });
 
   app.get('/console/scenario-draft.yaml', hide, async (request, reply) => {
-    const q = pick(query(request), 'since', 'until', 'name');
-    const answer = await api(request).get<Draft>(draftOf({ ...q, format: 'json' }));
+    const { q, answer } = await draftFor(request);
     if (isError(answer)) return refused(request, reply, '/console/requests', answer);
-    const file = `${q.name ?? 'recorded'}.yaml`.replace(/[^\w.-]/g, '-');
+    const file = `${q.name || 'recorded'}.yaml`.replace(/[^\w.-]/g, '-');
     return reply
       .type('application/yaml; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file}"`)
