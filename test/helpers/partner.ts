@@ -102,3 +102,9 @@ export function storedJournal(app: FastifyInstance, partnerId?: string): (Stored
     .all(partnerId ?? null, partnerId ?? null) as { partner_id: string; data: string; answers: string }[];
   return rows.flatMap((r) => decodePage(r.data, r.answers).map((e) => ({ ...e, partnerId: r.partner_id })));
 }
+
+/** The partner headers of a created sandbox (POST /_sandbox/sandboxes answer). */
+export const sandboxHeaders = (created: { credentials: { clientId: string; clientSecret: string } }): Headers => ({
+  'x-partner-client-id': created.credentials.clientId,
+  'x-partner-client-secret': created.credentials.clientSecret,
+});

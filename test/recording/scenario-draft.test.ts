@@ -7,7 +7,7 @@
 import t from 'tap';
 import { parse } from 'yaml';
 import { build, json, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
-import { buildTwo, call, testMerchant } from '../helpers/partner.js';
+import { buildTwo, call, testMerchant, sandboxHeaders } from '../helpers/partner.js';
 
 type Draft = { yaml: string; steps: number; warnings: string[]; entries: number; deliveries: number };
 type Scenario = { name: string; steps: Record<string, any>[] };
@@ -132,10 +132,7 @@ t.test('who may record a sandbox: its own credentials, an admin with ?sandbox=, 
   const app = await buildTwo(t, { config: { adminKey: 'admin-key-1' } });
   const admin = { 'x-obsim-admin-key': 'admin-key-1' };
   const created = await call(app, 'POST', '/_sandbox/sandboxes', {}, admin);
-  const creds = {
-    'x-partner-client-id': created.body.credentials.clientId,
-    'x-partner-client-secret': created.body.credentials.clientSecret,
-  };
+  const creds = sandboxHeaders(created.body);
   const sandboxId = created.body.sandboxId as string;
   await call(app, 'POST', '/v1/partner/merchants/test', { companyName: 'Own ApS' }, creds);
   await call(app, 'POST', '/v1/partner/merchants/test', { companyName: 'Default ApS' });

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import t from 'tap';
 import { build, json, OTHER_PARTNER, PARTNER, schemaErrors } from '../../helpers/app.js';
 import { hook } from '../../helpers/deliveries.js';
-import { buildTwo, call, testMerchant } from '../../helpers/partner.js';
+import { buildTwo, call, testMerchant, sandboxHeaders } from '../../helpers/partner.js';
 import { startReceiver } from '../../helpers/receiver.js';
 
 const report = async (app: Awaited<ReturnType<typeof build>>, query = '', headers: Record<string, string> = PARTNER) =>
@@ -86,10 +86,7 @@ t.test('who may read a report: its own credentials, an admin with ?sandbox=, nob
   const app = await buildTwo(t, { config: { adminKey: 'admin-key-1' } });
   const admin = { 'x-obsim-admin-key': 'admin-key-1' };
   const created = await call(app, 'POST', '/_sandbox/sandboxes', {}, admin);
-  const creds = {
-    'x-partner-client-id': created.body.credentials.clientId,
-    'x-partner-client-secret': created.body.credentials.clientSecret,
-  };
+  const creds = sandboxHeaders(created.body);
   const sandboxId = created.body.sandboxId;
   await call(app, 'POST', '/v1/partner/merchants/test', { companyName: 'Own ApS' }, creds);
 

@@ -8,7 +8,7 @@
 import t from 'tap';
 import { request as undiciRequest } from 'undici';
 import { build, PARTNER, schemaErrors } from '../../helpers/app.js';
-import { call, count, testMerchant } from '../../helpers/partner.js';
+import { call, count, testMerchant, sandboxHeaders } from '../../helpers/partner.js';
 
 type App = Awaited<ReturnType<typeof build>>;
 const pay = (app: App, clientId: string, ref: string, headers = PARTNER) =>
@@ -193,10 +193,7 @@ t.test("a created sandbox's profile: set at creation, its seed shown; never touc
   t.equal(created.status, 200);
   t.same(schemaErrors('SandboxCreated', created.body), []);
   t.ok(Number.isInteger(created.body.faults.seed));
-  const mine = {
-    'x-partner-client-id': created.body.credentials.clientId,
-    'x-partner-client-secret': created.body.credentials.clientSecret,
-  };
+  const mine = sandboxHeaders(created.body);
   t.equal((await call(app, 'GET', '/v1/partner/merchants', undefined, mine)).status, 503, 'the created sandbox has faults');
   t.equal((await call(app, 'GET', '/v1/partner/merchants')).status, 200, 'the default sandbox has none');
   t.equal((await call(app, 'GET', '/_sandbox/faults')).body.active, false);
