@@ -43,11 +43,13 @@ export interface DraftDelivery {
 
 export interface Placed {
   delivery: DraftDelivery;
+  /** The event's `data` (its body parsed once, here). */
+  data: unknown;
   /** Virtual time to let pass for it (it came from a timer on a running clock, between requests). */
   within?: string;
 }
 
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -77,8 +79,8 @@ function largestWithin(sorted: readonly number[] | undefined, lo: number, hi: nu
 const isClockMove = (e: DraftEntry) => e.path.startsWith('/_sandbox/clock/');
 
 /** The ids an event is about (`paymentId`, `requestId`, `merchantClientId`…), as text. */
-function subjectsOf(d: DraftDelivery): string[] {
-  const data = (parseJson(d.body) as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+function subjectsOf(data: unknown): string[] {
+  if (typeof data !== 'object' || data === null) return [];
   return Object.entries(data)
     .filter(([k, v]) => isGeneratedKey(k) && !k.endsWith('Url') && (typeof v === 'number' || (typeof v === 'string' && v.length >= 4)))
     .map(([, v]) => String(v));
@@ -100,7 +102,7 @@ export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery
     if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && typeof id === 'string') registeredAt.set(id, j);
     if (e.method === 'GET') return;
     const names = new Set<string>(e.path.split('/').filter((s) => s !== ''));
-    for (const g of [...generatedValues(e.requestBody), ...generatedValues(e.responseBody)]) names.add(String(g.value));
+    for (const g of generatedValues(e.responseBody, generatedValues(e.requestBody))) names.add(String(g.value));
     for (const n of names) {
       const list = writesNaming.get(n);
       if (list) list.push(j);
@@ -110,9 +112,10 @@ export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery
   const last = entries.length - 1;
   for (const d of deliveries) {
     const t = Date.parse(d.createdAt);
+    const data = (parseJson(d.body) as { data?: unknown } | undefined)?.data;
     const floor = registeredAt.get(d.webhookId);
     if (floor === undefined) {
-      put(last, { delivery: d });
+      put(last, { delivery: d, data });
       continue;
     }
     let i = lowerBound(atMs, t, floor);
@@ -129,7 +132,7 @@ export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery
     // the entries that had arrived by then: those answered by t, and those in progress at t
     let upper = lowerBound(atMs, t + 2, i) - 1;
     while (upper < last && atMs[upper + 1] - entries[upper + 1].durationMs <= t + 1) upper++;
-    const names = d.redeliveryOf !== null ? [String(d.redeliveryOf)] : subjectsOf(d);
+    const names = d.redeliveryOf !== null ? [String(d.redeliveryOf)] : subjectsOf(data);
     let cause = -1;
     for (const n of names) {
       for (let k = largestWithin(writesNaming.get(n), i, upper); k >= i; k = largestWithin(writesNaming.get(n), i, k - 1)) {
@@ -140,7 +143,7 @@ export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery
         }
       }
     }
-    put(cause >= 0 ? cause : i, { delivery: d, within });
+    put(cause >= 0 ? cause : i, { delivery: d, data, within });
   }
   return placed;
 }

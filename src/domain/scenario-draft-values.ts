@@ -20,18 +20,18 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** Arrays longer than this are not asserted (a long list is rarely what a story is about). */
 const MAX_ASSERTED_ITEMS = 20;
 
-const SINGULAR: Record<string, string> = {
-  merchants: 'merchant',
-  payments: 'payment',
-  consents: 'consent',
-  deliveries: 'delivery',
-  webhooks: 'webhook',
-  accounts: 'account',
-  users: 'user',
-  stores: 'store',
-  snapshots: 'snapshot',
-  transactions: 'transaction',
-};
+const SINGULAR = new Map<string, string>([
+  ['merchants', 'merchant'],
+  ['payments', 'payment'],
+  ['consents', 'consent'],
+  ['deliveries', 'delivery'],
+  ['webhooks', 'webhook'],
+  ['accounts', 'account'],
+  ['users', 'user'],
+  ['stores', 'store'],
+  ['snapshots', 'snapshot'],
+  ['transactions', 'transaction'],
+]);
 
 /** Keys repeat (a recording sees a few dozen, a million times): each is judged once. */
 const generatedKeys = new Map<string, boolean>();
@@ -43,23 +43,12 @@ export function isGeneratedKey(key: string): boolean {
 export const isIsoInstant = (v: unknown): v is string => typeof v === 'string' && ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v));
 
 /** The kind of thing a key or path segment names: `merchantId` → merchant; `id` under /merchants → merchant. */
-const kinds = new Map<string, string>();
 export function kindOf(key: string, contextPath: string): string {
   if (key !== 'id' && key.endsWith('Id')) return key.slice(0, -2);
-  const cacheKey = `${key} ${contextPath}`;
-  let kind = kinds.get(cacheKey);
-  if (kind === undefined) {
-    kind = kindFromPath(key, contextPath);
-    if (kinds.size < 10_000) kinds.set(cacheKey, kind);
-  }
-  return kind;
-}
-
-function kindFromPath(key: string, contextPath: string): string {
-  const segments = contextPath.split('/').filter((s) => s !== '' && !/\d/.test(s));
+  const segments = contextPath.split('/');
   for (let i = segments.length - 1; i >= 0; i--) {
-    const s = SINGULAR[segments[i]];
-    if (s) return s;
+    const kind = SINGULAR.get(segments[i]);
+    if (kind !== undefined) return kind;
   }
   return key;
 }
@@ -67,21 +56,37 @@ function kindFromPath(key: string, contextPath: string): string {
 /**
  * The variables of a recording: a value obsim handed out → the name it is captured as. Numbers
  * (merchant and payment ids are small integers) are told apart by kind, so payment 1 and
- * merchant 1 are two variables; strings by value.
+ * merchant 1 are two variables; strings by value. Every reference written (`${name}`) is noted
+ * with the step it is written in, so captures nothing uses can be dropped without reading the
+ * steps again.
  */
 export class DraftVariables {
-  private readonly byValue = new Map<string, string>();
+  private readonly byString = new Map<string, string>();
+  private readonly byNumber = new Map<string, Map<number, string>>();
+  private readonly byUrlPath = new Map<string, string>();
   private readonly names = new Set<string>();
   private readonly suffixes = new Map<string, number>();
   /** Every value seen under a generated key, captured or not: text containing one is volatile. */
   readonly generated = new Set<string>();
+  /** The index of the step being written: references made now are made by it. */
+  step = 0;
+  /** Each name → the last step that refers to it. */
+  readonly lastUse = new Map<string, number>();
 
-  private static keyOf(kind: string, value: string | number): string {
-    return typeof value === 'number' ? `${kind}:${value}` : `s:${value}`;
+  /** The value's variable: a number's of that kind (`payment`), a string's whatever the kind. */
+  nameFor(kind: string, value: string | number): string | undefined {
+    return typeof value === 'number' ? this.byNumber.get(kind)?.get(value) : this.byString.get(value);
   }
 
-  nameFor(kind: string, value: string | number): string | undefined {
-    return this.byValue.get(DraftVariables.keyOf(kind, value));
+  /** `${name}` for the value's variable, noted as used by the current step; undefined when it has none. */
+  refFor(kind: string, value: string | number): string | undefined {
+    const name = this.nameFor(kind, value);
+    return name === undefined ? undefined : this.ref(name);
+  }
+
+  ref(name: string): string {
+    this.lastUse.set(name, this.step);
+    return `\${${name}}`;
   }
 
   /** Add a variable for the value; its name from the key (`paymentId`, then `paymentId2`, …). */
@@ -93,39 +98,45 @@ export class DraftVariables {
       name = `${base}${n}`;
       this.suffixes.set(base, n + 1);
     }
-    this.names.add(name);
-    this.byValue.set(DraftVariables.keyOf(kind, value), name);
+    this.set(kind, value, name);
     return name;
   }
 
   /** Set a name chosen elsewhere (a webhook's `as`). */
   set(kind: string, value: string | number, name: string): void {
     this.names.add(name);
-    this.byValue.set(DraftVariables.keyOf(kind, value), name);
+    if (typeof value === 'string') this.byString.set(value, name);
+    else {
+      let byValue = this.byNumber.get(kind);
+      if (byValue === undefined) this.byNumber.set(kind, (byValue = new Map()));
+      byValue.set(value, name);
+    }
   }
 
   /** The path with each segment that is a variable's value replaced by it, or a whole URL path (`${paymentUrl}`). */
   path(path: string): string {
     const parts = path.split('/');
-    const bySegment = parts
+    const named = parts.map((seg, i) => {
+      if (seg === '') return undefined;
+      const decoded = safeDecode(seg);
+      const asNumber = /^\d+$/.test(decoded) ? this.nameFor(SINGULAR.get(parts[i - 1] ?? '') ?? '', Number(decoded)) : undefined;
+      return asNumber ?? (decoded.length >= 6 ? this.byString.get(decoded) : undefined);
+    });
+    // a link whose token is not handed out on its own (paymentUrl) is requested by the link
+    const whole = this.byUrlPath.get(path);
+    if (whole !== undefined && named.every((n) => n === undefined) && !path.includes('${')) return this.ref(whole);
+    return parts
       .map((seg, i) => {
-        if (seg === '') return seg;
-        const decoded = safeDecode(seg);
-        const kind = SINGULAR[parts[i - 1] ?? ''] ?? '';
-        const asNumber = /^\d+$/.test(decoded) ? this.nameFor(kind, Number(decoded)) : undefined;
-        const name = asNumber ?? (decoded.length >= 6 ? this.nameFor('', decoded) : undefined);
-        return name ? `\${${name}}` : escapeTemplate(seg);
+        const name = named[i];
+        return name === undefined ? escapeTemplate(seg) : this.ref(name);
       })
       .join('/');
-    // a link whose token is not handed out on its own (paymentUrl) is requested by the link
-    const whole = this.byValue.get(`url:${path}`);
-    return whole && !bySegment.includes('${') ? `\${${whole}}` : bySegment;
   }
 
   /** Remember a link's path so a request to it is written `path: ${paymentUrl}`. */
   addUrlPath(url: string, name: string): void {
     try {
-      this.byValue.set(`url:${new URL(url).pathname}`, name);
+      this.byUrlPath.set(new URL(url).pathname, name);
     } catch {
       // not a URL after all: nothing to remember
     }
@@ -152,7 +163,7 @@ function safeDecode(s: string): string {
  * A literal string as a scenario template: `${` written `$${` so it is sent as it was (replaced
  * by a function: in a replacement string `$$` means one `$`).
  */
-export const escapeTemplate = (s: string): string => s.replaceAll('${', () => '$${');
+export const escapeTemplate = (s: string): string => (s.includes('${') ? s.replaceAll('${', () => '$${') : s);
 
 /** `90d`, `5s`, `1500ms`: the largest unit that divides the duration exactly. */
 export function formatDuration(ms: number): string {
@@ -185,19 +196,18 @@ export function relativeInstant(value: string, nowMs: number): string {
 /** A request's value written back: handed-out values as variables, instants relative to now, the rest literal. */
 export function templateOf(value: unknown, vars: DraftVariables, nowMs: number, key = '', contextPath = ''): unknown {
   if (typeof value === 'string') {
-    const name = vars.nameFor(kindOf(key, contextPath), value) ?? vars.nameFor('', value);
-    if (name) return `\${${name}}`;
+    const ref = vars.refFor('', value);
+    if (ref) return ref;
     if (isIsoInstant(value)) return relativeInstant(value, nowMs);
     return escapeTemplate(value);
   }
   if (typeof value === 'number' && isGeneratedKey(key)) {
-    const name = vars.nameFor(kindOf(key, contextPath), value);
-    return name ? `\${${name}}` : value;
+    return vars.refFor(kindOf(key, contextPath), value) ?? value;
   }
   if (Array.isArray(value)) return value.map((v) => templateOf(v, vars, nowMs, key, contextPath));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[escapeTemplate(k)] = templateOf(v, vars, nowMs, k, contextPath);
+    for (const k in value) out[escapeTemplate(k)] = templateOf((value as Record<string, unknown>)[k], vars, nowMs, k, contextPath);
     return out;
   }
   return value;
@@ -225,8 +235,11 @@ const STATE_KEY = /^(status|\w*Status|failureReason|code|field|event|verified|is
 function stable(value: unknown, vars: DraftVariables, key: string, contextPath: string): unknown {
   if (isVolatileKey(key)) return SKIP;
   if (typeof value === 'string' || typeof value === 'number') {
-    const name = vars.nameFor(kindOf(key, contextPath), value) ?? (typeof value === 'string' ? vars.nameFor('', value) : undefined);
-    if (name) return `\${${name}}`;
+    // a string is a variable by its value alone; a number only under a key naming an id (an
+    // amount of 10 is not payment 10)
+    const ref =
+      typeof value === 'string' ? vars.refFor('', value) : isGeneratedKey(key) ? vars.refFor(kindOf(key, contextPath), value) : undefined;
+    if (ref) return ref;
     if (isGeneratedKey(key) || !STATE_KEY.test(key)) return SKIP;
     if (typeof value === 'number') return value;
     if (value.startsWith('$') || value.includes('[redacted]') || URL_LIKE.test(value) || CONTAINS_INSTANT.test(value)) return SKIP;
@@ -241,22 +254,34 @@ function stable(value: unknown, vars: DraftVariables, key: string, contextPath: 
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const s = stable(v, vars, k, contextPath);
-      if (s !== SKIP) out[escapeTemplate(k)] = s;
+    let any = false;
+    for (const k in value) {
+      const s = stable((value as Record<string, unknown>)[k], vars, k, contextPath);
+      if (s !== SKIP) {
+        out[escapeTemplate(k)] = s;
+        any = true;
+      }
     }
-    return Object.keys(out).length > 0 ? out : SKIP;
+    return any ? out : SKIP;
   }
   // null and booleans: a state (failureReason: null, isActivated: true) or nothing
   return STATE_KEY.test(key) ? value : SKIP;
 }
 
+export interface GeneratedValue {
+  path: string;
+  key: string;
+  value: string | number;
+}
+
 /** Every generated value under a generated key in a JSON value, with the key and its path (`items[0].id`). */
-export function generatedValues(value: unknown, path = '', key = ''): { path: string; key: string; value: string | number }[] {
-  if ((typeof value === 'string' || typeof value === 'number') && isGeneratedKey(key)) return [{ path, key, value }];
-  if (Array.isArray(value)) return value.flatMap((v, i) => generatedValues(v, `${path}[${i}]`, key));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => generatedValues(v, path === '' ? k : `${path}.${k}`, k));
+export function generatedValues(value: unknown, out: GeneratedValue[] = [], path = '', key = ''): GeneratedValue[] {
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (isGeneratedKey(key)) out.push({ path, key, value });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) generatedValues(value[i], out, `${path}[${i}]`, key);
+  } else if (value !== null && typeof value === 'object') {
+    for (const k in value) generatedValues((value as Record<string, unknown>)[k], out, path === '' ? k : `${path}.${k}`, k);
   }
-  return [];
+  return out;
 }

@@ -9,8 +9,16 @@
  * it. What cannot be replayed is said in a comment beside the step or atop the file, never
  * silently left out.
  */
-import { parseJson, placeDeliveries, type DraftDelivery, type DraftEntry } from './scenario-draft-placement.js';
-import { DraftVariables, formatDuration, generatedValues, kindOf, stableView, templateOf } from './scenario-draft-values.js';
+import { placeDeliveries, type DraftDelivery, type DraftEntry } from './scenario-draft-placement.js';
+import {
+  DraftVariables,
+  formatDuration,
+  generatedValues,
+  kindOf,
+  stableView,
+  templateOf,
+  type GeneratedValue,
+} from './scenario-draft-values.js';
 
 export type { DraftDelivery, DraftEntry };
 
@@ -88,10 +96,10 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
         skippedDeliveries.push(`${d.delivery.event} (delivery ${d.delivery.id})`);
         continue;
       }
-      const envelope = parseJson(d.delivery.body) as { data?: unknown } | undefined;
+      vars.step = out.length;
       const step: Record<string, unknown> = { event: d.delivery.event };
       if (webhookNames.size > 1) step.webhook = as;
-      const data = envelope?.data === undefined ? undefined : stableView(envelope.data, vars, '');
+      const data = d.data === undefined ? undefined : stableView(d.data, vars, '');
       if (data !== undefined && !(typeof data === 'object' && data !== null && Object.keys(data).length === 0)) step.data = data;
       if (d.within) step.within = d.within;
       out.push({
@@ -103,6 +111,7 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
 
   source.entries.forEach((e, index) => {
     const nowMs = Date.parse(e.at);
+    vars.step = out.length;
     const pending = entryStep(e, { vars, sentStrings, webhookNames, previousAt, tokenSeen });
     previousAt = nowMs;
     if (typeof pending === 'string') carried.push(pending);
@@ -121,7 +130,7 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
     notes.push(w);
     warnings.push(w);
   }
-  const kept = dropUnusedCaptures(out);
+  const kept = dropUnusedCaptures(out, vars.lastUse);
   return {
     scenario: {
       name: source.name,
@@ -166,13 +175,14 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
   if (control) {
     const target = CONTROL_TARGET[control[1] as keyof typeof CONTROL_TARGET];
     const id = decodeURIComponent(control[2]);
-    const name = /^\d+$/.test(id) ? s.vars.nameFor(target, Number(id)) : s.vars.nameFor('', id);
-    const step: Record<string, unknown> = { [target]: name ? `\${${name}}` : id, action: control[3] };
+    const ref = s.vars.refFor(target, /^\d+$/.test(id) ? Number(id) : id);
+    const step: Record<string, unknown> = { [target]: ref ?? id, action: control[3] };
     if (e.requestBody !== undefined && Object.keys(body).length > 0) step.body = templateOf(e.requestBody, s.vars, nowMs);
-    step.expect = expectOf(e, s);
-    const capture = captures(e, s);
+    const handedOut = generatedValues(e.responseBody);
+    step.expect = expectOf(e, s, handedOut);
+    const capture = captures(e, s, handedOut);
     if (capture) step.capture = capture;
-    const before = !name && /^\d+$/.test(id) ? `${target} ${id} was created before the recorded range` : undefined;
+    const before = !ref && /^\d+$/.test(id) ? `${target} ${id} was created before the recorded range` : undefined;
     return { step: { control: step }, comment: before };
   }
   if (e.path === '/_sandbox/faults' && ok && (e.method === 'PUT' || e.method === 'DELETE')) {
@@ -213,8 +223,9 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
   }
   if (auth === 'bearer' && !s.tokenSeen) comments.push('it used a token generated before the recorded range: pass one with --var token=…');
   if (e.status === 401 && auth === undefined) comments.push('refused for its credentials when recorded; a replay sends the runner’s');
-  step.expect = expectOf(e, s);
-  const capture = e.path === '/v1/auth/generate-token' && ok ? { token: 'token' } : captures(e, s);
+  const handedOut = generatedValues(e.responseBody);
+  step.expect = expectOf(e, s, handedOut);
+  const capture = e.path === '/v1/auth/generate-token' && ok ? { token: 'token' } : captures(e, s, handedOut);
   if (capture) step.capture = capture;
   return {
     step: { request: step },
@@ -223,10 +234,11 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
   };
 }
 
-function expectOf(e: DraftEntry, s: EntryState): Record<string, unknown> {
+/** `handedOut`: the answer's generated values (generatedValues of its body). */
+function expectOf(e: DraftEntry, s: EntryState, handedOut: GeneratedValue[]): Record<string, unknown> {
   const expect: Record<string, unknown> = { status: e.status };
   // what this answer hands out is volatile in this very step (its variable is set after the check)
-  for (const g of generatedValues(e.responseBody)) if (typeof g.value === 'string') s.vars.generated.add(g.value);
+  for (const g of handedOut) if (typeof g.value === 'string') s.vars.generated.add(g.value);
   const readForCaptures = e.method === 'GET' && e.path.startsWith('/_sandbox/');
   if (!e.responseBodyTruncated && typeof e.responseBody === 'object' && e.responseBody !== null && !readForCaptures) {
     const body = stableView(e.responseBody, s.vars, e.path);
@@ -238,13 +250,13 @@ function expectOf(e: DraftEntry, s: EntryState): Record<string, unknown> {
 }
 
 /** Capture what the answer hands out that nothing sent before (a value the partner chose is not obsim's). */
-function captures(e: DraftEntry, s: EntryState): Record<string, string> | undefined {
+function captures(e: DraftEntry, s: EntryState, handedOut: GeneratedValue[]): Record<string, string> | undefined {
   if (e.responseBodyTruncated || typeof e.responseBody !== 'object' || e.responseBody === null) return undefined;
   const out: Record<string, string> = {};
-  for (const g of generatedValues(e.responseBody)) {
+  for (const g of handedOut) {
     if (typeof g.value === 'string' && (g.value.length < 4 || g.value.includes('[redacted]') || s.sentStrings.has(g.value))) continue;
     const kind = kindOf(g.key, e.path);
-    if (s.vars.nameFor(kind, g.value) ?? (typeof g.value === 'string' ? s.vars.nameFor('', g.value) : undefined)) continue;
+    if (s.vars.nameFor(kind, g.value) !== undefined) continue;
     const name = s.vars.add(typeof g.value === 'number' ? kind : '', g.key, g.value);
     if (typeof g.value === 'string' && g.key.endsWith('Url')) s.vars.addUrlPath(g.value, name);
     out[name] = g.path;
@@ -265,13 +277,8 @@ function requestValues(e: DraftEntry): string[] {
   return values;
 }
 
-/** Drop captures nothing uses, and the reads kept only for them. */
-function dropUnusedCaptures(steps: Pending[]): Pending[] {
-  // the last step that refers to each name (`${name}`, `${name.field}`): one pass over the steps
-  const lastUse = new Map<string, number>();
-  steps.forEach((p, index) => {
-    for (const m of JSON.stringify(p.step).matchAll(/\$\{([A-Za-z_]\w*)/g)) lastUse.set(m[1], index);
-  });
+/** Drop captures nothing uses (`lastUse`: each name → the last step referring to it), and the reads kept only for them. */
+function dropUnusedCaptures(steps: Pending[], lastUse: ReadonlyMap<string, number>): Pending[] {
   const kept: Pending[] = [];
   steps.forEach((p, index) => {
     const kind = Object.keys(p.step)[0];

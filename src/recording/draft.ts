@@ -138,16 +138,15 @@ export function draftYaml(draft: ScenarioDraft): string {
   const notes = draft.notes.map((n) => `# ${n}`).join('\n');
   if (!draft.scenario) return `${notes}\n`;
   const { steps, ...head } = draft.scenario;
-  const lines = [notes, '', jsYaml().dump(head, DUMP).trimEnd(), 'steps:'];
-  // one dump of every step (a call per step costs a third more), each comment put before its step:
-  // every step starts a line with "- ", and nothing else does (all else is indented under it)
+  // one dump of every step (a call per step costs a third more), each comment put before its
+  // step: under `steps:` every step starts a line with "  - ", and nothing else does (all else is
+  // indented deeper, block scalars included)
   let step = 0;
-  for (const line of jsYaml().dump(steps, DUMP).trimEnd().split('\n')) {
-    if (line.startsWith('- ')) {
+  const body = jsYaml()
+    .dump({ steps }, DUMP)
+    .replace(/^ {2}- /gm, (start) => {
       const comment = draft.stepComments[step++];
-      if (comment) lines.push(`  # ${comment}`);
-    }
-    lines.push(`  ${line}`);
-  }
-  return `${lines.join('\n')}\n`;
+      return comment ? `  # ${comment}\n${start}` : start;
+    });
+  return `${notes}\n\n${jsYaml().dump(head, DUMP)}${body}`;
 }
