@@ -1,11 +1,14 @@
 /**
  * The package is publishable (`npm publish --dry-run` is clean but for the login it cannot have
- * here), and `npm pack` makes a package that installs into a fresh project from the tarball (its
- * native dependency built there as here) and works: the library, the typed client, the
- * Testcontainers module and the bin (`npx obsim --version`, `obsim openapi`), under node:test and
- * Vitest (the examples of docs/testing-with-obsim.md, run as written), and its types check from
- * the consumer's side. Slow (an install with a
- * native build: one to three minutes), so it runs once, in one test.
+ * here), and `npm pack` makes a package that installs into a fresh project from the tarball and
+ * works: the library, the typed client, the Testcontainers module and the bin (`npx obsim
+ * --version`, `obsim openapi`), under node:test and Vitest (the examples of
+ * docs/testing-with-obsim.md, run as written), and its types check from the consumer's side.
+ *
+ * The native SQLite driver's install script runs in both installs, and finds its binary the way
+ * users' installs do (prebuild-install, downloaded there), here from a local prebuild made of the
+ * binary this checkout's `npm ci` compiled: no network, and not two more compiles from source
+ * (minutes of a 2-core CI run; compiling is what this checkout's own install already proved).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +65,20 @@ const TESTCONTAINERS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf
   .devDependencies.testcontainers;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
+/**
+ * A folder holding this checkout's compiled better-sqlite3 as prebuild-install names a release
+ * asset (`better-sqlite3-v12.6.2-node-v115-linux-x64.tar.gz`, `build/Release/…` inside).
+ */
+function localPrebuild(dir: string): string {
+  const driver = join(ROOT, 'node_modules/better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(driver, 'package.json'), 'utf8')) as { version: string };
+  const folder = join(dir, 'prebuilds');
+  execFileSync('mkdir', ['-p', folder]);
+  const asset = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['czf', join(folder, asset), '-C', driver, 'build/Release/better_sqlite3.node']);
+  return folder;
+}
+
 t.test('npm publish --dry-run is clean', async (t) => {
   const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   t.equal(r.status, 0, r.stderr);
@@ -103,6 +120,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   // a global install into a prefix of its own (as `npm install --global` does into /usr/local),
   // with the flag npm 11 wants for a native build outside a project; awaited further down
   const prefix = join(dir, 'global');
+  const env = { ...process.env, npm_config_better_sqlite3_local_prebuilds: localPrebuild(dir) };
   const globalInstall = new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const child = spawn(
       'npm',
@@ -117,7 +135,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
         '--loglevel=error',
         join(dir, tarball),
       ],
-      { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000 },
+      { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000 },
     );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -139,13 +157,18 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   );
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: project,
+    env,
     encoding: 'utf8',
     timeout: 480_000,
   });
   t.equal(install.status, 0, `npm install in the consumer project\n${install.stderr}`);
   t.ok(
     existsSync(join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')),
-    'the native dependency was built on install',
+    'the native dependency was installed by its install script',
+  );
+  t.notOk(
+    existsSync(join(project, 'node_modules/better-sqlite3/build/Release/obj.target')),
+    'from the local prebuild, not compiled again (node-gyp leaves its objects there)',
   );
 
   writeFileSync(join(project, 'sim.node.test.mjs'), NODE_TEST);
