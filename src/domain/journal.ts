@@ -97,7 +97,8 @@ export function journalBody(body: unknown, limit: number): { text: string | null
     }
   } else if (Buffer.isBuffer(body)) text = body.toString('utf8');
   else text = JSON.stringify(redactJson(body)) ?? '';
-  if (Buffer.byteLength(text, 'utf8') <= limit) return { text, truncated: false };
+  // a UTF-16 unit is at most 3 bytes of UTF-8: most texts are under the limit without counting
+  if (text.length * 3 <= limit || Buffer.byteLength(text, 'utf8') <= limit) return { text, truncated: false };
   return {
     text: Buffer.from(text, 'utf8')
       .subarray(0, limit)

@@ -71,6 +71,12 @@ t.test('bodies: JSON re-serialized after redaction, others kept, cut at the limi
   const multibyte = journalBody('æ'.repeat(200), 257); // 2 bytes each: the cut never splits a character
   t.equal(multibyte.truncated, true);
   t.notMatch(multibyte.text ?? '', /\uFFFD/);
+  // at the limit in bytes, whatever the characters' width (3 bytes for '€', 4 for '😀' in two UTF-16 units)
+  t.same(journalBody('€'.repeat(100), 300), { text: '€'.repeat(100), truncated: false });
+  t.equal(journalBody('€'.repeat(101), 300).truncated, true);
+  t.same(journalBody('😀'.repeat(75), 300), { text: '😀'.repeat(75), truncated: false });
+  const emoji = journalBody('😀'.repeat(76), 300);
+  t.same(emoji, { text: '😀'.repeat(75), truncated: true }, 'cut at 300 bytes, between two characters');
 });
 
 t.test('a refusal is read from the ErrorBody', async (t) => {
