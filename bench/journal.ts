@@ -303,7 +303,7 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     await sleep(500);
     results.soak = { seconds: SOAK_S, firstMb: samples[0], lastMb: samples[samples.length - 1], maxMb: Math.max(...samples), samples };
-    results.inProcess = await journalCost({ dist: join(ROOT, 'dist'), rounds: quick ? 2 : 5, entries: quick ? 10_000 : 30_000 });
+    results.inProcess = journalCost({ dist: join(ROOT, 'dist'), rounds: quick ? 2 : 5, entries: quick ? 10_000 : 30_000 });
   } finally {
     background?.close();
     load.close();
