@@ -7,8 +7,9 @@
  * - not recorded: the journal's own routes, and the readiness report and scenario draft read from it (reading it
  *   must not change what it counts), sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
  *   partner can be named for.
- * The entry is taken in onSend, after the store's hook has waited for the request's own commit,
- * so it never delays the answer; it is written in a batch soon after (src/journal/index.ts). A
+ * What the entry needs is read in onSend, after the store's hook has waited for the request's own
+ * commit; the entry is made in a microtask, after the answer was written, so a client waiting on
+ * each answer never waits for it; it is written in a batch soon after (src/journal/index.ts). A
  * JSON body is kept as the text that arrived (the parser below hands it over before parsing it);
  * any other body (a form) as it was parsed, before validation can change it.
  */
@@ -17,6 +18,7 @@ import fp from 'fastify-plugin';
 import { createJournal, type Journal, type StoredBody } from '../journal/index.js';
 import type { FaultMark } from '../domain/chaos.js';
 import { journalStatus } from './chaos.js';
+import { isoOf } from '../clock.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -126,31 +128,41 @@ export const journalPlugin = fp(
         if (app.partners.knows(claimed)) owner = claimed;
       }
       if (owner === undefined || (typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload))) return done(null, payload);
-      try {
-        journal.record({
-          partnerId: owner,
-          at: (request.sandbox ?? app.engine.worldOf(owner)).clock.iso(),
-          method: request.method,
-          path,
-          query: request.query,
-          params: request.params,
-          headers: request.headers,
-          body:
-            request.journalBody ??
-            (request.journalText !== null
-              ? journal.requestBody(request.journalText, request.journalJson)
-              : journal.requestBody(request.body)),
-          status: journalStatus(request, reply),
-          fault: request.fault,
-          payload,
-          payloadIsJson: isJsonType(reply.getHeader('content-type')),
-          durationMs: reply.elapsedTime,
-          requestId: request.id,
-        });
-      } catch (err) {
-        // the journal is a record of the answer, never a reason to change it
-        request.log.error({ err }, 'journal: cannot record the request');
-      }
+      // what the entry needs that can still change is read now; the entry itself is made once the
+      // answer is written (a microtask runs after this turn's write, before any other request's):
+      // a client waiting on each answer does not wait for its entry too
+      const partnerId = owner;
+      const atMs = (request.sandbox ?? app.engine.worldOf(owner)).clock.nowMs();
+      const status = journalStatus(request, reply);
+      const payloadIsJson = isJsonType(reply.getHeader('content-type'));
+      const durationMs = reply.elapsedTime;
+      queueMicrotask(() => {
+        try {
+          journal.record({
+            partnerId,
+            at: isoOf(atMs),
+            method: request.method,
+            path,
+            query: request.query,
+            params: request.params,
+            headers: request.headers,
+            body:
+              request.journalBody ??
+              (request.journalText !== null
+                ? journal.requestBody(request.journalText, request.journalJson)
+                : journal.requestBody(request.body)),
+            status,
+            fault: request.fault,
+            payload,
+            payloadIsJson,
+            durationMs,
+            requestId: request.id,
+          });
+        } catch (err) {
+          // the journal is a record of the answer, never a reason to change it
+          request.log.error({ err }, 'journal: cannot record the request');
+        }
+      });
       done(null, payload);
     });
   },

@@ -4,6 +4,7 @@
  * with near misses, malformed matchers, hosted pages and sandboxes each in their own journal, and
  * --journal off. Every response is checked against its schema (build() validates responses).
  */
+import { ServerResponse } from 'node:http';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { aisApp } from '../../helpers/ais.js';
@@ -365,5 +366,36 @@ t.test('--journal off: nothing recorded; the journal routes say so', async (t) =
   ] as const) {
     const r = await call(app, method, url, method === 'POST' ? {} : undefined);
     t.match(r, { status: 409, body: { code: 'journal_off' } }, `${method} ${url}`);
+  }
+});
+
+t.test('an entry is made after its answer was written, and the next request already finds it', async (t) => {
+  // as served: the response check of the other tests is one more onSend hook, a promise, before the write
+  const app = await build(t, { config: { validateResponses: false } });
+  // the order of the two, per request id: an answer's end (inject's response ends through Node's) and its entry
+  const order: string[] = [];
+  const end = ServerResponse.prototype.end;
+  ServerResponse.prototype.end = function (this: ServerResponse, ...args: unknown[]) {
+    order.push(`answered ${String(this.getHeader('x-request-id'))}`);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof end;
+  t.teardown(() => {
+    ServerResponse.prototype.end = end;
+  });
+  const kept = app.journal!;
+  const record = kept.record.bind(kept);
+  kept.record = (r) => {
+    order.push(`recorded ${r.requestId}`);
+    record(r);
+  };
+  const m = await testMerchant(app);
+  await call(app, 'GET', `/v1/partner/merchants/${m.merchantId}/onboarding-status`, undefined, { ...PARTNER, 'x-request-id': 'read-1' });
+  const [entry] = (await journal(app, '?limit=1')).items;
+  t.match(entry, { requestId: 'read-1', status: 200 }, 'the next request finds it');
+  const recorded = order.filter((line) => line.startsWith('recorded '));
+  t.ok(recorded.length >= 2, 'the merchant and the read recorded');
+  for (const line of recorded) {
+    const id = line.slice('recorded '.length);
+    t.ok(order.indexOf(`answered ${id}`) >= 0 && order.indexOf(`answered ${id}`) < order.indexOf(line), `${id}: answered, then recorded`);
   }
 });
