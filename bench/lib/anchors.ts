@@ -4,7 +4,7 @@
  * under the OS temp dir (never a dependency of obsim), reused by later runs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startServer, type Server } from './proc.js';
@@ -31,12 +31,26 @@ export async function anchorServers(root: string, tmp: string, log: (line: strin
       return [];
     }
   }
+  // the provider's document, plus the controls' /healthz (the bench waits for it to answer 200;
+  // its error schema, ErrorBody, is in both documents)
   const spec = join(tmp, 'openapi.json');
-  const gen = spawnSync(process.execPath, [join(root, 'dist', 'src', 'bin.js'), 'openapi', '--out', spec], { cwd: root, stdio: 'inherit' });
-  if (gen.status !== 0) {
-    log('anchors: could not write the OpenAPI document; running without them');
-    return [];
+  const controls = join(tmp, 'openapi-controls.json');
+  for (const [which, out] of [
+    ['provider', spec],
+    ['controls', controls],
+  ]) {
+    const gen = spawnSync(process.execPath, [join(root, 'dist', 'src', 'bin.js'), 'openapi', '--which', which, '--out', out], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (gen.status !== 0) {
+      log('anchors: could not write the OpenAPI documents; running without them');
+      return [];
+    }
   }
+  const provider = JSON.parse(readFileSync(spec, 'utf8')) as { paths: Record<string, unknown> };
+  provider.paths['/healthz'] = (JSON.parse(readFileSync(controls, 'utf8')) as { paths: Record<string, unknown> }).paths['/healthz'];
+  writeFileSync(spec, JSON.stringify(provider));
   const anchors: AnchorSpec[] = [];
   if (existsSync(prismBin)) {
     anchors.push({
