@@ -8,10 +8,13 @@
  *
  *   cp -r dist tmp/before && <change> && npm run build && npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js
  *
- * Both servers start at default settings on their own file database, pinned to core 0 like
- * `npm run bench` (autocannon on core 1), with the bench's fixture; every case then runs at each
- * connection count in alternating passes (A B, B A, …) and the medians of req/s, p50 and p99 are
- * printed per build.
+ * An argument may carry flags for its server after the path, quoted as one argument, to compare
+ * settings of one build: `npm run bench:ab -- dist/src/bin.js "dist/src/bin.js --journal off"`.
+ *
+ * Both servers start at default settings (but for such flags) on their own file database, pinned
+ * to core 0 like `npm run bench` (autocannon on core 1), with the bench's fixture; every case then
+ * runs at each connection count in alternating passes (A B, B A, …) and the medians of req/s,
+ * p50, p99 and the server's CPU per request are printed per build.
  *
  *   options: --cases (any of `npm run bench`'s case ids, e.g. token,onboarding,payments,tx20,
  *            aisread, or journal: the journal's newest page; default token,onboarding)
@@ -23,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { CASES as BENCH_CASES } from './lib/cases.js';
 import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim, type ObsimFixture } from './lib/obsim.js';
-import { freePort, pinSelf, LOAD_CORE, startServer, type Server } from './lib/proc.js';
+import { cpuSeconds, freePort, pinSelf, LOAD_CORE, startServer, type Server } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 
 const argv = process.argv.slice(2);
@@ -54,9 +57,10 @@ async function main(): Promise<void> {
   try {
     for (const [i, bin] of bins.entries()) {
       const port = await freePort();
+      const [path, ...flags] = bin.trim().split(/\s+/);
       const { server } = await startServer({
         name: `obsim-${i === 0 ? 'a' : 'b'}`,
-        argv: [process.execPath, resolve(bin), 'serve', '--port', String(port), '--db', join(tmp, `${i}.sqlite`)],
+        argv: [process.execPath, resolve(path), 'serve', '--port', String(port), '--db', join(tmp, `${i}.sqlite`), ...flags],
         env: { OBSIM_LOG_LEVEL: 'warn' },
         port,
       });
@@ -66,17 +70,22 @@ async function main(): Promise<void> {
     for (const name of cases) {
       for (const c of connections) {
         const runs: LoadSummary[][] = servers.map(() => []);
+        const cpuUs: number[][] = servers.map(() => []);
         for (let pass = 0; pass < passes; pass++) {
           const order = pass % 2 === 0 ? [0, 1] : [1, 0];
           for (const i of order) {
             const request = requestOf(name, servers[i].fx);
             if (!request) throw new Error(`case ${name}: the fixture has no account for it`);
-            runs[i].push(await load.run({ ...request, url: servers[i].server.url, connections: c, durationS: seconds }));
+            const cpuBefore = cpuSeconds(servers[i].server.pid);
+            const run = await load.run({ ...request, url: servers[i].server.url, connections: c, durationS: seconds });
+            const cpuAfter = cpuSeconds(servers[i].server.pid);
+            runs[i].push(run);
+            if (cpuBefore !== null && cpuAfter !== null && run.total > 0) cpuUs[i].push(((cpuAfter - cpuBefore) * 1e6) / run.total);
           }
         }
         const line = servers.map(({ bin }, i) => {
           const m = (f: (s: LoadSummary) => number | null) => median(runs[i].map(f)) ?? 0;
-          return `${bin}: ${Math.round(m((s) => s.rps))} req/s, p50 ${round(m((s) => s.p50) * 1000, 0)} µs, p99 ${round(m((s) => s.p99) * 1000, 0)} µs`;
+          return `${bin}: ${Math.round(m((s) => s.rps))} req/s, p50 ${round(m((s) => s.p50) * 1000, 0)} µs, p99 ${round(m((s) => s.p99) * 1000, 0)} µs, CPU ${round(median(cpuUs[i]) ?? 0, 0)} µs/req`;
         });
         process.stdout.write(`${name} c${c} (${passes} passes of ${seconds} s)\n  A ${line[0]}\n  B ${line[1]}\n`);
       }

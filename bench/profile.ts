@@ -15,9 +15,10 @@
  * Writes bench/results/profile.{json,md}; docs/performance.md shows the markdown (bench/readme.ts).
  *   options: --seconds S (default 6), --connections N (default 50), --cases id,id (default all),
  *            --serve-args "…" (extra `obsim serve` arguments: "--journal off"), --out NAME
- *            (bench/results/NAME.{json,md}; default profile, the committed one)
+ *            (bench/results/NAME.{json,md}; default profile, the committed one), --keep DIR (copy
+ *            each case's .cpuprofile there, to open in Chrome's DevTools or compare two runs)
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
@@ -37,6 +38,8 @@ const SERVE_ARGS = value('serve-args')?.split(' ').filter(Boolean) ?? [];
 const ONLY = value('cases')?.split(',');
 /** Results go to bench/results/<out>.{json,md} (the committed ones are `profile`). */
 const OUT = value('out') ?? 'profile';
+/** Where to keep the raw profiles (none kept by default). */
+const KEEP = value('keep');
 
 interface ProfileNode {
   id: number;
@@ -191,6 +194,10 @@ try {
       .map((f) => join(dir, f))
       .sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
     const r = categorize(file);
+    if (KEEP) {
+      mkdirSync(KEEP, { recursive: true });
+      copyFileSync(file, join(KEEP, `${OUT}-${c.id}.cpuprofile`));
+    }
     const perRequest = Object.fromEntries(
       Object.entries(r.byCategory)
         .sort((a, b) => b[1] - a[1])
