@@ -11,19 +11,25 @@
  */
 export type ClockListener = (now: number) => void;
 
-let lastMs = Number.NaN;
-let lastIso = '';
 /**
- * `new Date(ms).toISOString()`, remembering the last one: every request journals its instant
- * and most requests of a busy second share a millisecond with the one before.
+ * `new Date(ms).toISOString()`, remembering the last one: most calls of a busy second share a
+ * millisecond with the one before. A caller formatting a series of its own (the journal: each
+ * answer's instant on its sandbox's clock, and on the wall clock) takes a formatter per series,
+ * since two series alternating in one would never find the last instant theirs.
  */
-export function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
+export function isoFormatter(): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastIso = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return lastIso;
+  };
 }
+
+export const isoOf = isoFormatter();
 
 export interface ClockState {
   /** Milliseconds added to the wall clock (running mode). */

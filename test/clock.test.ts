@@ -1,5 +1,5 @@
 import t from 'tap';
-import { VirtualClock } from '../src/clock.js';
+import { isoFormatter, VirtualClock } from '../src/clock.js';
 
 t.test('a frozen clock moves only when advanced, and tells listeners', async (t) => {
   const clock = VirtualClock.create({ start: '2026-01-01T00:00:00.000Z', frozen: true });
@@ -30,4 +30,13 @@ t.test('a running clock follows the wall clock plus an offset', async (t) => {
   clock.resume();
   wall += 10;
   t.equal(clock.nowMs(), 5_060_260, 'resumes from where it was frozen');
+});
+
+t.test('two ISO formatters remember their own last instant', async (t) => {
+  const a = isoFormatter();
+  const b = isoFormatter();
+  t.equal(a(0), '1970-01-01T00:00:00.000Z');
+  t.equal(b(1_000), '1970-01-01T00:00:01.000Z');
+  t.equal(a(0), '1970-01-01T00:00:00.000Z');
+  t.equal(b(2_000), '1970-01-01T00:00:02.000Z');
 });

@@ -82,6 +82,7 @@ for (const c of cases) {
   const roundsUs = [];
   for (let r = 0; r < rounds; r++) {
     const dir = mkdtempSync(join(tmpdir(), 'obsim-journal-cost-'));
+    const AT_MS = Date.parse('2026-11-26T05:00:00.000Z');
     const db = openDatabase(join(dir, 'obsim.sqlite'));
     migrate(db);
     const journal = createJournal(createStore(db), { maxEntries: 10_000, maxBytes: 50 * 1024 * 1024, bodyLimit: 4096 });
@@ -91,7 +92,7 @@ for (const c of cases) {
     for (let n = 0; n < entries; n++) {
       journal.record({
         partnerId: 'sandbox-partner',
-        at: '2026-11-26T05:00:00.000Z',
+        atMs: AT_MS,
         durationMs: 1.234,
         requestId: `req-${n}`,
         ...requests[n],

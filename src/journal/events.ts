@@ -5,7 +5,8 @@ import type { JournalEntry, StoredBody } from './pages.js';
 /** What the HTTP layer knows of an answered request. */
 export interface AnsweredRequest {
   partnerId: string;
-  at: string;
+  /** When it was answered on its sandbox's clock (ms). */
+  atMs: number;
   method: string;
   path: string;
   query: unknown;

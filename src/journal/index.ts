@@ -5,10 +5,10 @@
  * of new entries and finished webhook deliveries.
  *
  * Each partner's journal is indexed in memory (id, instants, method, path, status, code and size
- * of every entry it keeps, about 200 bytes an entry), loaded from its pages the first time the
- * partner is seen after a start. An entry is held whole in memory until it is written: the
- * entries of the last FLUSH_MS are written together, one page per partner (src/store/journal.ts),
- * through the group commit. Lists, counts and the live stream read the index and the held
+ * of every entry it keeps, in columns: about 100 bytes an entry), loaded from its pages the first
+ * time the partner is seen after a start. An entry is held encoded (pages.ts EncodedEntry) until
+ * it is written: the entries of the last FLUSH_MS are written together, one page per partner
+ * (src/store/journal.ts), through the group commit. Lists, counts and the live stream read the index and the held
  * entries; an entry already written is read back from its page (the last pages read are kept).
  * Bounds are kept on the index when an entry is recorded; the pages they leave behind are deleted
  * with the next write.
@@ -25,26 +25,37 @@ import {
   type RequestMatcher,
 } from '../domain/journal.js';
 import type { Traffic } from '../engine/traffic.js';
-import { isoOf } from '../clock.js';
+import { isoFormatter } from '../clock.js';
 import type { Store } from '../store/index.js';
 import {
   bodyLength,
+  decodeEntry,
   decodePage,
+  encodeEntry,
   encodePage,
   journalView,
   kept,
   matchableView,
   resourcesNow,
+  type EncodedEntry,
   type JournalEntry,
   type StoredBody,
   type StoredEntry,
 } from './pages.js';
 import type { AnsweredRequest, LiveEvent } from './events.js';
-import { indexed, indexedView, needsWholeEntry, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
+import { indexedView, needsWholeEntry, PartnerIndex, type Indexed, type JournalFilter } from './partner-index.js';
 
 export type { JournalFilter } from './partner-index.js';
 export type { JournalEntry, StoredBody } from './pages.js';
 export type { AnsweredRequest, LiveEvent } from './events.js';
+
+/** An entry waiting to be written. */
+interface Pending {
+  partnerId: string;
+  id: number;
+  size: number;
+  encoded: EncodedEntry;
+}
 
 export interface JournalLimits {
   maxEntries: number;
@@ -78,6 +89,8 @@ export function createJournal(
   const subscribers = new Map<string, Set<(event: LiveEvent) => void>>();
   const pageCache = new Map<number, Map<number, StoredEntry>>();
   let lastId = store.journal.lastId();
+  const answeredIso = isoFormatter();
+  const wallIso = isoFormatter();
 
   /** A page's entries (without answers); a page that does not read back loses its own entries, never the journal. */
   function entriesIn(data: string): StoredEntry[] {
@@ -94,7 +107,7 @@ export function createJournal(
     let j = journals.get(partnerId);
     if (j) return j;
     j = new PartnerIndex(limits);
-    for (const row of store.journal.pages(partnerId)) for (const e of entriesIn(row.data)) j.add(indexed(e, row.first_id));
+    for (const row of store.journal.pages(partnerId)) for (const e of entriesIn(row.data)) j.add(e, row.first_id);
     journals.set(partnerId, j);
     return j;
   }
@@ -102,7 +115,7 @@ export function createJournal(
   /** The entries behind index entries (held, or read from their pages). */
   function entriesOf(partnerId: string, kept: readonly Indexed[]): StoredEntry[] {
     return kept.map((ix) => {
-      if (ix.held) return ix.held;
+      if (ix.held) return decodeEntry(ix.held);
       let page = pageCache.get(ix.page);
       if (!page) {
         const row = store.journal.page(partnerId, ix.page);
@@ -123,11 +136,11 @@ export function createJournal(
       for (const row of store.journal.pages(partnerId, afterId)) for (const e of entriesIn(row.data)) written.set(e.id, e);
     }
     // an entry of a page that did not read back is lost with its page (entriesIn)
-    return kept.flatMap((ix) => ix.held ?? written.get(ix.id) ?? []);
+    return kept.flatMap((ix) => (ix.held ? decodeEntry(ix.held) : (written.get(ix.id) ?? [])));
   }
 
   /** Entries waiting to be written, oldest first. */
-  let pending: { partnerId: string; ix: Indexed }[] = [];
+  let pending: Pending[] = [];
   /** When the oldest pending entry was recorded (performance.now()). */
   let pendingSince = 0;
   let flushTimer: NodeJS.Timeout | undefined;
@@ -174,32 +187,32 @@ export function createJournal(
   }
 
   /** One page per partner of the entries given that are still kept, and the pages the bounds left behind deleted. */
-  function write(batch: { partnerId: string; ix: Indexed }[]): void {
-    const byPartner = new Map<string, Indexed[]>();
-    for (const { partnerId, ix } of batch) {
-      const list = byPartner.get(partnerId);
-      if (list) list.push(ix);
-      else byPartner.set(partnerId, [ix]);
+  function write(batch: Pending[]): void {
+    const byPartner = new Map<string, Pending[]>();
+    for (const p of batch) {
+      const list = byPartner.get(p.partnerId);
+      if (list) list.push(p);
+      else byPartner.set(p.partnerId, [p]);
     }
-    const pages: { ix: Indexed[]; first: number }[] = [];
+    const pages: { index: PartnerIndex; first: number; last: number }[] = [];
     store.tx(() => {
       for (const [partnerId, recorded] of byPartner) {
         const j = journals.get(partnerId);
         if (!j) continue; // forgotten (its sandbox was removed) since
         const floor = j.oldestKept(lastId + 1);
-        const kept = recorded.filter((ix) => ix.id >= floor);
+        const kept = recorded.filter((e) => e.id >= floor);
         if (kept.length > 0) {
-          const entries = kept.map((ix) => ix.held!);
           const first = kept[0].id;
+          const last = kept[kept.length - 1].id;
           store.journal.insert({
             partner_id: partnerId,
             first_id: first,
-            last_id: kept[kept.length - 1].id,
+            last_id: last,
             entries: kept.length,
-            bytes: kept.reduce((n, ix) => n + ix.size, 0),
-            ...encodePage(entries),
+            bytes: kept.reduce((n, e) => n + e.size, 0),
+            ...encodePage(kept.map((p) => p.encoded)),
           });
-          pages.push({ ix: kept, first });
+          pages.push({ index: j, first, last });
         }
         if (floor > j.deletedBelow) {
           store.journal.deleteBelow(partnerId, floor);
@@ -207,12 +220,7 @@ export function createJournal(
         }
       }
     });
-    for (const { ix, first } of pages) {
-      for (const one of ix) {
-        one.page = first;
-        one.held = undefined;
-      }
-    }
+    for (const { index, first, last } of pages) index.written(first, last, first);
   }
 
   function publish(partnerId: string, event: LiveEvent): void {
@@ -253,8 +261,8 @@ export function createJournal(
       const headers = journalHeaders(r.headers);
       const e: StoredEntry = {
         id: ++lastId,
-        at: r.at,
-        wallAt: isoOf(Date.now()),
+        at: answeredIso(r.atMs),
+        wallAt: wallIso(Date.now()),
         method: r.method,
         path: r.path,
         status: r.status,
@@ -279,10 +287,10 @@ export function createJournal(
         e.params = null;
       }
       e.size = 300 + r.path.length + bodyLength(request.body) + bodyLength(response.body);
-      const ix = indexed(e, 0);
-      journalOf(r.partnerId).add(ix);
+      const encoded = encodeEntry(e);
+      journalOf(r.partnerId).add(e, 0, encoded, r.atMs);
       if (pending.length === 0) pendingSince = performance.now();
-      pending.push({ partnerId: r.partnerId, ix });
+      pending.push({ partnerId: r.partnerId, id: e.id, size: e.size, encoded });
       if (pending.length >= FLUSH_ENTRIES) queueChunk();
       else if (!chunkQueued) flushTimer ??= setTimeout(flushSome, FLUSH_MS).unref();
       if (subscribers.has(r.partnerId)) publish(r.partnerId, { type: 'request', entry: journalView(e) });

@@ -53,7 +53,7 @@ export interface StoredEntry {
   fault: FaultMark | null;
 }
 
-/** An entry's tuple without its request body, which follows it in the page (see encodeEntry). */
+/** An entry's tuple without its request body, which follows it in the page (see tupleJson). */
 type Tuple = [
   id: number,
   at: string,
@@ -90,26 +90,52 @@ function bodyOf(x: unknown): KeptBody {
   return { value: (x as { json: unknown }).json };
 }
 
-function encodeEntry(e: StoredEntry): string {
-  const head = JSON.stringify([
-    e.id,
-    e.at,
-    e.wallAt,
-    e.method,
-    e.path,
-    e.status,
-    e.code,
-    e.field,
-    e.durationMs,
-    e.requestId,
-    e.size,
-    e.query,
-    e.headers,
-    e.resources,
-    e.params,
-  ]);
-  const fault = e.fault === null ? '' : `,${JSON.stringify(e.fault)}`;
-  return `${head.slice(0, -1)},${bodyJson(e.requestBody)},${e.requestBodyTruncated ? 1 : 0},${e.responseBodyTruncated ? 1 : 0}${fault}]`;
+/**
+ * An entry as it waits for its write, encoded as it is recorded: the JSON of its tuple up to the
+ * request body (one flat string), and the rest as it is (the bodies are strings that exist
+ * anyway). An entry waiting as a StoredEntry was a dozen objects and strings that every
+ * collection of the young generation copied while it waited (docs/performance.md, "The request
+ * journal's cost").
+ */
+export interface EncodedEntry {
+  head: string;
+  requestBody: KeptBody;
+  requestBodyTruncated: boolean;
+  responseBody: KeptBody;
+  responseBodyTruncated: boolean;
+  fault: FaultMark | null;
+}
+
+export function encodeEntry(e: StoredEntry): EncodedEntry {
+  return {
+    head: JSON.stringify([
+      e.id,
+      e.at,
+      e.wallAt,
+      e.method,
+      e.path,
+      e.status,
+      e.code,
+      e.field,
+      e.durationMs,
+      e.requestId,
+      e.size,
+      e.query,
+      e.headers,
+      e.resources,
+      e.params,
+    ]),
+    requestBody: e.requestBody,
+    requestBodyTruncated: e.requestBodyTruncated,
+    responseBody: e.responseBody,
+    responseBodyTruncated: e.responseBodyTruncated,
+    fault: e.fault,
+  };
+}
+
+function tupleJson(x: EncodedEntry): string {
+  const fault = x.fault === null ? '' : `,${JSON.stringify(x.fault)}`;
+  return `${x.head.slice(0, -1)},${bodyJson(x.requestBody)},${x.requestBodyTruncated ? 1 : 0},${x.responseBodyTruncated ? 1 : 0}${fault}]`;
 }
 
 const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
@@ -136,10 +162,16 @@ const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
 });
 
 /** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
-export const encodePage = (entries: readonly StoredEntry[]): { data: string; answers: string } => ({
-  data: `[${entries.map(encodeEntry).join(',')}]`,
-  answers: `[${entries.map((e) => bodyJson(e.responseBody)).join(',')}]`,
+export const encodePage = (entries: readonly EncodedEntry[]): { data: string; answers: string } => ({
+  data: `[${entries.map(tupleJson).join(',')}]`,
+  answers: `[${entries.map((x) => bodyJson(x.responseBody)).join(',')}]`,
 });
+
+/** An encoded entry read back. */
+export const decodeEntry = (x: EncodedEntry): StoredEntry => {
+  const page = encodePage([x]);
+  return decodePage(page.data, page.answers)[0];
+};
 
 /** The entries of a page, oldest first; without `answers`, every responseBody is null. */
 export function decodePage(data: string, answers: string | null = null): StoredEntry[] {

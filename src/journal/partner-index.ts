@@ -1,11 +1,11 @@
 /**
  * One partner's journal index, held in memory: for every entry the journal keeps, what a list
  * filter reads (id, instant, method, path, status, code), its size, and where the entry is (held
- * whole until it is written, then the page that holds it). Oldest first; the bounds drop from the
+ * encoded until it is written, then the page that holds it). Oldest first; the bounds drop from the
  * front as entries are added.
  */
 import type { MatchableEntry, RequestMatcher } from '../domain/journal.js';
-import type { StoredEntry } from './pages.js';
+import type { EncodedEntry, StoredEntry } from './pages.js';
 
 /** The filters of a list (GET /_sandbox/requests). */
 export interface JournalFilter {
@@ -23,37 +23,26 @@ export interface JournalFilter {
   afterId?: number;
 }
 
+/**
+ * An entry of the index as a query reads it: made when a list, a verification or a lookup asks,
+ * never kept (the index itself is columns, see PartnerIndex).
+ */
 export interface Indexed {
   id: number;
-  at: string;
   method: string;
   path: string;
   status: number;
   code: string | null;
-  size: number;
   /** The id of the first entry of the page that holds it (0: not written yet). */
   page: number;
   /** The entry itself, until it is written. */
-  held: StoredEntry | undefined;
+  held: EncodedEntry | undefined;
 }
 
 export interface IndexBounds {
   maxEntries: number;
   maxBytes: number;
 }
-
-/** An index entry of a stored entry (`page`: the page it is in, 0 while it is held). */
-export const indexed = (e: StoredEntry, page: number): Indexed => ({
-  id: e.id,
-  at: e.at,
-  method: e.method,
-  path: e.path,
-  status: e.status,
-  code: e.code,
-  size: e.size,
-  page,
-  held: page === 0 ? e : undefined,
-});
 
 /** An index entry as a matcher that reads only method, path, status and code sees it. */
 export function indexedView(ix: Indexed): MatchableEntry {
@@ -70,22 +59,58 @@ export const needsWholeEntry = (m: RequestMatcher): boolean =>
   m.headerPresent !== undefined ||
   m.headerAbsent !== undefined;
 
-function listed(ix: Indexed, f: JournalFilter): boolean {
-  return (
-    (f.method === undefined || ix.method === f.method) &&
-    (f.path === undefined || ix.path === f.path) &&
-    (f.pathPrefix === undefined || ix.path.startsWith(f.pathPrefix)) &&
-    (f.status === undefined || ix.status === f.status) &&
-    (f.code === undefined || ix.code === f.code) &&
-    (f.since === undefined || ix.at >= f.since) &&
-    (f.until === undefined || ix.at <= f.until)
-  );
+/**
+ * Strings many entries repeat (a path polled, a refusal's code) kept once: an index entry then
+ * holds no string of its own to keep alive. Bounded: emptied when full.
+ */
+class Interned {
+  private readonly seen = new Map<string, string>();
+  constructor(private readonly max: number) {}
+  of(s: string): string {
+    const known = this.seen.get(s);
+    if (known !== undefined) return known;
+    if (this.seen.size >= this.max) this.seen.clear();
+    this.seen.set(s, s);
+    return s;
+  }
+}
+const strings = new Interned(4096);
+
+const INITIAL_CAPACITY = 64;
+
+/** A filter with its instants as milliseconds, as the index keeps them. */
+interface Criteria {
+  method?: string;
+  path?: string;
+  pathPrefix?: string;
+  status?: number;
+  code?: string;
+  sinceMs?: number;
+  untilMs?: number;
 }
 
+/**
+ * One partner's index, oldest first, held as columns (numbers in typed arrays, and arrays of shared strings)
+ * rather than an object per entry: every request adds an entry that lives as long as the journal
+ * keeps it, and an object per entry (with its own strings) was the garbage collector's work on
+ * every request, about a tenth of a GET's CPU (docs/performance.md, "The request journal's cost").
+ * The bounds drop from the front (`start`); the columns are compacted or grown when the back
+ * reaches their end.
+ */
 export class PartnerIndex {
-  /** Oldest first; those before `start` were dropped by the bounds. */
-  private entries: Indexed[] = [];
+  private capacity = INITIAL_CAPACITY;
+  private ids = new Float64Array(INITIAL_CAPACITY);
+  private atMs = new Float64Array(INITIAL_CAPACITY);
+  private statuses = new Float64Array(INITIAL_CAPACITY);
+  private sizes = new Float64Array(INITIAL_CAPACITY);
+  private pages = new Float64Array(INITIAL_CAPACITY);
+  private methods: string[] = [];
+  private paths: string[] = [];
+  private codes: (string | null)[] = [];
+  private held: (EncodedEntry | undefined)[] = [];
+  /** Kept entries are at positions start..end-1. */
   private start = 0;
+  private end = 0;
   count = 0;
   bytes = 0;
   /** Pages holding only entries older than this id have been deleted. */
@@ -95,57 +120,123 @@ export class PartnerIndex {
 
   constructor(private readonly bounds: IndexBounds) {}
 
-  /** Add the newest entry and drop the oldest until both bounds hold. */
-  add(ix: Indexed): void {
-    this.entries.push(ix);
+  /**
+   * Add the newest entry, either written (`page`: the id of its page's first entry) or held until
+   * it is (`held`), and drop the oldest until both bounds hold.
+   */
+  add(e: StoredEntry, page: number, held?: EncodedEntry, atMs = Date.parse(e.at)): void {
+    if (this.end === this.capacity) this.makeRoom();
+    const i = this.end++;
+    this.ids[i] = e.id;
+    this.atMs[i] = atMs;
+    this.statuses[i] = e.status;
+    this.sizes[i] = e.size;
+    this.pages[i] = page;
+    this.methods[i] = e.method;
+    this.paths[i] = strings.of(e.path);
+    this.codes[i] = e.code === null ? null : strings.of(e.code);
+    this.held[i] = held;
     this.count++;
-    this.bytes += ix.size;
-    this.keepWithinBounds();
-  }
-
-  keepWithinBounds(): void {
+    this.bytes += e.size;
     while (this.count > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
-      const dropped = this.entries[this.start++];
+      const d = this.start++;
+      this.held[d] = undefined;
       this.dropped++;
       this.count--;
-      this.bytes -= dropped.size;
+      this.bytes -= this.sizes[d];
     }
-    if (this.start > 1024 && this.start * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.start);
-      this.start = 0;
-    }
+  }
+
+  /** Move the kept entries to the front when that frees at least half the columns, else double them. */
+  private makeRoom(): void {
+    const keep = this.end - this.start;
+    const capacity = keep * 2 <= this.capacity ? this.capacity : this.capacity * 2;
+    const moved = (a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
+      if (capacity === this.capacity) return a.copyWithin(0, this.start, this.end);
+      const out = new Float64Array(capacity);
+      out.set(a.subarray(this.start, this.end));
+      return out;
+    };
+    this.ids = moved(this.ids);
+    this.atMs = moved(this.atMs);
+    this.statuses = moved(this.statuses);
+    this.sizes = moved(this.sizes);
+    this.pages = moved(this.pages);
+    this.methods = this.methods.slice(this.start, this.end);
+    this.paths = this.paths.slice(this.start, this.end);
+    this.codes = this.codes.slice(this.start, this.end);
+    this.held = this.held.slice(this.start, this.end);
+    this.capacity = capacity;
+    this.start = 0;
+    this.end = keep;
   }
 
   /** The id of the oldest entry kept (`next`, the id the next entry will have, when none is). */
   oldestKept(next: number): number {
-    return this.start < this.entries.length ? this.entries[this.start].id : next;
+    return this.start < this.end ? this.ids[this.start] : next;
   }
 
   /** Position of the newest kept entry whose id is below `id` (start - 1: none). */
   private below(id: number): number {
     let lo = this.start;
-    let hi = this.entries.length - 1;
+    let hi = this.end - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.entries[mid].id < id) lo = mid + 1;
+      if (this.ids[mid] < id) lo = mid + 1;
       else hi = mid - 1;
     }
     return hi;
   }
 
+  private at(i: number): Indexed {
+    return {
+      id: this.ids[i],
+      method: this.methods[i],
+      path: this.paths[i],
+      status: this.statuses[i],
+      code: this.codes[i],
+      page: this.pages[i],
+      held: this.held[i],
+    };
+  }
+
   get(id: number): Indexed | undefined {
-    const at = this.below(id + 1);
-    return at >= this.start && this.entries[at].id === id ? this.entries[at] : undefined;
+    const i = this.below(id + 1);
+    return i >= this.start && this.ids[i] === id ? this.at(i) : undefined;
+  }
+
+  /** The entries ids first..last that are still kept are written, in the page whose first entry is `page`. */
+  written(first: number, last: number, page: number): void {
+    for (let i = Math.max(this.below(first) + 1, this.start); i < this.end && this.ids[i] <= last; i++) {
+      this.pages[i] = page;
+      this.held[i] = undefined;
+    }
+  }
+
+  private listed(i: number, c: Criteria): boolean {
+    return (
+      (c.method === undefined || this.methods[i] === c.method) &&
+      (c.path === undefined || this.paths[i] === c.path) &&
+      (c.pathPrefix === undefined || this.paths[i].startsWith(c.pathPrefix)) &&
+      (c.status === undefined || this.statuses[i] === c.status) &&
+      (c.code === undefined || this.codes[i] === c.code) &&
+      (c.sinceMs === undefined || this.atMs[i] >= c.sinceMs) &&
+      (c.untilMs === undefined || this.atMs[i] <= c.untilMs)
+    );
   }
 
   /** The kept entries the filter lets through, newest first, at most `limit`. */
   list(filter: JournalFilter, limit: number): Indexed[] {
+    const criteria: Criteria = {
+      ...filter,
+      sinceMs: filter.since === undefined ? undefined : Date.parse(filter.since),
+      untilMs: filter.until === undefined ? undefined : Date.parse(filter.until),
+    };
     const out: Indexed[] = [];
-    let i = filter.beforeId === undefined ? this.entries.length - 1 : this.below(filter.beforeId);
+    let i = filter.beforeId === undefined ? this.end - 1 : this.below(filter.beforeId);
     for (; i >= this.start && out.length < limit; i--) {
-      const ix = this.entries[i];
-      if (filter.afterId !== undefined && ix.id <= filter.afterId) break;
-      if (listed(ix, filter)) out.push(ix);
+      if (filter.afterId !== undefined && this.ids[i] <= filter.afterId) break;
+      if (this.listed(i, criteria)) out.push(this.at(i));
     }
     return out;
   }
@@ -153,7 +244,7 @@ export class PartnerIndex {
   /** The kept entries newer than `afterId`, newest first. */
   newerThan(afterId: number): Indexed[] {
     const out: Indexed[] = [];
-    for (let i = this.entries.length - 1; i >= this.start && this.entries[i].id > afterId; i--) out.push(this.entries[i]);
+    for (let i = this.end - 1; i >= this.start && this.ids[i] > afterId; i--) out.push(this.at(i));
     return out;
   }
 }

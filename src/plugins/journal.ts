@@ -18,7 +18,6 @@ import fp from 'fastify-plugin';
 import { createJournal, type Journal, type StoredBody } from '../journal/index.js';
 import type { FaultMark } from '../domain/chaos.js';
 import { journalStatus } from './chaos.js';
-import { isoOf } from '../clock.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,7 +139,7 @@ export const journalPlugin = fp(
         try {
           journal.record({
             partnerId,
-            at: isoOf(atMs),
+            atMs,
             method: request.method,
             path,
             query: request.query,

@@ -74,7 +74,7 @@ t.test('099 turns each old journal row into a page of one entry; ids continue ab
 
   journal.record({
     partnerId: 'p',
-    at: '2026-01-01T00:00:01.000Z',
+    atMs: Date.parse('2026-01-01T00:00:01.000Z'),
     method: 'GET',
     path: '/v1/partner/merchants',
     query: {},
@@ -99,7 +99,7 @@ t.test('a journal written in pages is read back whole after a restart, within it
   const record = (n: number, partnerId = 'p') =>
     first.record({
       partnerId,
-      at: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
+      atMs: Date.parse(`2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`),
       method: 'POST',
       path: '/v1/partner/merchants/7/stores',
       query: {},
@@ -168,7 +168,7 @@ t.test('a page that does not read back loses its own entries: lists and verifica
   const record = (n: number) =>
     first.record({
       partnerId: 'p',
-      at: '2026-01-01T00:00:00.000Z',
+      atMs: Date.parse('2026-01-01T00:00:00.000Z'),
       method: 'POST',
       path: '/v1/partner/payments',
       query: {},
