@@ -18,9 +18,8 @@
  *            (bench/results/NAME.{json,md}; default profile, the committed one), --keep DIR (copy
  *            each case's .cpuprofile there, to open in Chrome's DevTools or compare two runs)
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { ok } from './lib/http.js';
 import { lifecycleCase } from './lib/lifecycle.js';

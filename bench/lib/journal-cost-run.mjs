@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const { dist, bodyAsObject, entries, rounds, chunk } = JSON.parse(process.argv[2]);
+/** The answers' instant on the sandbox clock (one for all: the journal formats it per entry). */
+const AT_MS = Date.parse('2026-11-26T05:00:00.000Z');
 
 const headers = {
   host: '127.0.0.1:3000',
@@ -82,7 +84,6 @@ for (const c of cases) {
   const roundsUs = [];
   for (let r = 0; r < rounds; r++) {
     const dir = mkdtempSync(join(tmpdir(), 'obsim-journal-cost-'));
-    const AT_MS = Date.parse('2026-11-26T05:00:00.000Z');
     const db = openDatabase(join(dir, 'obsim.sqlite'));
     migrate(db);
     const journal = createJournal(createStore(db), { maxEntries: 10_000, maxBytes: 50 * 1024 * 1024, bodyLimit: 4096 });

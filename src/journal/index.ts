@@ -8,8 +8,9 @@
  * of every entry it keeps, in columns: about 100 bytes an entry), loaded from its pages the first
  * time the partner is seen after a start. An entry is held encoded (pages.ts EncodedEntry) until
  * it is written: the entries of the last FLUSH_MS are written together, one page per partner
- * (src/store/journal.ts), through the group commit. Lists, counts and the live stream read the index and the held
- * entries; an entry already written is read back from its page (the last pages read are kept).
+ * (src/store/journal.ts), through the group commit. Lists, counts and the live stream read the
+ * index and the held entries; an entry already written is read back from its page (the last pages
+ * read are kept).
  * Bounds are kept on the index when an entry is recorded; the pages they leave behind are deleted
  * with the next write.
  */
@@ -107,7 +108,7 @@ export function createJournal(
     let j = journals.get(partnerId);
     if (j) return j;
     j = new PartnerIndex(limits);
-    for (const row of store.journal.pages(partnerId)) for (const e of entriesIn(row.data)) j.add(e, row.first_id);
+    for (const row of store.journal.pages(partnerId)) for (const e of entriesIn(row.data)) j.addWritten(e, row.first_id);
     journals.set(partnerId, j);
     return j;
   }
@@ -220,7 +221,7 @@ export function createJournal(
         }
       }
     });
-    for (const { index, first, last } of pages) index.written(first, last, first);
+    for (const { index, first, last } of pages) index.written(first, last);
   }
 
   function publish(partnerId: string, event: LiveEvent): void {
@@ -288,7 +289,7 @@ export function createJournal(
       }
       e.size = 300 + r.path.length + bodyLength(request.body) + bodyLength(response.body);
       const encoded = encodeEntry(e);
-      journalOf(r.partnerId).add(e, 0, encoded, r.atMs);
+      journalOf(r.partnerId).addHeld(e, r.atMs, encoded);
       if (pending.length === 0) pendingSince = performance.now();
       pending.push({ partnerId: r.partnerId, id: e.id, size: e.size, encoded });
       if (pending.length >= FLUSH_ENTRIES) queueChunk();

@@ -74,7 +74,7 @@ class Interned {
     return s;
   }
 }
-const strings = new Interned(4096);
+const shared = new Interned(4096);
 
 const INITIAL_CAPACITY = 64;
 
@@ -90,8 +90,8 @@ interface Criteria {
 }
 
 /**
- * One partner's index, oldest first, held as columns (numbers in typed arrays, and arrays of shared strings)
- * rather than an object per entry: every request adds an entry that lives as long as the journal
+ * One partner's index, oldest first, held as columns (numbers in typed arrays, and arrays of
+ * shared strings) rather than an object per entry: every request adds an entry that lives as long as the journal
  * keeps it, and an object per entry (with its own strings) was the garbage collector's work on
  * every request, about a tenth of a GET's CPU (docs/performance.md, "The request journal's cost").
  * The bounds drop from the front (`start`); the columns are compacted or grown when the back
@@ -111,7 +111,6 @@ export class PartnerIndex {
   /** Kept entries are at positions start..end-1. */
   private start = 0;
   private end = 0;
-  count = 0;
   bytes = 0;
   /** Pages holding only entries older than this id have been deleted. */
   deletedBelow = 0;
@@ -120,11 +119,23 @@ export class PartnerIndex {
 
   constructor(private readonly bounds: IndexBounds) {}
 
-  /**
-   * Add the newest entry, either written (`page`: the id of its page's first entry) or held until
-   * it is (`held`), and drop the oldest until both bounds hold.
-   */
-  add(e: StoredEntry, page: number, held?: EncodedEntry, atMs = Date.parse(e.at)): void {
+  /** Entries kept. */
+  get count(): number {
+    return this.end - this.start;
+  }
+
+  /** Add an entry read back from its page (`page`: the id of the page's first entry). */
+  addWritten(e: StoredEntry, page: number): void {
+    this.add(e, Date.parse(e.at), page, undefined);
+  }
+
+  /** Add the entry just recorded, held (encoded) until it is written. */
+  addHeld(e: StoredEntry, atMs: number, held: EncodedEntry): void {
+    this.add(e, atMs, 0, held);
+  }
+
+  /** Add the newest entry and drop the oldest until both bounds hold. */
+  private add(e: StoredEntry, atMs: number, page: number, held: EncodedEntry | undefined): void {
     if (this.end === this.capacity) this.makeRoom();
     const i = this.end++;
     this.ids[i] = e.id;
@@ -133,16 +144,14 @@ export class PartnerIndex {
     this.sizes[i] = e.size;
     this.pages[i] = page;
     this.methods[i] = e.method;
-    this.paths[i] = strings.of(e.path);
-    this.codes[i] = e.code === null ? null : strings.of(e.code);
+    this.paths[i] = shared.of(e.path);
+    this.codes[i] = e.code === null ? null : shared.of(e.code);
     this.held[i] = held;
-    this.count++;
     this.bytes += e.size;
     while (this.count > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
       const d = this.start++;
       this.held[d] = undefined;
       this.dropped++;
-      this.count--;
       this.bytes -= this.sizes[d];
     }
   }
@@ -205,10 +214,10 @@ export class PartnerIndex {
     return i >= this.start && this.ids[i] === id ? this.at(i) : undefined;
   }
 
-  /** The entries ids first..last that are still kept are written, in the page whose first entry is `page`. */
-  written(first: number, last: number, page: number): void {
+  /** The kept entries with ids first..last were written in one page (named by its first entry's id). */
+  written(first: number, last: number): void {
     for (let i = Math.max(this.below(first) + 1, this.start); i < this.end && this.ids[i] <= last; i++) {
-      this.pages[i] = page;
+      this.pages[i] = first;
       this.held[i] = undefined;
     }
   }

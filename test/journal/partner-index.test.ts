@@ -42,7 +42,7 @@ function entry(id: number, over: Partial<StoredEntry> = {}): StoredEntry {
 
 t.test('the bounds keep the newest entries while the columns are compacted and grown', async (t) => {
   const index = new PartnerIndex({ maxEntries: 100, maxBytes: 1_000_000 });
-  for (let id = 1; id <= 1_000; id++) index.add(entry(id), id);
+  for (let id = 1; id <= 1_000; id++) index.addWritten(entry(id), id);
   t.equal(index.count, 100);
   t.equal(index.dropped, 900);
   t.equal(index.bytes, 100 * 100);
@@ -64,14 +64,14 @@ t.test('the bounds keep the newest entries while the columns are compacted and g
   });
 
   const bytes = new PartnerIndex({ maxEntries: 100, maxBytes: 250 });
-  for (let id = 1; id <= 10; id++) bytes.add(entry(id), 0);
+  for (let id = 1; id <= 10; id++) bytes.addWritten(entry(id), 1);
   t.same([bytes.count, bytes.bytes, bytes.oldestKept(11)], [2, 200, 9], 'the byte bound drops too');
   t.equal(new PartnerIndex({ maxEntries: 5, maxBytes: 1_000 }).oldestKept(7), 7, 'an empty index: the next id');
 });
 
 t.test('filters read the columns; instants compare as instants', async (t) => {
   const index = new PartnerIndex({ maxEntries: 1_000, maxBytes: 1_000_000 });
-  for (let id = 1; id <= 30; id++) index.add(entry(id), 1);
+  for (let id = 1; id <= 30; id++) index.addWritten(entry(id), 1);
   const ids = (f: Parameters<PartnerIndex['list']>[0], limit = 100) => index.list(f, limit).map((ix) => ix.id);
   t.same(ids({ code: 'validation_failed' }), [30, 25, 20, 15, 10, 5]);
   t.same(ids({ method: 'GET', status: 400 }), [30, 20, 10]);
@@ -85,8 +85,8 @@ t.test('filters read the columns; instants compare as instants', async (t) => {
 
 t.test('a written range is marked with its page and no longer held', async (t) => {
   const index = new PartnerIndex({ maxEntries: 10, maxBytes: 1_000_000 });
-  for (let id = 1; id <= 6; id++) index.add(entry(id), 0, encodeEntry(entry(id)));
-  index.written(2, 4, 2);
+  for (let id = 1; id <= 6; id++) index.addHeld(entry(id), BASE_MS + id * 1000, encodeEntry(entry(id)));
+  index.written(2, 4);
   t.same(
     index.newerThan(0).map((ix) => [ix.id, ix.page, ix.held !== undefined]),
     [
