@@ -64,7 +64,7 @@ export function buildCli(): Command {
       const { buildApp } = await import('./app.js');
       const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
       await app.ready();
-      const doc = `${JSON.stringify(app.openapiDocument(opts.which), null, 2)}\n`;
+      const doc = `${JSON.stringify(await app.openapiDocument(opts.which), null, 2)}\n`;
       await app.close();
       if (opts.out) writeFileSync(opts.out, doc);
       else process.stdout.write(doc);

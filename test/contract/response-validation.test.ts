@@ -132,7 +132,9 @@ t.test('every JSON API operation (/v1, /_sandbox, /healthz) documents a response
   const app = await buildApp({ logger: false, config: { db: ':memory:' } });
   await app.ready();
   t.teardown(() => app.close());
-  const doc = app.swagger() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>> };
+  const doc = (await app.openapiWhole()) as unknown as {
+    paths: Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>>;
+  };
   const missing: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     if (!/^\/(v1|_sandbox|healthz)/.test(path)) continue;
