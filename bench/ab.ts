@@ -19,6 +19,8 @@
  *   options: --cases (any of `npm run bench`'s case ids, e.g. token,onboarding,payments,tx20,
  *            aisread, or journal: the journal's newest page; default token,onboarding)
  *            --connections 1,50 (default 1)  --passes N (default 6)  --seconds S (default 3)
+ *            --starts N: first, N cold starts of each build, alternating (each on a new database),
+ *            and the median time from spawn to the first /healthz 200 (default 0: none)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,20 +52,37 @@ async function main(): Promise<void> {
   const connections = option('connections', '1').split(',').map(Number);
   const passes = Number(option('passes', '6'));
   const seconds = Number(option('seconds', '3'));
+  const starts = Number(option('starts', '0'));
   pinSelf(LOAD_CORE);
   const tmp = mkdtempSync(join(tmpdir(), 'obsim-ab-'));
   const servers: { bin: string; server: Server; fx: ObsimFixture }[] = [];
   let load: LoadGenerator | undefined;
+  const start = async (i: number, db: string) => {
+    const port = await freePort();
+    const [path, ...flags] = bins[i].trim().split(/\s+/);
+    return startServer({
+      name: `obsim-${i === 0 ? 'a' : 'b'}`,
+      argv: [process.execPath, resolve(path), 'serve', '--port', String(port), '--db', join(tmp, db), ...flags],
+      env: { OBSIM_LOG_LEVEL: 'warn' },
+      port,
+    });
+  };
   try {
+    if (starts > 0) {
+      const startMs: number[][] = [[], []];
+      for (let n = 0; n < starts; n++) {
+        for (const i of n % 2 === 0 ? [0, 1] : [1, 0]) {
+          const { server, startMs: ms } = await start(i, `start-${i}-${n}.sqlite`);
+          startMs[i].push(ms);
+          await server.stop();
+        }
+      }
+      const line = (i: number) =>
+        `${bins[i]}: ${round(median(startMs[i]) ?? 0, 0)} ms (${startMs[i].map((ms) => round(ms, 0)).join(', ')})`;
+      process.stdout.write(`start to the first /healthz 200 (${starts} cold starts each)\n  A ${line(0)}\n  B ${line(1)}\n`);
+    }
     for (const [i, bin] of bins.entries()) {
-      const port = await freePort();
-      const [path, ...flags] = bin.trim().split(/\s+/);
-      const { server } = await startServer({
-        name: `obsim-${i === 0 ? 'a' : 'b'}`,
-        argv: [process.execPath, resolve(path), 'serve', '--port', String(port), '--db', join(tmp, `${i}.sqlite`), ...flags],
-        env: { OBSIM_LOG_LEVEL: 'warn' },
-        port,
-      });
+      const { server } = await start(i, `${i}.sqlite`);
       servers.push({ bin, server, fx: await setupObsim(server.url) });
     }
     load = new LoadGenerator();

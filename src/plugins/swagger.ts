@@ -151,7 +151,12 @@ export const swaggerPlugin = fp(
       if (route.method !== 'HEAD' && route.schema?.hide !== true) routes.push(route);
     });
     let docsApp: Promise<FastifyInstance> | undefined;
-    const loadDocs = () => (docsApp ??= buildDocsApp(routes, app.getSchemas()));
+    // a build that failed is tried again by the next read (not answered with its error forever)
+    const loadDocs = () =>
+      (docsApp ??= buildDocsApp(routes, app.getSchemas()).catch((err: unknown) => {
+        docsApp = undefined;
+        throw err;
+      }));
     app.addHook('onClose', async () => {
       if (docsApp) await (await docsApp).close();
     });
