@@ -72,6 +72,7 @@ npm run bench -- --profile     # obsim under --cpu-prof; prints the functions wi
 npm run bench -- --no-lifecycle --no-background --no-growth --no-sandboxes   # skip those parts
 npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js --cases token --connections 1,50
                                # two builds side by side, alternating passes: a before/after from one run
+                               # (-- --starts 10: their cold starts too, alternating; "dist/src/bin.js --journal off": one build, two settings)
 npm run bench:journal          # the request journal on against off (and a second off, the control), its queries, its own CPU
 npm run bench:journal-cost     # the journal's own CPU per request in one process, no HTTP (-- --dist tmp/before: an older build)
 npm run bench:readiness        # the readiness report over a full journal, and POST payments with a report every second
