@@ -5,14 +5,15 @@
  *
  * Built on first use, not at start: @fastify/swagger and swagger-ui (with @fastify/static) were
  * about a tenth of `obsim serve`'s start (docs/performance.md), for documents most runs never
- * read. The routes are noted as they are registered; the first read of a document or of /docs
- * loads both plugins into a Fastify instance of their own, registers the same routes there
- * (their final options: method, url, schema, config) and serves /docs from it.
+ * read. The first read of a document or of /docs loads both plugins into a Fastify instance of
+ * their own, registers there the routes of the route table (plugins/route-table.ts: method, url
+ * and schema, as the hooks of every plugin have completed it) and serves /docs from it.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { EVENT_SCHEMAS } from '../../schemas/webhooks.js';
+import type { RouteEntry } from './route-table.js';
 import {
   completeDocument,
   documentOf,
@@ -27,8 +28,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** One of the two published OpenAPI documents (built once, on first use). */
     openapiDocument(kind: DocumentKind): Promise<OpenApiDocument>;
-    /** The whole document @fastify/swagger builds, before it is cut in two (tests read it). */
-    openapiWhole(): Promise<OpenApiDocument>;
   }
 }
 
@@ -113,7 +112,7 @@ const UI_OPTIONS = {
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 
 /** A Fastify instance holding @fastify/swagger and swagger-ui over `routes`; nothing in it is ever validated or run. */
-async function buildDocsApp(routes: readonly RouteOptions[], schemas: Record<string, unknown>): Promise<FastifyInstance> {
+async function buildDocsApp(routes: readonly RouteEntry[], schemas: Record<string, unknown>): Promise<FastifyInstance> {
   const [{ default: Fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([
     import('fastify'),
     import('@fastify/swagger'),
@@ -126,16 +125,10 @@ async function buildDocsApp(routes: readonly RouteOptions[], schemas: Record<str
   await docs.register(swagger, SWAGGER_OPTIONS);
   await docs.register(swaggerUi, UI_OPTIONS);
   const unused = () => undefined;
+  // HEAD routes are Fastify's own copies of the GETs; hidden ones (/docs itself) are not documented
   for (const r of routes) {
-    docs.route({
-      method: r.method,
-      url: r.url,
-      schema: r.schema,
-      config: r.config,
-      links: r.links,
-      exposeHeadRoute: false,
-      handler: unused,
-    });
+    if (r.method === 'HEAD' || r.schema?.hide === true) continue;
+    docs.route({ method: r.method, url: r.url, schema: r.schema, exposeHeadRoute: false, handler: unused });
   }
   await docs.ready();
   return docs;
@@ -143,17 +136,10 @@ async function buildDocsApp(routes: readonly RouteOptions[], schemas: Record<str
 
 export const swaggerPlugin = fp(
   async (app: FastifyInstance) => {
-    // every route from here on, as @fastify/swagger's own hook would see it (a route's options
-    // object: the hooks of plugins registered later still complete its schema in place); a
-    // hidden route (/docs itself) is left out of the documents anyway
-    const routes: RouteOptions[] = [];
-    app.addHook('onRoute', (route) => {
-      if (route.method !== 'HEAD' && route.schema?.hide !== true) routes.push(route);
-    });
     let docsApp: Promise<FastifyInstance> | undefined;
     // a build that failed is tried again by the next read (not answered with its error forever)
     const loadDocs = () =>
-      (docsApp ??= buildDocsApp(routes, app.getSchemas()).catch((err: unknown) => {
+      (docsApp ??= buildDocsApp(app.routeTable, app.getSchemas()).catch((err: unknown) => {
         docsApp = undefined;
         throw err;
       }));
@@ -163,7 +149,6 @@ export const swaggerPlugin = fp(
 
     const built = new Map<DocumentKind, OpenApiDocument>();
     const whole = async () => (await loadDocs()).swagger() as unknown as OpenApiDocument;
-    app.decorate('openapiWhole', whole);
     app.decorate('openapiDocument', async (kind: DocumentKind) => {
       let doc = built.get(kind);
       if (!doc) built.set(kind, (doc = documentOf(await whole(), kind)));
@@ -183,5 +168,5 @@ export const swaggerPlugin = fp(
     }
     for (const url of ['/docs', '/docs/*']) app.get(url, { schema: { hide: true } }, forward);
   },
-  { name: 'obsim-swagger' },
+  { name: 'obsim-swagger', dependencies: ['obsim-route-table'] },
 );
