@@ -1,6 +1,8 @@
 /**
- * `routeTable`: every route as registered (the reliability fuzzer and isolation tests walk it,
- * so a new route is fuzzed for free).
+ * `routeTable`: every route as registered, HEAD copies included. The published OpenAPI documents
+ * are built from it (plugins/swagger.ts), and so are the fault profiles' targets and the readiness
+ * report's operations; the reliability fuzzer and isolation tests walk it, so a new route is
+ * fuzzed for free.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

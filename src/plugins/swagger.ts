@@ -148,10 +148,9 @@ export const swaggerPlugin = fp(
     });
 
     const built = new Map<DocumentKind, OpenApiDocument>();
-    const whole = async () => (await loadDocs()).swagger() as unknown as OpenApiDocument;
     app.decorate('openapiDocument', async (kind: DocumentKind) => {
       let doc = built.get(kind);
-      if (!doc) built.set(kind, (doc = documentOf(await whole(), kind)));
+      if (!doc) built.set(kind, (doc = documentOf((await loadDocs()).swagger() as unknown as OpenApiDocument, kind)));
       return doc;
     });
 
