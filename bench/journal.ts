@@ -11,9 +11,10 @@
  *      request of each and their difference, the journal's own cost (limit: <= 12 µs for a
  *      payment), and a second journal-off server measured alike (off against off: what the same
  *      ratios read when nothing differs, the resolution of this machine in this run);
- *   2. journal queries on a full journal (10,000 entries): p50/p99 of GET /_sandbox/requests with
- *      filters, each asked back to back on one connection by autocannon, including one that matches nothing (it walks the whole
- *      index), and of a verify (limit: p99 <= 10 ms for the list);
+ *   2. journal queries on a full journal (10,000 entries), each asked back to back on one
+ *      connection by autocannon: p50/p99 of GET /_sandbox/requests with filters, including one
+ *      that matches nothing (it walks the whole index), and of a verify (limit: p99 <= 10 ms for
+ *      the list);
  *   3. RSS of the journal-on server sampled over a soak of mixed load (flat: the journal is in
  *      SQLite, its index of ~200 bytes an entry in the heap);
  *   4. the journal's own CPU per request measured in this process without HTTP
