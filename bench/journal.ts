@@ -26,7 +26,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { Agent, get as httpGet } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -174,20 +173,6 @@ async function timedQuery(
   return { p50: round(s.p50, 2), p99: round(s.p99, 2), count: s.total };
 }
 
-/** One GET's answer length (the newest page's size, for the table). Throws unless 200. */
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-function getBytes(base: string, path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(`${base}${path}`, { agent, headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${path} -> ${res.statusCode}`))));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-  });
-}
-
 /**
  * Reads the servers' database files for background work: settlements due within the hour and
  * deliveries under way. A payments pass leaves thousands of settlements due 5 s later: measured
@@ -288,7 +273,9 @@ async function main(): Promise<void> {
     }
     results.journalEntries = entries;
     log(`journal: ${entries} entries (pages of ${size})`);
-    results.newestPageBytes = await getBytes(url, '/_sandbox/requests?limit=50', PARTNER_HEADERS);
+    const newestPage = await fetch(`${url}/_sandbox/requests?limit=50`, { headers: PARTNER_HEADERS });
+    if (!newestPage.ok) throw new Error(`GET /_sandbox/requests?limit=50 -> ${newestPage.status}`);
+    results.newestPageBytes = (await newestPage.arrayBuffer()).byteLength;
     const listQuery = (query: string) =>
       timedQuery(load, { url, method: 'GET', path: `/_sandbox/requests${query}`, headers: PARTNER_HEADERS }, QUERY_S);
     const queries = {
