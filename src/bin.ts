@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import { unsupportedNode } from './node-version.js';
 
-// Node >= 22.1 keeps V8's compiled code of dist/ and its dependencies on disk (in
-// $NODE_COMPILE_CACHE, else the system's temporary directory) so that the next start skips
-// compiling them (docs/performance.md, "Start-up"); Node 20 has no such cache and skips this.
-// cli.js is imported afterwards: a static import would load the whole program before the cache.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// Before anything else is loaded: on an unsupported Node the SQLite driver's binary would crash
+// the process, so the partner gets one line naming the supported lines instead.
+const unsupported = unsupportedNode();
+if (unsupported) {
+  process.stderr.write(`${unsupported}\n`);
+  process.exit(1);
+}
+// Node keeps V8's compiled code of dist/ and its dependencies on disk (in $NODE_COMPILE_CACHE,
+// else the system's temporary directory) so that the next start skips compiling them
+// (docs/performance.md, "Start-up"). cli.js is imported afterwards: a static import would load the
+// whole program before the cache is on.
+module.enableCompileCache();
 const { main } = await import('./cli.js');
 await main(process.argv);

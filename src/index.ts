@@ -21,6 +21,7 @@ import {
 import { defaultConfig, type Config } from './config.js';
 import type { Requirements } from './domain/readiness-requirements.js';
 import { loadRequirements } from './readiness/requirements.js';
+import { unsupportedNode } from './node-version.js';
 import { startServer } from './server.js';
 
 export { createObsimClient, ObsimClient, ObsimError } from './client/index.js';
@@ -81,6 +82,8 @@ export interface Obsim {
 
 /** Start obsim in this process; resolves once /healthz answers 200. */
 export async function startObsim(options: StartObsimOptions = {}): Promise<Obsim> {
+  const unsupported = unsupportedNode();
+  if (unsupported) throw new Error(unsupported);
   const config: Config = {
     ...defaultConfig(),
     port: options.port ?? 0,

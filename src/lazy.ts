@@ -1,7 +1,7 @@
 /**
  * Load a dependency on first use instead of at start-up. obsim's start-up time is part
  * of its promise (a CI job never waits on it): undici (webhook delivery, scenario transport,
- * `obsim listen`), xmlbuilder2 (JUnit reports), yaml (scenario files) and js-yaml (recordings) are ~2.5 MB of code that
+ * `obsim listen`), xmlbuilder2 (JUnit reports) and yaml (scenario files and recordings) are ~2.5 MB of code that
  * `obsim serve` does not need to answer its first request.
  *
  *   const undici = lazyRequire<typeof import('undici')>('undici');

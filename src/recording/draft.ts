@@ -127,11 +127,20 @@ export function recordDraft(deps: { journal: Journal; store: Store }, partnerId:
 }
 
 /**
- * js-yaml writes a 15,000-step recording about four times faster than building a yaml Document;
- * loaded with the first recording, not at start-up (src/lazy.ts).
+ * Written with the same YAML library that reads scenarios (loaded with the first recording, not at
+ * start-up: src/lazy.ts). `compat: 'yaml-1.1'` quotes what a YAML 1.1 reader would take for
+ * something else (`yes`, `on`, dates), so other tools read the file as obsim does; no line
+ * folding, and no anchors for repeated values.
  */
-const jsYaml = lazyRequire<typeof import('js-yaml')>('js-yaml');
-const DUMP: import('js-yaml').DumpOptions = { lineWidth: -1, noRefs: true, quotingType: '"' };
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
+const STRINGIFY: import('yaml').DocumentOptions &
+  import('yaml').SchemaOptions &
+  import('yaml').CreateNodeOptions &
+  import('yaml').ToStringOptions = {
+  lineWidth: 0,
+  aliasDuplicateObjects: false,
+  compat: 'yaml-1.1',
+};
 
 /** The draft as a scenario file: the notes atop it, each step's comment above the step. */
 export function draftYaml(draft: ScenarioDraft): string {
@@ -142,11 +151,11 @@ export function draftYaml(draft: ScenarioDraft): string {
   // step: under `steps:` every step starts a line with "  - ", and nothing else does (all else is
   // indented deeper, block scalars included)
   let step = 0;
-  const body = jsYaml()
-    .dump({ steps }, DUMP)
+  const body = yaml()
+    .stringify({ steps }, STRINGIFY)
     .replace(/^ {2}- /gm, (start) => {
       const comment = draft.stepComments[step++];
       return comment ? `  # ${comment}\n${start}` : start;
     });
-  return `${notes}\n\n${jsYaml().dump(head, DUMP)}${body}`;
+  return `${notes}\n\n${yaml().stringify(head, STRINGIFY)}${body}`;
 }

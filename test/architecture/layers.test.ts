@@ -61,7 +61,7 @@ t.test('the store stays below the engine and SQL stays in the store', async (t) 
 });
 
 t.test('the checker finds no violation in the tree', async (t) => {
-  const bin = new URL('node_modules/dependency-cruiser/bin/dependency-cruise.mjs', root).pathname;
+  const bin = new URL('node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', root).pathname;
   const out = execFileSync(
     process.execPath,
     [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'src', 'schemas', 'fixtures', 'test', 'bench', 'scripts'],

@@ -6,7 +6,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { DEPLOY_SHARDS, deployConfigs } from '../../src/cluster/deploy.js';
@@ -17,7 +16,6 @@ import { haproxyMissing } from '../helpers/cluster.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
-const require = createRequire(import.meta.url);
 
 t.test('the router configurations under deploy/ are current (else: npm run deploy:configs)', async (t) => {
   for (const [file, text] of Object.entries(deployConfigs())) t.equal(read(file), text, file);
@@ -96,7 +94,7 @@ t.test('Kubernetes: the manifests validate against the API schemas and match the
       t.fail(`${key}: no schema to check it against`);
       continue;
     }
-    const Model = Object.values(require(module) as Record<string, new (d: unknown) => { validate(): void }>)[0];
+    const Model = Object.values((await import(module)) as Record<string, new (d: unknown) => { validate(): void }>)[0];
     t.doesNotThrow(() => new Model(doc).validate(), `${key} ${doc.metadata.name} validates`);
   }
   const shards = docs.find((d) => d.kind === 'StatefulSet')!;
@@ -111,6 +109,6 @@ t.test('Kubernetes: the manifests validate against the API schemas and match the
 });
 
 t.test('a validation error is reported (the Kubernetes check can fail)', async (t) => {
-  const { StatefulSet } = require('kubernetes-models/apps/v1/StatefulSet') as typeof import('kubernetes-models/apps/v1/StatefulSet');
+  const { StatefulSet } = await import('kubernetes-models/apps/v1/StatefulSet');
   t.throws(() => new StatefulSet({ metadata: { name: 'x' }, spec: { replicas: 'three' } } as never).validate());
 });

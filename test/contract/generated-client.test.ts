@@ -105,7 +105,7 @@ export async function run(baseUrl: string, clientId: string, clientSecret: strin
     created: created.data,
     completed: completed.data,
     paid,
-    missing: { status: missing.response.status, code: missing.error?.code },
+    missing: { status: missing.response?.status, code: missing.error?.code },
     consent: consent.data,
     accounts: accounts.data,
     balance: balance.data,

@@ -9,8 +9,15 @@ import { startObsim } from '../../src/index.js';
 import { verify } from '../../src/webhooks/sign.js';
 import { startReceiver } from '../helpers/receiver.js';
 
-/** Active handles and requests by kind (process.getActiveResourcesInfo), e.g. { TCPServerWrap: 1 }. */
-function resources(): Record<string, number> {
+/**
+ * Active handles and requests by kind (process.getActiveResourcesInfo), e.g. { TCPServerWrap: 1 },
+ * once no file-system request is in flight: those end by themselves (the test runner and the
+ * module loader read and write files while another test file loads the machine), so they are
+ * waited out (up to 2 s) rather than counted.
+ */
+async function resources(): Promise<Record<string, number>> {
+  const inFlight = () => process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq') || r === 'FileHandleCloseReq');
+  for (let waited = 0; inFlight() && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
   const out: Record<string, number> = {};
   for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
   return out;
@@ -23,7 +30,7 @@ t.test('start, use, close: healthy at once, nothing left behind', async (t) => {
   await warm.close();
   const rx = await startReceiver(t); // the test's own webhook receiver, open before and after
   await new Promise((r) => setTimeout(r, 50));
-  const before = resources();
+  const before = await resources();
 
   const sim = await startObsim({ clock: { start: '2026-03-01T10:00:00Z', frozen: true } });
   t.match(sim.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -62,7 +69,7 @@ t.test('start, use, close: healthy at once, nothing left behind', async (t) => {
   await sim[Symbol.asyncDispose]();
   await sim.close(); // twice is fine
   await new Promise((r) => setTimeout(r, 50));
-  t.same(resources(), before, 'no handle, timer or socket left after close()');
+  t.same(await resources(), before, 'no handle, timer or socket left after close()');
   await t.rejects(fetch(`${sim.baseUrl}/healthz`), 'nothing listens any more');
   t.ok(left.sandboxId, 'sandboxes still open are deleted by close()');
 });
