@@ -5,32 +5,28 @@
 #   docker run --rm -p 4010:4010 obsim                                   # sandbox, in-memory database
 #   docker run --rm -p 4010:4010 -v obsim-data:/data -e OBSIM_DB=/data/obsim.sqlite obsim   # persistent
 #
-# Stage 1 compiles TypeScript and better-sqlite3 (a native addon, built for this image's own
-# platform from the Node headers the official image carries in /usr/local/include/node).
-# Stage 2 carries production dependencies (native addon build leftovers removed), dist/ and the
-# shipped scenarios only, and runs as the unprivileged `node` user.
+# Stage 1 installs the dependencies and compiles TypeScript. The SQLite driver (better-sqlite3)
+# carries its Node-API binaries inside its npm package: nothing is compiled for it, and only the
+# binary of this image's platform is kept.
+# Stage 2 carries production dependencies, dist/ and the shipped scenarios only, and runs as the
+# unprivileged `node` user.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
-ENV npm_config_nodedir=/usr/local \
-    npm_config_update_notifier=false \
+ENV npm_config_update_notifier=false \
     npm_config_fund=false \
     npm_config_audit=false
 WORKDIR /app
-# dependencies first, so source edits do not recompile the native addon
+# dependencies first, so source edits do not reinstall them
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts \
- && npm rebuild better-sqlite3
+RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts \
- && cd node_modules/better-sqlite3 \
- && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src && mkdir -p build/Release \
- && mv /tmp/better_sqlite3.node build/Release/ && cd /app \
+ && keep=$(node -p "require('/app/node_modules/better-sqlite3/lib/binding.js').getPrebuildPath()") \
+ && find node_modules/better-sqlite3/prebuilds -name '*.node' ! -path "$keep" -delete \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 
 FROM ${NODE_IMAGE} AS runtime

@@ -1,9 +1,10 @@
 /**
  * The Node.js lines obsim runs on. package.json's `engines` says the same (a test holds the two
- * together): npm only warns when they are not met, and the SQLite driver's binary crashes the
- * process on older lines, so obsim checks before it loads anything that needs them.
+ * together). 22.14 is the first Node 22 with Node-API 10, which the SQLite driver's binaries are
+ * built for: on 22.13 and older they crash the process with a segmentation fault. npm only warns
+ * when `engines` is not met, so obsim checks before it loads anything that needs them.
  */
-export const SUPPORTED_NODE = { min: '22.12.0', lines: 'Node.js 22 (22.12 or newer) or 24' } as const;
+export const SUPPORTED_NODE = { min: '22.14.0', lines: 'Node.js 22 (22.14 or newer) or 24' } as const;
 
 function parts(version: string): number[] {
   return version.replace(/^v/, '').split('.').map(Number);

@@ -7,7 +7,7 @@
  * as standalone source (Ajv `standaloneCode`, fast-json-stringify `mode: 'standalone'`), and writes
  * them to dist/compiled/schemas.cjs. At start, the compilers (src/plugins/validation.ts,
  * src/plugins/serializers.ts) take a compiled function from that file when its key matches and
- * compile as before otherwise (sources run by tsx / ts-node have no such file).
+ * compile as before otherwise.
  *
  * A key is a hash of everything the compiled code depends on: the kind, the compiler options, the
  * schema and (serializers) the external schemas it reaches. A changed schema or option therefore
@@ -22,6 +22,12 @@ export type PrecompiledKind = 'validators' | 'serializers';
 
 /** Where `npm run build` writes the compiled code: dist/compiled/schemas.cjs next to dist/src. */
 export const DEFAULT_PRECOMPILED_FILE = fileURLToPath(new URL('../../compiled/schemas.cjs', import.meta.url));
+/**
+ * Run from the sources (tsx: the tests, `npm run dev`), the checkout's last build is read instead:
+ * its keys hash everything a function depends on, so a schema changed since that build misses and
+ * is compiled as before, and the rest start without compiling.
+ */
+const BUILT_FILE_FROM_SOURCES = fileURLToPath(new URL('../../dist/compiled/schemas.cjs', import.meta.url));
 
 export function precompiledKey(kind: PrecompiledKind, ...parts: unknown[]): string {
   return createHash('sha256').update(kind).update(JSON.stringify(parts)).digest('base64url').slice(0, 32);
@@ -37,14 +43,31 @@ const ownRequire = createRequire(import.meta.url);
 // fast-json-stringify as Fastify itself resolves it (the exact version its serializers use)
 const fastifyRequire = createRequire(ownRequire.resolve('fastify'));
 
-let file: string | undefined = DEFAULT_PRECOMPILED_FILE;
+let file: string | undefined = existsSync(DEFAULT_PRECOMPILED_FILE) ? DEFAULT_PRECOMPILED_FILE : BUILT_FILE_FROM_SOURCES;
 let loaded: PrecompiledFile | null | undefined;
 const stats = { hits: 0, misses: 0 };
+let generation = 0;
 
-/** Use another file (tests), or none (`undefined`). */
+/** Changes whenever the compiled code's source changes (usePrecompiledFile): caches of compiled functions start again. */
+export function compiledGeneration(): number {
+  return generation;
+}
+
+/**
+ * Functions compiled in this process, by key: a second app built in the same process (a test
+ * suite's `startObsim()` per file, `obsim cluster`'s tests, the scenario runner's in-process
+ * server) takes them instead of compiling the same schemas again. A compiled validator or
+ * serializer is a pure function of what its key hashes, so sharing it is sharing a constant.
+ */
+const compiledHere: Record<PrecompiledKind, Map<string, unknown>> = { validators: new Map(), serializers: new Map() };
+
+/** Use another file (tests), or none (`undefined`); what this process compiled so far is forgotten. */
 export function usePrecompiledFile(path: string | undefined): void {
   file = path;
   loaded = undefined;
+  generation++;
+  compiledHere.validators.clear();
+  compiledHere.serializers.clear();
 }
 
 /** Hits and misses since start (tests: a built server finds every key). */
@@ -52,8 +75,25 @@ export function precompiledStats(): { hits: number; misses: number } {
   return { ...stats };
 }
 
+/**
+ * The function for `key`: from the build's file, else compiled earlier in this process, else
+ * compiled now by `compile` (and kept for the next app). While recording, always compiled (the
+ * recorder needs the compiler's own output).
+ */
+export function compiledOnce<T>(kind: PrecompiledKind, key: string, compile: () => T): T {
+  if (recorder) return compile();
+  const ready = (compiledHere[kind].get(key) as T | undefined) ?? takePrecompiled<T>(kind, key);
+  if (ready !== undefined) {
+    compiledHere[kind].set(key, ready);
+    return ready;
+  }
+  const fresh = compile();
+  compiledHere[kind].set(key, fresh);
+  return fresh;
+}
+
 /** The compiled function for `key`, or undefined (no file, or not in it). */
-export function takePrecompiled<T>(kind: PrecompiledKind, key: string): T | undefined {
+function takePrecompiled<T>(kind: PrecompiledKind, key: string): T | undefined {
   if (loaded === undefined) loaded = file && existsSync(file) ? (ownRequire(file) as PrecompiledFile) : null;
   const factory = loaded?.[kind][key];
   if (!factory) {

@@ -1,6 +1,6 @@
 /**
  * Response serializers: Fastify's own (fast-json-stringify, compiled from the response schemas),
- * built once per distinct schema instead of once per route and status code.
+ * built once per distinct schema (and process) instead of once per route and status code.
  *
  * Every route documents `4xx`/`5xx` as `{ $ref: 'ErrorBody#' }` and many share a 200 schema
  * (`Payment#`, `Consent#`, …): without this, start-up compiled ~130 serializers of which ~28
@@ -9,7 +9,7 @@
  */
 import type { FastifyServerOptions } from 'fastify';
 import { createRequire } from 'node:module';
-import { isRecording, precompiledKey, record, takePrecompiled } from './precompiled.js';
+import { compiledGeneration, compiledOnce, isRecording, precompiledKey, record } from './precompiled.js';
 
 type SerializerFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
@@ -25,33 +25,50 @@ const serializerSelector = () =>
 const FJS_VERSION = (fastifyRequire('fast-json-stringify/package.json') as { version: string }).version;
 
 /**
+ * Contexts that see the same schema objects under the same ids, with the same options, share
+ * their serializers: within an app (one per encapsulated context that added schemas) and across
+ * the apps of one process (the shared schemas are module constants, so every app sees the same
+ * objects). Objects are told apart by identity, not content: hashing every external schema's JSON
+ * for each context was most of the time an app spent on its serializers.
+ */
+const objectIds = new WeakMap<object, number>();
+let lastObjectId = 0;
+function identity(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  let id = objectIds.get(value);
+  if (id === undefined) objectIds.set(value, (id = ++lastObjectId));
+  return `#${id}`;
+}
+const builtHere = new Map<string, Serializer>();
+let builtFrom = compiledGeneration();
+
+/**
  * `schemaController.compilersFactory.buildSerializer` for the Fastify constructor. Fastify calls
- * the factory once per encapsulated context that added schemas; serializers are shared between
- * contexts whose external schemas are the same objects (one cache per app).
+ * the factory once per encapsulated context that added schemas.
  */
 export function dedupedSerializerFactory(): SerializerFactory {
   let selected: SerializerFactory | undefined;
   const defaultFactory: SerializerFactory = (externalSchemas, serializerOpts) =>
     (selected ??= serializerSelector()())(externalSchemas, serializerOpts);
-  const built = new Map<string, Serializer>();
   const recording = isRecording();
-  const contextIds = new Map<string, number>();
+  // while recording (the build), each app compiles its own, so the recorder sees every one
+  const built = recording ? new Map<string, Serializer>() : builtHere;
+  if (builtFrom !== compiledGeneration()) {
+    // the precompiled file changed (tests): start again from it
+    builtHere.clear();
+    builtFrom = compiledGeneration();
+  }
   return (externalSchemas, serializerOpts) => {
     // the compiler for every external schema of this context, made on first need
     let compileWithAll: ReturnType<SerializerFactory> | undefined;
     const compile: ReturnType<SerializerFactory> = (info) => (compileWithAll ??= defaultFactory(externalSchemas, serializerOpts))(info);
     const ext = (externalSchemas ?? {}) as Record<string, unknown>;
-    // contexts that see the same schema objects under the same ids share one id
-    const signature = JSON.stringify([
-      serializerOpts ?? null,
-      Object.keys(ext)
-        .sort()
-        .map((k) => [k, ext[k]]),
-    ]);
-    let id = contextIds.get(signature);
-    if (id === undefined) contextIds.set(signature, (id = contextIds.size));
+    const signature = `${JSON.stringify(serializerOpts ?? null)}|${Object.keys(ext)
+      .sort()
+      .map((k) => `${k}=${identity(ext[k])}`)
+      .join(',')}`;
     return (info) => {
-      const key = `${id}\n${JSON.stringify(info.schema)}`;
+      const key = `${signature}\n${JSON.stringify(info.schema)}`;
       let serializer = built.get(key);
       if (!serializer) {
         // fast-json-stringify checks and indexes every external schema it is given, for each
@@ -60,18 +77,20 @@ export function dedupedSerializerFactory(): SerializerFactory {
         const reached = reachableSchemas(info.schema, ext);
         // compiled at build time (src/plugins/precompiled.ts) when this exact schema was seen there
         const pkey = reached ? precompiledKey('serializers', FJS_VERSION, serializerOpts ?? null, info.schema, reached) : undefined;
-        serializer = pkey && !recording ? takePrecompiled<Serializer>('serializers', pkey) : undefined;
-        if (!serializer) {
+        const compileHere = (): Serializer => {
+          let fresh: Serializer;
           try {
-            serializer = reached ? defaultFactory(reached, serializerOpts)(info) : compile(info);
+            fresh = reached ? defaultFactory(reached, serializerOpts)(info) : compile(info);
           } catch {
-            serializer = compile(info);
+            fresh = compile(info);
           }
           if (recording && pkey && reached) {
             const standalone = { ...serializerOpts, mode: 'standalone', inlineValidators: true } as typeof serializerOpts;
             record('serializers', pkey, defaultFactory(reached, standalone)(info) as unknown as string);
           }
-        }
+          return fresh;
+        };
+        serializer = pkey ? compiledOnce('serializers', pkey, compileHere) : compileHere();
         built.set(key, serializer);
       }
       return serializer;

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import type { ApiError, ErrorDetail } from '../domain/errors.js';
 import { ApiError as ApiErrorClass } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
-import { isRecording, precompiledKey, record, takePrecompiled } from './precompiled.js';
+import { compiledOnce, isRecording, precompiledKey, record } from './precompiled.js';
 
 // Ajv is loaded only when a validator must be compiled (none at all when dist/compiled has them)
 const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
@@ -66,16 +66,14 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
     let validate = compiled.get(key);
     if (!validate) {
       const pkey = precompiledKey('validators', COMPILER_VERSIONS, body ? bodyOptions : partsOptions, shared, schema);
-      const ready = recording ? undefined : takePrecompiled<ValidateFunction>('validators', pkey);
-      if (ready) {
-        // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
-        // schemaEnv (Ajv's own); standalone ones take the same argument: call them the same way
-        (ready as { schemaEnv?: unknown }).schemaEnv ??= true;
-        validate = ready;
-      } else {
-        validate = ajvFor(body).compile(schema as object);
-        if (recording) record('validators', pkey, standaloneCode()(ajvFor(body), validate));
-      }
+      validate = compiledOnce<ValidateFunction>('validators', pkey, () => {
+        const fresh = ajvFor(body).compile(schema as object);
+        if (recording) record('validators', pkey, standaloneCode()(ajvFor(body), fresh));
+        return fresh;
+      });
+      // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
+      // schemaEnv (Ajv's own); standalone ones take the same argument: call them the same way
+      (validate as { schemaEnv?: unknown }).schemaEnv ??= true;
       compiled.set(key, validate);
     }
     return validate as never;
