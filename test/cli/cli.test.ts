@@ -1,5 +1,5 @@
 /**
- * The command line, mostly as a user runs it: a child process of src/bin.ts (through tsx).
+ * The command line, mostly as a user runs it: a child process of `obsim` (test/helpers/processes.ts).
  */
 import t, { type Test } from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,12 +11,11 @@ import type { Command } from 'commander';
 import { buildCli } from '../../src/cli.js';
 import { sign } from '../../src/webhooks/sign.js';
 import { build, PARTNER } from '../helpers/app.js';
-import { cleanEnv, runObsim, type Run } from '../helpers/processes.js';
+import { BIN, cleanEnv, runObsim, type Run } from '../helpers/processes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'src/bin.ts');
 
-// child processes start through tsx: slow on a busy machine
+// generous: child processes start slowly on a busy machine
 t.setTimeout(300_000);
 
 const obsim = (args: string[], options: { timeoutMs?: number } = {}): Promise<Run> => runObsim(args, options);
@@ -251,7 +250,7 @@ t.test(
 
 /** Start `obsim listen` and wait for its "receiving webhooks on URL" line. */
 async function startListen(t: Test, extra: string[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', '0', ...extra], {
+  const child = spawn(process.execPath, [...BIN, 'listen', '--port', '0', ...extra], {
     cwd: ROOT,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -353,7 +352,7 @@ t.test('obsim listen receives a real signed delivery from the simulator: signatu
       payload: { url: `http://127.0.0.1:${port}/obsim`, events: ['payment.completed'] },
     })
   ).json();
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'listen', '--port', String(port), '--secret', hook.secret], {
+  const child = spawn(process.execPath, [...BIN, 'listen', '--port', String(port), '--secret', hook.secret], {
     cwd: ROOT,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
+import { BIN } from '../helpers/processes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = ['--import', 'tsx', 'src/bin.ts'];
+const bin = BIN;
 const env = { ...process.env, OBSIM_LOG_LEVEL: 'warn' };
 
 t.test('obsim serve prints where it listens, the database and the partner credentials', async (t) => {

@@ -20,7 +20,7 @@ import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
 import { call } from '../helpers/partner.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
-import { BIN, ROOT, runObsim } from '../helpers/processes.js';
+import { ROOT, runObsim, TSX } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
 
 t.setTimeout(180_000);
@@ -112,7 +112,7 @@ t.test('the code example prints what the page says', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'example.mts');
   writeFileSync(file, block('chaos-code', 'ts').replace("from 'obsim'", `from '${join(ROOT, 'src/index.ts')}'`));
-  const run = spawnSync(process.execPath, [BIN[0], BIN[1], file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [...TSX, file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   t.equal(run.status, 0, run.stderr);
   t.equal(run.stdout.trim(), printsLine('chaos-code'));
 });

@@ -5,20 +5,14 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { verify } from '../../src/webhooks/sign.js';
+import { docsPage } from '../helpers/docs.js';
 import { startReceiver } from '../helpers/receiver.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-
-function quickstart(text: string): string {
-  const block = /<!-- quickstart:start -->\n```sh\n([\s\S]*?)```\n<!-- quickstart:end -->/.exec(text);
-  if (!block) throw new Error('README: no ```sh block between the quickstart markers');
-  return block[1];
-}
+const quickstart = (): string => docsPage('README.md').block('quickstart', 'sh');
 
 const missing = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 
@@ -29,8 +23,8 @@ t.test(
     const rx = await startReceiver(t);
     const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent' }, () => undefined);
     t.teardown(() => server.close());
-    const script = quickstart(readme).replace(/http:\/\/127\.0\.0\.1:9000/g, rx.url);
-    t.not(script, quickstart(readme), 'the block registers the obsim listen address, replaced by the test receiver');
+    const script = quickstart().replace(/http:\/\/127\.0\.0\.1:9000/g, rx.url);
+    t.not(script, quickstart(), 'the block registers the obsim listen address, replaced by the test receiver');
 
     // asynchronously: the simulator answers from this process
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {

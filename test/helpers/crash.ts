@@ -1,15 +1,17 @@
 /**
- * A real obsim (tsx src/bin.ts serve) on a database file that a test can SIGKILL and restart, for
+ * A real obsim (`obsim serve`, ./processes.ts) on a database file that a test can SIGKILL and restart, for
  * the crash suites (not a test file).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { BIN, ROOT } from './processes.js';
 
 /** Start `obsim serve --db <db> --port 0 …args`; resolves with its URL once it listens. */
 export async function startKillable(db: string, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', db, '--port', '0', '--log-level', 'warn', ...args],
+    [...BIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn', ...args],
     {
+      cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, OBSIM_SQLITE_SYNCHRONOUS: '' },
     },

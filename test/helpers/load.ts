@@ -1,6 +1,6 @@
 /**
  * Bounded load run: `npm run load` (60 s) or as part of `npm run test:long`; npm test runs a
- * short smoke of the same traffic through runLoad() (test/reliability/load-smoke.test.ts). The real server (tsx src/bin.ts serve) on a temporary database file,
+ * short smoke of the same traffic through runLoad() (test/reliability/load-smoke.test.ts). The real server (`obsim serve`, ./processes.ts) on a temporary database file,
  * autocannon on loopback with mixed traffic (health, lists, payment and merchant creations,
  * status reads, token issuance, delivery listing) and a webhook receiver. Figures printed:
  * requests, errors, non-2xx by status, 5xx, latency p50/p99, RSS of the server in the first and
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BIN } from './processes.js';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AcRequest {
@@ -86,7 +87,7 @@ export async function runLoad(opts: { seconds: number; connections: number; chec
 
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/bin.ts', 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'],
+    [...BIN, 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'],
     {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -5,11 +5,9 @@
  * tree never hides a change.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildIsCurrent, ROOT } from './processes.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { ROOT };
 
 export interface Started {
   child: ChildProcess;
@@ -26,23 +24,9 @@ export interface Started {
 export function runnable(cmd: string[]): { argv: string[]; fromSource: boolean } {
   const [node, script, ...rest] = cmd;
   if (node !== 'node') throw new Error(`CMD must start with node, got ${node}`);
-  const built = join(ROOT, script);
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource()) return { argv: [script, ...rest], fromSource: false };
+  if (buildIsCurrent()) return { argv: [script, ...rest], fromSource: false };
   const source = script.replace(/^dist\//, '').replace(/\.js$/, '.ts');
   return { argv: ['--import', 'tsx', source, ...rest], fromSource: true };
-}
-
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const dir of ['src', 'schemas']) if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
-  return newest;
 }
 
 export async function startCmd(cmd: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Started> {

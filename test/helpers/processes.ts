@@ -1,14 +1,46 @@
 /**
- * Real `obsim` processes for the environment and command-line tests (not a test file): `src/bin.ts` through tsx,
- * from any working directory (the loader and the entry point are given as absolute paths, so a
- * test can start a server in a temporary directory and see where its default database goes).
+ * Real `obsim` processes for the environment and command-line tests (not a test file), from any
+ * working directory (the entry point is given as an absolute path, so a test can start a server
+ * in a temporary directory and see where its default database goes).
+ *
+ * `BIN` is the built `dist/src/bin.js` when the build is newer than every source file (a fresh
+ * clone: `npm ci` builds it), and `src/bin.ts` through tsx otherwise, so an edited source is never
+ * hidden by a stale build. The build starts in a third of the time: it needs no TypeScript loader
+ * and it uses Node's compile cache, and the suite starts a few hundred of these.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/bin.ts', import.meta.url))];
+/** Node's arguments that run a TypeScript file (through tsx): `[...TSX, 'file.ts']`. */
+export const TSX = ['--import', import.meta.resolve('tsx')];
+
+/** The newest modification time of the files the build is made of. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ['src', 'schemas', 'fixtures']) if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
+  return newest;
+}
+
+let built: boolean | undefined;
+/** Whether dist/ holds a build of the sources as they are (its last output is newer than all of them). */
+export function buildIsCurrent(): boolean {
+  const output = join(ROOT, 'dist/compiled/schemas.cjs');
+  return (built ??= existsSync(output) && statSync(output).mtimeMs >= newestSource());
+}
+
+/** Node's arguments that run `obsim`: `[...BIN, 'serve', …]`. */
+export const BIN = buildIsCurrent() ? [join(ROOT, 'dist/src/bin.js')] : [...TSX, join(ROOT, 'src/bin.ts')];
 const ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', OBSIM_LOG_LEVEL: 'warn' };
 
 export interface Obsim {

@@ -8,9 +8,10 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../../src/config.js';
+import { BIN } from '../helpers/processes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = ['--import', 'tsx', 'src/bin.ts'];
+const bin = BIN;
 
 const invalid: Record<string, string> = { port: 'abc', environment: 'staging', logLevel: 'loud', rateLimit: '-1', clockStart: 'yesterday' };
 
