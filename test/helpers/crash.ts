@@ -7,15 +7,11 @@ import { BIN, ROOT } from './processes.js';
 
 /** Start `obsim serve --db <db> --port 0 …args`; resolves with its URL once it listens. */
 export async function startKillable(db: string, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [...BIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, OBSIM_SQLITE_SYNCHRONOUS: '' },
-    },
-  );
+  const child = spawn(process.execPath, [...BIN, 'serve', '--db', db, '--port', '0', '--log-level', 'warn', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OBSIM_SQLITE_SYNCHRONOUS: '' },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);

@@ -85,14 +85,10 @@ export async function runLoad(opts: { seconds: number; connections: number; chec
   await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
   const hookUrl = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
 
-  const child = spawn(
-    process.execPath,
-    [...BIN, 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'],
-    {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [...BIN, 'serve', '--db', join(dir, 'load.sqlite'), '--port', '0', '--log-level', 'warn'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
