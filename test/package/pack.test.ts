@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
-import { ROOT } from '../helpers/processes.js';
+import { buildIsCurrent, ROOT } from '../helpers/processes.js';
 
 t.setTimeout(600_000);
 
@@ -81,7 +81,9 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   if (!existsSync(join(ROOT, 'dist/src/index.d.ts'))) throw new Error('dist/ has no declarations: run npm run build');
 
-  execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `npm pack` builds first (prepare); a build already current is packed as it is
+  const pack = ['pack', '--pack-destination', dir, '--silent', ...(buildIsCurrent() ? ['--ignore-scripts'] : [])];
+  execFileSync('npm', pack, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   t.ok(tarball, 'npm pack wrote a tarball');
   const listing = execFileSync('tar', ['tzf', join(dir, tarball)], { encoding: 'utf8' });
@@ -109,7 +111,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   const globalInstall = new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const child = spawn(
       'npm',
-      ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)],
+      ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)],
       { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000 },
     );
     let stderr = '';
@@ -130,7 +132,8 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
       devDependencies: { vitest: '3.2.7', testcontainers: TESTCONTAINERS },
     }),
   );
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // what the checkout's own install already fetched is not asked of the registry again
+  const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: project,
     env,
     encoding: 'utf8',
