@@ -24,8 +24,8 @@ RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts \
- && keep=$(node -p "require('/app/node_modules/better-sqlite3/lib/binding.js').getPrebuildPath()") \
- && find node_modules/better-sqlite3/prebuilds -name '*.node' ! -path "$keep" -delete \
+ && keep=$(node -p "path.basename(require('/app/node_modules/better-sqlite3/lib/binding.js').getPrebuildPath())") \
+ && find node_modules/better-sqlite3/prebuilds -name '*.node' ! -name "$keep" -delete \
  && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 

@@ -11,6 +11,7 @@ import type { SandboxReadiness } from '../domain/readiness.js';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import type { Journal } from '../journal/index.js';
 import type { Store } from '../store/index.js';
+import { closeWorkerConnection } from '../store/worker-connection.js';
 import { createReportMaker, type ReportMaker, type ReportSubject } from './collect.js';
 
 export type ReporterRequest = { type: 'report'; id: number; subject: ReportSubject } | { type: 'forget'; partnerId: string };
@@ -36,7 +37,7 @@ export interface ReporterOptions {
 const TSX_API = 'tsx/esm/api';
 
 /** The worker's entry: compiled JavaScript, or TypeScript under tsx. */
-function reportWorker(workerData: unknown): Worker {
+export function reportWorker(workerData: unknown): Worker {
   const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
   if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData });
   const boot = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
@@ -117,7 +118,10 @@ export function createReporter(options: ReporterOptions) {
     },
     async close(): Promise<void> {
       closed = true;
+      const w = worker;
+      worker = undefined;
       fail(new Error('closed'));
+      if (w) await closeWorkerConnection(w);
     },
   };
 }

@@ -7,6 +7,7 @@ import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import { openReader } from '../store/reader.js';
+import type { CLOSE_CONNECTION } from '../store/worker-connection.js';
 import { createReportMaker } from './collect.js';
 import type { ReporterReply, ReporterRequest } from './reporter.js';
 
@@ -26,9 +27,15 @@ yieldToRequests();
 
 const { path, operations } = workerData as { path: string; operations: ProviderOperation[] };
 const port = parentPort!;
-const maker = createReportMaker(operations, openReader(path), (err) => port.postMessage({ warning: String(err) } satisfies ReporterReply));
+const reader = openReader(path);
+const maker = createReportMaker(operations, reader, (err) => port.postMessage({ warning: String(err) } satisfies ReporterReply));
 
-port.on('message', (message: ReporterRequest) => {
+port.on('message', (message: ReporterRequest | typeof CLOSE_CONNECTION) => {
+  if (message.type === 'close') {
+    reader.close();
+    port.close();
+    return;
+  }
   if (message.type === 'forget') return maker.forget(message.partnerId);
   try {
     port.postMessage({ id: message.id, report: maker.report(message.subject) } satisfies ReporterReply);

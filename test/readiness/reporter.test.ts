@@ -4,7 +4,7 @@
  * as the serving thread computes; the entries since the last report read incrementally, the ones
  * the journal's bounds dropped forgotten; a failed worker falls back to the serving thread.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -12,7 +12,7 @@ import t from 'tap';
 import { build, schemaErrors } from '../helpers/app.js';
 import { call, testMerchant } from '../helpers/partner.js';
 import { createReportMaker, providerOperations } from '../../src/readiness/collect.js';
-import { createReporter } from '../../src/readiness/reporter.js';
+import { createReporter, reportWorker } from '../../src/readiness/reporter.js';
 
 async function fileApp(t: Parameters<typeof build>[0], config: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-reporter-'));
@@ -124,6 +124,22 @@ t.test('a worker that fails: the report is computed on the serving thread, and t
   t.equal(reporter.computedOnWorker, 0);
   await reporter.report('sandbox-partner', 'sandbox-partner');
   t.equal(warnings.length, 1, 'one warning');
+});
+
+t.test('close() lets the worker close its read connection: once the serving connection closes, the WAL goes', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-reporter-close-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'obsim.sqlite');
+  const app = await build(t, { config: { db: path } });
+  await traffic(app, 2, 'c');
+  let ended = false;
+  const reporter = reporterOf(app, [], (data) => reportWorker(data).on('exit', () => (ended = true)));
+  await reporter.report('sandbox-partner', 'sandbox-partner');
+  t.equal(reporter.computedOnWorker, 1, 'the worker computed a report (and holds a connection)');
+  await reporter.close();
+  t.ok(ended, 'close() resolves once the worker has ended: a process exiting right after leaves no connection open');
+  await app.close();
+  t.notOk(existsSync(`${path}-wal`), 'no WAL file left: the worker closed its connection before the serving one');
 });
 
 t.test('a database in memory: computed on the serving thread, no worker', async (t) => {

@@ -4,7 +4,7 @@
  * lost, and a worker that cannot start hands checkpoints back to the connection.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -100,4 +100,18 @@ t.test('a server on a file database: no checkpoint on COMMIT, and it closes with
   t.equal(res.statusCode, 200, JSON.stringify(json(res)));
   await app.close();
   t.pass('closed without waiting on the worker');
+});
+
+t.test('close() lets the worker close its own connection: the serving connection closes last and the WAL goes', async (t) => {
+  const { db, path } = fileDb(t);
+  const checkpointer = startCheckpointer(db, { intervalMs: 60_000 })!;
+  db.prepare('INSERT INTO blob (data) VALUES (?)').run(Buffer.alloc(4096));
+  await checkpointer.checkpoint();
+  t.equal(checkpointer.completed, 1, 'the worker ran (and holds a connection)');
+  await checkpointer.close();
+  db.close();
+  t.notOk(existsSync(`${path}-wal`), 'no WAL file left: every connection was closed');
+  const reopened = new Database(path, { readonly: true });
+  t.equal((reopened.prepare('SELECT count(*) AS n FROM blob').get() as { n: number }).n, 1, 'the row is in the database file');
+  reopened.close();
 });
