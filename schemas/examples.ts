@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_233a3372fa655d891a4d147b",
+      "id": "wh_f9f92cbd0c0504e6c428cc63",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_a0de2c7c3bb878a9d84ba545e70efc5294306f4a2543cc01",
+      "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "270e855b-19ea-4924-b274-5d89c89b983a",
+      "clientId": "7b2b0c79-9674-4e24-91a0-5482e51a1c79",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_jUXdrV76jZ8dUAviN1QILVuW",
-      "onboardingToken": "onb_jUXdrV76jZ8dUAviN1QILVuW",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_2zuc0WLbmgWClNklvuUn3R4p",
+      "onboardingToken": "onb_2zuc0WLbmgWClNklvuUn3R4p",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "fe0a5dba-9824-4d22-b1f1-e112f438c2a9",
+      "clientId": "929463f2-b0c7-4b2a-9eac-f70f3b3feb44",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_XQwq3u5O7bIcIVJzN0GUYJo5",
-      "onboardingToken": "onb_XQwq3u5O7bIcIVJzN0GUYJo5",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_2hG6UExC3tnsUu5N5ip6Hxp3",
+      "onboardingToken": "onb_2hG6UExC3tnsUu5N5ip6Hxp3",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_8dd48ae24d44d3c65017"
+      "subTppId": "stpp_c0a6049bdebc43a3c7f2"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "818f9eaa-c31c-4f5a-aa4e-5302f5be146b",
+          "clientId": "647f0395-2111-4c45-926a-896092f22335",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_3554373058cc250f600d"
+          "subTppId": "stpp_949159c9d7d02b1f8961"
         },
         {
           "merchantId": 100002,
-          "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+          "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_b3276238e70b71b600f3"
+          "subTppId": "stpp_1bcebc261c656cf6476f"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_b3276238e70b71b600f3"
+      "subTppId": "stpp_1bcebc261c656cf6476f"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_eSK_VFLr3OBXKn91mbA2LWnb",
-      "onboardingToken": "onb_eSK_VFLr3OBXKn91mbA2LWnb",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_ZTvffkERBaGj35Wok7vV92KK",
+      "onboardingToken": "onb_ZTvffkERBaGj35Wok7vV92KK",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_233a3372fa655d891a4d147b",
+          "id": "wh_f9f92cbd0c0504e6c428cc63",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_a0de2c7c3bb878a9d84ba545e70efc5294306f4a2543cc01",
+          "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_233a3372fa655d891a4d147b",
-      "eventId": "evt_01a218706a83c57a1482b65a",
+      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+      "eventId": "evt_01a21d93b6a59e5d27bfb405",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImUxMzA5Y2Q2LTYzOWEtNGEzOS1iZDE3LTEyMDM4YTRlNzdmMSJ9.3NSXwQSiTnFefj52WWNi1yd6pjTYQnqt0EhmnlkaFq4"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImY3NDcxZjQ2LTc0NDAtNDM4Yi04NWRjLWIxNDk4MTE4ZThjMyJ9.ifmDRFjHiCwtewMJrbrY35Bb51H7xRSx97LMnfo3Wms"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
+      "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_CFZOj2W0yFBo4HM7uKjli0EP7KVrnIdf"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_SFGTsvrfxrTPHEAAcXk4yFVZbbHWmEAL"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
+      "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "97d0eb55-2322-4e5f-a0eb-472b0e75d168",
+        "requestId": "77371506-1637-4224-851a-09148f367d33",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb"
+        "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "761da993-346a-41bc-abb5-8d22cebc0def",
+        "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
-      "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb",
+      "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "consentId": "cns_412d4f4d25824feab8e0c34a095670da",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -578,9 +578,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "resumeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.000Z",
+      "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23262550618
+      "offsetMs": -23348749836
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23262550618
+      "offsetMs": -23348749836
     }
   },
   "advanceClock": {
@@ -601,6 +601,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     }
   },
   "controlMerchant": {
+    "request": {},
     "response": {
       "merchantId": 100005,
       "status": "awaiting_approval",
@@ -612,9 +613,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a218706c2794e1a9252e2b",
+          "eventId": "evt_01a21d93b7d714680dac6024",
           "event": "merchant.deactivated",
-          "webhookId": "wh_233a3372fa655d891a4d147b",
+          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -624,14 +625,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
         },
         {
           "id": 5,
-          "eventId": "evt_01a218706c25d53ec395beda",
+          "eventId": "evt_01a21d93b7d6d526ea60aa29",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_233a3372fa655d891a4d147b",
+          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -641,8 +642,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"a9433776-d4c6-4b3b-b39f-8e1d605bbb46\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "25b280725138574217acf60ec691bee31288fe7bf0bbb68dfb114972b0c8d34d"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"e294a5a6-a7b6-45df-ad1d-1c33d71ce3de\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "ff52b05c984de91b4e2143d1cd4b4a48f0684c23e2d3226cff7c7b270720659c"
         }
       ],
       "total": 6,
@@ -652,9 +653,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a218706c2794e1a9252e2b",
+      "eventId": "evt_01a21d93b7d714680dac6024",
       "event": "merchant.deactivated",
-      "webhookId": "wh_233a3372fa655d891a4d147b",
+      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -664,16 +665,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.001Z",
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
     }
   },
   "redeliverDelivery": {
+    "request": {},
     "response": {
       "id": 7,
-      "eventId": "evt_01a218706c2794e1a9252e2b",
+      "eventId": "evt_01a21d93b7d714680dac6024",
       "event": "merchant.deactivated",
-      "webhookId": "wh_233a3372fa655d891a4d147b",
+      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -683,8 +685,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"fac0d069-c1e4-41df-b6e5-1f27c20d448c\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "893d4d772ff91fcfbe2df2e87767b42a29aa659b2f01d9eeed9f1e8f95785ce4"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
     }
   },
   "listRequests": {
@@ -693,7 +695,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T15:19:10.189Z",
+          "wallAt": "2026-11-27T15:15:49.519Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -707,13 +709,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 9.089,
-          "requestId": "req_1ffd70adb25013e81f989d1a",
+          "durationMs": 1.445,
+          "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -725,9 +727,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -736,7 +738,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-26T15:19:10.179Z",
+          "wallAt": "2026-11-27T15:15:49.517Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -750,13 +752,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 2.709,
-          "requestId": "req_e8a96e6414dabffee9e70dc4",
+          "durationMs": 2.289,
+          "requestId": "req_604f0d3818e5ebccf34e92c5",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -768,9 +770,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -783,7 +785,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-26T15:19:10.189Z",
+      "wallAt": "2026-11-27T15:15:49.519Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -797,13 +799,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 9.089,
-      "requestId": "req_1ffd70adb25013e81f989d1a",
+      "durationMs": 1.445,
+      "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -815,9 +817,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -859,9 +861,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_233a3372fa655d891a4d147b",
+      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-26T15:19:10.658Z",
+      "startedAt": "2026-11-27T15:15:49.871Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -872,19 +874,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 4 ms (limit 2000 ms)"
+          "reason": "200 in 7 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 3 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
@@ -896,13 +898,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 5 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.wrong-secret",
@@ -914,31 +916,31 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 3 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 6 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
           "title": "payment.failed after payment.completed (same payment)",
           "status": "pass",
-          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
         },
         {
           "id": "unknown-event",
           "title": "an event the contract does not list (merchant.updated)",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 0 ms (limit 2000 ms)"
         }
       ],
       "hints": []
@@ -948,9 +950,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_233a3372fa655d891a4d147b",
+          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-26T15:19:10.658Z",
+          "startedAt": "2026-11-27T15:15:49.871Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -961,19 +963,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 4 ms (limit 2000 ms)"
+              "reason": "200 in 7 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 3 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
@@ -985,13 +987,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 5 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.wrong-secret",
@@ -1003,31 +1005,31 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 3 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 6 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
               "title": "payment.failed after payment.completed (same payment)",
               "status": "pass",
-              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
             },
             {
               "id": "unknown-event",
               "title": "an event the contract does not list (merchant.updated)",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 0 ms (limit 2000 ms)"
             }
           ],
           "hints": []
@@ -1038,7 +1040,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-26T15:19:10.698Z",
+      "generatedAt": "2026-11-27T15:15:49.910Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1610,7 +1612,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-26T15:19:10.658Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T15:15:49.871Z",
           "evidence": []
         },
         {
@@ -1644,7 +1646,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: fac0d069-c1e4-41df-b6e5-1f27c20d448c\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 37f92eab-c80d-4315-895f-ab4e5c008f42\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1822,7 +1824,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23262550618
+        "offsetMs": -23348749836
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1872,7 +1874,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "a9433776-d4c6-4b3b-b39f-8e1d605bbb46",
+            "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1880,7 +1882,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.001Z",
             "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_d0a4232134c12010bc4e"
+            "subTppId": "stpp_792198bdaeb0a16d9661"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1897,14 +1899,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_b3276238e70b71b600f3"
+        "subTppId": "stpp_1bcebc261c656cf6476f"
       },
       "state": "inactive",
       "states": [
@@ -1946,9 +1948,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_JdU3T8s1P2Qabh0IFShrNq",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1969,9 +1971,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_YxOB7H3CNgqERAtHZsRd5l",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1999,7 +2001,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "event",
           "status": null,
           "event": "payment.completed",
-          "eventId": "evt_01a218706a7af35cdce38d39",
+          "eventId": "evt_01a21d93b69e4553c0fd0ff8",
           "deliveries": [
             {
               "id": 3,
@@ -2026,11 +2028,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "97d0eb55-2322-4e5f-a0eb-472b0e75d168",
+            "requestId": "77371506-1637-4224-851a-09148f367d33",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_9c2df5bd368147dfb7a24466b76e4edb"
+            "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
           },
           "actions": [
             "revoke",
@@ -2332,7 +2334,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T15:19:11.176Z",
+      "createdAt": "2026-11-27T15:15:50.408Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2354,7 +2356,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-26T15:19:11.176Z",
+          "createdAt": "2026-11-27T15:15:50.408Z",
           "clock": {
             "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
@@ -2377,7 +2379,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-26T15:19:11.176Z",
+      "createdAt": "2026-11-27T15:15:50.408Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2407,17 +2409,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "85e83d71",
+      "runId": "477687dd",
       "passed": true,
-      "durationMs": 334,
-      "startedAt": "2026-11-26T15:19:11.189Z",
+      "durationMs": 351,
+      "startedAt": "2026-11-27T15:15:50.435Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 8,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2426,14 +2428,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
           "durationMs": 2,
-          "detail": "wh_e3e1434a95d24979bdb8673d → http://127.0.0.1:9/obsim-scenario/85e83d71/1"
+          "detail": "wh_6cf9d5d681a41851ab1467f0 → http://127.0.0.1:9/obsim-scenario/477687dd/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 3,
+          "durationMs": 4,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2441,23 +2443,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 4,
-          "detail": "now 2026-11-26T15:19:16.200Z, 1 transition(s) fired"
+          "durationMs": 7,
+          "detail": "now 2026-11-27T15:15:55.456Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 3,
-          "detail": "evt_01a218706e60f16e23a4125b signature valid"
+          "durationMs": 7,
+          "detail": "evt_01a21d93ba3873b870359d4d signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 3,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2465,7 +2467,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 317,
+          "durationMs": 319,
           "detail": "none in 300ms"
         }
       ],
@@ -2478,13 +2480,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_95380806ba0dc0d14df4",
+      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T15:19:11.526Z",
-      "expiresAt": "2026-11-26T17:19:11.526Z",
+      "createdAt": "2026-11-27T15:15:50.791Z",
+      "expiresAt": "2026-11-27T17:15:50.791Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T15:19:11.527Z",
+        "now": "2026-11-27T15:15:50.792Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2494,12 +2496,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_95380806ba0dc0d14df4",
-        "clientSecret": "sbx_secret_wAMvvadvRw9bDZU3F6M2SdNrL2T6rjIN"
+        "clientId": "sbx_1d856bef844c4cf2f2ed",
+        "clientSecret": "sbx_secret_iG9F-A8h3bFOyIpIH-6-glcAmC1ATJ-u"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "09c56264-8c0f-41aa-b9a5-0108f6d2c1a1"
+        "clientId": "ff2fcd8f-ec27-4cae-aa77-07b6361e0ac5"
       }
     }
   },
@@ -2507,13 +2509,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_95380806ba0dc0d14df4",
+          "sandboxId": "sbx_1d856bef844c4cf2f2ed",
           "name": "checkout-tests",
-          "createdAt": "2026-11-26T15:19:11.526Z",
-          "expiresAt": "2026-11-26T17:19:11.526Z",
+          "createdAt": "2026-11-27T15:15:50.791Z",
+          "expiresAt": "2026-11-27T17:15:50.791Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-26T15:19:11.527Z",
+            "now": "2026-11-27T15:15:50.792Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2529,13 +2531,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_95380806ba0dc0d14df4",
+      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
       "name": "checkout-tests",
-      "createdAt": "2026-11-26T15:19:11.526Z",
-      "expiresAt": "2026-11-26T17:19:11.526Z",
+      "createdAt": "2026-11-27T15:15:50.791Z",
+      "expiresAt": "2026-11-27T17:15:50.791Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-26T15:19:11.529Z",
+        "now": "2026-11-27T15:15:50.793Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2548,7 +2550,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_95380806ba0dc0d14df4",
+      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2592,7 +2594,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2609,7 +2611,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2623,7 +2625,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2637,7 +2639,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "fac0d069-c1e4-41df-b6e5-1f27c20d448c",
+        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2651,7 +2653,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "a9433776-d4c6-4b3b-b39f-8e1d605bbb46",
+        "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2664,7 +2666,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_233a3372fa655d891a4d147b",
+        "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -163,11 +163,11 @@ const standard = await call('createMerchant', 'POST', '/v1/partner/merchants', {
   companyName: 'Frederiksberg Blomster ApS',
   contactEmail: 'hej@fblomster.dk',
 });
-await call('controlMerchant', 'POST', `/_sandbox/merchants/${standard.merchantId}/submit-onboarding`);
+await call('controlMerchant', 'POST', `/_sandbox/merchants/${standard.merchantId}/submit-onboarding`, {});
 await call('controlMerchant', 'POST', `/_sandbox/merchants/${merchant.merchantId}/deactivate`);
 const delivery = (await call('listDeliveries', 'GET', '/_sandbox/deliveries?limit=2')).items[0] as { id: number };
 await call('getDelivery', 'GET', `/_sandbox/deliveries/${delivery.id}`);
-await call('redeliverDelivery', 'POST', `/_sandbox/deliveries/${delivery.id}/redeliver`);
+await call('redeliverDelivery', 'POST', `/_sandbox/deliveries/${delivery.id}/redeliver`, {});
 await deliveries();
 const entries = (await call('listRequests', 'GET', '/_sandbox/requests?limit=2&path=/v1/partner/payments')).items as { id: number }[];
 await call('getRequest', 'GET', `/_sandbox/requests/${entries[0].id}`);

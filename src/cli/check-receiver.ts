@@ -9,7 +9,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
-import pc from 'picocolors';
+import { colors } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';
 import { DELIVERY_TIMEOUT_MS } from '../webhooks/post.js';
 import { checkReceiver, type CheckResult, type ReceiverReport } from '../webhooks/receiver-check.js';
@@ -29,7 +29,7 @@ interface CheckReceiverOpts {
 
 const LABEL = { pass: 'PASS', warn: 'WARN', fail: 'FAIL' } as const;
 
-export function resultLine(r: CheckResult, c = pc.createColors(false)): string {
+export function resultLine(r: CheckResult, c = colors(false)): string {
   const label = { pass: c.green, warn: c.yellow, fail: c.red }[r.status](LABEL[r.status]);
   return `  ${label}  ${r.title.padEnd(56)} ${r.reason}`;
 }
@@ -92,7 +92,7 @@ export function registerCheckReceiverCommand(program: Command): void {
           'obsim check-receiver: --secret (or OBSIM_WEBHOOK_SECRET) is required: the secret your receiver verifies with',
         );
       }
-      const c = pc.createColors(!opts.json && opts.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR);
+      const c = colors(!opts.json && opts.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR);
       const out = (s: string) => process.stdout.write(`${s}\n`);
       if (!opts.json) out(`obsim check-receiver ${url} (limit ${opts.timeout} ms)`);
       const report = await checkReceiver({

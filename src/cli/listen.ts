@@ -8,7 +8,7 @@
  */
 import { Command, Option } from 'commander';
 import { portArg, urlArg } from './args.js';
-import pc from 'picocolors';
+import { colors } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';
 import { startReceiver, type ReceivedDelivery } from '../scenarios/receiver.js';
 import { verify } from '../webhooks/sign.js';
@@ -91,7 +91,7 @@ export function registerListenCommand(program: Command): void {
     .option('--body', 'also print the JSON body of each delivery')
     .option('--no-color', 'plain output even on a terminal')
     .action(async (opts: ListenOpts) => {
-      const c = pc.createColors(opts.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR);
+      const c = colors(opts.color !== false && process.stdout.isTTY === true && !process.env.NO_COLOR);
       const out = (s: string) => process.stdout.write(`${s}\n`);
       const receiver = await startReceiver({
         host: opts.host,

@@ -8,7 +8,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createParser } from 'eventsource-parser';
-import pc from 'picocolors';
+import { stdoutColors as c } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';
 import { partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
@@ -59,27 +59,27 @@ export function passes(item: TailItem, filters: readonly TailFilter[]): boolean 
 }
 
 function statusColour(status: number | null | undefined): (s: string) => string {
-  if (status === null || status === undefined) return pc.red;
-  if (status >= 500) return pc.red;
-  if (status >= 400) return pc.yellow;
-  if (status >= 300) return pc.cyan;
-  return pc.green;
+  if (status === null || status === undefined) return c.red;
+  if (status >= 500) return c.red;
+  if (status >= 400) return c.yellow;
+  if (status >= 300) return c.cyan;
+  return c.green;
 }
 
-/** One human line (colours only when the output is a terminal; picocolors decides). */
+/** One human line (colours only when the output is a terminal: Node decides). */
 export function formatLine(item: TailItem): string {
   const time = String(item.wallAt ?? new Date().toISOString()).slice(11, 19);
   // a fault the sandbox's profile injected (docs/chaos.md): told apart from what the partner caused
   const f = item.fault as { rule: number; kind: string } | undefined;
-  const fault = f ? `  ${pc.inverse(` fault ${f.kind} rule ${f.rule} `)}` : '';
+  const fault = f ? `  ${c.inverse(` fault ${f.kind} rule ${f.rule} `)}` : '';
   if (item.type === 'delivery') {
     const status = item.statusCode as number | null;
     const colour = statusColour(item.outcome === 'delivered' ? (status ?? 200) : null);
-    return `${pc.dim(time)}  ${pc.magenta('webhook')} ${String(item.event ?? '?').padEnd(28)} ${colour(String(status ?? '---'))} ${colour(String(item.outcome))} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.url))}  ${pc.dim(`delivery ${String(item.id)}`)}${fault}`;
+    return `${c.dim(time)}  ${c.magenta('webhook')} ${String(item.event ?? '?').padEnd(28)} ${colour(String(status ?? '---'))} ${colour(String(item.outcome))} ${c.dim(`${String(item.durationMs)}ms`)}  ${c.dim(String(item.url))}  ${c.dim(`delivery ${String(item.id)}`)}${fault}`;
   }
   const status = item.status as number;
   const refused = item.code ? ` ${String(item.code)}${item.field ? ` (${String(item.field)})` : ''}` : '';
-  return `${pc.dim(time)}  ${pc.bold(String(item.method).padEnd(7))} ${String(item.path).padEnd(48)} ${statusColour(status)(`${status}${refused}`)} ${pc.dim(`${String(item.durationMs)}ms`)}  ${pc.dim(String(item.requestId))}${fault}`;
+  return `${c.dim(time)}  ${c.bold(String(item.method).padEnd(7))} ${String(item.path).padEnd(48)} ${statusColour(status)(`${status}${refused}`)} ${c.dim(`${String(item.durationMs)}ms`)}  ${c.dim(String(item.requestId))}${fault}`;
 }
 
 interface TailOpts {

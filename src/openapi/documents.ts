@@ -35,7 +35,7 @@ export const WEBHOOK_OPERATIONS = {
 type Json = Record<string, unknown>;
 interface Operation extends Json {
   operationId?: string;
-  requestBody?: { content?: Record<string, { example?: unknown; schema?: unknown }> };
+  requestBody?: { required?: boolean; content?: Record<string, { example?: unknown; schema?: unknown }> };
   responses?: Record<string, { content?: Record<string, { example?: unknown; schema?: unknown }> }>;
 }
 export interface OpenApiDocument extends Json {
@@ -110,8 +110,24 @@ export function completeDocument(doc: OpenApiDocument): OpenApiDocument {
   doc.info = { ...doc.info, version: packageVersion(), contact: CONTACT, license: LICENSE };
   doc.components.securitySchemes = SECURITY_SCHEMES;
   doc.tags = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
-  for (const op of operations(doc)) attachExamples(op);
+  for (const op of operations(doc)) {
+    attachExamples(op);
+    markBodyOptional(op, doc.components.schemas ?? {});
+  }
   return doc;
+}
+
+/**
+ * A request body whose schema also accepts null (the control actions, `SandboxEmptyBody`) may be
+ * left out: obsim answers a request without one as it answers `{}`, and a client generator reads
+ * `required: true` as "must send one".
+ */
+function markBodyOptional(op: Operation, schemas: Record<string, unknown>): void {
+  const media = op.requestBody?.content?.['application/json'];
+  if (!op.requestBody || !media) return;
+  const ref = (media.schema as { $ref?: string } | undefined)?.$ref;
+  const schema = (ref?.startsWith(REF) ? schemas[ref.slice(REF.length)] : media.schema) as { type?: unknown } | undefined;
+  if (Array.isArray(schema?.type) && schema.type.includes('null')) op.requestBody.required = false;
 }
 
 /** One of the two published documents, cut from the complete one. */

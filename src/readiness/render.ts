@@ -4,7 +4,7 @@
  * JUnit XML for a CI system (one test case per checklist item: unmet fails, not applicable is
  * skipped), JSON as GET /_sandbox/report answers it.
  */
-import pc from 'picocolors';
+import { colors } from '../terminal-colors.js';
 import type { SandboxReadiness } from '../domain/readiness.js';
 import type { ChecklistItem, ItemStatus } from '../domain/readiness-checklist.js';
 import type { OperationCoverage, StatesSeen } from '../domain/readiness-input.js';
@@ -37,7 +37,7 @@ const lifecycleLine = (name: string, s: StatesSeen) =>
   `${name}: ${counted(s.reached) || 'none reached'}${s.unreached.length ? `; never: ${s.unreached.join(', ')}` : ''}`;
 
 export function reportText(r: SandboxReadiness, color = false): string {
-  const c = pc.createColors(color);
+  const c = colors(color);
   const paint: Record<ItemStatus, (s: string) => string> = { met: c.green, unmet: c.red, not_applicable: c.dim };
   const out: string[] = [];
   out.push(`obsim readiness report: sandbox ${r.sandboxId}, ${r.generatedAt} (checklist: ${r.checklistSource})`);

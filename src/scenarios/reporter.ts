@@ -1,9 +1,9 @@
 /**
  * Console reporter: one line per step as it finishes, the failure message with its diff, a
- * progress prefix `[3/14]` when several scenarios run, and a summary. Colors on a TTY (picocolors),
+ * progress prefix `[3/14]` when several scenarios run, and a summary. Colors on a TTY (util.styleText),
  * plain text otherwise (or with NO_COLOR / --no-color).
  */
-import pc from 'picocolors';
+import { colors } from '../terminal-colors.js';
 import type { Reporter, ScenarioResult, StepResult } from './runner.js';
 import type { Scenario } from './types.js';
 
@@ -18,7 +18,7 @@ export interface ConsoleReporterOptions {
 
 export function consoleReporter(options: ConsoleReporterOptions = {}): Reporter {
   const write = options.write ?? ((t: string) => process.stdout.write(t));
-  const c = pc.createColors(options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
+  const c = colors(options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR));
   const verbose = options.verbose ?? true;
   const live = options.live ?? options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   let pending = false;
