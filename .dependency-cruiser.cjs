@@ -63,6 +63,14 @@ module.exports = {
       to: { path: '^src/routes/' },
     },
     {
+      name: 'http-below-processes',
+      severity: 'error',
+      comment:
+        'src/cluster starts and supervises processes (the shards, HAProxy) for the CLI: the server that answers HTTP (routes, plugins, the engine below them) never imports it; what a shard asks of its peers is a plugin (src/plugins/shard-peers.ts).',
+      from: { path: '^src/(routes|plugins|engine|store|domain|webhooks|journal|auth)/|^src/app\\.ts$' },
+      to: { path: '^src/cluster/' },
+    },
+    {
       name: 'client-is-standalone',
       severity: 'error',
       comment: 'obsim/client and obsim/testcontainers are published entry points: they must not pull in the server.',

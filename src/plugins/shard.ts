@@ -9,12 +9,31 @@ import fp from 'fastify-plugin';
 import { ConfigError } from '../config-parsers.js';
 import { useShardTag } from '../domain/ids.js';
 import { claimShard, releaseShard } from '../store/shard.js';
+import { listAcrossShards, type Listed } from './shard-peers.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** With --shard-peers: what the routes ask of every shard (undefined for a single process). */
+    acrossShards: AcrossShards | undefined;
+  }
+}
+
+export interface AcrossShards {
+  /** This shard's `own` sandboxes and every peer's, oldest first; `unreachable` names the silent peers. */
+  listSandboxes<T extends Listed>(own: T[], headers: Record<string, string>): Promise<{ items: (T | Listed)[]; unreachable: string[] }>;
+}
 
 export const SHARD_HEADER = 'x-obsim-shard';
 
 export const shardPlugin = fp(
   async (app: FastifyInstance) => {
-    const { shard, db: file } = app.config;
+    const { shard, db: file, shardPeers } = app.config;
+    app.decorate(
+      'acrossShards',
+      shardPeers === undefined
+        ? undefined
+        : { listSandboxes: (own: Listed[], headers: Record<string, string>) => listAcrossShards(own, shard, shardPeers, headers) },
+    );
     const claim = claimShard(app.db, shard);
     if (!claim.ok) {
       if (claim.reason === 'running') {

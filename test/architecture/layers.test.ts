@@ -60,6 +60,16 @@ t.test('the store stays below the engine and SQL stays in the store', async (t) 
   t.notOk(forbids(sql, 'src/store/db.ts', 'node_modules/better-sqlite3/lib/index.js'));
 });
 
+t.test('the server never reaches up to the layer that starts processes', async (t) => {
+  const r = rule('http-below-processes');
+  if (!r) return t.fail('http-below-processes is missing from .dependency-cruiser.cjs');
+  t.equal(r.severity, 'error');
+  t.ok(forbids(r, 'src/routes/sandboxes/index.ts', 'src/cluster/supervisor.ts'), 'routes -> cluster is forbidden');
+  t.ok(forbids(r, 'src/plugins/shard.ts', 'src/cluster/haproxy.ts'), 'plugins -> cluster is forbidden');
+  t.notOk(forbids(r, 'src/cli/cluster.ts', 'src/cluster/supervisor.ts'), 'the CLI starts the cluster');
+  t.notOk(forbids(r, 'src/routes/sandboxes/index.ts', 'src/plugins/shard-peers.ts'), 'the peers fan-out is a plugin the routes may use');
+});
+
 t.test('the checker finds no violation in the tree', async (t) => {
   const bin = new URL('node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', root).pathname;
   const out = execFileSync(

@@ -16,7 +16,6 @@ import type { Persona } from '../../../schemas/persona.js';
 import { applyPersona } from '../../personas/apply.js';
 import { loadPersona, PersonaError, validatePersona } from '../../personas/load.js';
 import type { SandboxRow } from '../../store/sandboxes.js';
-import { listAcrossShards } from '../../cluster/peers.js';
 import { ADMIN_KEY_HEADER, adminCheck } from '../../plugins/admin-key.js';
 import { pointerValidationError, validationToApiError } from '../../plugins/validation.js';
 import { faultTargets, faultView } from '../sandbox/faults.js';
@@ -171,10 +170,10 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       requireAdmin(request);
       const items = app.sandboxes.list().map(view);
-      const peers = app.config.shardPeers;
-      if ((request.query as { scope?: string }).scope === 'shard' || peers === undefined) return { items, total: items.length };
+      const shards = app.acrossShards;
+      if ((request.query as { scope?: string }).scope === 'shard' || shards === undefined) return { items, total: items.length };
       const key = request.headers[ADMIN_KEY_HEADER];
-      const all = await listAcrossShards(items, app.config.shard, peers, typeof key === 'string' ? { [ADMIN_KEY_HEADER]: key } : {});
+      const all = await shards.listSandboxes(items, typeof key === 'string' ? { [ADMIN_KEY_HEADER]: key } : {});
       return { items: all.items, total: all.items.length, ...(all.unreachable.length ? { unreachable: all.unreachable } : {}) };
     },
   );

@@ -2,7 +2,7 @@
  * The one view across shards (docs/cluster.md): the admin sandbox list. The shard that answers
  * asks every other shard of `--shard-peers` for its own list (`scope=shard`, with the caller's
  * admin key) and merges them, oldest first; a shard that does not answer in time is named, its
- * sandboxes missing.
+ * sandboxes missing. The shard plugin (./shard.ts) hands it to the routes as `app.acrossShards`.
  */
 
 /** How long the list waits for another shard's answer before naming it unreachable. */
