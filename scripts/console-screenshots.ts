@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { defaultConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
@@ -143,7 +144,30 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
   }
 }
 
+export const USAGE = `usage: npm run docs:screenshots [-- DIR]
+       npx tsx scripts/console-screenshots.ts [DIR]
+
+Writes one PNG per console page into DIR (default: docs/images). OBSIM_CHROMIUM_PATH names the
+browser (default /usr/bin/chromium).`;
+
+/** The output folder from the command line; a flag is never taken for a folder's name. */
+export function screenshotsDir(args: string[]): { dir: string } | { help: true } | { error: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+  if (parsed.values.help) return { help: true };
+  if (parsed.positionals.length > 1) return { error: `one folder at most, got ${parsed.positionals.length}` };
+  return { dir: parsed.positionals[0] ?? fileURLToPath(new URL('../docs/images', import.meta.url)) };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const out = process.argv[2] ?? fileURLToPath(new URL('../docs/images', import.meta.url));
-  for (const file of await takeScreenshots(out)) console.log(`wrote ${file}`);
+  const args = screenshotsDir(process.argv.slice(2));
+  if ('help' in args) console.log(USAGE);
+  else if ('error' in args) {
+    console.error(`${args.error}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else for (const file of await takeScreenshots(args.dir)) console.log(`wrote ${file}`);
 }
