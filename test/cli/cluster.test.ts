@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { inCI } from '../helpers/browser.js';
-import { haproxyMissing } from '../helpers/cluster.js';
+import { freePorts, haproxyMissing } from '../helpers/cluster.js';
 import { ROOT, runnable } from '../helpers/process.js';
 
 t.setTimeout(120_000);
@@ -40,7 +40,7 @@ t.test(
   async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'obsim-cluster-cli-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePorts(4);
     const child = spawn(process.execPath, [...bin, 'cluster', '--shards', '3', '--port', String(port), '--data-dir', dir], {
       cwd: ROOT,
       env,

@@ -15,8 +15,12 @@ export function haproxyMissing(): string | false {
   return findExecutable('haproxy') ? false : 'haproxy is not installed (apt-get install haproxy); cluster tests skipped';
 }
 
-/** `n` consecutive free ports on loopback (the router's and its shards'). */
-async function freePorts(n: number): Promise<number> {
+/**
+ * `n` consecutive free ports on loopback (the router's and its shards'), below Linux's ephemeral
+ * range (32768 and up), which the system hands to outgoing connections and to port-0 listeners
+ * of the other test files running meanwhile.
+ */
+export async function freePorts(n: number): Promise<number> {
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
       const probe = createServer();
@@ -24,7 +28,7 @@ async function freePorts(n: number): Promise<number> {
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - n));
     const all = await Promise.all(Array.from({ length: n }, (_, i) => free(base + i)));
     if (all.every(Boolean)) return base;
   }

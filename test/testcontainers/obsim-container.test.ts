@@ -4,10 +4,13 @@
  * the module's client and sandboxes work against it; the docs example runs as written.
  *
  * Needs OBSIM_TESTCONTAINERS_IMAGE (the image) and DOCKER_HOST (the API socket): .ci/run builds
- * the image and starts `podman system service` before `npm test`. Without them the test is
- * skipped, visibly, outside CI; in CI (CI=true) their absence is a failure, never a silent pass.
+ * the image while the suite runs and starts `podman system service` once it is built; with
+ * OBSIM_TESTCONTAINERS_WAIT_MS the test waits that long for the socket to appear (a file named
+ * after the socket plus `.failed` says the image build failed: no more waiting). Without them the
+ * test is skipped, visibly, outside CI; in CI (CI=true) their absence is a failure, never a silent
+ * pass.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
@@ -25,6 +28,13 @@ t.test(
     t.ok(ready, 'OBSIM_TESTCONTAINERS_IMAGE and DOCKER_HOST are set (CI builds the image and starts the podman API socket)');
     if (!ready) return;
     process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+    const socket = /^unix:\/\/(.+)$/.exec(process.env.DOCKER_HOST ?? '')?.[1];
+    const waitMs = Number(process.env.OBSIM_TESTCONTAINERS_WAIT_MS ?? 0);
+    const waiting = () => socket && !existsSync(socket) && !existsSync(`${socket}.failed`);
+    for (const deadline = Date.now() + waitMs; waiting() && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (socket) t.ok(existsSync(socket), `the container API socket is there (${socket})`);
     const obsim = await new ObsimContainer(image).withClock({ start: '2026-01-15T09:00:00Z', frozen: true }).start();
     t.teardown(() => obsim.stop());
     t.match(obsim.getBaseUrl(), /^http:\/\/[^:]+:\d+$/);
