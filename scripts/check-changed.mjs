@@ -7,7 +7,8 @@
 //   their caches make them look again only at what changed.
 // - The tests: every test file that imports a changed file, directly or through anything it imports
 //   (the import graph dependency-cruiser reads, type-only imports included), every changed test
-//   file, and the tests that read a changed file without importing it: the docs' pages and the
+//   file, the tests that run obsim as a process (test/helpers/processes.ts) when the product changed,
+//   and the tests that read a changed file without importing it: the docs' pages and the
 //   README (test/docs/), the shipped scenarios, personas and requirements, the OpenAPI documents
 //   (test/contract/), the Dockerfile and deploy/ (test/container/, test/cluster/).
 // A change to package.json, the lockfile or the tap or TypeScript configuration runs everything.
@@ -30,6 +31,8 @@ const READERS = [
   [/^\.ci\//, ['test/environments/']],
   [/^\.dependency-cruiser\.cjs$/, ['test/architecture/']],
 ];
+/** The test helpers that start `obsim` as a child process. */
+const SPAWNERS = ['test/helpers/processes.ts', 'test/helpers/process.ts'];
 const EVERYTHING = /^(package\.json|package-lock\.json|tsconfig(\.build)?\.json|\.taprc)$/;
 
 const git = (...args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
@@ -69,8 +72,13 @@ function importers(changed) {
   }
   const seen = new Set(changed);
   const pending = [...changed];
-  while (pending.length > 0)
-    for (const next of dependents.get(pending.pop()) ?? []) if (!seen.has(next)) (seen.add(next), pending.push(next));
+  while (pending.length > 0) {
+    for (const next of dependents.get(pending.pop()) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      pending.push(next);
+    }
+  }
   return [...seen].filter((file) => TEST.test(file));
 }
 
@@ -82,6 +90,8 @@ export function testsOf(changed, tests = allTests()) {
     if (changed.some((f) => pattern.test(f))) for (const t of tests) if (folders.some((d) => t.startsWith(d))) chosen.add(t);
   }
   const code = changed.filter((f) => /\.(ts|mjs|cjs|js)$/.test(f) && existsSync(join(ROOT, f)));
+  // tests that run obsim as a process reach the product through it, not through their imports
+  if (code.some((f) => /^(src|schemas|fixtures)\//.test(f))) code.push(...SPAWNERS);
   if (code.length > 0) for (const t of importers(code)) chosen.add(t);
   return { everything: false, tests: [...chosen].sort() };
 }
