@@ -14,10 +14,12 @@ export interface AnchorSpec {
   start(): Promise<{ server: Server; startMs: number }>;
 }
 
-const PACKAGES = ['@stoplight/prism-cli@5', '@mockoon/cli@9'];
+/** Exact versions, so runs on different days compare the same anchors (Prism 5.15 and later run on Node 24 only). */
+const PACKAGES = ['@stoplight/prism-cli@5.16.0', '@mockoon/cli@9.9.0'];
 
 export async function anchorServers(root: string, tmp: string, log: (line: string) => void): Promise<AnchorSpec[]> {
-  const dir = join(tmpdir(), 'obsim-bench-anchors');
+  // one folder per set of versions: a folder an earlier set was installed into is not reused
+  const dir = join(tmpdir(), `obsim-bench-anchors-${PACKAGES.join('-').replace(/[^a-z0-9.-]+/gi, '_')}`);
   const prismBin = join(dir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
   const mockoonBin = join(dir, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js');
   if (!existsSync(prismBin) || !existsSync(mockoonBin)) {
