@@ -39,6 +39,7 @@ const profile = own('profile.md', "Where a request's time goes", 'npm run bench:
 const readiness = own('readiness.md', 'The readiness report', 'npm run bench:readiness');
 const chaos = own('chaos.md', 'Seeded chaos', 'npm run bench:chaos');
 const recording = own('recording.md', 'Record to scenario and the HTML report', 'npm run bench:recording');
+const runtimes = own('runtimes.md', 'obsim serve on each Node line', 'npm run bench:runtimes');
 const profileBefore = existsSync(join(ROOT, 'bench', 'results', 'profile-before.md'))
   ? `The same profiles of the build before the hot-path changes: [bench/results/profile-before.md](../bench/results/profile-before.md).\n`
   : '';
@@ -78,6 +79,7 @@ npm run bench:journal-cost     # the journal's own CPU per request in one proces
 npm run bench:readiness        # the readiness report over a full journal, and POST payments with a report every second
 npm run bench:chaos            # a fault profile's cost: the decision of 10 rules a request, and GET payment status with and without a profile
 npm run bench:recording        # recording a 10,000-entry journal as a scenario, and the size of the shipped suite's HTML report
+npm run bench:runtimes -- node24=<node>:dist/src/bin.js …   # obsim serve's start and idle RSS on several Node binaries (and builds), alternating
 npm run bench:profile          # CPU profiles of the GETs, POST payments and the payment lifecycle, by what the time is spent on
                                # (-- --cases onboarding --connections 1 --serve-args "--journal off" --out NAME: one case, your way)
 OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build --only none --no-startup --no-background --no-growth --no-sandboxes --no-anchors --no-webhooks
@@ -122,7 +124,7 @@ ${results.lifecycle ? `\n### Lifecycle throughput\n\n${block('## Lifecycle throu
 ### Targets of the first performance issue
 
 ${block('## Targets of issue 7')}
-${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${readiness}${chaos}${recording}${profile}${profileBefore}${library}${cluster}
+${results.notes.length ? `\n### Notes of this run\n\n${block('## Notes')}\n` : ''}${results.webhooks ? `\n### Webhooks\n\n${block('## Webhooks')}\n` : ''}${results.soak ? `\n### Soak\n\n${block('## Soak: RSS over')}\n` : ''}${sandboxes}${journal}${readiness}${chaos}${recording}${profile}${profileBefore}${library}${cluster}${runtimes}
 ${notes ? `${notes}\n` : ''}`;
 
 // docs/performance.md is this section under its own title

@@ -13,14 +13,18 @@
  * this run's, as the image's is filled at build time) and is not counted, as users start warm.
  *
  *   options: --starts N (default 10)
+ *
+ * Writes bench/results/runtimes.md (docs/performance.md shows it: npx tsx bench/readme.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort, machine, rssMb, sleep, startServer } from './lib/proc.js';
 import { median, round } from './lib/stats.js';
 
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results');
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
