@@ -71,20 +71,24 @@ async function main(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
   const m = machine();
-  process.stdout.write(
-    `obsim serve on each runtime: ${starts} warm starts each, alternating, pinned to core 0 (${m.nproc} cores, ${m.cpu}, ${new Date().toISOString()})\n\n`,
-  );
-  process.stdout.write(
-    '| runtime | Node | start to the first /healthz 200 (median) | RSS once started | RSS after 2 s idle |\n|---|---|---|---|---|\n',
-  );
   const base = median(results[0].startMs) ?? 1;
-  for (const [i, t] of targets.entries()) {
+  const rows = targets.map((t, i) => {
     const r = results[i];
     const ratio = i === 0 ? '' : ` (${round((median(r.startMs) ?? 0) / base, 2)}× ${targets[0].label})`;
-    process.stdout.write(
-      `| ${t.label} | ${r.version} | ${round(median(r.startMs), 0)} ms${ratio} | ${round(median(r.rssStartMb), 1)} MB | ${round(median(r.rssIdleMb), 1)} MB |\n`,
-    );
-  }
+    return `| ${t.label} | ${r.version} | ${round(median(r.startMs), 0)} ms${ratio} | ${round(median(r.rssStartMb), 1)} MB | ${round(median(r.rssIdleMb), 1)} MB |`;
+  });
+  const report = [
+    `# obsim serve on each Node line — ${new Date().toISOString()}`,
+    '',
+    `Machine: ${m.nproc} cores, ${m.cpu}. Command: \`npm run bench:runtimes -- ${argv.join(' ')}\`. ${starts} warm starts of each, alternating, each on a new file database, pinned to core 0; default settings.`,
+    '',
+    '| runtime | Node | start to the first /healthz 200 (median) | RSS once started | RSS after 2 s idle |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+  process.stdout.write(report);
+  writeFileSync(join(RESULTS, 'runtimes.md'), report);
 }
 
 await main();
