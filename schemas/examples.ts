@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_f9f92cbd0c0504e6c428cc63",
+      "id": "wh_91bf367a2e1385d5bfe78600",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
+      "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "7b2b0c79-9674-4e24-91a0-5482e51a1c79",
+      "clientId": "96019304-faf4-4702-bd36-2b61bcf8dd7f",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_2zuc0WLbmgWClNklvuUn3R4p",
-      "onboardingToken": "onb_2zuc0WLbmgWClNklvuUn3R4p",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_rVskOJHJJFg8ocWqwhRJUmdg",
+      "onboardingToken": "onb_rVskOJHJJFg8ocWqwhRJUmdg",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "929463f2-b0c7-4b2a-9eac-f70f3b3feb44",
+      "clientId": "cfbe4803-a9ec-496f-b648-d79c9fea8c1e",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_2hG6UExC3tnsUu5N5ip6Hxp3",
-      "onboardingToken": "onb_2hG6UExC3tnsUu5N5ip6Hxp3",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
+      "onboardingToken": "onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_c0a6049bdebc43a3c7f2"
+      "subTppId": "stpp_dce090d8b3f51ee9e57b"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "647f0395-2111-4c45-926a-896092f22335",
+          "clientId": "854b14ca-5d89-447f-a684-65a7b6d09411",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_949159c9d7d02b1f8961"
+          "subTppId": "stpp_717ffbebf79c211984e1"
         },
         {
           "merchantId": 100002,
-          "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+          "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_1bcebc261c656cf6476f"
+          "subTppId": "stpp_98d194ad2bbe9461feab"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_1bcebc261c656cf6476f"
+      "subTppId": "stpp_98d194ad2bbe9461feab"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_ZTvffkERBaGj35Wok7vV92KK",
-      "onboardingToken": "onb_ZTvffkERBaGj35Wok7vV92KK",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_NcaY-DKgvQgTP_uG2WWQPelV",
+      "onboardingToken": "onb_NcaY-DKgvQgTP_uG2WWQPelV",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_f9f92cbd0c0504e6c428cc63",
+          "id": "wh_91bf367a2e1385d5bfe78600",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
+          "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
-      "eventId": "evt_01a21d93b6a59e5d27bfb405",
+      "webhookId": "wh_91bf367a2e1385d5bfe78600",
+      "eventId": "evt_01a21de6a8f257d84ce0c083",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImY3NDcxZjQ2LTc0NDAtNDM4Yi04NWRjLWIxNDk4MTE4ZThjMyJ9.ifmDRFjHiCwtewMJrbrY35Bb51H7xRSx97LMnfo3Wms"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjZjMGNjMzc0LTcwNGEtNDk2Mi04OGM2LTRiMTIwOGI0NmQxZSJ9.8GEFjoB4Ww-s3mvD-oaRfrnI6bzy0qNr1swufsf0HhQ"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+      "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_SFGTsvrfxrTPHEAAcXk4yFVZbbHWmEAL"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_geVFUqQwCEMpbtIlajJkOp3y3uRO5ld2"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+      "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "77371506-1637-4224-851a-09148f367d33",
+        "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
+        "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+        "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
-      "consentId": "cns_412d4f4d25824feab8e0c34a095670da",
+      "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "consentId": "cns_e3f04a3386894932b67a79386b182d5c",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,7 +580,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23348749836
+      "offsetMs": -23354185642
     }
   },
   "freezeClock": {
@@ -588,7 +588,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23348749836
+      "offsetMs": -23354185642
     }
   },
   "advanceClock": {
@@ -608,14 +608,116 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "previousStatus": "pending_onboarding"
     }
   },
+  "listMerchantTransitions": {
+    "response": {
+      "items": [
+        {
+          "id": 13,
+          "resource": "merchant",
+          "resourceId": "100005",
+          "from": null,
+          "to": "pending_onboarding",
+          "at": "2026-03-02T09:40:00.001Z",
+          "cause": {
+            "kind": "request",
+            "name": "createMerchant",
+            "requestId": "req_7017287a82f5b32a17f47dca"
+          },
+          "traceId": "f8bebd2ba0398f72b1007156527b85a6"
+        },
+        {
+          "id": 14,
+          "resource": "merchant",
+          "resourceId": "100005",
+          "from": "pending_onboarding",
+          "to": "awaiting_approval",
+          "at": "2026-03-02T09:40:00.001Z",
+          "cause": {
+            "kind": "control",
+            "name": "submit-onboarding",
+            "requestId": "req_c3ee00d3345e153e5853f02c"
+          },
+          "traceId": "deca08adc40eb1ca32759ad38e258c5f"
+        }
+      ]
+    }
+  },
+  "listPaymentTransitions": {
+    "response": {
+      "items": [
+        {
+          "id": 5,
+          "resource": "payment",
+          "resourceId": "5000001",
+          "from": null,
+          "to": "pending",
+          "at": "2026-03-02T09:30:00.000Z",
+          "cause": {
+            "kind": "request",
+            "name": "createPayment",
+            "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+          },
+          "traceId": "5b314fd56e468a25d16cb90725cddff2"
+        },
+        {
+          "id": 8,
+          "resource": "payment",
+          "resourceId": "5000001",
+          "from": "pending",
+          "to": "paid",
+          "at": "2026-03-02T09:30:00.000Z",
+          "cause": {
+            "kind": "control",
+            "name": "complete",
+            "requestId": "req_87fa209687bb272737dbe9aa"
+          },
+          "traceId": "ec128a7771f6891de4477d1b4d3aed83"
+        }
+      ]
+    }
+  },
+  "listConsentTransitions": {
+    "response": {
+      "items": [
+        {
+          "id": 11,
+          "resource": "consent",
+          "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+          "from": null,
+          "to": "pending",
+          "at": "2026-03-02T09:30:00.000Z",
+          "cause": {
+            "kind": "request",
+            "name": "createConsent",
+            "requestId": "req_5d2f37472c790cac11425aee"
+          },
+          "traceId": "bbbadc4d987cd6da10d0a1bab9116bb0"
+        },
+        {
+          "id": 12,
+          "resource": "consent",
+          "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+          "from": "pending",
+          "to": "authorized",
+          "at": "2026-03-02T09:30:00.000Z",
+          "cause": {
+            "kind": "control",
+            "name": "authorize",
+            "requestId": "req_e69ac5494e299f54a6569642"
+          },
+          "traceId": "f0ce4366f4f5440f13de863c34a72c89"
+        }
+      ]
+    }
+  },
   "listDeliveries": {
     "response": {
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a21d93b7d714680dac6024",
+          "eventId": "evt_01a21de6a971b88ec530f3ba",
           "event": "merchant.deactivated",
-          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+          "webhookId": "wh_91bf367a2e1385d5bfe78600",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -625,14 +727,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
+          "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
         },
         {
           "id": 5,
-          "eventId": "evt_01a21d93b7d6d526ea60aa29",
+          "eventId": "evt_01a21de6a970e680c1f29037",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+          "webhookId": "wh_91bf367a2e1385d5bfe78600",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
@@ -642,8 +745,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "attemptedAt": "2026-03-02T09:40:00.001Z",
           "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"e294a5a6-a7b6-45df-ad1d-1c33d71ce3de\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "ff52b05c984de91b4e2143d1cd4b4a48f0684c23e2d3226cff7c7b270720659c"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"33da7a0b-1738-4263-9c4f-fef55ab35a3a\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "42cadfbe993cd14eee43b8483f9b2bfcd306ffdba05870d0cd5d429304c91c66",
+          "traceparent": "00-deca08adc40eb1ca32759ad38e258c5f-054ffab047970b72-01"
         }
       ],
       "total": 6,
@@ -653,9 +757,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a21d93b7d714680dac6024",
+      "eventId": "evt_01a21de6a971b88ec530f3ba",
       "event": "merchant.deactivated",
-      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+      "webhookId": "wh_91bf367a2e1385d5bfe78600",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
@@ -665,17 +769,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": "2026-03-02T09:40:00.001Z",
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
+      "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
     }
   },
   "redeliverDelivery": {
     "request": {},
     "response": {
       "id": 7,
-      "eventId": "evt_01a21d93b7d714680dac6024",
+      "eventId": "evt_01a21de6a971b88ec530f3ba",
       "event": "merchant.deactivated",
-      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+      "webhookId": "wh_91bf367a2e1385d5bfe78600",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -685,8 +790,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "attemptedAt": null,
       "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718"
     }
   },
   "listRequests": {
@@ -695,7 +800,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-27T15:15:49.519Z",
+          "wallAt": "2026-11-27T16:46:25.514Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -709,13 +814,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.445,
-          "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
+          "durationMs": 0.87,
+          "requestId": "req_bba7d73aceebe3fe8b0d68f1",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -727,18 +832,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
-          }
+          },
+          "traceId": "3ce02a522107a2a836f870eec47f3fc4"
         },
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-27T15:15:49.517Z",
+          "wallAt": "2026-11-27T16:46:25.513Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -752,13 +858,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 2.289,
-          "requestId": "req_604f0d3818e5ebccf34e92c5",
+          "durationMs": 2.013,
+          "requestId": "req_c9d4aec1f2bbb143b30d3c7f",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -770,13 +876,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
-          }
+          },
+          "traceId": "5b314fd56e468a25d16cb90725cddff2"
         }
       ]
     }
@@ -785,7 +892,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-27T15:15:49.519Z",
+      "wallAt": "2026-11-27T16:46:25.514Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -799,13 +906,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 1.445,
-      "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
+      "durationMs": 0.87,
+      "requestId": "req_bba7d73aceebe3fe8b0d68f1",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -817,13 +924,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
-      }
+      },
+      "traceId": "3ce02a522107a2a836f870eec47f3fc4"
     }
   },
   "countRequests": {
@@ -861,9 +969,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+      "webhookId": "wh_91bf367a2e1385d5bfe78600",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-27T15:15:49.871Z",
+      "startedAt": "2026-11-27T16:46:25.669Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -874,13 +982,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 7 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
@@ -898,7 +1006,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 5 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
@@ -922,25 +1030,25 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 6 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
           "title": "payment.failed after payment.completed (same payment)",
           "status": "pass",
-          "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "unknown-event",
           "title": "an event the contract does not list (merchant.updated)",
           "status": "pass",
-          "reason": "200 in 0 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         }
       ],
       "hints": []
@@ -950,9 +1058,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+          "webhookId": "wh_91bf367a2e1385d5bfe78600",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-27T15:15:49.871Z",
+          "startedAt": "2026-11-27T16:46:25.669Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -963,13 +1071,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 7 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
@@ -987,7 +1095,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 5 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
@@ -1011,25 +1119,25 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 6 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
               "title": "payment.failed after payment.completed (same payment)",
               "status": "pass",
-              "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "unknown-event",
               "title": "an event the contract does not list (merchant.updated)",
               "status": "pass",
-              "reason": "200 in 0 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             }
           ],
           "hints": []
@@ -1040,11 +1148,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-27T15:15:49.910Z",
+      "generatedAt": "2026-11-27T16:46:25.693Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
-        "entries": 39,
+        "entries": 42,
         "truncated": false,
         "faults": 0
       },
@@ -1500,11 +1608,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "lifecycles": {
         "payments": {
           "reached": {
+            "pending": 2,
             "failed": 1,
             "paid": 1
           },
           "unreached": [
-            "pending",
             "processing"
           ]
         },
@@ -1519,11 +1627,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         },
         "merchants": {
           "reached": {
-            "activated": 1,
-            "awaiting_approval": 1,
-            "inactive": 1,
+            "activated": 2,
             "pending_completion": 1,
-            "pending_onboarding": 1
+            "pending_onboarding": 2,
+            "inactive": 1,
+            "awaiting_approval": 1
           },
           "unreached": [
             "pending_partner_ais",
@@ -1532,14 +1640,33 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         },
         "consents": {
           "reached": {
+            "pending": 2,
             "authorized": 1,
             "failed": 1
           },
           "unreached": [
-            "pending",
             "expired",
             "revoked"
           ]
+        },
+        "transitions": {
+          "payments": {
+            "created -> pending": 2,
+            "pending -> failed (bank_rejected)": 1,
+            "pending -> paid": 1
+          },
+          "merchants": {
+            "created -> activated": 2,
+            "created -> pending_completion": 1,
+            "created -> pending_onboarding": 2,
+            "activated -> inactive": 1,
+            "pending_onboarding -> awaiting_approval": 1
+          },
+          "consents": {
+            "created -> pending": 2,
+            "pending -> authorized": 1,
+            "pending -> failed": 1
+          }
         },
         "events": [
           {
@@ -1612,7 +1739,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T15:15:49.871Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T16:46:25.669Z",
           "evidence": []
         },
         {
@@ -1646,7 +1773,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 37f92eab-c80d-4315-895f-ab4e5c008f42\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 6b5d9775-4209-4105-829c-a1e3eaaab0e3\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1824,7 +1951,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23348749836
+        "offsetMs": -23354185642
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -1874,7 +2001,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
+            "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
@@ -1882,7 +2009,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "createdAt": "2026-03-02T09:40:00.001Z",
             "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_792198bdaeb0a16d9661"
+            "subTppId": "stpp_268078619eb0510f5360"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -1899,14 +2026,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_1bcebc261c656cf6476f"
+        "subTppId": "stpp_98d194ad2bbe9461feab"
       },
       "state": "inactive",
       "states": [
@@ -1948,9 +2075,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1971,9 +2098,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -1984,6 +2111,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "at": "2026-03-02T09:30:00.000Z",
           "kind": "created",
           "status": "pending",
+          "cause": {
+            "kind": "request",
+            "name": "createPayment",
+            "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+          },
           "event": null,
           "eventId": null,
           "deliveries": []
@@ -1992,6 +2124,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "at": "2026-03-02T09:30:00.000Z",
           "kind": "status_changed",
           "status": "paid",
+          "cause": {
+            "kind": "control",
+            "name": "complete",
+            "requestId": "req_87fa209687bb272737dbe9aa"
+          },
           "event": null,
           "eventId": null,
           "deliveries": []
@@ -2000,8 +2137,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "at": "2026-03-02T09:30:00.000Z",
           "kind": "event",
           "status": null,
+          "cause": null,
           "event": "payment.completed",
-          "eventId": "evt_01a21d93b69e4553c0fd0ff8",
+          "eventId": "evt_01a21de6a8ee41a4648b155d",
           "deliveries": [
             {
               "id": 3,
@@ -2028,11 +2166,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "77371506-1637-4224-851a-09148f367d33",
+            "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
+            "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
           },
           "actions": [
             "revoke",
@@ -2334,7 +2472,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-27T15:15:50.408Z",
+      "createdAt": "2026-11-27T16:46:25.898Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2347,7 +2485,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "webhooks": 1,
         "events": 6,
         "deliveries": 7,
-        "timers": 2
+        "timers": 2,
+        "transitions": 15
       }
     }
   },
@@ -2356,7 +2495,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-27T15:15:50.408Z",
+          "createdAt": "2026-11-27T16:46:25.898Z",
           "clock": {
             "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
@@ -2369,7 +2508,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "webhooks": 1,
             "events": 6,
             "deliveries": 7,
-            "timers": 2
+            "timers": 2,
+            "transitions": 15
           }
         }
       ]
@@ -2379,7 +2519,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-27T15:15:50.408Z",
+      "createdAt": "2026-11-27T16:46:25.898Z",
       "clock": {
         "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
@@ -2392,7 +2532,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "webhooks": 1,
         "events": 6,
         "deliveries": 7,
-        "timers": 2
+        "timers": 2,
+        "transitions": 15
       }
     }
   },
@@ -2409,17 +2550,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "477687dd",
+      "runId": "2b44e344",
       "passed": true,
-      "durationMs": 351,
-      "startedAt": "2026-11-27T15:15:50.435Z",
+      "durationMs": 330,
+      "startedAt": "2026-11-27T16:46:25.908Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 8,
+          "durationMs": 2,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2427,15 +2568,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 2,
-          "detail": "wh_6cf9d5d681a41851ab1467f0 → http://127.0.0.1:9/obsim-scenario/477687dd/1"
+          "durationMs": 1,
+          "detail": "wh_c6fdfc62e555f1109da1620e → http://127.0.0.1:9/obsim-scenario/2b44e344/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 4,
+          "durationMs": 1,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2443,23 +2584,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 7,
-          "detail": "now 2026-11-27T15:15:55.456Z, 1 transition(s) fired"
+          "durationMs": 4,
+          "detail": "now 2026-11-27T16:46:30.916Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 7,
-          "detail": "evt_01a21d93ba3873b870359d4d signature valid"
+          "durationMs": 1,
+          "detail": "evt_01a21de6aa7b11c6bb520fbc signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 3,
+          "durationMs": 1,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2467,7 +2608,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 319,
+          "durationMs": 318,
           "detail": "none in 300ms"
         }
       ],
@@ -2480,13 +2621,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
       "name": "checkout-tests",
-      "createdAt": "2026-11-27T15:15:50.791Z",
-      "expiresAt": "2026-11-27T17:15:50.791Z",
+      "createdAt": "2026-11-27T16:46:26.241Z",
+      "expiresAt": "2026-11-27T18:46:26.241Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-27T15:15:50.792Z",
+        "now": "2026-11-27T16:46:26.242Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2496,12 +2637,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_1d856bef844c4cf2f2ed",
-        "clientSecret": "sbx_secret_iG9F-A8h3bFOyIpIH-6-glcAmC1ATJ-u"
+        "clientId": "sbx_9fe6c303c41b65fffbe9",
+        "clientSecret": "sbx_secret_zAx94hGSdsu33u6z_RL_G9B-xA5WXEPv"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "ff2fcd8f-ec27-4cae-aa77-07b6361e0ac5"
+        "clientId": "412b1a4c-edfb-4405-8c90-19a2158a598a"
       }
     }
   },
@@ -2509,13 +2650,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+          "sandboxId": "sbx_9fe6c303c41b65fffbe9",
           "name": "checkout-tests",
-          "createdAt": "2026-11-27T15:15:50.791Z",
-          "expiresAt": "2026-11-27T17:15:50.791Z",
+          "createdAt": "2026-11-27T16:46:26.241Z",
+          "expiresAt": "2026-11-27T18:46:26.241Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-27T15:15:50.792Z",
+            "now": "2026-11-27T16:46:26.242Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2531,13 +2672,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
       "name": "checkout-tests",
-      "createdAt": "2026-11-27T15:15:50.791Z",
-      "expiresAt": "2026-11-27T17:15:50.791Z",
+      "createdAt": "2026-11-27T16:46:26.241Z",
+      "expiresAt": "2026-11-27T18:46:26.241Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-27T15:15:50.793Z",
+        "now": "2026-11-27T16:46:26.243Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2550,7 +2691,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2559,13 +2700,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "events": 0,
         "deliveries": 0,
         "consents": 0,
-        "timers": 0
+        "timers": 0,
+        "transitions": 1
       }
     }
   },
   "clearRequests": {
     "response": {
-      "deleted": 55
+      "deleted": 58
     }
   },
   "resetSandboxData": {
@@ -2579,7 +2721,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "events": 6,
         "deliveries": 7,
         "consents": 2,
-        "timers": 2
+        "timers": 2,
+        "transitions": 15
       },
       "defaultMerchantId": 100009
     }
@@ -2594,7 +2737,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2611,7 +2754,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2625,7 +2768,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2639,7 +2782,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
@@ -2653,7 +2796,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
+        "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
@@ -2666,7 +2809,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+        "webhookId": "wh_91bf367a2e1385d5bfe78600",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

@@ -59,6 +59,12 @@ export const JournalEntry = {
     responseBodyTruncated: { type: 'boolean' },
     durationMs: { type: 'number', description: 'From the request received to the answer ready (its commit included)' },
     requestId: { type: 'string', description: 'The x-request-id of the answer' },
+    traceId: {
+      type: 'string',
+      pattern: '^[0-9a-f]{32}$',
+      description:
+        "The W3C trace id of the request's span (the answer's traceparent): the trace its changes and the webhooks they caused continue (docs/operations.md). Absent in entries kept before obsim recorded traces",
+    },
     resources: {
       type: 'object',
       additionalProperties: false,

@@ -13,6 +13,9 @@ import { SMELL_CODES } from '../src/domain/readiness-smells.js';
 
 const counts = { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } } as const;
 const ids = { type: 'array', items: { type: 'integer' } } as const;
+/** A transition's name: `<from> -> <to>`, optionally ` (<reason>)`. */
+const TRANSITION_NAME = '^[a-z_]+ -> [a-z_]+( \\([a-z_]+\\))?$';
+
 const statesSeen = {
   type: 'object',
   required: ['reached', 'unreached'],
@@ -69,13 +72,24 @@ export const ReadinessReport = {
     },
     lifecycles: {
       type: 'object',
-      required: ['payments', 'failureReasons', 'merchants', 'consents', 'events', 'neverProduced'],
+      required: ['payments', 'failureReasons', 'merchants', 'consents', 'transitions', 'events', 'neverProduced'],
       additionalProperties: false,
       properties: {
-        payments: statesSeen,
+        payments: {
+          ...statesSeen,
+          description: 'States reached: every state a payment passed through counts (a payment now paid counts for pending too)',
+        },
         failureReasons: statesSeen,
         merchants: statesSeen,
         consents: statesSeen,
+        transitions: {
+          type: 'object',
+          description:
+            'Transitions made, by name (`pending -> failed (expired)`, `created -> pending`; a payment failure names its reason), counted per resource kind, from the transitions the sandbox keeps',
+          required: ['payments', 'merchants', 'consents'],
+          additionalProperties: false,
+          properties: { payments: counts, merchants: counts, consents: counts },
+        },
         events: {
           type: 'array',
           items: {
@@ -217,12 +231,23 @@ export const RequirementsBody = {
     states: {
       type: 'object',
       additionalProperties: false,
-      description: 'States at least one row reached',
+      description: 'States at least one row reached (passing through counts: a payment now paid reached pending)',
       properties: {
         payments: { type: 'array', items: { type: 'string', enum: PAYMENT_STATUSES } },
         failureReasons: { type: 'array', items: { type: 'string', enum: FAILURE_REASONS } },
         merchants: { type: 'array', items: { type: 'string', enum: MERCHANT_STATUSES } },
         consents: { type: 'array', items: { type: 'string', enum: CONSENT_STATUSES } },
+      },
+    },
+    transitions: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Transitions at least one row made, named `<from> -> <to>` (`created` for a creation), a payment failure with its reason in parentheses: `pending -> failed (expired)`',
+      properties: {
+        payments: { type: 'array', items: { type: 'string', pattern: TRANSITION_NAME } },
+        merchants: { type: 'array', items: { type: 'string', pattern: TRANSITION_NAME } },
+        consents: { type: 'array', items: { type: 'string', pattern: TRANSITION_NAME } },
       },
     },
     smells: {

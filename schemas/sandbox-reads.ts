@@ -12,6 +12,7 @@ import { PAYMENT_STATUSES } from '../src/domain/payment.js';
 import { Timestamp } from './common.js';
 import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../src/domain/controls.js';
 import { DELIVERY_OUTCOMES, DELIVERY_STATES } from './sandbox.js';
+import { CAUSE_KINDS, TRANSITION_RESOURCES } from '../src/domain/transitions.js';
 
 const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as const;
 const CURSOR = {
@@ -160,15 +161,27 @@ export const SandboxPayment = {
     timeline: {
       type: 'array',
       description:
-        'Oldest first: created, the payer opening the hosted page, the last status change, and the events it emitted with their deliveries. A payment keeps no history of intermediate states (pending -> processing -> paid shows the change to paid).',
+        "Oldest first: created, every status change (pending -> processing -> paid shows both), each with its cause, the payer opening the hosted page, and the events each change emitted with their deliveries. A payment older than the sandbox's newest 10,000 transitions shows its creation and its last change.",
       items: {
         type: 'object',
-        required: ['at', 'kind', 'status', 'event', 'eventId', 'deliveries'],
+        required: ['at', 'kind', 'status', 'cause', 'event', 'eventId', 'deliveries'],
         additionalProperties: false,
         properties: {
           at: Timestamp,
           kind: { type: 'string', enum: TIMELINE_KINDS },
           status: { type: ['string', 'null'], enum: [...PAYMENT_STATUSES, null] },
+          cause: {
+            type: ['object', 'null'],
+            description:
+              'What made a change (created, status_changed): as a transition names it (GET /_sandbox/payments/{paymentId}/transitions).',
+            required: ['kind', 'name'],
+            additionalProperties: false,
+            properties: {
+              kind: { type: 'string', enum: CAUSE_KINDS },
+              name: { type: 'string' },
+              requestId: { type: 'string' },
+            },
+          },
           event: { type: ['string', 'null'], enum: [...EVENT_NAMES, null] },
           eventId: { type: ['string', 'null'] },
           deliveries: {
@@ -230,6 +243,61 @@ export const SandboxWebhookList = {
   properties: { items: { type: 'array', items: { $ref: 'WebhookResponse#' } } },
 } as const;
 
+// ---------------------------------------------------------------- transitions
+
+export const SandboxTransition = {
+  $id: 'SandboxTransition',
+  title: 'SandboxTransition',
+  description:
+    'One state change of a payment, merchant or consent (docs/lifecycle-and-webhooks.md, "Transitions"): the state it left (null: created in `to`), the one it reached, when on the sandbox\'s clock, what caused it, and the trace it belongs to.',
+  type: 'object',
+  required: ['id', 'resource', 'resourceId', 'from', 'to', 'at', 'cause'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'integer', description: 'Increases with every transition of the process: orders them.' },
+    resource: { type: 'string', enum: TRANSITION_RESOURCES },
+    resourceId: { type: 'string', description: 'The paymentId or merchantId (as a string), or the consent requestId.' },
+    from: { type: ['string', 'null'], description: 'null when the resource was created in `to`.' },
+    to: { type: 'string' },
+    reason: { type: 'string', description: "Why, where the state carries one: a failed payment's failureReason." },
+    at: Timestamp,
+    cause: {
+      type: 'object',
+      required: ['kind', 'name'],
+      additionalProperties: false,
+      properties: {
+        kind: { type: 'string', enum: CAUSE_KINDS },
+        name: {
+          type: 'string',
+          description:
+            "request: the provider operation's operationId; control, console: the action; scenario_step: the scenario and its step; hosted_page: what the payer, merchant or bank user did; timer: the timer's trigger; seed: start, sandbox created or reset.",
+        },
+        requestId: { type: 'string', description: 'The request that made the change (its x-request-id); absent for a timer.' },
+      },
+    },
+    traceId: {
+      type: 'string',
+      pattern: '^[0-9a-f]{32}$',
+      description: 'The W3C trace id of the trace the change belongs to (docs/operations.md).',
+    },
+  },
+} as const;
+
+export const SandboxTransitionList = {
+  $id: 'SandboxTransitionList',
+  title: 'SandboxTransitionList',
+  type: 'object',
+  required: ['items'],
+  additionalProperties: false,
+  properties: {
+    items: {
+      type: 'array',
+      description: 'Oldest first. A sandbox keeps its newest 10,000 transitions.',
+      items: { $ref: 'SandboxTransition#' },
+    },
+  },
+} as const;
+
 export const sandboxReadSchemas = [
   Overview,
   SandboxMerchantList,
@@ -238,4 +306,6 @@ export const sandboxReadSchemas = [
   SandboxPayment,
   SandboxConsentList,
   SandboxWebhookList,
+  SandboxTransition,
+  SandboxTransitionList,
 ] as const;

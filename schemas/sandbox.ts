@@ -184,6 +184,12 @@ export const Delivery = {
       description:
         "The sandbox's fault profile acted on this delivery (docs/chaos.md): dropped (outcome chaos_drop, never sent), held back (webhook_delay, webhook_reorder), or this delivery is a duplicate (webhook_duplicate)",
     },
+    traceparent: {
+      type: 'string',
+      pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
+      description:
+        'The W3C traceparent the attempt sent (absent before the first attempt): its span, in the trace of the request or change that emitted the event, so a receiver continues that trace (docs/operations.md)',
+    },
   },
 } as const;
 
@@ -234,7 +240,7 @@ export type DeliveryIdParamsT = FromSchema<typeof DeliveryIdParams>;
 /** Rows deleted, by kind (a reset, a deleted sandbox). */
 export const DELETED_COUNTS = {
   type: 'object',
-  required: ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers'],
+  required: ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers', 'transitions'],
   additionalProperties: false,
   properties: {
     merchants: { type: 'integer' },
@@ -245,6 +251,7 @@ export const DELETED_COUNTS = {
     deliveries: { type: 'integer' },
     consents: { type: 'integer' },
     timers: { type: 'integer' },
+    transitions: { type: 'integer', description: 'Recorded state changes of its payments, merchants and consents.' },
   },
 } as const;
 

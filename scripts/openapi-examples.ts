@@ -165,6 +165,9 @@ const standard = await call('createMerchant', 'POST', '/v1/partner/merchants', {
 });
 await call('controlMerchant', 'POST', `/_sandbox/merchants/${standard.merchantId}/submit-onboarding`, {});
 await call('controlMerchant', 'POST', `/_sandbox/merchants/${merchant.merchantId}/deactivate`);
+await call('listMerchantTransitions', 'GET', `/_sandbox/merchants/${standard.merchantId}/transitions`);
+await call('listPaymentTransitions', 'GET', `/_sandbox/payments/${payment.paymentId}/transitions`);
+await call('listConsentTransitions', 'GET', `/_sandbox/consents/${consent.requestId}/transitions`);
 const delivery = (await call('listDeliveries', 'GET', '/_sandbox/deliveries?limit=2')).items[0] as { id: number };
 await call('getDelivery', 'GET', `/_sandbox/deliveries/${delivery.id}`);
 await call('redeliverDelivery', 'POST', `/_sandbox/deliveries/${delivery.id}/redeliver`, {});

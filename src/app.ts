@@ -24,6 +24,8 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestIdPlugin } from './plugins/request-id.js';
 import { routeTablePlugin } from './plugins/route-table.js';
 import { shardPlugin } from './plugins/shard.js';
+import { tracingPlugin } from './plugins/tracing.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { storePlugin } from './plugins/store.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { routes } from './routes/index.js';
@@ -69,6 +71,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
 
   await app.register(routeTablePlugin);
   await app.register(requestIdPlugin);
+  await app.register(tracingPlugin);
   await app.register(storePlugin, { db: options.db });
   await app.register(shardPlugin);
   await app.register(clockPlugin, { clock: options.clock });
@@ -88,6 +91,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(formbody);
   await app.register(rateLimitPlugin);
   await app.register(integerParamsPlugin);
+  if (config.metrics) await app.register(metricsPlugin);
   await app.register(routes);
   return app;
 }

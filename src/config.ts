@@ -70,6 +70,12 @@ export interface Config {
   clockFrozen: boolean;
   /** When set, creating, listing and deleting sandboxes needs this key (X-Obsim-Admin-Key). */
   adminKey: string | undefined;
+  /** GET /metrics (Prometheus). */
+  metrics: boolean;
+  /** With an admin key set, GET /metrics also takes this bearer token. */
+  metricsToken: string | undefined;
+  /** Metrics carry a sandbox label on requests and deliveries (a series per sandbox). */
+  metricsSandboxLabel: boolean;
   /** A persona (file or shipped name) built for the default partner at the first start of a database. */
   persona: string | undefined;
   /** Record every answered request in its sandbox's journal (docs/journal.md). */
@@ -270,6 +276,33 @@ export const SETTINGS = [
     defaultText: 'unset (anyone who can reach obsim may create sandboxes)',
     parse: optStr,
     help: 'Creating, listing and deleting sandboxes (/_sandbox/sandboxes) needs header X-Obsim-Admin-Key with this value',
+  }),
+  s({
+    key: 'metrics',
+    flag: '--metrics',
+    env: 'OBSIM_METRICS',
+    default: true,
+    defaultText: '`on`',
+    parse: bool,
+    help: 'Serve GET /metrics in Prometheus text format (`on` or `off`; docs/operations.md)',
+  }),
+  s({
+    key: 'metricsToken',
+    flag: '--metrics-token',
+    env: 'OBSIM_METRICS_TOKEN',
+    default: undefined,
+    defaultText: 'unset',
+    parse: optStr,
+    help: 'With an admin key set, GET /metrics also takes Authorization: Bearer <this token> (a scraper needs no admin key)',
+  }),
+  s({
+    key: 'metricsSandboxLabel',
+    flag: '--metrics-sandbox-label',
+    env: 'OBSIM_METRICS_SANDBOX_LABEL',
+    default: false,
+    parse: bool,
+    boolean: true,
+    help: 'Label request and delivery metrics by sandbox (a series per sandbox: only for a few long-lived ones)',
   }),
   s({
     key: 'persona',

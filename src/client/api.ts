@@ -344,6 +344,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The process's metrics in Prometheus's text format
+         * @description Requests by operation and status class with a latency histogram, sandboxes, payments, merchants and consents by state, webhook deliveries by event and outcome with their lag, timers due and overdue, clock lag, the journal, chaos injections, the database files, and Node process and event-loop metrics (docs/operations.md). When the server runs with an admin key, send `Authorization: Bearer <OBSIM_METRICS_TOKEN>` or the admin key (X-Obsim-Admin-Key, or as the bearer); open otherwise.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -848,8 +868,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a payment with its timeline (events and their deliveries) and legal actions
-         * @description One payment with its timeline (every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.
+         * Read a payment with its timeline (states, events and their deliveries) and legal actions
+         * @description One payment with its timeline (every state it went through with what caused it, every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.
          */
         get: operations["getSandboxPayment"];
         put?: never;
@@ -999,6 +1019,66 @@ export interface paths {
          * @description Deletes the snapshot only; the caller's current data and clock are unchanged. 404 snapshot_not_found for a name the caller has not captured.
          */
         delete: operations["deleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/payments/{paymentId}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's transitions
+         * @description Oldest first: its creation (from null), then every change, each with the instant on the sandbox's clock, its cause (the request, control action, console action, scenario step, hosted page or timer that made it) and the W3C trace id it belongs to. The sandbox keeps its newest 10,000 transitions; snapshots and resets treat them as the rest of its data. 404 payment_not_found for another partner's payment.
+         */
+        get: operations["listPaymentTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/merchants/{merchantId}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's transitions
+         * @description Oldest first: its creation (from null), then every change, each with the instant on the sandbox's clock, its cause (the request, control action, console action, scenario step, hosted page or timer that made it) and the W3C trace id it belongs to. The sandbox keeps its newest 10,000 transitions; snapshots and resets treat them as the rest of its data. 404 merchant_not_found for another partner's merchant.
+         */
+        get: operations["listMerchantTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/consents/{requestId}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consent's transitions
+         * @description Oldest first: its creation (from null), then every change, each with the instant on the sandbox's clock, its cause (the request, control action, console action, scenario step, hosted page or timer that made it) and the W3C trace id it belongs to. The sandbox keeps its newest 10,000 transitions; snapshots and resets treat them as the rest of its data. Consents are scoped through their merchant; 404 consent_not_found for another partner's consent.
+         */
+        get: operations["listConsentTransitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2037,6 +2117,8 @@ export interface components {
                 deliveries: number;
                 consents: number;
                 timers: number;
+                /** @description Recorded state changes of its payments, merchants and consents. */
+                transitions: number;
             };
         };
         /**
@@ -2144,6 +2226,8 @@ export interface components {
                 /** @enum {string} */
                 kind: "latency" | "error" | "drop" | "webhook_duplicate" | "webhook_delay" | "webhook_reorder" | "webhook_drop";
             };
+            /** @description The W3C traceparent the attempt sent (absent before the first attempt): its span, in the trace of the request or change that emitted the event, so a receiver continues that trace (docs/operations.md) */
+            traceparent?: string;
         };
         /**
          * SandboxDeliveryList
@@ -2168,6 +2252,8 @@ export interface components {
                 deliveries: number;
                 consents: number;
                 timers: number;
+                /** @description Recorded state changes of its payments, merchants and consents. */
+                transitions: number;
             };
             defaultMerchantId: number | null;
         };
@@ -2295,7 +2381,7 @@ export interface components {
             payment: components["schemas"]["Payment"];
             /** @description Control actions legal from this status (POST /_sandbox/payments/{paymentId}/{action}) */
             actions: ("approve" | "complete" | "fail" | "abandon" | "expire")[];
-            /** @description Oldest first: created, the payer opening the hosted page, the last status change, and the events it emitted with their deliveries. A payment keeps no history of intermediate states (pending -> processing -> paid shows the change to paid). */
+            /** @description Oldest first: created, every status change (pending -> processing -> paid shows both), each with its cause, the payer opening the hosted page, and the events each change emitted with their deliveries. A payment older than the sandbox's newest 10,000 transitions shows its creation and its last change. */
             timeline: {
                 /** Format: date-time */
                 at: string;
@@ -2303,6 +2389,13 @@ export interface components {
                 kind: "created" | "page_opened" | "status_changed" | "event";
                 /** @enum {string|null} */
                 status: "pending" | "processing" | "paid" | "failed" | null;
+                /** @description What made a change (created, status_changed): as a transition names it (GET /_sandbox/payments/{paymentId}/transitions). */
+                cause: {
+                    /** @enum {string} */
+                    kind: "request" | "control" | "console" | "scenario_step" | "hosted_page" | "timer" | "persona" | "seed" | "migration";
+                    name: string;
+                    requestId?: string;
+                } | null;
                 /** @enum {string|null} */
                 event: "payment.completed" | "payment.failed" | "merchant.activated" | "merchant.deactivated" | "merchant.onboarding.completed" | null;
                 eventId: string | null;
@@ -2332,6 +2425,40 @@ export interface components {
          */
         SandboxWebhookList: {
             items: components["schemas"]["WebhookResponse"][];
+        };
+        /**
+         * SandboxTransition
+         * @description One state change of a payment, merchant or consent (docs/lifecycle-and-webhooks.md, "Transitions"): the state it left (null: created in `to`), the one it reached, when on the sandbox's clock, what caused it, and the trace it belongs to.
+         */
+        SandboxTransition: {
+            /** @description Increases with every transition of the process: orders them. */
+            id: number;
+            /** @enum {string} */
+            resource: "payment" | "merchant" | "consent";
+            /** @description The paymentId or merchantId (as a string), or the consent requestId. */
+            resourceId: string;
+            /** @description null when the resource was created in `to`. */
+            from: string | null;
+            to: string;
+            /** @description Why, where the state carries one: a failed payment's failureReason. */
+            reason?: string;
+            /** Format: date-time */
+            at: string;
+            cause: {
+                /** @enum {string} */
+                kind: "request" | "control" | "console" | "scenario_step" | "hosted_page" | "timer" | "persona" | "seed" | "migration";
+                /** @description request: the provider operation's operationId; control, console: the action; scenario_step: the scenario and its step; hosted_page: what the payer, merchant or bank user did; timer: the timer's trigger; seed: start, sandbox created or reset. */
+                name: string;
+                /** @description The request that made the change (its x-request-id); absent for a timer. */
+                requestId?: string;
+            };
+            /** @description The W3C trace id of the trace the change belongs to (docs/operations.md). */
+            traceId?: string;
+        };
+        /** SandboxTransitionList */
+        SandboxTransitionList: {
+            /** @description Oldest first. A sandbox keeps its newest 10,000 transitions. */
+            items: components["schemas"]["SandboxTransition"][];
         };
         /**
          * JournalEntry
@@ -2383,6 +2510,8 @@ export interface components {
             durationMs: number;
             /** @description The x-request-id of the answer */
             requestId: string;
+            /** @description The W3C trace id of the request's span (the answer's traceparent): the trace its changes and the webhooks they caused continue (docs/operations.md). Absent in entries kept before obsim recorded traces */
+            traceId?: string;
             /** @description For a successful write: the ids it created or changed (from its path and its answer); empty for reads and refusals */
             resources: {
                 merchantId?: number;
@@ -2592,6 +2721,7 @@ export interface components {
                 };
             }[];
             lifecycles: {
+                /** @description States reached: every state a payment passed through counts (a payment now paid counts for pending too) */
                 payments: {
                     reached: {
                         [key: string]: number;
@@ -2615,6 +2745,18 @@ export interface components {
                         [key: string]: number;
                     };
                     unreached: string[];
+                };
+                /** @description Transitions made, by name (`pending -> failed (expired)`, `created -> pending`; a payment failure names its reason), counted per resource kind, from the transitions the sandbox keeps */
+                transitions: {
+                    payments: {
+                        [key: string]: number;
+                    };
+                    merchants: {
+                        [key: string]: number;
+                    };
+                    consents: {
+                        [key: string]: number;
+                    };
                 };
                 events: {
                     event: string;
@@ -2789,7 +2931,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "647f0395-2111-4c45-926a-896092f22335",
+                     *           "clientId": "854b14ca-5d89-447f-a684-65a7b6d09411",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -2798,18 +2940,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_949159c9d7d02b1f8961"
+                     *           "subTppId": "stpp_717ffbebf79c211984e1"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *           "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_1bcebc261c656cf6476f"
+                     *           "subTppId": "stpp_98d194ad2bbe9461feab"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -2879,11 +3021,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "7b2b0c79-9674-4e24-91a0-5482e51a1c79",
+                     *       "clientId": "96019304-faf4-4702-bd36-2b61bcf8dd7f",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2zuc0WLbmgWClNklvuUn3R4p",
-                     *       "onboardingToken": "onb_2zuc0WLbmgWClNklvuUn3R4p",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_rVskOJHJJFg8ocWqwhRJUmdg",
+                     *       "onboardingToken": "onb_rVskOJHJJFg8ocWqwhRJUmdg",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -2951,16 +3093,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "929463f2-b0c7-4b2a-9eac-f70f3b3feb44",
+                     *       "clientId": "cfbe4803-a9ec-496f-b648-d79c9fea8c1e",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2hG6UExC3tnsUu5N5ip6Hxp3",
-                     *       "onboardingToken": "onb_2hG6UExC3tnsUu5N5ip6Hxp3",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
+                     *       "onboardingToken": "onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_c0a6049bdebc43a3c7f2"
+                     *       "subTppId": "stpp_dce090d8b3f51ee9e57b"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -3022,7 +3164,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *       "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3085,7 +3227,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_1bcebc261c656cf6476f"
+                     *       "subTppId": "stpp_98d194ad2bbe9461feab"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3140,8 +3282,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_ZTvffkERBaGj35Wok7vV92KK",
-                     *       "onboardingToken": "onb_ZTvffkERBaGj35Wok7vV92KK",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_NcaY-DKgvQgTP_uG2WWQPelV",
+                     *       "onboardingToken": "onb_NcaY-DKgvQgTP_uG2WWQPelV",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3257,7 +3399,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                 *       "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3283,9 +3425,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *       "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3349,9 +3491,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *       "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3422,7 +3564,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_f9f92cbd0c0504e6c428cc63",
+                     *       "id": "wh_91bf367a2e1385d5bfe78600",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3431,7 +3573,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
+                     *       "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3486,8 +3628,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
-                     *       "eventId": "evt_01a21d93b6a59e5d27bfb405",
+                     *       "webhookId": "wh_91bf367a2e1385d5bfe78600",
+                     *       "eventId": "evt_01a21de6a8f257d84ce0c083",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3556,7 +3698,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImY3NDcxZjQ2LTc0NDAtNDM4Yi04NWRjLWIxNDk4MTE4ZThjMyJ9.ifmDRFjHiCwtewMJrbrY35Bb51H7xRSx97LMnfo3Wms"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjZjMGNjMzc0LTcwNGEtNDk2Mi04OGM2LTRiMTIwOGI0NmQxZSJ9.8GEFjoB4Ww-s3mvD-oaRfrnI6bzy0qNr1swufsf0HhQ"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -3636,11 +3778,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+                     *       "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_SFGTsvrfxrTPHEAAcXk4yFVZbbHWmEAL"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_geVFUqQwCEMpbtIlajJkOp3y3uRO5ld2"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -3710,11 +3852,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "77371506-1637-4224-851a-09148f367d33",
+                     *         "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
+                     *         "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -3726,7 +3868,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+                     *         "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -3797,8 +3939,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
-                     *       "consentId": "cns_412d4f4d25824feab8e0c34a095670da",
+                     *       "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+                     *       "consentId": "cns_e3f04a3386894932b67a79386b182d5c",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4211,6 +4353,50 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -4408,7 +4594,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23348749836
+                     *       "offsetMs": -23354185642
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4464,7 +4650,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23348749836
+                     *       "offsetMs": -23354185642
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -4591,9 +4777,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *       "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4666,7 +4852,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "2cb438ac-9909-46da-bb98-716c294a797e",
+                     *       "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4731,9 +4917,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a21d93b7d714680dac6024",
+                     *           "eventId": "evt_01a21de6a971b88ec530f3ba",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *           "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
@@ -4743,14 +4929,15 @@ export interface operations {
                      *           "attemptedAt": "2026-03-02T09:40:00.001Z",
                      *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
+                     *           "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a21d93b7d6d526ea60aa29",
+                     *           "eventId": "evt_01a21de6a970e680c1f29037",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *           "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
@@ -4760,8 +4947,9 @@ export interface operations {
                      *           "attemptedAt": "2026-03-02T09:40:00.001Z",
                      *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"e294a5a6-a7b6-45df-ad1d-1c33d71ce3de\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "ff52b05c984de91b4e2143d1cd4b4a48f0684c23e2d3226cff7c7b270720659c"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"33da7a0b-1738-4263-9c4f-fef55ab35a3a\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "42cadfbe993cd14eee43b8483f9b2bfcd306ffdba05870d0cd5d429304c91c66",
+                     *           "traceparent": "00-deca08adc40eb1ca32759ad38e258c5f-054ffab047970b72-01"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -4817,9 +5005,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a21d93b7d714680dac6024",
+                     *       "eventId": "evt_01a21de6a971b88ec530f3ba",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *       "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
@@ -4829,8 +5017,9 @@ export interface operations {
                      *       "attemptedAt": "2026-03-02T09:40:00.001Z",
                      *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
+                     *       "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -4887,9 +5076,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a21d93b7d714680dac6024",
+                     *       "eventId": "evt_01a21de6a971b88ec530f3ba",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *       "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -4899,8 +5088,8 @@ export interface operations {
                      *       "attemptedAt": null,
                      *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"37f92eab-c80d-4315-895f-ab4e5c008f42\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "5b4a101f9696342734051922fd80bf92fbdfc9c6155c66aa06c0f0eeaca8d7a7"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5188,9 +5377,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *           "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-27T15:15:49.871Z",
+                     *           "startedAt": "2026-11-27T16:46:25.669Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -5201,13 +5390,13 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 7 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
@@ -5225,7 +5414,7 @@ export interface operations {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
@@ -5249,25 +5438,25 @@ export interface operations {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 6 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
                      *               "title": "payment.failed after payment.completed (same payment)",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "unknown-event",
                      *               "title": "an event the contract does not list (merchant.updated)",
                      *               "status": "pass",
-                     *               "reason": "200 in 0 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             }
                      *           ],
                      *           "hints": []
@@ -5337,9 +5526,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                     *       "webhookId": "wh_91bf367a2e1385d5bfe78600",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-27T15:15:49.871Z",
+                     *       "startedAt": "2026-11-27T16:46:25.669Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -5350,13 +5539,13 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 7 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
@@ -5374,7 +5563,7 @@ export interface operations {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
@@ -5398,25 +5587,25 @@ export interface operations {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 6 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
                      *           "title": "payment.failed after payment.completed (same payment)",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "unknown-event",
                      *           "title": "an event the contract does not list (merchant.updated)",
                      *           "status": "pass",
-                     *           "reason": "200 in 0 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         }
                      *       ],
                      *       "hints": []
@@ -5489,7 +5678,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T15:15:49.519Z",
+                     *           "wallAt": "2026-11-27T16:46:25.514Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5503,13 +5692,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 1.445,
-                     *           "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
+                     *           "durationMs": 0.87,
+                     *           "requestId": "req_bba7d73aceebe3fe8b0d68f1",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *             "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -5521,18 +5710,19 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *             "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
-                     *           }
+                     *           },
+                     *           "traceId": "3ce02a522107a2a836f870eec47f3fc4"
                      *         },
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T15:15:49.517Z",
+                     *           "wallAt": "2026-11-27T16:46:25.513Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -5546,13 +5736,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 2.289,
-                     *           "requestId": "req_604f0d3818e5ebccf34e92c5",
+                     *           "durationMs": 2.013,
+                     *           "requestId": "req_c9d4aec1f2bbb143b30d3c7f",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *             "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -5564,13 +5754,14 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *             "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
-                     *           }
+                     *           },
+                     *           "traceId": "5b314fd56e468a25d16cb90725cddff2"
                      *         }
                      *       ]
                      *     }
@@ -5621,7 +5812,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 55
+                     *       "deleted": 58
                      *     }
                      */
                     "application/json": components["schemas"]["JournalCleared"];
@@ -5723,7 +5914,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-27T15:15:49.519Z",
+                     *       "wallAt": "2026-11-27T16:46:25.514Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -5737,13 +5928,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 1.445,
-                     *       "requestId": "req_aa59c29be6bbbb7e3e06e6cc",
+                     *       "durationMs": 0.87,
+                     *       "requestId": "req_bba7d73aceebe3fe8b0d68f1",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *         "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -5755,13 +5946,14 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *         "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
-                     *       }
+                     *       },
+                     *       "traceId": "3ce02a522107a2a836f870eec47f3fc4"
                      *     }
                      */
                     "application/json": components["schemas"]["JournalEntry"];
@@ -5953,7 +6145,8 @@ export interface operations {
                      *         "events": 6,
                      *         "deliveries": 7,
                      *         "consents": 2,
-                     *         "timers": 2
+                     *         "timers": 2,
+                     *         "transitions": 15
                      *       },
                      *       "defaultMerchantId": 100009
                      *     }
@@ -6116,7 +6309,7 @@ export interface operations {
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23348749836
+                     *         "offsetMs": -23354185642
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -6217,7 +6410,7 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
+                     *             "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
@@ -6225,7 +6418,7 @@ export interface operations {
                      *             "createdAt": "2026-03-02T09:40:00.001Z",
                      *             "updatedAt": "2026-03-02T09:40:00.001Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_792198bdaeb0a16d9661"
+                     *             "subTppId": "stpp_268078619eb0510f5360"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -6288,14 +6481,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *         "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:40:00.001Z",
-                     *         "subTppId": "stpp_1bcebc261c656cf6476f"
+                     *         "subTppId": "stpp_98d194ad2bbe9461feab"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -6388,9 +6581,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *             "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_5uMq4PjRVD_9BxVrrj28tO",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6457,9 +6650,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                     *         "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_G2a_2Zam3qZz6lw1d7pbfF",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -6470,6 +6663,11 @@ export interface operations {
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "kind": "created",
                      *           "status": "pending",
+                     *           "cause": {
+                     *             "kind": "request",
+                     *             "name": "createPayment",
+                     *             "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+                     *           },
                      *           "event": null,
                      *           "eventId": null,
                      *           "deliveries": []
@@ -6478,6 +6676,11 @@ export interface operations {
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "kind": "status_changed",
                      *           "status": "paid",
+                     *           "cause": {
+                     *             "kind": "control",
+                     *             "name": "complete",
+                     *             "requestId": "req_87fa209687bb272737dbe9aa"
+                     *           },
                      *           "event": null,
                      *           "eventId": null,
                      *           "deliveries": []
@@ -6486,8 +6689,9 @@ export interface operations {
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "kind": "event",
                      *           "status": null,
+                     *           "cause": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a21d93b69e4553c0fd0ff8",
+                     *           "eventId": "evt_01a21de6a8ee41a4648b155d",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -6565,11 +6769,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "77371506-1637-4224-851a-09148f367d33",
+                     *             "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_412d4f4d25824feab8e0c34a095670da"
+                     *             "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -6628,7 +6832,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_f9f92cbd0c0504e6c428cc63",
+                     *           "id": "wh_91bf367a2e1385d5bfe78600",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -6637,7 +6841,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_8290673bf014eb3f288c6680f44b43ffc07451475cb90a5e",
+                     *           "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -7029,17 +7233,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "477687dd",
+                     *       "runId": "2b44e344",
                      *       "passed": true,
-                     *       "durationMs": 351,
-                     *       "startedAt": "2026-11-27T15:15:50.435Z",
+                     *       "durationMs": 330,
+                     *       "startedAt": "2026-11-27T16:46:25.908Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 8,
+                     *           "durationMs": 2,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -7047,15 +7251,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "wh_6cf9d5d681a41851ab1467f0 → http://127.0.0.1:9/obsim-scenario/477687dd/1"
+                     *           "durationMs": 1,
+                     *           "detail": "wh_c6fdfc62e555f1109da1620e → http://127.0.0.1:9/obsim-scenario/2b44e344/1"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 4,
+                     *           "durationMs": 1,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -7063,23 +7267,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 7,
-                     *           "detail": "now 2026-11-27T15:15:55.456Z, 1 transition(s) fired"
+                     *           "durationMs": 4,
+                     *           "detail": "now 2026-11-27T16:46:30.916Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 7,
-                     *           "detail": "evt_01a21d93ba3873b870359d4d signature valid"
+                     *           "durationMs": 1,
+                     *           "detail": "evt_01a21de6aa7b11c6bb520fbc signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 3,
+                     *           "durationMs": 1,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -7087,7 +7291,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 319,
+                     *           "durationMs": 318,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -7143,7 +7347,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-27T15:15:50.408Z",
+                     *           "createdAt": "2026-11-27T16:46:25.898Z",
                      *           "clock": {
                      *             "now": "2026-03-02T09:40:00.001Z",
                      *             "frozen": true
@@ -7156,7 +7360,8 @@ export interface operations {
                      *             "webhooks": 1,
                      *             "events": 6,
                      *             "deliveries": 7,
-                     *             "timers": 2
+                     *             "timers": 2,
+                     *             "transitions": 15
                      *           }
                      *         }
                      *       ]
@@ -7218,7 +7423,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T15:15:50.408Z",
+                     *       "createdAt": "2026-11-27T16:46:25.898Z",
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
@@ -7231,7 +7436,8 @@ export interface operations {
                      *         "webhooks": 1,
                      *         "events": 6,
                      *         "deliveries": 7,
-                     *         "timers": 2
+                     *         "timers": 2,
+                     *         "transitions": 15
                      *       }
                      *     }
                      */
@@ -7289,7 +7495,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T15:15:50.408Z",
+                     *       "createdAt": "2026-11-27T16:46:25.898Z",
                      *       "clock": {
                      *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
@@ -7302,7 +7508,8 @@ export interface operations {
                      *         "webhooks": 1,
                      *         "events": 6,
                      *         "deliveries": 7,
-                     *         "timers": 2
+                     *         "timers": 2,
+                     *         "transitions": 15
                      *       }
                      *     }
                      */
@@ -7388,6 +7595,246 @@ export interface operations {
             };
         };
     };
+    listPaymentTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 5,
+                     *           "resource": "payment",
+                     *           "resourceId": "5000001",
+                     *           "from": null,
+                     *           "to": "pending",
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "cause": {
+                     *             "kind": "request",
+                     *             "name": "createPayment",
+                     *             "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+                     *           },
+                     *           "traceId": "5b314fd56e468a25d16cb90725cddff2"
+                     *         },
+                     *         {
+                     *           "id": 8,
+                     *           "resource": "payment",
+                     *           "resourceId": "5000001",
+                     *           "from": "pending",
+                     *           "to": "paid",
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "cause": {
+                     *             "kind": "control",
+                     *             "name": "complete",
+                     *             "requestId": "req_87fa209687bb272737dbe9aa"
+                     *           },
+                     *           "traceId": "ec128a7771f6891de4477d1b4d3aed83"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxTransitionList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMerchantTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 13,
+                     *           "resource": "merchant",
+                     *           "resourceId": "100005",
+                     *           "from": null,
+                     *           "to": "pending_onboarding",
+                     *           "at": "2026-03-02T09:40:00.001Z",
+                     *           "cause": {
+                     *             "kind": "request",
+                     *             "name": "createMerchant",
+                     *             "requestId": "req_7017287a82f5b32a17f47dca"
+                     *           },
+                     *           "traceId": "f8bebd2ba0398f72b1007156527b85a6"
+                     *         },
+                     *         {
+                     *           "id": 14,
+                     *           "resource": "merchant",
+                     *           "resourceId": "100005",
+                     *           "from": "pending_onboarding",
+                     *           "to": "awaiting_approval",
+                     *           "at": "2026-03-02T09:40:00.001Z",
+                     *           "cause": {
+                     *             "kind": "control",
+                     *             "name": "submit-onboarding",
+                     *             "requestId": "req_c3ee00d3345e153e5853f02c"
+                     *           },
+                     *           "traceId": "deca08adc40eb1ca32759ad38e258c5f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxTransitionList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listConsentTransitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 11,
+                     *           "resource": "consent",
+                     *           "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+                     *           "from": null,
+                     *           "to": "pending",
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "cause": {
+                     *             "kind": "request",
+                     *             "name": "createConsent",
+                     *             "requestId": "req_5d2f37472c790cac11425aee"
+                     *           },
+                     *           "traceId": "bbbadc4d987cd6da10d0a1bab9116bb0"
+                     *         },
+                     *         {
+                     *           "id": 12,
+                     *           "resource": "consent",
+                     *           "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+                     *           "from": "pending",
+                     *           "to": "authorized",
+                     *           "at": "2026-03-02T09:30:00.000Z",
+                     *           "cause": {
+                     *             "kind": "control",
+                     *             "name": "authorize",
+                     *             "requestId": "req_e69ac5494e299f54a6569642"
+                     *           },
+                     *           "traceId": "f0ce4366f4f5440f13de863c34a72c89"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxTransitionList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSandboxes: {
         parameters: {
             query?: {
@@ -7411,13 +7858,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+                     *           "sandboxId": "sbx_9fe6c303c41b65fffbe9",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-27T15:15:50.791Z",
-                     *           "expiresAt": "2026-11-27T17:15:50.791Z",
+                     *           "createdAt": "2026-11-27T16:46:26.241Z",
+                     *           "expiresAt": "2026-11-27T18:46:26.241Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-27T15:15:50.792Z",
+                     *             "now": "2026-11-27T16:46:26.242Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -7487,13 +7934,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+                     *       "sandboxId": "sbx_9fe6c303c41b65fffbe9",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T15:15:50.791Z",
-                     *       "expiresAt": "2026-11-27T17:15:50.791Z",
+                     *       "createdAt": "2026-11-27T16:46:26.241Z",
+                     *       "expiresAt": "2026-11-27T18:46:26.241Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T15:15:50.792Z",
+                     *         "now": "2026-11-27T16:46:26.242Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7503,12 +7950,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_1d856bef844c4cf2f2ed",
-                     *         "clientSecret": "sbx_secret_iG9F-A8h3bFOyIpIH-6-glcAmC1ATJ-u"
+                     *         "clientId": "sbx_9fe6c303c41b65fffbe9",
+                     *         "clientSecret": "sbx_secret_zAx94hGSdsu33u6z_RL_G9B-xA5WXEPv"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "ff2fcd8f-ec27-4cae-aa77-07b6361e0ac5"
+                     *         "clientId": "412b1a4c-edfb-4405-8c90-19a2158a598a"
                      *       }
                      *     }
                      */
@@ -7560,13 +8007,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+                     *       "sandboxId": "sbx_9fe6c303c41b65fffbe9",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T15:15:50.791Z",
-                     *       "expiresAt": "2026-11-27T17:15:50.791Z",
+                     *       "createdAt": "2026-11-27T16:46:26.241Z",
+                     *       "expiresAt": "2026-11-27T18:46:26.241Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T15:15:50.793Z",
+                     *         "now": "2026-11-27T16:46:26.243Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -7625,7 +8072,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_1d856bef844c4cf2f2ed",
+                     *       "sandboxId": "sbx_9fe6c303c41b65fffbe9",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -7634,7 +8081,8 @@ export interface operations {
                      *         "events": 0,
                      *         "deliveries": 0,
                      *         "consents": 0,
-                     *         "timers": 0
+                     *         "timers": 0,
+                     *         "transitions": 1
                      *       }
                      *     }
                      */
@@ -7688,11 +8136,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-27T15:15:49.910Z",
+                     *       "generatedAt": "2026-11-27T16:46:25.693Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
-                     *         "entries": 39,
+                     *         "entries": 42,
                      *         "truncated": false,
                      *         "faults": 0
                      *       },
@@ -8148,11 +8596,11 @@ export interface operations {
                      *       "lifecycles": {
                      *         "payments": {
                      *           "reached": {
+                     *             "pending": 2,
                      *             "failed": 1,
                      *             "paid": 1
                      *           },
                      *           "unreached": [
-                     *             "pending",
                      *             "processing"
                      *           ]
                      *         },
@@ -8167,11 +8615,11 @@ export interface operations {
                      *         },
                      *         "merchants": {
                      *           "reached": {
-                     *             "activated": 1,
-                     *             "awaiting_approval": 1,
-                     *             "inactive": 1,
+                     *             "activated": 2,
                      *             "pending_completion": 1,
-                     *             "pending_onboarding": 1
+                     *             "pending_onboarding": 2,
+                     *             "inactive": 1,
+                     *             "awaiting_approval": 1
                      *           },
                      *           "unreached": [
                      *             "pending_partner_ais",
@@ -8180,14 +8628,33 @@ export interface operations {
                      *         },
                      *         "consents": {
                      *           "reached": {
+                     *             "pending": 2,
                      *             "authorized": 1,
                      *             "failed": 1
                      *           },
                      *           "unreached": [
-                     *             "pending",
                      *             "expired",
                      *             "revoked"
                      *           ]
+                     *         },
+                     *         "transitions": {
+                     *           "payments": {
+                     *             "created -> pending": 2,
+                     *             "pending -> failed (bank_rejected)": 1,
+                     *             "pending -> paid": 1
+                     *           },
+                     *           "merchants": {
+                     *             "created -> activated": 2,
+                     *             "created -> pending_completion": 1,
+                     *             "created -> pending_onboarding": 2,
+                     *             "activated -> inactive": 1,
+                     *             "pending_onboarding -> awaiting_approval": 1
+                     *           },
+                     *           "consents": {
+                     *             "created -> pending": 2,
+                     *             "pending -> authorized": 1,
+                     *             "pending -> failed": 1
+                     *           }
                      *         },
                      *         "events": [
                      *           {
@@ -8260,7 +8727,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T15:15:49.871Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T16:46:25.669Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -8350,7 +8817,7 @@ export interface operations {
                     "application/yaml": string;
                     /**
                      * @example {
-                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 37f92eab-c80d-4315-895f-ab4e5c008f42\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 6b5d9775-4209-4105-829c-a1e3eaaab0e3\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
                      *       "steps": 1,
                      *       "warnings": [
                      *         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -8412,7 +8879,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                 *         "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -8456,7 +8923,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                 *         "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -8497,7 +8964,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                 *         "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -8538,7 +9005,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "37f92eab-c80d-4315-895f-ab4e5c008f42",
+                 *         "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
@@ -8579,7 +9046,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "e294a5a6-a7b6-45df-ad1d-1c33d71ce3de",
+                 *         "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
@@ -8619,7 +9086,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_f9f92cbd0c0504e6c428cc63",
+                 *         "webhookId": "wh_91bf367a2e1385d5bfe78600",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -18,6 +18,7 @@ export interface Requirements {
   operations?: (string | { operation: string; statuses?: StatusRequirement[] })[];
   events?: string[];
   states?: { payments?: string[]; failureReasons?: string[]; merchants?: string[]; consents?: string[] };
+  transitions?: { payments?: string[]; merchants?: string[]; consents?: string[] };
   /** `absent`: no smell at all; a list: none of these. */
   smells?: 'absent' | SmellCode[];
   checks?: DefaultItemId[];
@@ -92,6 +93,16 @@ export function applyRequirements(report: ReadinessReport, requirements: Require
     for (const state of wanted) {
       const n = report.lifecycles[lifecycle].reached[state] ?? 0;
       add(`state:${lifecycle}:${state}`, `Reaches ${lifecycle} ${state}`, n > 0, n > 0 ? `${n} reached it` : 'never reached');
+    }
+  }
+
+  for (const [lifecycle, wanted] of Object.entries(requirements.transitions ?? {}) as [
+    keyof NonNullable<Requirements['transitions']>,
+    string[],
+  ][]) {
+    for (const name of wanted) {
+      const n = report.lifecycles.transitions[lifecycle][name] ?? 0;
+      add(`transition:${lifecycle}:${name}`, `Makes ${lifecycle} ${name}`, n > 0, n > 0 ? `${n} made it` : 'never made');
     }
   }
 

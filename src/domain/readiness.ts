@@ -27,6 +27,8 @@ export interface ReadinessReport {
     failureReasons: StatesSeen;
     merchants: StatesSeen;
     consents: StatesSeen;
+    /** Transitions made, by name (`pending -> failed (expired)`), per resource kind. */
+    transitions: { payments: Record<string, number>; merchants: Record<string, number>; consents: Record<string, number> };
     events: EventSeen[];
     /** Events the contract lists that no delivery carried. */
     neverProduced: string[];
@@ -141,6 +143,7 @@ export function readinessReport(input: ReadinessInput): ReadinessReport {
     failureReasons: states(input.failureReasons, FAILURE_REASONS),
     merchants: states(input.merchants, MERCHANT_STATUSES),
     consents: states(input.consents, CONSENT_STATUSES),
+    transitions: input.transitions ?? { payments: {}, merchants: {}, consents: {} },
     events,
     neverProduced: events.filter((e) => e.acknowledged + e.failed === 0).map((e) => e.event),
   };

@@ -1,9 +1,12 @@
 /**
- * A payment's timeline (GET /_sandbox/payments/{paymentId}): what its row and its events tell.
- * A payment keeps its creation, the payer's first look at the hosted page and its last change;
- * the states in between are not stored, so the timeline does not invent them.
+ * A payment's timeline (GET /_sandbox/payments/{paymentId}, the console's payment page): every
+ * state it went through (its transitions, src/domain/transitions.ts) with what caused each, the
+ * payer's first look at the hosted page, and the events each change emitted with their
+ * deliveries. A payment whose transitions the sandbox no longer keeps (it keeps its newest
+ * 10,000) shows its creation and its last change, as its row tells them.
  */
 import type { PaymentStatus } from './payment.js';
+import type { CauseKind } from './transitions.js';
 
 export interface TimelineDelivery {
   id: number;
@@ -12,10 +15,18 @@ export interface TimelineDelivery {
   statusCode: number | null;
 }
 
+export interface TimelineCause {
+  kind: CauseKind;
+  name: string;
+  requestId?: string;
+}
+
 export interface TimelineEntry {
   at: string;
   kind: 'created' | 'page_opened' | 'status_changed' | 'event';
   status: PaymentStatus | null;
+  /** What made a change (created, status_changed); null otherwise or when not known. */
+  cause: TimelineCause | null;
   event: string | null;
   eventId: string | null;
   deliveries: TimelineDelivery[];
@@ -28,24 +39,52 @@ interface PaymentFacts {
   page_opened_at: string | null;
 }
 
+export interface TimelineTransition {
+  from: string | null;
+  to: string;
+  at: string;
+  cause: TimelineCause;
+}
+
 export function paymentTimeline(
   payment: PaymentFacts,
-  events: readonly { id: string; name: string; created_at: string }[],
+  transitions: readonly TimelineTransition[],
+  eventsAt: (atIso: string) => readonly { id: string; name: string; created_at: string }[],
   deliveriesOf: (eventId: string) => TimelineDelivery[],
 ): TimelineEntry[] {
-  const entry = (at: string, kind: TimelineEntry['kind'], status: PaymentStatus | null = null): TimelineEntry => ({
+  const entry = (
+    at: string,
+    kind: TimelineEntry['kind'],
+    status: PaymentStatus | null = null,
+    cause: TimelineCause | null = null,
+  ): TimelineEntry => ({
     at,
     kind,
     status,
+    cause,
     event: null,
     eventId: null,
     deliveries: [],
   });
-  const timeline = [entry(payment.created_at, 'created', 'pending')];
+  const timeline: TimelineEntry[] = [];
+  const changedAt: string[] = [];
+  if (transitions.length > 0 && transitions[0].from === null) {
+    for (const t of transitions) {
+      timeline.push(entry(t.at, t.from === null ? 'created' : 'status_changed', t.to as PaymentStatus, t.cause));
+      if (t.from !== null) changedAt.push(t.at);
+    }
+  } else {
+    timeline.push(entry(payment.created_at, 'created', 'pending'));
+    if (payment.status !== 'pending') {
+      timeline.push(entry(payment.updated_at, 'status_changed', payment.status));
+      changedAt.push(payment.updated_at);
+    }
+  }
   if (payment.page_opened_at) timeline.push(entry(payment.page_opened_at, 'page_opened'));
-  if (payment.status !== 'pending') timeline.push(entry(payment.updated_at, 'status_changed', payment.status));
-  for (const e of events) {
-    timeline.push({ ...entry(e.created_at, 'event'), event: e.name, eventId: e.id, deliveries: deliveriesOf(e.id) });
+  for (const at of new Set(changedAt)) {
+    for (const e of eventsAt(at)) {
+      timeline.push({ ...entry(e.created_at, 'event'), event: e.name, eventId: e.id, deliveries: deliveriesOf(e.id) });
+    }
   }
   // stable: entries at one instant keep the order above (the change before its event)
   return timeline.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

@@ -17,6 +17,7 @@ import type { MetaStore } from '../store/db.js';
 import type { Store } from '../store/index.js';
 import type { SandboxRow } from '../store/sandboxes.js';
 import { persistClock } from './clock-state.js';
+import type { TransitionObserver } from './lifecycle.js';
 import type { Traffic } from './traffic.js';
 import { createWorld, type World, type WorldDeps } from './world.js';
 
@@ -40,12 +41,16 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
   const worlds = new Map<string, World>();
   let started = false;
   const firedListeners = new Set<(sandboxId: string) => void>();
+  const transitionListeners = new Set<TransitionObserver>();
+  const onTransition: TransitionObserver = (transition) => {
+    for (const listener of transitionListeners) listener(transition);
+  };
 
   function open(id: string, worldClock: VirtualClock, worldSettings: LifecycleSettings, saveClock: WorldDeps['saveClock']): World {
     const onFired = () => {
       for (const listener of firedListeners) listener(id);
     };
-    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log, onFired });
+    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log, onFired, onTransition });
     worlds.set(id, world);
     if (started) world.start();
     return world;
@@ -84,10 +89,35 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
       const row = store.sandboxes.get(partnerId);
       return row && row.deleted_at === null ? fromRow(row) : defaultWorld;
     },
+    /** Every transition recorded, inside the transaction that records it (spans, metrics). */
+    onTransition(listener: TransitionObserver): () => void {
+      transitionListeners.add(listener);
+      return () => transitionListeners.delete(listener);
+    },
     /** Listen to timed transitions firing (settlements, expiries, approvals), by sandbox id; returns the unsubscribe. */
     onTimersFired(listener: (sandboxId: string) => void): () => void {
       firedListeners.add(listener);
       return () => firedListeners.delete(listener);
+    },
+    /**
+     * Over every sandbox with timers: how many are due on its clock and not fired, how many of
+     * those are more than a second late, and for running clocks how far the oldest due one lies
+     * behind (metrics).
+     */
+    timerStats(): { due: number; overdue: number; lagMs: number } {
+      let due = 0;
+      let overdue = 0;
+      let lagMs = 0;
+      for (const id of store.timers.sandboxesWithTimers()) {
+        const w = worlds.get(id);
+        if (!w) continue; // a deleted sandbox's leftovers, never fired
+        const now = w.clock.nowMs();
+        const t = store.metrics.dueTimers(id, now, now - 1000);
+        due += t.due;
+        overdue += t.overdue;
+        if (!w.clock.frozen && t.oldestDueAt !== null) lagMs = Math.max(lagMs, now - t.oldestDueAt);
+      }
+      return { due, overdue, lagMs };
     },
     /** Forget a deleted sandbox's world (its timers are gone with its rows). */
     drop(id: string): void {

@@ -2,7 +2,12 @@
  * Applying a trigger to one aggregate, inside the caller's store transaction:
  *
  *   load row -> domain decides (next state + events, or 409) -> store writes the row
- *            -> outbox records the events -> the aggregate's timer is replaced
+ *            -> the transition is recorded with its cause -> outbox records the events
+ *            -> the aggregate's timer is replaced
+ *
+ * Every change has a cause (src/domain/transitions.ts): the request, control action, page,
+ * scenario step or timer that made it. Its trace context goes with it onto the events (every
+ * delivery continues the trace) and the timer it schedules (the timed transition does too).
  *
  * Nothing here decides anything: the rules are in src/domain, the SQL in src/store. A timed
  * transition uses the timer's due instant as `atMs` (updated_at, event timestamps), so a big
@@ -10,6 +15,8 @@
  */
 import { consentTimer, decideConsent, type ConsentTrigger } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
+import { formatTraceparent, parseTraceparent } from '../domain/trace-context.js';
+import { timerCause, type Cause } from '../domain/transitions.js';
 import { envelope } from '../domain/events.js';
 import type { EventName } from '../domain/machine.js';
 import { creationEvents, decideMerchant, merchantEventData, merchantTimer, type MerchantTrigger } from '../domain/merchant.js';
@@ -20,52 +27,80 @@ import type { Store } from '../store/index.js';
 import type { MerchantRow } from '../domain/merchant.js';
 import type { PaymentRow } from '../domain/payment.js';
 import type { TimerAggregate } from '../store/timers.js';
+import type { NewTransition } from '../store/transitions.js';
 
 export interface MerchantOpts {
   /** Only this partner's merchant (control API); otherwise any (hosted pages, timers). */
   partnerId?: string;
   /** Merged into merchants.details (onboarding form data). */
   data?: Record<string, unknown>;
+  /** What makes the change (recorded with its transition). */
+  cause: Cause;
 }
 export interface PaymentOpts {
   partnerId?: string;
   bankId?: string;
+  cause: Cause;
 }
 export interface ConsentOpts {
   partnerId?: string;
   errorMessage?: string;
   bankId?: string;
+  cause: Cause;
 }
+
+/** Told of every transition recorded, inside the transaction that records it (spans, metrics). */
+export type TransitionObserver = (transition: NewTransition & { id: number }) => void;
 
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
 /** The lifecycle of one sandbox: its settings, and its id on every timer it schedules. */
-export function createLifecycle(store: Store, settings: LifecycleSettings, sandboxId: string) {
+export function createLifecycle(store: Store, settings: LifecycleSettings, sandboxId: string, observe?: TransitionObserver) {
   const { timers, outbox } = store;
 
-  function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string): void {
-    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1]);
+  function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string, traceparent: string | null): void {
+    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], traceparent);
   }
 
-  /** Replace the aggregate's timer with the one its new state asks for (if any). */
+  /** Replace the aggregate's timer with the one its new state asks for (if any), in the change's trace. */
   function reschedule(
     partnerId: string,
     aggregate: TimerAggregate,
     id: string | number,
     timer: TimerRequest | undefined,
+    traceparent: string | null,
     isNew = false,
   ): void {
     if (!isNew) timers.cancel(aggregate, id);
-    if (timer) timers.schedule(sandboxId, partnerId, aggregate, id, timer.trigger, timer.dueAtMs);
+    if (timer) timers.schedule(sandboxId, partnerId, aggregate, id, timer.trigger, timer.dueAtMs, traceparent);
   }
+
+  /** Record a change of state (nothing when the state stays: a page opened, details merged). */
+  function transition(t: NewTransition): void {
+    if (t.from === t.to) return;
+    const id = store.transitions.record(t);
+    observe?.({ ...t, id });
+  }
+
+  const traceOf = (cause: Cause): string | null => (cause.trace ? formatTraceparent(cause.trace) : null);
 
   function merchant(id: number, trigger: MerchantTrigger, opts: MerchantOpts, atMs: number): MerchantRow {
     const row = store.merchants.getAny(id);
     if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('merchant_not_found');
     const { change, events } = decideMerchant(row, trigger, opts.data, atMs);
     const updated = store.merchants.update(id, change);
-    emit(row.partner_id, events, merchantEventData(updated, row.status, change.updated_at), change.updated_at);
-    reschedule(row.partner_id, 'merchant', id, merchantTimer(updated, settings, atMs));
+    const { cause } = opts;
+    transition({
+      partnerId: row.partner_id,
+      resource: 'merchant',
+      resourceId: id,
+      from: row.status,
+      to: updated.status,
+      at: change.updated_at,
+      cause,
+    });
+    emit(row.partner_id, events, merchantEventData(updated, row.status, change.updated_at), change.updated_at, traceOf(cause));
+    reschedule(row.partner_id, 'merchant', id, merchantTimer(updated, settings, atMs), traceOf(cause));
     return updated;
   }
 
@@ -74,21 +109,32 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('payment_not_found');
     const { change, events } = decidePayment(row, trigger, opts.bankId, atMs);
     const updated = store.payments.update(id, change);
+    const { cause } = opts;
+    transition({
+      partnerId: row.partner_id,
+      resource: 'payment',
+      resourceId: id,
+      from: row.status,
+      to: updated.status,
+      reason: updated.failure_reason,
+      at: change.updated_at,
+      cause,
+    });
     if (events.length > 0) {
       const merchantName = store.merchants.getAny(updated.merchant_id)?.company_name ?? '';
-      emit(row.partner_id, events, paymentEventData(updated, merchantName, change.updated_at), change.updated_at);
+      emit(row.partner_id, events, paymentEventData(updated, merchantName, change.updated_at), change.updated_at, traceOf(cause));
     }
-    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings));
+    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings), traceOf(cause));
     return updated;
   }
 
   /** The payer opened the hosted page: recorded once, and the payment's timer becomes its expiry. */
-  function paymentPageOpened(id: number, atMs: number): PaymentRow | undefined {
+  function paymentPageOpened(id: number, atMs: number, cause: Cause): PaymentRow | undefined {
     const row = store.payments.getAny(id);
     const change = row && payerOpensPage(row, atMs, settings);
     if (!row || !change) return row;
     const updated = store.payments.markPageOpened(id, change.page_opened_at);
-    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings));
+    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings), traceOf(cause));
     return updated;
   }
 
@@ -96,7 +142,17 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     const found = store.consents.getWithPartner(requestId);
     if (!found || (opts.partnerId !== undefined && found.partnerId !== opts.partnerId)) throw new ApiError('consent_not_found');
     const updated = store.consents.update(requestId, decideConsent(found.row, trigger, opts, atMs));
-    reschedule(found.partnerId, 'consent', requestId, consentTimer(updated));
+    const { cause } = opts;
+    transition({
+      partnerId: found.partnerId,
+      resource: 'consent',
+      resourceId: requestId,
+      from: found.row.status,
+      to: updated.status,
+      at: updated.updated_at,
+      cause,
+    });
+    reschedule(found.partnerId, 'consent', requestId, consentTimer(updated), traceOf(cause));
     return updated;
   }
 
@@ -105,24 +161,44 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     payment,
     paymentPageOpened,
     consent,
-    /** Fire one timer: its trigger on its aggregate at its due instant. */
-    fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number): void {
-      if (aggregate === 'merchant') merchant(Number(aggregateId), trigger as MerchantTrigger, {}, atMs);
-      else if (aggregate === 'payment') payment(Number(aggregateId), trigger as PaymentTrigger, {}, atMs);
-      else consent(aggregateId, trigger as ConsentTrigger, {}, atMs);
+    /** Fire one timer: its trigger on its aggregate at its due instant, in the trace of the change that scheduled it. */
+    fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number, traceparent: string | null): void {
+      const cause = timerCause(trigger, parseTraceparent(traceparent ?? undefined));
+      if (aggregate === 'merchant') merchant(Number(aggregateId), trigger as MerchantTrigger, { cause }, atMs);
+      else if (aggregate === 'payment') payment(Number(aggregateId), trigger as PaymentTrigger, { cause }, atMs);
+      else consent(aggregateId, trigger as ConsentTrigger, { cause }, atMs);
     },
-    /** Call inside the transaction that inserted the payment: its settlement or expiry timer. */
-    paymentCreated(row: PaymentRow): void {
-      reschedule(row.partner_id, 'payment', row.id, paymentTimer(row, settings), true);
+    /** Call inside the transaction that inserted the payment: its creation and its settlement or expiry timer. */
+    paymentCreated(row: PaymentRow, cause: Cause): void {
+      transition({
+        partnerId: row.partner_id,
+        resource: 'payment',
+        resourceId: row.id,
+        from: null,
+        to: row.status,
+        at: row.created_at,
+        cause,
+      });
+      reschedule(row.partner_id, 'payment', row.id, paymentTimer(row, settings), traceOf(cause), true);
     },
-    /** Call inside the transaction that inserted the merchant: creation events (a test merchant is activated) and its timer. */
-    merchantCreated(row: MerchantRow): void {
-      for (const e of creationEvents(row)) emit(row.partner_id, [e.name], e.data, row.created_at);
-      reschedule(row.partner_id, 'merchant', row.id, merchantTimer(row, settings, Date.parse(row.created_at)));
+    /** Call inside the transaction that inserted the merchant: its creation, creation events (a test merchant is activated) and its timer. */
+    merchantCreated(row: MerchantRow, cause: Cause): void {
+      transition({
+        partnerId: row.partner_id,
+        resource: 'merchant',
+        resourceId: row.id,
+        from: null,
+        to: row.status,
+        at: row.created_at,
+        cause,
+      });
+      for (const e of creationEvents(row)) emit(row.partner_id, [e.name], e.data, row.created_at, traceOf(cause));
+      reschedule(row.partner_id, 'merchant', row.id, merchantTimer(row, settings, Date.parse(row.created_at)), traceOf(cause));
     },
-    /** Call inside the transaction that inserted the consent: its expiry timer. */
-    consentCreated(row: ConsentRow, partnerId: string): void {
-      reschedule(partnerId, 'consent', row.request_id, consentTimer(row), true);
+    /** Call inside the transaction that inserted the consent: its creation and its expiry timer. */
+    consentCreated(row: ConsentRow, partnerId: string, cause: Cause): void {
+      transition({ partnerId, resource: 'consent', resourceId: row.request_id, from: null, to: row.status, at: row.created_at, cause });
+      reschedule(partnerId, 'consent', row.request_id, consentTimer(row), traceOf(cause), true);
     },
   };
 }

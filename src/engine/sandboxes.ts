@@ -78,7 +78,8 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
     return Math.max(row.last_used_ms, used.get(row.id) ?? 0);
   }
 
-  const removedListeners = new Set<(id: string) => void>();
+  const removedListeners = new Set<(id: string, reason: 'deleted' | 'expired') => void>();
+  const createdListeners = new Set<(id: string) => void>();
 
   function remove(id: string, reason: 'deleted' | 'expired'): ResetCounts | undefined {
     const counts = store.tx(() => {
@@ -95,7 +96,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
     verified.delete(id);
     rows.delete(id); // read again: now a tombstone
     engine.drop(id);
-    if (counts) for (const listener of removedListeners) listener(id);
+    if (counts) for (const listener of removedListeners) listener(id, reason);
     return counts;
   }
 
@@ -127,10 +128,11 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
           const seeded = store.snapshots.cloneInto(JSON.parse(snapshot.data) as SnapshotData, id);
           if (seeded !== null) return store.merchants.get(seeded, id);
         }
-        return deps.seedMerchant ? seedDefaultMerchant(store, id, clock.iso()) : undefined;
+        return deps.seedMerchant ? seedDefaultMerchant(store, id, clock.iso(), { kind: 'seed', name: 'sandbox created' }) : undefined;
       });
       const row = store.sandboxes.get(id)!;
       engine.world(id);
+      for (const listener of createdListeners) listener(id);
       return {
         row,
         clientSecret,
@@ -163,8 +165,12 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
     },
 
     /** Told the id of every sandbox removed (deleted or expired), after its rows are gone. */
-    onRemoved(listener: (id: string) => void): void {
+    onRemoved(listener: (id: string, reason: 'deleted' | 'expired') => void): void {
       removedListeners.add(listener);
+    },
+    /** Told the id of every sandbox created. */
+    onCreated(listener: (id: string) => void): void {
+      createdListeners.add(listener);
     },
 
     get(id: string): SandboxRow | undefined {

@@ -21,7 +21,8 @@ import type { ConsentRow } from '../domain/consent.js';
 import type { Store } from '../store/index.js';
 import type { MerchantRow } from '../domain/merchant.js';
 import type { PaymentRow } from '../domain/payment.js';
-import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts } from './lifecycle.js';
+import { timerCause, type Cause } from '../domain/transitions.js';
+import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts, type TransitionObserver } from './lifecycle.js';
 import { createTimerRuntime } from './timers.js';
 import type { Traffic } from './traffic.js';
 
@@ -37,12 +38,14 @@ export interface WorldDeps {
   log?: { error(obj: unknown, msg?: string): void };
   /** Timers of this world fired (engine.onTimersFired). */
   onFired?: (fired: number) => void;
+  /** Told of every transition (spans, metrics). */
+  onTransition?: TransitionObserver;
 }
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired }: WorldDeps) {
-  const lifecycle = createLifecycle(store, settings, id);
+export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition }: WorldDeps) {
+  const lifecycle = createLifecycle(store, settings, id, onTransition);
   const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log, onFired });
   const save = () => store.tx(() => saveClock(clock.state()));
 
@@ -72,12 +75,12 @@ export function createWorld({ id, store, clock, settings, saveClock, traffic, lo
     clock,
     settings,
     /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
-    merchant: (merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts = {}): MerchantRow => {
+    merchant: (merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts): MerchantRow => {
       runtime.catchUp('merchant', merchantId);
       return store.tx(() => lifecycle.merchant(merchantId, trigger, opts, clock.nowMs()));
     },
     /** Apply a payment trigger (control API, hosted payment page). Returns the updated row. */
-    payment: (paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts = {}): PaymentRow => {
+    payment: (paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts): PaymentRow => {
       runtime.catchUp('payment', paymentId);
       return store.tx(() => lifecycle.payment(paymentId, trigger, opts, clock.nowMs()));
     },
@@ -85,23 +88,30 @@ export function createWorld({ id, store, clock, settings, saveClock, traffic, lo
      * The payer opened the hosted payment page (after its own due timers fired: a payment that
      * settled a moment ago shows as paid). Returns the current row.
      */
-    paymentPageOpened: (paymentId: number): PaymentRow | undefined => {
+    paymentPageOpened: (paymentId: number, cause: Cause): PaymentRow | undefined => {
       runtime.catchUp('payment', paymentId);
-      return store.tx(() => lifecycle.paymentPageOpened(paymentId, clock.nowMs()));
+      return store.tx(() => lifecycle.paymentPageOpened(paymentId, clock.nowMs(), cause));
     },
     /** Apply a consent trigger (control API, hosted consent page). Returns the updated row. */
-    consent: (requestId: string, trigger: ConsentTrigger, opts: ConsentOpts = {}): ConsentRow => {
+    consent: (requestId: string, trigger: ConsentTrigger, opts: ConsentOpts): ConsentRow => {
       runtime.catchUp('consent', requestId);
       return store.tx(() => lifecycle.consent(requestId, trigger, opts, clock.nowMs()));
     },
-    /** The consent as it is now: expired at its expiration instant if that has passed. */
+    /**
+     * The consent as it is now: expired at its expiration instant if that has passed, by its own
+     * timer when it is still there (the expiry continues the trace of the change that set it).
+     */
     consentAsOf: (row: ConsentRow): ConsentRow => {
       if (!isDueToExpire(row, clock.nowMs())) return row;
-      return store.tx(() => lifecycle.consent(row.request_id, 'expire', {}, Date.parse(row.expiration_date_time)));
+      runtime.catchUp('consent', row.request_id);
+      const now = store.consents.getWithPartner(row.request_id)?.row;
+      if (now && !isDueToExpire(now, clock.nowMs())) return now;
+      const cause = timerCause('expire', undefined);
+      return store.tx(() => lifecycle.consent(row.request_id, 'expire', { cause }, Date.parse(row.expiration_date_time)));
     },
-    onPaymentCreated: (row: PaymentRow): void => lifecycle.paymentCreated(row),
-    onMerchantCreated: (row: MerchantRow): void => lifecycle.merchantCreated(row),
-    onConsentCreated: (row: ConsentRow, partnerId: string): void => lifecycle.consentCreated(row, partnerId),
+    onPaymentCreated: (row: PaymentRow, cause: Cause): void => lifecycle.paymentCreated(row, cause),
+    onMerchantCreated: (row: MerchantRow, cause: Cause): void => lifecycle.merchantCreated(row, cause),
+    onConsentCreated: (row: ConsentRow, partnerId: string, cause: Cause): void => lifecycle.consentCreated(row, partnerId, cause),
     /** Fire everything due at `nowMs`, synchronously (start-up, tests). Returns how many fired. */
     runDue: (nowMs: number = clock.nowMs()): number => runtime.fireDue(nowMs).fired,
     /**

@@ -20,6 +20,8 @@ export interface AnsweredRequest {
   payloadIsJson: boolean;
   durationMs: number;
   requestId: string;
+  /** The W3C trace id of the request's span. */
+  traceId?: string;
   /** The fault the sandbox's profile injected (docs/chaos.md), if any. */
   fault?: FaultMark | null;
 }

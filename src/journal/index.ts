@@ -87,6 +87,8 @@ export function createJournal(
   traffic?: Pick<Traffic, 'yieldToRequests'>,
 ) {
   const journals = new Map<string, PartnerIndex>();
+  /** Entries the bounds dropped since start, every journal's (metrics). */
+  let droppedTotal = 0;
   const subscribers = new Map<string, Set<(event: LiveEvent) => void>>();
   const pageCache = new Map<number, Map<number, StoredEntry>>();
   let lastId = store.journal.lastId();
@@ -281,6 +283,8 @@ export function createJournal(
         responseBody: response.body,
         responseBodyTruncated: response.truncated,
         fault: r.fault ? { rule: r.fault.rule, kind: r.fault.kind } : null,
+        // a trace id is 32 lowercase hex digits (domain/trace-context.ts): written into the page as it is
+        traceId: r.traceId ?? null,
       };
       // an answer kept cut cannot be read for the ids it names later: read them now
       if (write && response.truncated) {
@@ -289,7 +293,10 @@ export function createJournal(
       }
       e.size = 300 + r.path.length + bodyLength(request.body) + bodyLength(response.body);
       const encoded = encodeEntry(e);
-      journalOf(r.partnerId).addHeld(e, r.atMs, encoded);
+      const j = journalOf(r.partnerId);
+      const droppedBefore = j.dropped;
+      j.addHeld(e, r.atMs, encoded);
+      droppedTotal += j.dropped - droppedBefore;
       if (pending.length === 0) pendingSince = performance.now();
       pending.push({ partnerId: r.partnerId, id: e.id, size: e.size, encoded });
       if (pending.length >= FLUSH_ENTRIES) queueChunk();
@@ -313,6 +320,16 @@ export function createJournal(
     position(partnerId: string): { upTo: number; oldestKept: number; truncated: boolean } {
       const j = journalOf(partnerId);
       return { upTo: lastId, oldestKept: j.oldestKept(lastId + 1), truncated: j.dropped > 0 || j.count >= limits.maxEntries };
+    },
+
+    /**
+     * Across the journals loaded in this process: the entries kept, and how many the bounds have
+     * dropped since start (metrics).
+     */
+    totals(): { entries: number; dropped: number } {
+      let entries = 0;
+      for (const j of journals.values()) entries += j.count;
+      return { entries, dropped: droppedTotal };
     },
 
     /** Entries kept, and their size for --journal-max-bytes. */

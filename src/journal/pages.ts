@@ -51,6 +51,8 @@ export interface StoredEntry {
   responseBodyTruncated: boolean;
   /** The fault the sandbox's fault profile injected (docs/chaos.md); null: none. */
   fault: FaultMark | null;
+  /** The W3C trace id of the request's span (docs/operations.md); null in entries kept before traces. */
+  traceId: string | null;
 }
 
 /** An entry's tuple without its request body, which follows it in the page (see tupleJson). */
@@ -73,8 +75,9 @@ type Tuple = [
   requestBody: unknown,
   requestBodyTruncated: 0 | 1,
   responseBodyTruncated: 0 | 1,
-  // written only when there is one: pages of entries without a fault are as before
-  fault?: FaultMark,
+  // written only when there is one (null when a trace id follows): pages of entries without a fault are as before
+  fault?: FaultMark | null,
+  traceId?: string,
 ];
 
 /** A body as page JSON: whole JSON as it is (wrapped), other text as a string. */
@@ -104,6 +107,7 @@ export interface EncodedEntry {
   responseBody: KeptBody;
   responseBodyTruncated: boolean;
   fault: FaultMark | null;
+  traceId: string | null;
 }
 
 export function encodeEntry(e: StoredEntry): EncodedEntry {
@@ -130,12 +134,14 @@ export function encodeEntry(e: StoredEntry): EncodedEntry {
     responseBody: e.responseBody,
     responseBodyTruncated: e.responseBodyTruncated,
     fault: e.fault,
+    traceId: e.traceId,
   };
 }
 
 function tupleJson(x: EncodedEntry): string {
-  const fault = x.fault === null ? '' : `,${JSON.stringify(x.fault)}`;
-  return `${x.head.slice(0, -1)},${bodyJson(x.requestBody)},${x.requestBodyTruncated ? 1 : 0},${x.responseBodyTruncated ? 1 : 0}${fault}]`;
+  const fault = x.fault === null ? (x.traceId === null ? '' : ',null') : `,${JSON.stringify(x.fault)}`;
+  const trace = x.traceId === null ? '' : `,"${x.traceId}"`;
+  return `${x.head.slice(0, -1)},${bodyJson(x.requestBody)},${x.requestBodyTruncated ? 1 : 0},${x.responseBodyTruncated ? 1 : 0}${fault}${trace}]`;
 }
 
 const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
@@ -159,6 +165,7 @@ const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
   responseBody: bodyOf(responseBody),
   responseBodyTruncated: t[17] === 1,
   fault: t[18] ?? null,
+  traceId: t[19] ?? null,
 });
 
 /** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
@@ -224,6 +231,7 @@ export function journalView(e: StoredEntry): JournalEntry {
   if (e.field !== null) view.field = e.field;
   if (e.responseBody !== null) view.responseBody = shown(e.responseBody, e.responseBodyTruncated);
   if (e.fault !== null) view.fault = e.fault;
+  if (e.traceId !== null) view.traceId = e.traceId;
   return view;
 }
 

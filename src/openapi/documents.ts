@@ -56,7 +56,7 @@ const TAGS = {
   webhooks: 'The events the provider POSTs to the URLs a partner registered, each signed with X-Webhook-Signature.',
   sandbox:
     'obsim sandbox controls: the virtual clock, outcomes, deliveries, the request journal, scenarios, snapshots and sandboxes. Not part of the provider API.',
-  system: 'obsim health.',
+  system: 'obsim health and metrics.',
 } as const;
 
 export const SECURITY_SCHEMES = {
@@ -81,6 +81,12 @@ export const SECURITY_SCHEMES = {
     name: 'X-Obsim-Admin-Key',
     description: 'Sandbox management (/_sandbox/sandboxes) when the server runs with OBSIM_ADMIN_KEY; not needed otherwise.',
   },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'GET /metrics when the server runs with OBSIM_ADMIN_KEY: OBSIM_METRICS_TOKEN (or the admin key) as a bearer token; not needed otherwise.',
+  },
 } as const;
 
 const SHAPE: Record<
@@ -99,7 +105,7 @@ const SHAPE: Record<
     description:
       "obsim's own API beside the provider's: move a sandbox's clock, force outcomes, read deliveries and the request journal, run scenarios, take snapshots, create sandboxes, and check health. Not part of the provider API (that is /openapi.json).",
     tags: ['sandbox', 'system'],
-    schemes: ['partnerClientId', 'partnerClientSecret', 'adminKey'],
+    schemes: ['partnerClientId', 'partnerClientSecret', 'adminKey', 'metricsToken'],
   },
 };
 

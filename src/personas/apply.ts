@@ -36,7 +36,8 @@ export async function applyPersona(
     const res = await app.inject({
       method,
       url,
-      headers: { ...headers, ...extra },
+      // what the persona builds is recorded as its doing (src/plugins/tracing.ts, X-Obsim-Cause)
+      headers: { ...headers, 'x-obsim-cause': `persona: ${persona.name} ${path}`, ...extra },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
     if (res.statusCode !== 200)

@@ -82,6 +82,23 @@ export const enginePlugin = fp(
       done();
     });
     app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log }));
+    // a span for every transition, in the trace of what caused it (only while spans are exported)
+    const { telemetry } = app;
+    if (telemetry.exporting) {
+      app.engine.onTransition((t) =>
+        telemetry.transition({
+          resource: t.resource,
+          resourceId: String(t.resourceId),
+          from: t.from,
+          to: t.to,
+          reason: t.reason,
+          causeKind: t.cause.kind,
+          causeName: t.cause.name,
+          parent: t.cause.trace,
+          at: t.at,
+        }),
+      );
+    }
     app.decorate(
       'sandboxes',
       createSandboxes({ store: app.store, engine: app.engine, seedMerchant: app.config.environment === 'sandbox' }),
@@ -106,7 +123,7 @@ export const enginePlugin = fp(
       app.engine.close();
     });
   },
-  { name: 'obsim-engine', dependencies: ['obsim-store', 'obsim-clock', 'obsim-partners'] },
+  { name: 'obsim-engine', dependencies: ['obsim-store', 'obsim-clock', 'obsim-partners', 'obsim-tracing'] },
 );
 
 export const webhookWorkerPlugin = fp(
@@ -122,11 +139,20 @@ export const webhookWorkerPlugin = fp(
       untilClock(app.engine.worldOf(partnerId).clock, atMs, signal);
     app.decorate(
       'webhooks',
-      createWebhookWorker({ store: app.store, nowIsoFor, nowMsFor, faults, clockReaches, log: app.log, timeoutMs: opts.timeoutMs }),
+      createWebhookWorker({
+        store: app.store,
+        nowIsoFor,
+        nowMsFor,
+        faults,
+        clockReaches,
+        log: app.log,
+        timeoutMs: opts.timeoutMs,
+        telemetry: app.telemetry,
+      }),
     );
     app.traffic.countDeliveryBacklog(() => app.webhooks.backlog);
     app.addHook('onReady', async () => app.webhooks.start());
     app.addHook('onClose', async () => app.webhooks.stop());
   },
-  { name: 'obsim-webhooks', dependencies: ['obsim-store', 'obsim-engine'] },
+  { name: 'obsim-webhooks', dependencies: ['obsim-store', 'obsim-engine', 'obsim-tracing'] },
 );

@@ -156,6 +156,7 @@ export const journalPlugin = fp(
             payloadIsJson,
             durationMs,
             requestId: request.id,
+            traceId: request.trace?.traceId,
           });
         } catch (err) {
           // the journal is a record of the answer, never a reason to change it

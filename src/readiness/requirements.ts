@@ -58,7 +58,7 @@ function problemOf(errors: readonly ErrorObject[]): { pointer: string; problem: 
 /** Check a parsed requirements document; `file` names it in the error. */
 export function validateRequirements(doc: unknown, file: string): Requirements {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
-    throw new RequirementsFileError(file, '', 'must be an object (operations, events, states, smells, checks)');
+    throw new RequirementsFileError(file, '', 'must be an object (operations, events, states, transitions, smells, checks)');
   if (!validate) {
     const { Ajv } = ajvModule();
     validate = new Ajv({ strict: false, allErrors: true }).compile(RequirementsSchema);

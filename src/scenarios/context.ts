@@ -80,6 +80,8 @@ export class RunContext {
   include?: (file: string) => Promise<string>;
   /** Where the running step's exchanges begin (one step's polls are merged, never two steps'). */
   stepStartsAt = 0;
+  /** X-Obsim-Cause of the running step's requests (`scenario_step: <scenario> #<n> <kind>`). */
+  cause: string | undefined;
   readonly transport: Transport;
   private webhookCounter = 0;
   private clock = { baseMs: Date.now(), atWallMs: Date.now(), frozen: false };
@@ -104,6 +106,8 @@ export class RunContext {
       description: transport.description,
       request: async (req) => {
         const started = performance.now();
+        if (this.cause !== undefined && req.headers['x-obsim-cause'] === undefined)
+          req = { ...req, headers: { ...req.headers, 'x-obsim-cause': this.cause } };
         const res = await transport.request(req);
         const previous = this.exchanges[this.exchanges.length - 1];
         if (

@@ -206,6 +206,8 @@ async function runIn(
       const t0 = Date.now();
       const sent = ctx.exchanges.length;
       ctx.stepStartsAt = sent;
+      // what the step changes is recorded as caused by it (src/plugins/tracing.ts, X-Obsim-Cause)
+      ctx.cause = `scenario_step: ${scenario.name} #${i + 1} ${kind}`;
       try {
         const outcome = await runStep(step, kind, ctx);
         sr.status = 'passed';

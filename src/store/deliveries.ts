@@ -28,6 +28,10 @@ export interface DeliveryRow {
   signature: string | null;
   /** JSON FaultMark: what the sandbox's fault profile did to it (101_fault_profiles); null: nothing. */
   fault: string | null;
+  /** The W3C traceparent sent with the attempt (102_transitions): the attempt's span in its event's trace. */
+  traceparent: string | null;
+  /** Wall clock (ms) when the delivery was queued: the delivery lag is measured from it. */
+  queued_at_ms: number | null;
 }
 
 /** A delivery with its event (name, exact body) and its webhook's secret. */
@@ -50,6 +54,12 @@ export interface ClaimedDelivery {
   signature: string | null;
   /** Set on a duplicate the fault profile made: it is sent as it is, never given a fault of its own. */
   fault: string | null;
+  /** The trace context of the change that emitted the event (null: none recorded). */
+  event_traceparent: string | null;
+  /** The traceparent this attempt sends (set when it is claimed). */
+  traceparent: string | null;
+  redelivery_of: number | null;
+  queued_at_ms: number | null;
 }
 
 export interface DeliveryResult {
@@ -89,23 +99,24 @@ export const DELIVERY_COUNT_LIMIT = 10_000;
 
 export function deliveryStore(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, queued_at_ms) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
   );
   const nextPending = db.prepare(
-    `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault
+    `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault,
+            e.traceparent AS event_traceparent, d.redelivery_of, d.queued_at_ms
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
   );
   const markDelivering = db.prepare(
-    `UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ? WHERE id = ? AND state = 'pending'`,
+    `UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ?, traceparent = ? WHERE id = ? AND state = 'pending'`,
   );
   const record = db.prepare(
     `UPDATE deliveries SET state = @state, status_code = @status_code, outcome = @outcome, error = @error, duration_ms = @duration_ms,
        fault = coalesce(@fault, fault) WHERE id = @id`,
   );
   const insertDuplicate = db.prepare(
-    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault)
-     SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ? FROM deliveries WHERE id = ?`,
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault, queued_at_ms)
+     SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ?, ? FROM deliveries WHERE id = ?`,
   );
   const sinceInstant = db.prepare(
     `SELECT d.id, e.name AS event, d.webhook_id, e.body, d.created_at, d.redelivery_of FROM deliveries d JOIN events e ON e.id = d.event_id
@@ -137,18 +148,28 @@ export function deliveryStore(db: Db) {
   );
   const webhookUrl = db.prepare('SELECT url FROM webhooks WHERE id = ? AND partner_id = ?').pluck();
 
-  /** Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it. */
+  /**
+   * Claim up to `limit` pending rows: each is marked delivering with the signature `sign` gives it
+   * and the traceparent `trace` gives its attempt.
+   */
   // typed as plain functions: the declaration files of the package cannot name better-sqlite3's Transaction
   const claim: (
     limit: number,
     attemptedAt: (row: ClaimedDelivery) => string,
     sign: (row: ClaimedDelivery) => string | null,
+    trace: (row: ClaimedDelivery) => string,
   ) => ClaimedDelivery[] = db.transaction(
-    (limit: number, attemptedAt: (row: ClaimedDelivery) => string, sign: (row: ClaimedDelivery) => string | null): ClaimedDelivery[] => {
+    (
+      limit: number,
+      attemptedAt: (row: ClaimedDelivery) => string,
+      sign: (row: ClaimedDelivery) => string | null,
+      trace: (row: ClaimedDelivery) => string,
+    ): ClaimedDelivery[] => {
       const rows = nextPending.all(limit) as ClaimedDelivery[];
       for (const row of rows) {
         row.signature = sign(row);
-        markDelivering.run(attemptedAt(row), row.signature, row.id);
+        row.traceparent = trace(row);
+        markDelivering.run(attemptedAt(row), row.signature, row.traceparent, row.id);
       }
       return rows;
     },
@@ -169,7 +190,7 @@ export function deliveryStore(db: Db) {
       redeliveryOf: number | null = null,
     ): number {
       inserted++;
-      return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso).lastInsertRowid);
+      return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso, Date.now()).lastInsertRowid);
     },
     /** Deliveries inserted on this connection since it opened (committed or not). */
     get insertedCount(): number {
@@ -228,7 +249,7 @@ export function deliveryStore(db: Db) {
     duplicate(id: number, copies: number, nowIso: string, fault: string): void {
       for (let i = 0; i < copies; i++) {
         inserted++;
-        insertDuplicate.run(nowIso, fault, id);
+        insertDuplicate.run(nowIso, fault, Date.now(), id);
       }
     },
     /** A new pending delivery of the same event to the same webhook (call inside a transaction); its id. */
@@ -238,7 +259,7 @@ export function deliveryStore(db: Db) {
       const url = webhookUrl.get(original.webhook_id, partnerId) as string | undefined;
       if (url === undefined) throw new ApiError('webhook_not_found', { message: `Webhook ${original.webhook_id} no longer exists` });
       inserted++;
-      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso).lastInsertRowid);
+      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso, Date.now()).lastInsertRowid);
     },
   };
 }

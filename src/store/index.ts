@@ -31,6 +31,7 @@ import { deliveryStore } from './deliveries.js';
 import { storageFault, type StorageFault } from './faults.js';
 import { journalStore } from './journal.js';
 import { merchantStore } from './merchants.js';
+import { metricsReads } from './metrics.js';
 import { outboxStore } from './outbox.js';
 import { paymentStore } from './payments.js';
 import { readinessStore } from './readiness.js';
@@ -39,6 +40,7 @@ import { sandboxStore } from './sandboxes.js';
 import { snapshotStore } from './snapshots.js';
 import { storeStore } from './stores.js';
 import { timerStore } from './timers.js';
+import { transitionStore } from './transitions.js';
 import { webhookStore } from './webhooks.js';
 
 interface Group {
@@ -163,6 +165,7 @@ export function createStore(db: Db) {
     faultProfiles: faultProfileStore(db),
     journal: journalStore(db),
     merchants: merchantStore(db),
+    metrics: metricsReads(db),
     meta,
     outbox: outboxStore(db, deliveries),
     payments: paymentStore(db),
@@ -172,6 +175,7 @@ export function createStore(db: Db) {
     snapshots: snapshotStore(db),
     stores: storeStore(db),
     timers: timerStore(db),
+    transitions: transitionStore(db),
     webhooks: webhookStore(db),
     /**
      * GET /healthz: undefined when the database answers and takes writes; otherwise what fails.

@@ -5,8 +5,12 @@
  * Conventions: ids of partner-visible numeric resources are INTEGER PRIMARY KEY AUTOINCREMENT
  * (never reused, so a deleted id never points at someone else's row); timestamps are ISO 8601
  * TEXT with milliseconds from the virtual clock; times the scheduler compares are INTEGER ms.
- * Every partner-owned row carries partner_id and every query filters on it.
+ * Every partner-owned row carries partner_id and every query filters on it. Migrations 100 and
+ * later are in ./migrations-100.ts (this file had grown past the size a file may have); new ones
+ * go there.
  */
+import { MIGRATIONS_FROM_100 } from './migrations-100.js';
+
 export interface Migration {
   name: string;
   sql: string;
@@ -385,35 +389,5 @@ export const MIGRATIONS: Migration[] = [
       DROP TABLE journal;
     `,
   },
-  {
-    // check-receiver runs made from the server against a sandbox's registered webhooks: the
-    // readiness report's evidence that its receiver verifies signatures (src/store/readiness.ts)
-    name: '100_receiver_checks',
-    sql: `
-      CREATE TABLE receiver_checks (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        partner_id TEXT NOT NULL,
-        webhook_id TEXT NOT NULL,
-        url TEXT NOT NULL,
-        passed INTEGER NOT NULL,
-        forged_accepted INTEGER NOT NULL,
-        checked_at TEXT NOT NULL,
-        report TEXT NOT NULL
-      );
-      CREATE INDEX receiver_checks_partner ON receiver_checks (partner_id, id);
-    `,
-  },
-  {
-    // seeded chaos (src/domain/chaos.ts): the fault profile in force per sandbox ('default' for
-    // the configured partners'), and the fault a delivery was given (JSON {rule, kind}; null: none)
-    name: '101_fault_profiles',
-    sql: `
-      CREATE TABLE fault_profiles (
-        sandbox_id TEXT PRIMARY KEY,
-        profile TEXT NOT NULL,
-        set_at TEXT NOT NULL
-      );
-      ALTER TABLE deliveries ADD COLUMN fault TEXT;
-    `,
-  },
+  ...MIGRATIONS_FROM_100,
 ];

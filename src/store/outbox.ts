@@ -14,7 +14,7 @@ import type { Db } from './db.js';
 import type { DeliveryStore } from './deliveries.js';
 
 export function outboxStore(db: Db, deliveries: DeliveryStore) {
-  const insertEvent = db.prepare('INSERT INTO events (id, partner_id, name, body, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insertEvent = db.prepare('INSERT INTO events (id, partner_id, name, body, created_at, traceparent) VALUES (?, ?, ?, ?, ?, ?)');
   const subscribed = db.prepare(
     `SELECT id, url FROM webhooks
      WHERE partner_id = ? AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?)`,
@@ -26,9 +26,9 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       WHERE partner_id = ? AND created_at = ? AND json_extract(body, '$.data.paymentId') = ? ORDER BY id`,
   );
 
-  function record(partnerId: string, envelope: WebhookEnvelope): string {
+  function record(partnerId: string, envelope: WebhookEnvelope, traceparent: string | null): string {
     const id = newEventId();
-    insertEvent.run(id, partnerId, envelope.event, JSON.stringify(envelope), envelope.timestamp);
+    insertEvent.run(id, partnerId, envelope.event, JSON.stringify(envelope), envelope.timestamp, traceparent);
     return id;
   }
 
@@ -39,10 +39,11 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
 
     /**
      * Record an event and fan it out to the partner's subscribed webhooks. Call inside the
-     * transaction that makes the change. Returns the event id.
+     * transaction that makes the change, with the trace context of that change (every delivery
+     * of the event continues its trace). Returns the event id.
      */
-    emit(partnerId: string, envelope: WebhookEnvelope & { event: EventName }): string {
-      const id = record(partnerId, envelope);
+    emit(partnerId: string, envelope: WebhookEnvelope & { event: EventName }, traceparent: string | null = null): string {
+      const id = record(partnerId, envelope, traceparent);
       for (const hook of subscribed.all(partnerId, envelope.event) as { id: string; url: string }[]) {
         deliveries.insert(id, hook, partnerId, envelope.timestamp);
       }
@@ -53,8 +54,13 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
      * Record a test event for ONE webhook (POST /v1/partner/webhooks/{id}/test), whatever
      * events it subscribes to. Call inside a transaction. Returns event and delivery ids.
      */
-    emitTest(partnerId: string, hook: { id: string; url: string }, envelope: WebhookEnvelope): { eventId: string; deliveryId: number } {
-      const eventId = record(partnerId, envelope);
+    emitTest(
+      partnerId: string,
+      hook: { id: string; url: string },
+      envelope: WebhookEnvelope,
+      traceparent: string | null = null,
+    ): { eventId: string; deliveryId: number } {
+      const eventId = record(partnerId, envelope, traceparent);
       return { eventId, deliveryId: deliveries.insert(eventId, hook, partnerId, envelope.timestamp) };
     },
   };

@@ -1,14 +1,25 @@
 /**
  * What the readiness report reads of a sandbox's rows (src/readiness/collect.ts): the states its
- * payments, merchants and consents reached, its finished webhook deliveries, and the
+ * payments, merchants and consents reached and the transitions they made (from the transitions
+ * table: a payment now paid counts for pending too), its finished webhook deliveries, and the
  * check-receiver runs made from the server against its registered webhooks (kept here: they are
  * the only evidence that its receiver verifies signatures). Receiver checks outlive a reset and a
  * snapshot restore, like the journal, and go with the sandbox.
  */
+import { transitionName, type TransitionResource } from '../domain/transitions.js';
 import type { Db } from './db.js';
 
 /** Counts by state, e.g. { paid: 3, failed: 1 }. */
 export type StateCounts = Record<string, number>;
+
+export interface ReachedStates {
+  payments: StateCounts;
+  failureReasons: StateCounts;
+  merchants: StateCounts;
+  consents: StateCounts;
+  /** Transitions made, by name (`pending -> failed (expired)`), per resource. */
+  transitions: { payments: StateCounts; merchants: StateCounts; consents: StateCounts };
+}
 
 export interface FinishedDeliveryRow {
   event: string;
@@ -32,38 +43,44 @@ export interface ReceiverCheckRow {
   report: string;
 }
 
-/** Payments whose states are counted: the newest, as many as a journal keeps by default. */
-const ROWS_COUNTED = 10_000;
 /** Runs kept per sandbox: the newest are evidence enough. */
 const RECEIVER_CHECKS_KEPT = 20;
 
 export function readinessStore(db: Db) {
-  const counts = (sql: string) => {
-    const statement = db.prepare(sql).raw();
-    return (partnerId: string): StateCounts =>
-      Object.fromEntries((statement.all(partnerId) as [string, number][]).filter(([state]) => state !== null));
-  };
-  // the newest ROWS_COUNTED payments (along payments_partner): a sandbox that made a million
-  // payments must not scan them all for every report, and the report judges what the sandbox did
-  // lately, as its journal does
-  const paymentCounts = db
+  // the transitions the sandbox keeps (its newest 10,000, along transitions_partner): what it did
+  // lately, as its journal keeps its newest requests
+  const transitionCounts = db
     .prepare(
-      `SELECT status, failure_reason, count(*) FROM (SELECT status, failure_reason FROM payments WHERE partner_id = ? ORDER BY id DESC LIMIT ${ROWS_COUNTED}) GROUP BY status, failure_reason`,
+      `SELECT resource, from_state, to_state, reason, count(*) FROM transitions WHERE partner_id = ?
+       GROUP BY resource, from_state, to_state, reason`,
     )
     .raw();
-  function paymentStates(partnerId: string): { payments: StateCounts; failureReasons: StateCounts } {
-    const payments: StateCounts = {};
-    const failureReasons: StateCounts = {};
-    for (const [status, reason, n] of paymentCounts.all(partnerId) as [string, string | null, number][]) {
-      payments[status] = (payments[status] ?? 0) + n;
-      if (status === 'failed' && reason !== null) failureReasons[reason] = (failureReasons[reason] ?? 0) + n;
+  /** States reached (transitions into each) and transitions made, by resource. */
+  function reached(partnerId: string): ReachedStates {
+    const out: ReachedStates = {
+      payments: {},
+      failureReasons: {},
+      merchants: {},
+      consents: {},
+      transitions: { payments: {}, merchants: {}, consents: {} },
+    };
+    const plural = { payment: 'payments', merchant: 'merchants', consent: 'consents' } as const;
+    for (const [resource, from, to, reason, n] of transitionCounts.all(partnerId) as [
+      TransitionResource,
+      string | null,
+      string,
+      string | null,
+      number,
+    ][]) {
+      const kind = plural[resource];
+      if (!kind) continue;
+      out[kind][to] = (out[kind][to] ?? 0) + n;
+      if (resource === 'payment' && to === 'failed' && reason !== null) out.failureReasons[reason] = (out.failureReasons[reason] ?? 0) + n;
+      const name = transitionName(from, to, resource === 'payment' ? reason : null);
+      out.transitions[kind][name] = (out.transitions[kind][name] ?? 0) + n;
     }
-    return { payments, failureReasons };
+    return out;
   }
-  const merchantStates = counts('SELECT status, count(*) FROM merchants WHERE partner_id = ? GROUP BY status');
-  const consentStates = counts(
-    'SELECT status, count(*) FROM consents WHERE merchant_id IN (SELECT id FROM merchants WHERE partner_id = ?) GROUP BY status',
-  );
   const finished = db.prepare(
     `SELECT e.name AS event, json_extract(e.body, '$.data.paymentId') AS payment_id, d.state, d.attempted_at
      FROM deliveries d JOIN events e ON e.id = d.event_id
@@ -80,11 +97,7 @@ export function readinessStore(db: Db) {
   const clearChecks = db.prepare('DELETE FROM receiver_checks WHERE partner_id = ?');
 
   return {
-    states: (partnerId: string) => ({
-      ...paymentStates(partnerId),
-      merchants: merchantStates(partnerId),
-      consents: consentStates(partnerId),
-    }),
+    states: reached,
     /** Deliveries that were attempted and finished, oldest first. */
     finishedDeliveries: (partnerId: string) => finished.all(partnerId) as FinishedDeliveryRow[],
     /** Record a check-receiver run (call inside a transaction); the oldest beyond the kept number go. */

@@ -15,6 +15,7 @@ export interface ResetCounts {
   deliveries: number;
   consents: number;
   timers: number;
+  transitions: number;
 }
 
 const OF_PARTNER_MERCHANTS = 'merchant_id IN (SELECT id FROM merchants WHERE partner_id = ?)';
@@ -31,6 +32,7 @@ export const RESET_STEPS: readonly [keyof ResetCounts, string][] = [
   ['consents', `DELETE FROM consents WHERE ${OF_PARTNER_MERCHANTS}`],
   ['merchants', 'DELETE FROM merchants WHERE partner_id = ?'],
   ['webhooks', 'DELETE FROM webhooks WHERE partner_id = ?'],
+  ['transitions', 'DELETE FROM transitions WHERE partner_id = ?'],
 ];
 
 export function resetStore(db: Db) {
@@ -38,7 +40,17 @@ export function resetStore(db: Db) {
   return {
     /** Delete every row of `partnerId` (call inside a transaction); how many of each kind. */
     deletePartner(partnerId: string): ResetCounts {
-      const counts: ResetCounts = { merchants: 0, payments: 0, stores: 0, webhooks: 0, events: 0, deliveries: 0, consents: 0, timers: 0 };
+      const counts: ResetCounts = {
+        merchants: 0,
+        payments: 0,
+        stores: 0,
+        webhooks: 0,
+        events: 0,
+        deliveries: 0,
+        consents: 0,
+        timers: 0,
+        transitions: 0,
+      };
       for (const [table, statement] of steps) counts[table] += statement.run(partnerId).changes;
       return counts;
     },

@@ -5,13 +5,23 @@
  * a sandbox reset). On a fresh database it is merchant 100001.
  */
 import { newMerchant } from '../domain/merchant.js';
+import type { Cause } from '../domain/transitions.js';
 import type { Store } from './index.js';
 import type { MerchantRow } from '../domain/merchant.js';
 
 export const DEFAULT_MERCHANT_NAME = 'obsim Default Merchant ApS';
 export const DEFAULT_MERCHANT_REF = 'obsim-default-merchant';
 
-export function seedDefaultMerchant(store: Store, partnerId: string, nowIso: string): MerchantRow {
+/**
+ * The partner's default merchant, created (with its creation transition, `cause` naming the
+ * request or start-up that made it) when missing.
+ */
+export function seedDefaultMerchant(
+  store: Store,
+  partnerId: string,
+  nowIso: string,
+  cause: Cause = { kind: 'seed', name: 'start' },
+): MerchantRow {
   const key = `default_merchant:${partnerId}`;
   return store.tx(() => {
     const known = store.meta.get(key);
@@ -27,6 +37,7 @@ export function seedDefaultMerchant(store: Store, partnerId: string, nowIso: str
       nowIso,
     );
     store.meta.set(key, String(row.id));
+    store.transitions.record({ partnerId, resource: 'merchant', resourceId: row.id, from: null, to: row.status, at: nowIso, cause });
     return row;
   });
 }

@@ -1,7 +1,9 @@
 /**
  * Snapshots of a sandbox: every row its partner owns (merchants, stores, payments, consents,
- * webhooks, events, deliveries, timers) and its clock, kept in the snapshots table so they survive
- * a restart.
+ * webhooks, events, deliveries, timers, transitions) and its clock, kept in the snapshots table so
+ * they survive a restart. A snapshot taken before transitions were kept gets, when restored, one
+ * transition per resource into the state it holds (cause kind 'migration', as the upgrade gives
+ * the resources of a database).
  *
  * - restoreInPlace: the sandbox's rows are deleted and the snapshot's put back with the same ids
  *   (they belonged to this sandbox, so no other row can hold them).
@@ -33,6 +35,8 @@ export interface SnapshotData {
   events: Row[];
   deliveries: Row[];
   timers: Row[];
+  /** Absent from snapshots taken before transitions were kept. */
+  transitions?: Row[];
   defaultMerchantId: number | null;
 }
 
@@ -63,7 +67,32 @@ export const SNAPSHOT_READS: [keyof Omit<SnapshotData, 'defaultMerchantId'>, str
   ['events', 'SELECT * FROM events WHERE partner_id = ? ORDER BY rowid'],
   ['deliveries', 'SELECT * FROM deliveries WHERE partner_id = ? ORDER BY id'],
   ['timers', 'SELECT * FROM timers WHERE partner_id = ? ORDER BY id'],
+  ['transitions', 'SELECT * FROM transitions WHERE partner_id = ? ORDER BY id'],
 ];
+
+/** What a snapshot without transitions stands for: each resource's current state, reached at its last update. */
+function transitionsOf(data: SnapshotData, partnerId: string): Row[] {
+  if (data.transitions) return data.transitions;
+  const partnerOf = new Map(data.merchants.map((m) => [Number(m.id), String(m.partner_id)]));
+  const row = (resource: string, id: unknown, status: unknown, reason: unknown, at: unknown, owner = partnerId): Row => ({
+    partner_id: owner,
+    resource,
+    resource_id: String(id),
+    from_state: null,
+    to_state: status,
+    reason: reason ?? null,
+    at,
+    cause_kind: 'migration',
+    cause_name: 'state when transitions began to be recorded',
+    request_id: null,
+    traceparent: null,
+  });
+  return [
+    ...data.merchants.map((m) => row('merchant', m.id, m.status, null, m.updated_at, String(m.partner_id))),
+    ...data.payments.map((p) => row('payment', p.id, p.status, p.failure_reason, p.updated_at, String(p.partner_id))),
+    ...data.consents.map((c) => row('consent', c.request_id, c.status, null, c.updated_at, partnerOf.get(Number(c.merchant_id)))),
+  ];
+}
 
 export function snapshotStore(db: Db) {
   const reads = SNAPSHOT_READS.map(([table, sql]) => [table, db.prepare(sql)] as const);
@@ -95,9 +124,8 @@ export function snapshotStore(db: Db) {
   return {
     /** Every row of one partner, as it is now (call inside a transaction for a consistent read). */
     capture(partnerId: string): SnapshotData {
-      const data = Object.fromEntries(reads.map(([table, statement]) => [table, statement.all(partnerId) as Row[]])) as Omit<
-        SnapshotData,
-        'defaultMerchantId'
+      const data = Object.fromEntries(reads.map(([table, statement]) => [table, statement.all(partnerId) as Row[]])) as Required<
+        Omit<SnapshotData, 'defaultMerchantId'>
       >;
       const seeded = metaGet.get(`default_merchant:${partnerId}`) as string | undefined;
       return { ...data, defaultMerchantId: seeded === undefined ? null : Number(seeded) };
@@ -112,7 +140,10 @@ export function snapshotStore(db: Db) {
 
     /** Put a snapshot's rows back, same ids, into the (emptied) partner they came from. Call inside a transaction. */
     restoreInPlace(data: SnapshotData, partnerId: string): void {
-      for (const [table] of SNAPSHOT_READS) for (const row of data[table]) put(table, row);
+      for (const [table] of SNAPSHOT_READS) {
+        if (table === 'transitions') for (const row of transitionsOf(data, partnerId)) put(table, row);
+        else for (const row of data[table]) put(table, row);
+      }
       if (data.defaultMerchantId !== null) metaSet.run(`default_merchant:${partnerId}`, String(data.defaultMerchantId));
     },
 
@@ -214,6 +245,16 @@ export function snapshotStore(db: Db) {
               : requestIds.get(String(t.aggregate_id));
         if (aggregateId === undefined) continue;
         put('timers', { ...t, sandbox_id: sandboxId, partner_id: sandboxId, aggregate_id: String(aggregateId) }, 'id');
+      }
+      for (const t of transitionsOf(data, sandboxId)) {
+        const resourceId =
+          t.resource === 'merchant'
+            ? merchantIds.get(Number(t.resource_id))
+            : t.resource === 'payment'
+              ? paymentIds.get(Number(t.resource_id))
+              : requestIds.get(String(t.resource_id));
+        if (resourceId === undefined) continue;
+        put('transitions', { ...t, partner_id: sandboxId, resource_id: String(resourceId) }, 'id');
       }
       const seeded = data.defaultMerchantId === null ? undefined : merchantIds.get(data.defaultMerchantId);
       if (seeded === undefined) return null;

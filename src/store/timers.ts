@@ -1,7 +1,8 @@
 /**
  * Timers table: due transitions (settlement, expiry, approval, consent expiry). due_at is
  * milliseconds on the clock of the timer's sandbox; the engine's timer runtime of that sandbox
- * takes them in (due_at, id) order.
+ * takes them in (due_at, id) order. A timer carries the trace context of the change that
+ * scheduled it (traceparent): the transition it makes continues that trace.
  */
 import type { Db } from './db.js';
 
@@ -15,11 +16,12 @@ export interface TimerRow {
   aggregate: TimerAggregate;
   aggregate_id: string;
   trigger: string;
+  traceparent: string | null;
 }
 
 export function timerStore(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger, traceparent) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
   const nextDue = db.prepare('SELECT * FROM timers WHERE sandbox_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
@@ -45,9 +47,10 @@ export function timerStore(db: Db) {
       aggregateId: string | number,
       trigger: string,
       dueAtMs: number,
+      traceparent: string | null = null,
     ): void {
       const due = Math.round(dueAtMs);
-      insert.run(sandboxId, partnerId, due, aggregate, String(aggregateId), trigger);
+      insert.run(sandboxId, partnerId, due, aggregate, String(aggregateId), trigger, traceparent);
       const min = inserted.get(sandboxId);
       if (min === undefined || due < min) inserted.set(sandboxId, due);
     },

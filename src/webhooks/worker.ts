@@ -22,6 +22,8 @@ import type { Agent } from 'undici';
 import type { FaultMark, WebhookFaults } from '../domain/chaos.js';
 import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
+import { formatTraceparent, parseTraceparent } from '../domain/trace-context.js';
+import { idsOnly, type DeliverySpan, type Telemetry } from '../telemetry/index.js';
 import { DELIVERY_TIMEOUT_MS, deliveryAgent, postWebhook, type PostResult } from './post.js';
 import { sign } from './sign.js';
 
@@ -49,6 +51,8 @@ export interface WebhookWorkerOptions {
   clockReaches?: (partnerId: string, atMs: number, signal: AbortSignal) => Promise<void>;
   /** The partner's sandbox clock now (ms). */
   nowMsFor?: (partnerId: string) => number;
+  /** Spans of delivery attempts (src/telemetry); ids only without it. */
+  telemetry?: Telemetry;
 }
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
@@ -74,12 +78,36 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   let stopped = false;
   let scheduled = false;
 
-  /** Claim up to `limit` pending deliveries, each signed with its webhook's secret. */
+  const telemetry = options.telemetry ?? idsOnly;
+  /** The span of each attempt in flight, ended with its outcome. */
+  const spans = new Map<number, DeliverySpan>();
+  /**
+   * An attempt's span, in the trace of the change that emitted its event (a redelivery and a
+   * chaos duplicate too: they send the same event); its traceparent is what the attempt sends.
+   */
+  function traceAttempt(row: ClaimedDelivery): string {
+    const span = telemetry.startDelivery(parseTraceparent(row.event_traceparent ?? undefined), {
+      event: row.event,
+      url: row.url,
+      deliveryId: row.id,
+      redeliveryOf: row.redelivery_of,
+    });
+    spans.set(row.id, span);
+    return formatTraceparent(span.context);
+  }
+  function endSpan(row: ClaimedDelivery, result: DeliveryResult): void {
+    const span = spans.get(row.id);
+    spans.delete(row.id);
+    span?.end({ outcome: result.outcome, statusCode: result.status_code, fault: result.fault ?? row.fault, error: result.error });
+  }
+
+  /** Claim up to `limit` pending deliveries, each signed with its webhook's secret and given its attempt's traceparent. */
   const claim = (limit: number): ClaimedDelivery[] =>
     deliveries.claim(
       limit,
       (row) => nowIsoFor(row.partner_id),
       (row) => (row.secret === null ? null : sign(row.secret, row.body)),
+      traceAttempt,
     );
 
   function pump(): void {
@@ -161,6 +189,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         fault: markJson(faults.drop),
       };
       await recordSoon(dropped);
+      endSpan(row, dropped);
       for (const listener of attemptListeners) listener({ delivery: row, result: dropped });
       return;
     }
@@ -169,10 +198,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       await hold(row, faults);
       result = await send(row);
     } catch (err) {
-      if (stopped) return; // closing while held: left 'delivering', sent at next start
+      if (stopped) return void spans.delete(row.id); // closing while held: left 'delivering', sent at next start
       result = { outcome: 'error', statusCode: null, error: String(err), durationMs: 0 };
     }
-    if (stopped && result.outcome === 'aborted') return; // closing: leave it 'delivering', resumed at next start
+    if (stopped && result.outcome === 'aborted') return void spans.delete(row.id); // closing: leave it 'delivering', resumed at next start
     const mark = faults?.delay ?? faults?.reorder ?? faults?.duplicate;
     const recorded: DeliveryResult = {
       id: row.id,
@@ -184,6 +213,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       ...(mark ? { fault: markJson(mark) } : {}),
     };
     await recordSoon(recorded);
+    endSpan(row, recorded);
     for (const listener of attemptListeners) listener({ delivery: row, result: recorded });
     if (faults?.duplicate) {
       const { copies } = faults.duplicate;
@@ -234,7 +264,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists', durationMs: 0 };
     }
     return postWebhook(
-      { url: row.url, body: row.body, eventId: row.event_id, signature: row.signature },
+      { url: row.url, body: row.body, eventId: row.event_id, signature: row.signature, traceparent: row.traceparent ?? undefined },
       { dispatcher: dispatcher(), timeoutMs, signal: closing.signal },
     );
   }

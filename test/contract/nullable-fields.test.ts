@@ -36,6 +36,7 @@ const ALLOWED: Record<string, string> = {
   'SandboxOverview.sandboxId': 'obsim control API: null for the configured partners (no created sandbox)',
   'SandboxMerchantList.nextCursor': 'obsim control API: null on the last page',
   'SandboxPaymentList.nextCursor': 'obsim control API: null on the last page',
+  'SandboxTransition.from': 'obsim control API: null for the creation (the resource came into being in `to`)',
   'SandboxConsentList.nextCursor': 'obsim control API: null on the last page',
   'SandboxMerchant.onboardingUrl': 'obsim control API: null once onboarding is closed',
   'SandboxMerchant.onboardingExpiresAt': 'obsim control API: null once onboarding is closed',

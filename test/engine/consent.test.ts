@@ -4,6 +4,7 @@ import { consentMachine } from '../../src/domain/consent.js';
 import { build, OTHER_PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { advance } from '../helpers/engine.js';
+import { TEST_CAUSE } from '../helpers/engine.js';
 
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 
@@ -21,7 +22,7 @@ function newConsent(app: FastifyInstance, merchantId: number, partnerId: string,
       },
       T0,
     );
-    app.engine.onConsentCreated(row, partnerId);
+    app.engine.onConsentCreated(row, partnerId, TEST_CAUSE);
     return row;
   });
 }
@@ -88,7 +89,7 @@ t.test('an authorized consent expires at expirationDateTime on the virtual clock
     app.engine.timersOf('consent', c.request_id).map((x) => [x.trigger, x.due_at]),
     [['expire', Date.parse(T0) + 3_600_000]],
   );
-  app.engine.consent(c.request_id, 'authorize', { bankId: 'nordlys-bank' });
+  app.engine.consent(c.request_id, 'authorize', { bankId: 'nordlys-bank', cause: TEST_CAUSE });
   t.equal(app.engine.timersOf('consent', c.request_id).length, 1, 'authorized keeps its expiry timer');
   t.equal((await advance(app, '59m')).fired, 0);
   t.equal((await advance(app, '1m')).fired, 1);

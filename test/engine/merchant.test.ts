@@ -3,6 +3,7 @@ import { merchantMachine, webhookStatusName, type MerchantTrigger } from '../../
 import { build, OTHER_PARTNER, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { buildTwo, call, standardMerchant, testMerchant } from '../helpers/partner.js';
 import { advance, watchEvents } from '../helpers/engine.js';
+import { TEST_CAUSE } from '../helpers/engine.js';
 
 const ACTION: Record<MerchantTrigger, string> = {
   submit_onboarding: 'submit-onboarding',
@@ -161,10 +162,13 @@ t.test('engine.merchant merges onboarding form data into details; partner scopin
   const row = app.engine.merchant(m.merchantId, 'submit_onboarding', {
     partnerId: 'sandbox-partner',
     data: { registryNumber: '12345678' },
+    cause: TEST_CAUSE,
   });
   t.equal(row.status, 'awaiting_approval');
   t.match(JSON.parse(row.details), { registryNumber: '12345678' });
-  t.throws(() => app.engine.merchant(m.merchantId, 'approve', { partnerId: 'other-partner' }), { code: 'merchant_not_found' });
+  t.throws(() => app.engine.merchant(m.merchantId, 'approve', { partnerId: 'other-partner', cause: TEST_CAUSE }), {
+    code: 'merchant_not_found',
+  });
   const res = await call(app, 'POST', `/_sandbox/merchants/${m.merchantId}/approve`, undefined, OTHER_PARTNER);
   t.equal(res.status, 404);
   t.equal(res.body.code, 'merchant_not_found');

@@ -5,6 +5,7 @@ import { build, OTHER_PARTNER, schemaErrors, T0 } from '../helpers/app.js';
 import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { advance, watchEvents } from '../helpers/engine.js';
 import type { FastifyInstance } from 'fastify';
+import { TEST_CAUSE } from '../helpers/engine.js';
 
 /** Control call per trigger: [action, body]. */
 const CONTROL: Record<PaymentTrigger, [string, unknown]> = {
@@ -198,8 +199,8 @@ t.test('the payer acting first wins over the automatic settlement', async (t) =>
   const approved = await newPayment(app, m.clientId, 10);
   const abandoned = await newPayment(app, m.clientId, 20);
   await advance(app, '2s');
-  app.engine.payment(approved.paymentId, 'approve', { bankId: 'nordlys-bank' });
-  app.engine.payment(abandoned.paymentId, 'abandon');
+  app.engine.payment(approved.paymentId, 'approve', { bankId: 'nordlys-bank', cause: TEST_CAUSE });
+  app.engine.payment(abandoned.paymentId, 'abandon', { cause: TEST_CAUSE });
   t.match(await status(app, approved.paymentId), { status: 'processing', bankPaymentStatus: 'AcceptedSettlementInProcess' });
   t.equal(app.store.payments.getAny(approved.paymentId)?.bank_id, 'nordlys-bank');
   t.same(app.engine.timersOf('payment', abandoned.paymentId), []);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MerchantStatus } from '../../src/domain/merchant.js';
 import { build, json } from './app.js';
+import { TEST_CAUSE } from '../helpers/engine.js';
 
 export const JWT_SECRET = 'obsim-test-secret-0123456789abcdef-0123456789';
 export const ALL_TOKEN_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'];
@@ -87,7 +88,7 @@ export async function aisApp(t: Teardown, config: Record<string, unknown> = {}):
     },
     async authorizedConsent(userId, body = {}) {
       const c = await ctx.createConsent(userId, body);
-      app.engine.consent(c.requestId, 'authorize', { bankId: 'nordlys-bank' });
+      app.engine.consent(c.requestId, 'authorize', { bankId: 'nordlys-bank', cause: TEST_CAUSE });
       return { ...c, ...app.store.consents.get(c.requestId) };
     },
   };

@@ -1,4 +1,5 @@
 /** Shared setup of the engine tests (not a test file). */
+import type { Cause } from '../../src/domain/transitions.js';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { EVENT_NAMES } from '../../src/domain/machine.js';
@@ -42,3 +43,6 @@ export async function advance(app: FastifyInstance, duration: string) {
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
   return r.body as { now: string; fired: number };
 }
+
+/** The cause a test gives a change it makes through the engine directly (not through a route). */
+export const TEST_CAUSE: Cause = { kind: 'control', name: 'test' };

@@ -26,6 +26,7 @@ function entry(id: number, over: Partial<StoredEntry> = {}): StoredEntry {
     field: null,
     durationMs: 0.25,
     requestId: `req-${id}`,
+    traceId: null,
     size: 100,
     query: {},
     headers: {},

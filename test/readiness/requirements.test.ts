@@ -25,7 +25,7 @@ t.test('readiness/requirements.schema.json is the schema of schemas/readiness.ts
 
 t.test('bad files: one line each, naming the file, the pointer and the problem', async (t) => {
   const cases: [unknown, string][] = [
-    ['just text', 'f.yaml: /: must be an object (operations, events, states, smells, checks)'],
+    ['just text', 'f.yaml: /: must be an object (operations, events, states, transitions, smells, checks)'],
     [{ operation: ['createPayment'] }, 'f.yaml: /: unknown field "operation"'],
     [{ operations: [{ statuses: [200] }] }, 'f.yaml: /operations/0: missing required field "operation"'],
     [{ operations: [5] }, 'f.yaml: /operations/0: must be an operation name or { operation, statuses }'],

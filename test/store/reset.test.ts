@@ -27,9 +27,12 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
   )
     // sandboxes: one row per created sandbox (its id is its partner's), kept as a tombstone when deleted;
     // journal: the request journal outlives a reset (it records the reset; checked below);
-    // fault_profiles: by sandbox, how it behaves, not its data (test/routes/sandbox/faults.test.ts)
+    // fault_profiles: by sandbox, how it behaves, not its data (test/routes/sandbox/faults.test.ts);
+    // state_counts: every sandbox's rows counted by state, kept by triggers (checked below)
     .filter(
-      (name) => !['meta', 'schema_migrations', 'sandboxes', 'journal_pages', 'fault_profiles'].includes(name) && !name.startsWith('ais_'),
+      (name) =>
+        !['meta', 'schema_migrations', 'sandboxes', 'journal_pages', 'fault_profiles', 'state_counts'].includes(name) &&
+        !name.startsWith('ais_'),
     );
   const owned = (partnerId: string) => {
     const counts: Record<string, number> = {};
@@ -46,20 +49,31 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
     return counts;
   };
   const before = owned('sandbox-partner');
-  for (const table of ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers'])
+  for (const table of ['merchants', 'payments', 'stores', 'webhooks', 'events', 'deliveries', 'consents', 'timers', 'transitions'])
     t.ok(before[table] > 0, `${table}: rows to delete`);
   const otherBefore = owned('other-partner');
 
   const r = await call(app, 'POST', '/_sandbox/reset', undefined, PARTNER);
   t.equal(r.status, 200);
   const after = owned('sandbox-partner');
+  // the re-seeded default merchant, and its creation (a transition)
+  const reseeded = new Set(['merchants', 'transitions']);
   for (const table of tables)
     t.equal(
       after[table],
-      table === 'merchants' ? 1 : 0,
-      `${table}: none left${table === 'merchants' ? ' (but the re-seeded default merchant)' : ''}`,
+      reseeded.has(table) ? 1 : 0,
+      `${table}: none left${reseeded.has(table) ? ' (but the re-seeded default merchant)' : ''}`,
     );
   t.same(owned('other-partner'), otherBefore, 'the other partner keeps every row');
+  const counted = app.db.prepare('SELECT resource, state, n FROM state_counts WHERE n <> 0 ORDER BY resource, state').all();
+  const actual = app.db
+    .prepare(
+      `SELECT 'consent' AS resource, status AS state, count(*) AS n FROM consents GROUP BY status
+       UNION ALL SELECT 'merchant', status, count(*) FROM merchants GROUP BY status
+       UNION ALL SELECT 'payment', status, count(*) FROM payments GROUP BY status ORDER BY resource, state`,
+    )
+    .all();
+  t.same(counted, actual, 'the counts by state (GET /metrics) follow the rows the reset deleted');
   const journal = storedJournal(app, 'sandbox-partner').map((e) => e.path);
   t.equal(journal.at(-1), '/_sandbox/reset', 'the journal is kept, the reset recorded last');
   t.ok(journal.includes('/v1/partner/payments'), 'with the requests before it');

@@ -15,6 +15,7 @@ import { ApiError } from '../../domain/errors.js';
 import { assertActivated } from '../../domain/merchant.js';
 import type { ConsentRow } from '../../domain/consent.js';
 import { isoOf, parseInstant } from './dates.js';
+import { causeOf, operationOf } from '../../plugins/tracing.js';
 
 /** A consents row in the contract's Consent shape. */
 export function consentView(row: ConsentRow, publicUrl: string) {
@@ -85,7 +86,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
           },
           isoOf(now),
         );
-        request.sandbox.onConsentCreated(inserted, merchant.partner_id);
+        request.sandbox.onConsentCreated(inserted, merchant.partner_id, causeOf(request, 'request', operationOf(request)));
         return inserted;
       });
       return consentView(row, app.publicUrl);

@@ -32,6 +32,33 @@ export const faultBadge = (fault: { rule: number; kind: string } | undefined): R
     ? html`<span class="badge fault" data-testid="fault" title="Injected by the sandbox's fault profile, rule ${fault.rule}">fault: ${fault.kind.replace(/_/g, ' ')}</span>`
     : '';
 
+const CAUSE_TEXT: Record<string, string> = {
+  request: 'by the API call',
+  control: 'by the control action',
+  console: 'from the console',
+  scenario_step: 'by the scenario step',
+  hosted_page: 'on the hosted page',
+  timer: 'by the timer',
+  persona: 'by the persona',
+  seed: 'seeded',
+  migration: 'before transitions were recorded',
+};
+
+/** What made a change (a transition's cause), after the change it explains; nothing when unknown. */
+export const causeOf = (cause: { kind: string; name: string; requestId?: string } | null | undefined): RawHtml | '' =>
+  cause
+    ? html` <span class="muted" data-testid="cause">${CAUSE_TEXT[cause.kind] ?? cause.kind} <code>${cause.name}</code>${cause.requestId ? html` (request <code>${cause.requestId}</code>)` : ''}</span>`
+    : '';
+
+/** A resource's transitions, oldest first (merchant and consent pages). */
+export function transitionsList(transitions: S['SandboxTransitionList']): RawHtml {
+  if (transitions.items.length === 0) return html`<p class="muted">No transitions kept.</p>`;
+  return html`<ol data-testid="transitions">${transitions.items.map(
+    (t) =>
+      html`<li><time datetime="${t.at}">${t.at}</time> · ${t.from === null ? html`created ${badge(t.to)}` : html`${badge(t.from)} → ${badge(t.to)}`}${t.reason ? html` (${t.reason.replace(/_/g, ' ')})` : ''}${causeOf(t.cause)}</li>`,
+  )}</ol>`;
+}
+
 export const statusBadge = (status: number): RawHtml => html`<span class="badge ${status < 400 ? 'ok' : 'bad'}">${status}</span>`;
 
 export function table(caption: string, headers: readonly string[], rows: readonly (readonly Row[])[], empty = 'Nothing yet.'): RawHtml {

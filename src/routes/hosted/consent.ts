@@ -17,6 +17,7 @@
  * bank re-renders the form with the error (400).
  */
 import { journalAs } from '../../plugins/journal.js';
+import { causeOf } from '../../plugins/tracing.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { awaitsUser, consentPermissions, DENIED_ON_BANK_PAGE, type ConsentPermission, type ConsentStatus } from '../../domain/consent.js';
@@ -148,7 +149,10 @@ ${radioGroup({
     const form = formFields(request.body);
 
     if (form.action === 'deny') {
-      const denied = worldOf(row).consent(row.request_id, 'deny', { errorMessage: DENIED_ON_BANK_PAGE });
+      const denied = worldOf(row).consent(row.request_id, 'deny', {
+        errorMessage: DENIED_ON_BANK_PAGE,
+        cause: causeOf(request, 'hosted_page', 'deny'),
+      });
       if (!row.callback_url) return seeOther(reply, self);
       return seeOther(
         reply,
@@ -159,7 +163,7 @@ ${radioGroup({
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
     const bank = form.bankId ? bankById(form.bankId) : undefined;
     if (!bank) return sendPage(reply, formPage(row, 'Choose your bank'), 400);
-    worldOf(row).consent(row.request_id, 'authorize', { bankId: bank.bankId });
+    worldOf(row).consent(row.request_id, 'authorize', { bankId: bank.bankId, cause: causeOf(request, 'hosted_page', 'authorize') });
     const updated = store.consents.get(row.request_id)!;
     if (!updated.callback_url) return seeOther(reply, self);
     return seeOther(

@@ -26,6 +26,7 @@
  * A POST on a payment that is no longer pending also redirects: the GET shows what happened.
  */
 import { journalAs } from '../../plugins/journal.js';
+import { causeOf } from '../../plugins/tracing.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
 import { ApiError } from '../../domain/errors.js';
@@ -177,7 +178,10 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     journalAs(request, found.partner_id);
     // the payer is looking at it now: from here on the payer decides (or the link expires); a HEAD
     // (link checkers) only looks
-    const p = request.method === 'GET' ? (engine.worldOf(found.partner_id).paymentPageOpened(found.id) ?? found) : found;
+    const p =
+      request.method === 'GET'
+        ? (engine.worldOf(found.partner_id).paymentPageOpened(found.id, causeOf(request, 'hosted_page', 'opened')) ?? found)
+        : found;
     return render(reply, p);
   });
 
@@ -204,7 +208,10 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
       const world = engine.worldOf(p.partner_id);
       store.tx(() => {
         for (const [i, trigger] of payerDecisionTriggers(p, decision, world.settings).entries()) {
-          world.payment(p.id, trigger, i === 0 && bank ? { bankId: bank.bankId } : {});
+          world.payment(p.id, trigger, {
+            ...(i === 0 && bank ? { bankId: bank.bankId } : {}),
+            cause: causeOf(request, 'hosted_page', decision),
+          });
         }
       });
     } catch (err) {

@@ -1,5 +1,5 @@
 /** Merchant endpoints of the partner API: creation (standard, fast-track, test), reads, links, stores. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import {
   MerchantIdParams,
@@ -29,8 +29,8 @@ import {
   type MerchantCreation,
 } from '../../domain/merchant.js';
 import { checkDatesOfBirth, checkIban, checkSoleTrader } from '../../domain/partner-input.js';
-import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { causeOf, operationOf } from '../../plugins/tracing.js';
 import type { MerchantRow } from '../../domain/merchant.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
 import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView, TEST_MERCHANT_MESSAGE } from './views.js';
@@ -38,11 +38,12 @@ import { merchantSummaryView, onboardingStatusView, onboardingUrl, storeView, TE
 export async function merchantRoutes(app: FastifyInstance): Promise<void> {
   const { store } = app;
 
-  /** Insert + the engine's creation hook (events, timers), one transaction. */
-  const create = (sandbox: World, partnerId: string, creation: MerchantCreation): MerchantRow =>
+  /** Insert + the engine's creation hook (transition, events, timers), one transaction. */
+  const create = (request: FastifyRequest, creation: MerchantCreation): MerchantRow =>
     store.tx(() => {
-      const row = store.merchants.insert(newMerchant(partnerId, creation), sandbox.clock.iso());
-      sandbox.onMerchantCreated(row);
+      const sandbox = request.sandbox;
+      const row = store.merchants.insert(newMerchant(request.partner.clientId, creation), sandbox.clock.iso());
+      sandbox.onMerchantCreated(row, causeOf(request, 'request', operationOf(request)));
       return row;
     });
 
@@ -69,7 +70,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const link = newOnboardingLink(request.sandbox.clock.nowMs());
-      const row = create(request.sandbox, request.partner.clientId, { kind: 'standard', contact: request.body, link });
+      const row = create(request, { kind: 'standard', contact: request.body, link });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -107,7 +108,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       const { companyName, contactEmail, contactPhone, partnerRefId, ...rest } = body;
       const details = { fastTrack: { ...rest, iban: normalizeIban(body.iban) } };
       const contact = { companyName, contactEmail, contactPhone, partnerRefId };
-      const row = create(request.sandbox, request.partner.clientId, { kind: 'fast_track', contact, link, details, failure });
+      const row = create(request, { kind: 'fast_track', contact, link, details, failure });
       return {
         merchantId: row.id,
         clientId: row.client_id,
@@ -142,7 +143,7 @@ export async function merchantRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const row = create(request.sandbox, request.partner.clientId, { kind: 'test', companyName: request.body.companyName });
+      const row = create(request, { kind: 'test', companyName: request.body.companyName });
       return {
         merchantId: row.id,
         clientId: row.client_id,

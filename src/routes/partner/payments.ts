@@ -7,6 +7,7 @@ import { assertActivated } from '../../domain/merchant.js';
 import { toMinorUnits } from '../../domain/partner-input.js';
 import { newPayment } from '../../domain/payment.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { causeOf, operationOf } from '../../plugins/tracing.js';
 import { paymentView } from './views.js';
 
 export async function paymentRoutes(app: FastifyInstance): Promise<void> {
@@ -41,7 +42,7 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
           newPayment({ partnerId, merchant, amountMinor, referenceNumber }, now, request.sandbox.settings),
           new Date(now).toISOString(),
         );
-        request.sandbox.onPaymentCreated(row);
+        request.sandbox.onPaymentCreated(row, causeOf(request, 'request', operationOf(request)));
         return { row, merchantName: merchant.company_name };
       });
       return paymentView(app, row, merchantName);

@@ -18,6 +18,7 @@ import {
 import { CONSENT_TRIGGER, MERCHANT_TRIGGER, paymentTrigger } from '../../domain/controls.js';
 import { ApiError } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { causeOf } from '../../plugins/tracing.js';
 import { consentView } from '../ais/consents.js';
 import { paymentView } from '../partner/views.js';
 
@@ -43,7 +44,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const before = app.store.merchants.get(merchantId, partnerId);
       if (!before) throw new ApiError('merchant_not_found', { message: `Merchant ${merchantId} not found` });
-      const row = request.sandbox.merchant(merchantId, MERCHANT_TRIGGER[action], { partnerId });
+      const row = request.sandbox.merchant(merchantId, MERCHANT_TRIGGER[action], { partnerId, cause: causeOf(request, 'control', action) });
       return { merchantId: row.id, status: row.status, previousStatus: before.status };
     },
   );
@@ -68,7 +69,10 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       if (reason !== undefined && action !== 'fail') {
         throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
       }
-      const row = request.sandbox.payment(paymentId, paymentTrigger(action, reason), { partnerId: request.partner.clientId });
+      const row = request.sandbox.payment(paymentId, paymentTrigger(action, reason), {
+        partnerId: request.partner.clientId,
+        cause: causeOf(request, 'control', action),
+      });
       return paymentView(app, row);
     },
   );
@@ -93,7 +97,11 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       if (errorMessage !== undefined && action !== 'deny') {
         throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
       }
-      const row = request.sandbox.consent(requestId, CONSENT_TRIGGER[action], { partnerId: request.partner.clientId, errorMessage });
+      const row = request.sandbox.consent(requestId, CONSENT_TRIGGER[action], {
+        partnerId: request.partner.clientId,
+        errorMessage,
+        cause: causeOf(request, 'control', action),
+      });
       return consentView(row, app.publicUrl);
     },
   );

@@ -15,6 +15,7 @@ import { resetRoutes } from './reset.js';
 import { resourceRoutes } from './resources.js';
 import { scenarioRoutes } from './scenarios.js';
 import { snapshotRoutes } from './snapshots.js';
+import { transitionRoutes } from './transitions.js';
 
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
@@ -28,4 +29,5 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(resourceRoutes);
   await app.register(scenarioRoutes);
   await app.register(snapshotRoutes);
+  await app.register(transitionRoutes);
 }

@@ -28,7 +28,12 @@ export async function resetRoutes(app: FastifyInstance): Promise<void> {
       let defaultMerchantId: number | null = null;
       const ownsDefaultMerchant = app.partners.isDefault(partnerId) || request.partner.sandboxId === partnerId; // a created sandbox's partner
       if (app.config.environment === 'sandbox' && ownsDefaultMerchant) {
-        defaultMerchantId = seedDefaultMerchant(app.store, partnerId, request.sandbox.clock.iso()).id;
+        defaultMerchantId = seedDefaultMerchant(app.store, partnerId, request.sandbox.clock.iso(), {
+          kind: 'seed',
+          name: 'reset',
+          requestId: request.id,
+          trace: request.trace,
+        }).id;
       }
       return { deleted, defaultMerchantId };
     },

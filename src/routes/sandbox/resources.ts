@@ -24,6 +24,7 @@ import { PAYMENT_STATUSES } from '../../domain/payment.js';
 import { DEFAULT_SANDBOX } from '../../domain/sandbox.js';
 import { paymentTimeline } from '../../domain/timeline.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
+import { transitionView } from '../../store/transitions.js';
 import { consentView } from '../ais/consents.js';
 import { merchantSummaryView, onboardingUrl, paymentView, storeView } from '../partner/views.js';
 import { clockView } from './clock.js';
@@ -179,9 +180,9 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         ...common,
         operationId: 'getSandboxPayment',
-        summary: 'Read a payment with its timeline (events and their deliveries) and legal actions',
+        summary: 'Read a payment with its timeline (states, events and their deliveries) and legal actions',
         description:
-          "One payment with its timeline (every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.",
+          "One payment with its timeline (every state it went through with what caused it, every event it produced and the deliveries of each, in order) and the control actions legal in its state. 404 payment_not_found for another partner's payment.",
         params: PaymentIdParams,
         response: responses({ $ref: 'SandboxPayment#' }),
       },
@@ -190,11 +191,15 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
       const partnerId = request.partner.clientId;
       const row = store.payments.get(request.params.paymentId, partnerId);
       if (!row) throw new ApiError('payment_not_found', { message: `Payment ${request.params.paymentId} not found` });
-      const events = row.status === 'pending' ? [] : store.outbox.paymentEvents(partnerId, row.id, row.updated_at);
-      const timeline = paymentTimeline(row, events, (eventId) =>
-        store.deliveries
-          .forEvent(eventId, partnerId)
-          .map((d) => ({ id: d.id, state: d.state, outcome: d.outcome, statusCode: d.status_code })),
+      const transitions = store.transitions.ofResource(partnerId, 'payment', row.id).map(transitionView);
+      const timeline = paymentTimeline(
+        row,
+        transitions,
+        (at) => store.outbox.paymentEvents(partnerId, row.id, at),
+        (eventId) =>
+          store.deliveries
+            .forEvent(eventId, partnerId)
+            .map((d) => ({ id: d.id, state: d.state, outcome: d.outcome, statusCode: d.status_code })),
       );
       return { payment: paymentView(app, row), actions: paymentActions(row.status), timeline };
     },

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { json, schemaErrors } from '../../helpers/app.js';
 import { aisApp, normalise, type AisContext } from '../../helpers/ais.js';
+import { TEST_CAUSE } from '../../helpers/engine.js';
 
 // many apps in one file on a shared 2-core machine: give the file more than tap's default 30 s
 t.setTimeout(180_000);
@@ -261,7 +262,7 @@ t.test('revoked and expired consents stop reads', async (t) => {
   const c = await ctx.authorizedConsent('user-typical', { expirationDateTime: ctx.app.clock.iso(2 * 3600_000) });
   const req = { userId: 'user-typical', merchantId: ctx.merchantId };
   t.equal((await post(ctx, '/v1/ais/accounts', req)).statusCode, 200);
-  ctx.app.engine.consent(c.requestId, 'revoke');
+  ctx.app.engine.consent(c.requestId, 'revoke', { cause: TEST_CAUSE });
   let res = await post(ctx, '/v1/ais/accounts', req);
   t.equal(res.statusCode, 403);
   t.match(json(res), { code: 'consent_missing' });

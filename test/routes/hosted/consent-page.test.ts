@@ -6,6 +6,7 @@ import t from 'tap';
 import { json } from '../../helpers/app.js';
 import { SANDBOX_BANKS } from '../../../fixtures/banks.js';
 import { aisApp } from '../../helpers/ais.js';
+import { TEST_CAUSE } from '../../helpers/engine.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
 t.setTimeout(180_000);
@@ -127,7 +128,7 @@ t.test('without callbackUrl the page itself shows the result (POST-redirect-GET)
   t.match(deniedPage.body, /Access denied/);
   // revoked later: the page says so
   await ctx.app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
-  ctx.app.engine.consent(consent.requestId, 'revoke');
+  ctx.app.engine.consent(consent.requestId, 'revoke', { cause: TEST_CAUSE });
   const revoked = await ctx.app.inject({ method: 'GET', url: path(consent.authorizationUrl) });
   t.match(revoked.body, /Consent revoked/);
 });

@@ -12,6 +12,7 @@ import {
   validStandardForm,
   VALID_IBAN,
 } from '../../helpers/hosted.js';
+import { TEST_CAUSE } from '../../helpers/engine.js';
 
 type App = Awaited<ReturnType<typeof build>>;
 const merchant = (app: App, id: number) =>
@@ -229,7 +230,7 @@ t.test('valid submission: 303, awaiting_approval, data stored, merchant.onboardi
   const status = await app.inject({ method: 'GET', url: `/v1/partner/merchants/${m.merchantId}/onboarding-status`, headers: PARTNER });
   t.equal(JSON.parse(status.body).onboardingStatus, 'awaiting_approval');
 
-  app.engine.merchant(m.merchantId, 'approve');
+  app.engine.merchant(m.merchantId, 'approve', { cause: TEST_CAUSE });
   const active = await app.inject({ method: 'GET', url: m.path });
   t.match(active.body, '<h1>Merchant account active</h1>');
 });
@@ -314,7 +315,7 @@ t.test('README lists every fixture company', async (t) => {
 t.test('closed states show a status page; a POST there only redirects', async (t) => {
   const app = await build(t);
   const rejected = await standardMerchant(app);
-  app.engine.merchant(rejected.merchantId, 'reject');
+  app.engine.merchant(rejected.merchantId, 'reject', { cause: TEST_CAUSE });
   const page = await app.inject({ method: 'GET', url: rejected.path });
   t.equal(page.statusCode, 200);
   t.match(page.body, '<h1>Application rejected</h1>');
@@ -324,9 +325,9 @@ t.test('closed states show a status page; a POST there only redirects', async (t
   t.equal(merchant(app, rejected.merchantId).status, 'rejected');
 
   const inactive = await standardMerchant(app);
-  app.engine.merchant(inactive.merchantId, 'activate');
+  app.engine.merchant(inactive.merchantId, 'activate', { cause: TEST_CAUSE });
   app.clock.advance(8 * 86_400_000); // the link's 7 days are over, but the merchant is past onboarding
   t.match((await app.inject({ method: 'GET', url: inactive.path })).body, '<h1>Merchant account active</h1>');
-  app.engine.merchant(inactive.merchantId, 'deactivate');
+  app.engine.merchant(inactive.merchantId, 'deactivate', { cause: TEST_CAUSE });
   t.match((await app.inject({ method: 'GET', url: inactive.path })).body, '<h1>Merchant account deactivated</h1>');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { build } from '../../helpers/app.js';
 import { events, newPayment, postForm, tagOf, textOf } from '../../helpers/hosted.js';
+import { TEST_CAUSE } from '../../helpers/engine.js';
 
 const row = (app: Awaited<ReturnType<typeof build>>, id: number) =>
   app.db.prepare('SELECT status, failure_reason, bank_id, bank_payment_status FROM payments WHERE id = ?').get(id) as {
@@ -124,7 +125,7 @@ t.test('magic amount 666.66: the payer approves but the bank rejects', async (t)
 t.test('processing (approved through the control path) shows "processing"', async (t) => {
   const app = await build(t);
   const p = await newPayment(app);
-  app.engine.payment(p.id, 'approve', { bankId: 'thames-mutual' });
+  app.engine.payment(p.id, 'approve', { bankId: 'thames-mutual', cause: TEST_CAUSE });
   const page = await app.inject({ method: 'GET', url: p.path });
   t.equal(page.statusCode, 200);
   t.match(page.body, '<h1>Payment processing</h1>');

@@ -6,6 +6,7 @@ import { parsePrefer, PREFER_MAX_DELAY_MS } from '../../../src/plugins/prefer.js
 import { SPECIAL_USERS } from '../../../fixtures/users.js';
 import { build, OTHER_PARTNER, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
 import { buildTwo, call, count, testMerchant } from '../../helpers/partner.js';
+import { TEST_CAUSE } from '../../helpers/engine.js';
 
 t.test('clock: read, advance by ms / duration / to, validation', async (t) => {
   const app = await build(t);
@@ -66,7 +67,7 @@ t.test("reset deletes only the calling partner's data and re-seeds the default m
       },
       T0,
     );
-    app.engine.onConsentCreated(row, 'sandbox-partner');
+    app.engine.onConsentCreated(row, 'sandbox-partner', TEST_CAUSE);
   });
   await app.webhooks.stop(); // keep deliveries pending
   const defaultBefore = Number(app.meta.get('default_merchant:sandbox-partner'));

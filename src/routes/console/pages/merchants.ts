@@ -10,7 +10,7 @@ import { isError, withQuery } from '../api.js';
 import { ACTION, first, type Form, ID, type ConsoleKit } from '../kit.js';
 import { actionButton, live } from '../layout.js';
 import type { ConsoleSession } from '../session.js';
-import { badge, input, pager, type S, select, table } from '../views.js';
+import { badge, input, pager, type S, select, table, transitionsList } from '../views.js';
 
 export function merchantsBody(list: S['SandboxMerchantList'], q: { status?: string; q?: string }, selfUrl: string): RawHtml {
   const base = withQuery('/console/merchants', q);
@@ -58,7 +58,12 @@ ${table(
 </figure>`;
 }
 
-export function merchantBody(m: S['SandboxMerchant'], session: ConsoleSession, selfUrl: string): RawHtml {
+export function merchantBody(
+  m: S['SandboxMerchant'],
+  transitions: S['SandboxTransitionList'],
+  session: ConsoleSession,
+  selfUrl: string,
+): RawHtml {
   const v = m.merchant;
   const back = `/console/merchants/${v.merchantId}`;
   return live(
@@ -90,7 +95,8 @@ ${merchantDiagram(m.state)}
       ['Id', 'Name', 'MCC', 'partnerRefId', 'Created'],
       m.stores.map((s) => [s.storeId, s.name, s.mccCode ?? '', s.partnerRefId ?? '', s.createdAt]),
       'No stores.',
-    )}</section>`,
+    )}</section>
+<section class="card"><h2>Timeline</h2>${transitionsList(transitions)}</section>`,
   );
 }
 
@@ -116,15 +122,19 @@ export function merchantRoutes(app: FastifyInstance, kit: ConsoleKit): void {
 
   app.get<{ Params: { id: string } }>('/console/merchants/:id', hide, async (request, reply) => {
     if (!ID.test(request.params.id)) throw new ApiError('route_not_found');
-    const answer = await api(request).get<S['SandboxMerchant']>(`/_sandbox/merchants/${request.params.id}`);
+    const [answer, transitions] = await Promise.all([
+      api(request).get<S['SandboxMerchant']>(`/_sandbox/merchants/${request.params.id}`),
+      api(request).get<S['SandboxTransitionList']>(`/_sandbox/merchants/${request.params.id}/transitions`),
+    ]);
     if (isError(answer)) return refused(request, reply, '/console/merchants', answer);
+    if (isError(transitions)) return refused(request, reply, '/console/merchants', transitions);
     const m = answer.body;
     return show(
       request,
       reply,
       `Merchant ${m.merchant.companyName}`,
       '/console/merchants',
-      merchantBody(m, request.consoleSession!, request.url),
+      merchantBody(m, transitions.body, request.consoleSession!, request.url),
     );
   });
 

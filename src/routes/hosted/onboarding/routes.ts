@@ -25,6 +25,7 @@
  * data { completion } -> awaiting_approval, 303 to the status page.
  */
 import { journalAs } from '../../../plugins/journal.js';
+import { causeOf } from '../../../plugins/tracing.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { lookupCompany, normalizeRegistrationNumber } from '../../../../fixtures/companies.js';
 import { ApiError } from '../../../domain/errors.js';
@@ -173,7 +174,7 @@ export async function onboardingPages(app: FastifyInstance): Promise<void> {
     location: string,
   ): FastifyReply {
     try {
-      engine.worldOf(m.partner_id).merchant(m.id, trigger, { data });
+      engine.worldOf(m.partner_id).merchant(m.id, trigger, { data, cause: causeOf(reply.request, 'hosted_page', trigger) });
     } catch (err) {
       // moved on in between (control call, double submit): the GET shows the current state
       if (!(err instanceof ApiError) || err.code !== 'illegal_transition') throw err;
