@@ -71,6 +71,9 @@ export function registerClusterCommand(program: Command): void {
         `  sandboxes:  POST /_sandbox/sandboxes creates an isolated one on the least loaded shard: its own credentials, clock and settings; removed after ${ms(DEFAULT_SANDBOX_TTL_MS, { long: true })} idle`,
       );
       out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
+      out(
+        `  metrics:    ${url}/metrics (the router's, HAProxy); each shard's on its own port (${shards.map((s) => `:${s.port}`).join(', ')}); Prometheus: ${join(opts.dataDir, 'prometheus.yml')}`,
+      );
       out(`  console:    ${url}/console`);
       closeWithGrace({ delay: 15_000 }, async () => running.stop());
     });

@@ -88,6 +88,8 @@ export function haproxyConfig(spec: RouterSpec): string {
     '',
     'frontend obsim',
     `  bind ${spec.bind}`,
+    "  # the router's own metrics: HAProxy's Prometheus exporter (each shard serves its own /metrics on its own port)",
+    '  http-request use-service prometheus-exporter if { path /metrics }',
     '  # which shard owns the request, from what names its sandbox (strongest last)',
     `  http-request set-var(txn.shard) req.cook(${SESSION_COOKIE}),jwt_header_query('$.kid') if { req.cook(${SESSION_COOKIE}) -m found }`,
     `  http-request set-var(txn.shard) req.hdr(authorization),word(2,' '),jwt_header_query('$.kid') if { req.hdr(authorization) -m beg "Bearer " }`,

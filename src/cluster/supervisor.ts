@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { haproxyConfig } from './haproxy.js';
+import { alertRules, prometheusConfig } from './monitoring.js';
 
 /** How long a shard (or the router) that died waits before it is started again. */
 export const RESTART_BACKOFF_MS = 2000;
@@ -97,6 +98,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       stats: join(dataDir, 'haproxy.sock'),
     }),
   );
+  // what a Prometheus scrapes to watch this cluster (the router's exporter and each shard), with the alert rules
+  writeFileSync(
+    join(dataDir, 'prometheus.yml'),
+    prometheusConfig(
+      { router: `${options.host}:${options.port}`, shards: shards.map((s) => ({ name: s.name, address: `127.0.0.1:${s.port}` })) },
+      'alerts.yml',
+    ),
+  );
+  writeFileSync(join(dataDir, 'alerts.yml'), alertRules());
   const obsim = options.obsim ?? [process.execPath, ...process.execArgv, process.argv[1]];
   let stopping = false;
   const logs: WriteStream[] = [];

@@ -5,10 +5,13 @@
  * the Kubernetes API schemas (kubernetes-models), even though they cannot run here.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { DEPLOY_SHARDS, deployConfigs } from '../../src/cluster/deploy.js';
+import { ALERTS, PANELS } from '../../src/cluster/monitoring.js';
 import { haproxyConfig } from '../../src/cluster/haproxy.js';
 import { findExecutable } from '../../src/cluster/supervisor.js';
 import { inCI } from '../helpers/browser.js';
@@ -16,6 +19,7 @@ import { haproxyMissing } from '../helpers/cluster.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+const promtoolMissing = findExecutable('promtool') ? false : inCI() ? false : 'promtool is not installed (apt-get install prometheus)';
 
 t.test('the router configurations under deploy/ are current (else: npm run deploy:configs)', async (t) => {
   for (const [file, text] of Object.entries(deployConfigs())) t.equal(read(file), text, file);
@@ -25,7 +29,7 @@ const missing = haproxyMissing();
 t.test('HAProxy accepts every configuration, host names unresolved', { skip: missing && !inCI() ? missing : false }, async (t) => {
   const haproxy = findExecutable('haproxy');
   if (!haproxy) return t.fail('haproxy must be installed in CI');
-  for (const file of Object.keys(deployConfigs())) {
+  for (const file of Object.keys(deployConfigs()).filter((f) => f.endsWith('.cfg'))) {
     const r = spawnSync(haproxy, ['-c', '-f', new URL(file, root).pathname], { encoding: 'utf8' });
     t.equal(r.status, 0, `${file}: ${r.stderr}`);
     t.match(r.stdout, /Configuration file is valid/);
@@ -58,6 +62,16 @@ t.test('Compose: the router and one service per shard, each with its own volume 
   t.match(router.image, /^haproxy:2\.6\./, 'the HAProxy line the cluster is tested with');
   t.same(router.ports, ['4010:4010']);
   t.ok(router.volumes?.includes('./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'), 'mounts the generated configuration');
+  const prometheus = compose.services.prometheus as { image?: string; volumes?: string[]; profiles?: string[] };
+  t.match(prometheus.image, /^prom\/prometheus:v2\.42\./, 'Prometheus, the line the monitoring is tested with');
+  t.same(prometheus.profiles, ['monitoring'], 'only with --profile monitoring');
+  t.same(
+    prometheus.volumes,
+    ['./prometheus.yml:/etc/prometheus/prometheus.yml:ro', '../prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro'],
+    'the generated scrape configuration and the shipped alert rules',
+  );
+  const scrape = read('deploy/compose/prometheus.yml');
+  t.match(scrape, 'router:4010', 'Prometheus scrapes the router');
   const cfg = read('deploy/compose/haproxy.cfg');
   DEPLOY_SHARDS.forEach((name, i) => {
     const service = compose.services[`shard${i + 1}`];
@@ -69,7 +83,28 @@ t.test('Compose: the router and one service per shard, each with its own volume 
     t.ok(`shard${i + 1}` in compose.volumes, 'a named volume');
     t.match(service.environment?.OBSIM_SHARD_PEERS, `${name}=http://shard${i + 1}:4010`);
     t.match(cfg, `server ${name} shard${i + 1}:4010 check`, 'the router reaches it by its service name');
+    t.match(scrape, new RegExp(`- shard${i + 1}:4010\\n\\s+labels:\\n\\s+shard: ${name}`), 'and Prometheus scrapes it, labelled');
   });
+});
+
+t.test('the shipped Prometheus configurations and alert rules load in Prometheus (promtool)', { skip: promtoolMissing }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-promtool-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'alerts.yml'), read('deploy/prometheus/alerts.yml'));
+  const rules = spawnSync('promtool', ['check', 'rules', join(dir, 'alerts.yml')], { encoding: 'utf8' });
+  t.equal(rules.status, 0, rules.stdout + rules.stderr);
+  t.match(rules.stdout, `SUCCESS: ${ALERTS.length} rules found`);
+  for (const layout of ['compose', 'kubernetes']) {
+    writeFileSync(join(dir, 'prometheus.yml'), read(`deploy/${layout}/prometheus.yml`));
+    const config = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+    t.equal(config.status, 0, `${layout}: ${config.stdout}${config.stderr}`);
+  }
+  const dashboard = JSON.parse(read('deploy/grafana/obsim.json')) as { panels: { targets: { expr: string }[] }[] };
+  t.same(
+    dashboard.panels.map((p) => p.targets[0].expr),
+    PANELS.map((p) => p.expr),
+    'the Grafana dashboard queries what test/cluster/prometheus.test.ts runs',
+  );
 });
 
 t.test('Kubernetes: the manifests validate against the API schemas and match the router configuration', async (t) => {
