@@ -5,7 +5,7 @@
  * change it makes records it (src/domain/transitions.ts), so the webhooks the change causes,
  * however much later, continue the same trace.
  *
- * Spans are exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry/spans.ts, loaded
+ * Spans are exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry/otel.ts, loaded
  * then and only then); without it this costs a header read, two ids and a header written.
  *
  * `causeOf(request, kind, name)` is what a route gives the engine with a change: the request's id
@@ -59,7 +59,10 @@ export const tracingPlugin = fp(
     app.decorate('telemetry', telemetry);
     app.decorateRequest('trace', undefined as unknown as TraceContext);
     app.decorateRequest('span', undefined);
-    app.addHook('onClose', async () => telemetry.shutdown());
+    app.addHook('onClose', async () => {
+      // spans are a diagnostic: a collector that cannot take the last of them does not fail the close
+      await telemetry.shutdown().catch((err: unknown) => app.log.warn({ err }, 'the last spans were not exported'));
+    });
     if (telemetry.exporting) {
       app.addHook('onRequest', (request, _reply, done) => {
         request.span = telemetry.startRequest(parseTraceparent(request.headers.traceparent), request.method);

@@ -22,6 +22,9 @@ import type { TraceContext } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
 import type { Telemetry } from './types.js';
 
+/** How long shutdown waits for the last spans to reach the collector. */
+const SHUTDOWN_FLUSH_MS = 2000;
+
 const contextOf = (span: Span): TraceContext => {
   const c = span.spanContext();
   return { traceId: c.traceId, spanId: c.spanId, flags: c.traceFlags };
@@ -116,6 +119,19 @@ export function otelTelemetry(env: NodeJS.ProcessEnv): Telemetry {
         },
       };
     },
-    shutdown: () => provider.shutdown(),
+    // the spans still buffered go out at shutdown, but an unreachable collector (the exporter
+    // retries with backoff for up to OTEL_EXPORTER_OTLP_TIMEOUT, 10 s) must not hold the process
+    async shutdown() {
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`spans not exported within ${SHUTDOWN_FLUSH_MS} ms of shutdown`)), SHUTDOWN_FLUSH_MS);
+        timer.unref();
+      });
+      try {
+        await Promise.race([provider.shutdown(), gaveUp]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
   };
 }

@@ -13,6 +13,7 @@ export interface RequestSpan {
 export interface DeliverySpan {
   /** What the delivery sends as its traceparent: this attempt's span. */
   context: TraceContext;
+  /** `outcome` as the delivery log names it (delivered, non_2xx, timeout, …); `fault` the chaos fault's kind. */
   end(attributes: { outcome: string; statusCode: number | null; fault: string | null; error: string | null }): void;
 }
 

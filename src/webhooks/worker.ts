@@ -98,7 +98,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   function endSpan(row: ClaimedDelivery, result: DeliveryResult): void {
     const span = spans.get(row.id);
     spans.delete(row.id);
-    span?.end({ outcome: result.outcome, statusCode: result.status_code, fault: result.fault ?? row.fault, error: result.error });
+    if (!span) return;
+    // the recorded fault is the log's JSON ({"rule":0,"kind":"webhook_delay"}): the span names its kind
+    const fault = result.fault ?? row.fault;
+    const faultKind = fault ? (JSON.parse(fault) as { kind: string }).kind : null;
+    span.end({ outcome: result.outcome, statusCode: result.status_code, fault: faultKind, error: result.error });
   }
 
   /** Claim up to `limit` pending deliveries, each signed with its webhook's secret and given its attempt's traceparent. */

@@ -82,6 +82,7 @@ function seen(): ReadinessInput {
     failureReasons: {},
     merchants: {},
     consents: {},
+    transitions: { payments: { 'created -> pending': 1, 'pending -> paid': 1 }, merchants: {}, consents: {} },
     receiverChecks: [],
   };
 }
@@ -119,6 +120,23 @@ t.test('a report judged by requirements: met exactly where seen, with the eviden
   t.equal(judged.verdict, 'unmet');
   t.equal(judgeBy(report, { operations: ['createPayment'], states: { payments: ['paid'] } }, 'f.yaml').verdict, 'met');
   t.equal(judgeBy(report, {}, 'empty.yaml').verdict, 'met', 'nothing required: met (an empty checklist)');
+  const byTransitions = judgeBy(report, { transitions: { payments: ['pending -> paid', 'pending -> failed (expired)'] } }, 't.yaml');
+  t.same(
+    byTransitions.checklist.map((i) => [i.id, i.status, i.because]),
+    [
+      ['transition:payments:pending -> paid', 'met', '1 made it'],
+      ['transition:payments:pending -> failed (expired)', 'unmet', 'never made'],
+    ],
+    'transitions required by name: met where a row made them',
+  );
+  t.equal(byTransitions.verdict, 'unmet');
+  t.throws(
+    () => validateRequirements({ transitions: { payments: ['pending to paid'] } }, 'bad.yaml'),
+    {
+      message: /^bad\.yaml: \/transitions\/payments\/0: /,
+    },
+    'a name not `<from> -> <to>`: refused',
+  );
   t.throws(() => judgeBy(report, { operations: ['createPayment', { operation: 'refundPayment' }] }, 'f.yaml'), {
     message:
       'f.yaml: /operations/1/operation: unknown operation "refundPayment": use an operationId of openapi.json or "METHOD /path/{template}"',

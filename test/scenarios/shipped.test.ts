@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import t from 'tap';
-import { build } from '../helpers/app.js';
+import { build, PARTNER } from '../helpers/app.js';
 import { CONSENT_STATUSES } from '../../src/domain/consent.js';
 import { EVENT_NAMES } from '../../src/domain/machine.js';
 import { MERCHANT_STATUSES } from '../../src/domain/merchant.js';
@@ -28,11 +28,13 @@ import {
 } from '../../src/scenarios/transport.js';
 import type { Scenario } from '../../src/scenarios/types.js';
 import { failure } from '../helpers/scenarios.js';
+import { transitionProblems } from '../helpers/transitions.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
 t.setTimeout(180_000);
 
 const files = expandPaths([shippedScenariosDir()]);
+const PARTNER_ID = PARTNER['x-partner-client-id'];
 
 /**
  * The contract's states and events (provider-api.md: "Consent status values", "Merchant onboarding
@@ -145,6 +147,23 @@ t.test('every shipped scenario passes in-process and reaches what its covers: sa
     for (const p of seen.payload) union.payload.add(p);
     for (const c of scenario.covers ?? []) union.declared.add(c);
   }
+
+  // what the scenarios changed is on record, consistent with the states reached, and caused by their steps
+  t.same(transitionProblems(app, PARTNER_ID), [], 'every resource: a chain of transitions from its creation to its state');
+  const names = new Set(files.map((f) => loadScenarioFile(f).name));
+  const causes = app.store.transitions.ofPartner(PARTNER_ID).map((r) => ({ kind: r.cause_kind, name: r.cause_name }));
+  const kinds = new Set(causes.map((c) => c.kind));
+  t.same(
+    [...kinds].sort(),
+    ['scenario_step', 'seed', 'timer'],
+    'changed by scenario steps and the timers they set (and the seeded merchant)',
+  );
+  const stepCauses = causes.filter((c) => c.kind === 'scenario_step');
+  t.same(
+    stepCauses.filter((c) => !names.has(/^(.+) #\d+ [a-zA-Z]+$/.exec(c.name)?.[1] ?? '')),
+    [],
+    'each step cause names its scenario, the step and its kind',
+  );
 
   const wantedStates = [
     ...new Set([

@@ -223,3 +223,31 @@ t.test("injected faults are counted apart from the partner's own answers (docs/c
   t.same(op('listMerchants').statuses, { 200: 1 }, 'a late answer is still an answer');
   t.equal(r.body.journal.faults, 3);
 });
+
+t.test('lifecycles: every state a payment passed through counts, and the transitions made, by name', async (t) => {
+  const app = await build(t);
+  const m = await testMerchant(app);
+  const pay = async (ref: string) =>
+    (await call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: 4, referenceNumber: ref })).body.paymentId;
+  const approvedThenPaid = await pay('l-1');
+  await call(app, 'POST', `/_sandbox/payments/${approvedThenPaid}/approve`);
+  await call(app, 'POST', `/_sandbox/payments/${await pay('l-2')}/expire`);
+  await pay('l-3');
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '6s' }); // settles l-1 (processing) and l-3 (pending)
+  const r = await report(app);
+  t.same(schemaErrors('SandboxReadinessReport', r.body), []);
+  t.same(
+    r.body.lifecycles.payments.reached,
+    { pending: 3, processing: 1, paid: 2, failed: 1 },
+    'passing through counts: all three were pending',
+  );
+  t.same(r.body.lifecycles.transitions.payments, {
+    'created -> pending': 3,
+    'pending -> processing': 1,
+    'processing -> paid': 1,
+    'pending -> failed (expired)': 1,
+    'pending -> paid': 1,
+  });
+  t.same(r.body.lifecycles.transitions.merchants, { 'created -> activated': 2 }, 'the seeded merchant and the test merchant');
+  t.same(r.body.lifecycles.transitions.consents, {});
+});
