@@ -60,12 +60,6 @@ export function transitionStore(db: Db) {
   );
   const ofResource = db.prepare('SELECT * FROM transitions WHERE partner_id = ? AND resource = ? AND resource_id = ? ORDER BY id');
   const ofPartner = db.prepare('SELECT * FROM transitions WHERE partner_id = ? ORDER BY id');
-  const reached = db
-    .prepare(
-      `SELECT resource, from_state, to_state, reason, count(*) FROM transitions WHERE partner_id = ?
-       GROUP BY resource, from_state, to_state, reason`,
-    )
-    .raw();
   const trim = db.prepare(
     `DELETE FROM transitions WHERE partner_id = ? AND id < (
        SELECT id FROM transitions WHERE partner_id = ? ORDER BY id DESC LIMIT 1 OFFSET ${TRANSITIONS_KEPT - 1})`,
@@ -104,11 +98,6 @@ export function transitionStore(db: Db) {
       ofResource.all(partnerId, resource, String(resourceId)) as TransitionRow[],
     /** Every transition a sandbox keeps, oldest first. */
     ofPartner: (partnerId: string) => ofPartner.all(partnerId) as TransitionRow[],
-    /** How many times each (resource, from, to, reason) happened in a sandbox. */
-    reached: (partnerId: string) =>
-      (reached.all(partnerId) as [TransitionResource, string | null, string, string | null, number][]).map(
-        ([resource, from, to, reason, count]) => ({ resource, from, to, reason, count }),
-      ),
     /** Forget a sandbox's transitions (its reset or deletion; call inside a transaction). */
     clear(partnerId: string): void {
       clear.run(partnerId);

@@ -1,6 +1,14 @@
-/** docs/lifecycle-and-webhooks.md and docs/sandbox-controls.md hold the current state diagrams, events and magic amounts. */
+/**
+ * docs/lifecycle-and-webhooks.md and docs/sandbox-controls.md hold the current state diagrams, events and magic amounts;
+ * the Transitions example runs verbatim (bash, curl, jq) and prints what the page says.
+ */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import t from 'tap';
+import { defaultConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+import { docsPage, missingTools } from '../helpers/docs.js';
 import { MAGIC_AMOUNTS } from '../../src/domain/magic.js';
 import { lifecycleDiagrams } from '../../src/domain/diagrams.js';
 import { envelopeProblems, EVENT_DATA } from '../helpers/contract.js';
@@ -31,3 +39,20 @@ t.test('README example payloads match the contract tables', async (t) => {
     t.same(envelopeProblems(body, body.event), [], body.event);
   }
 });
+
+const missingShell = missingTools('bash', 'curl', 'jq');
+t.test(
+  'the Transitions example prints what the page says',
+  { skip: missingShell.length > 0 && !process.env.CI ? `${missingShell.join(', ')} not installed` : false },
+  async (t) => {
+    const page = docsPage('docs/lifecycle-and-webhooks.md');
+    const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent' }, () => undefined);
+    t.teardown(() => server.close());
+    const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', page.block('transitions-example', 'sh')], {
+      env: { ...process.env, OBSIM: server.url },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    t.equal(run.stdout, page.printed('transitions-example'));
+  },
+);

@@ -38,3 +38,19 @@ t.test('consents: list, filter by user and status, authorize and revoke', async 
   const refused = await act(app, s, `/console/consents/${a.requestId}/authorize`);
   t.match(refused.page, /409 /, 'a revoked consent cannot be authorized: the refusal is shown');
 });
+
+t.test("a consent's page: its transitions, each with its cause; the console's own actions named as such", async (t) => {
+  const ctx = await aisApp(t);
+  const { app } = ctx;
+  const s = await signIn(app);
+  const c = await ctx.createConsent('user-a');
+  await act(app, s, `/console/consents/${c.requestId}/authorize`);
+  const page = await view(app, s, `/console/consents/${encodeURIComponent(c.requestId)}`);
+  t.equal(page.status, 200);
+  const items = [...page.body.matchAll(/<li><time[^>]*>[^<]*<\/time> · ([\s\S]*?)<\/li>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+  t.equal(items.length, 2, 'created, then authorized');
+  t.match(items[0], /^created pending by the API call createConsent \(request req_[0-9a-f]+\)$/);
+  t.match(items[1], /^pending → authorized from the console authorize \(request [^)]+\)$/);
+  const other = await view(app, s, '/console/consents/cns_unknown');
+  t.equal(other.status, 404, 'an unknown consent');
+});

@@ -41,3 +41,23 @@ t.test('payments: create from the form, list, one payment, complete and fail', a
   t.match(bad.page, /400 validation_failed/, "an invalid form shows the API's refusal");
   t.equal((await call(app, 'GET', '/_sandbox/payments')).body.items.length, 2, 'and created nothing');
 });
+
+t.test("a payment's timeline: every transition with its cause, the console's and the timer's", async (t) => {
+  const app = await build(t);
+  const s = await signIn(app);
+  const shop = await testMerchant(app);
+  const created = await act(app, s, '/console/payments', { merchantClientId: shop.clientId, amount: '7', referenceNumber: 'timeline-1' });
+  const paymentId = Number(created.to!.split('/').pop());
+  await act(app, s, `/console/payments/${paymentId}/approve`);
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '10s' });
+  const page = await view(app, s, `/console/payments/${paymentId}`);
+  const causes = [...page.body.matchAll(/<span class="muted" data-testid="cause">([\s\S]*?)<\/span>/g)].map((m) =>
+    m[1].replace(/<[^>]+>/g, ''),
+  );
+  t.match(causes, [
+    /^from the console createPayment \(request req_[0-9a-f]+\)$/,
+    /^from the console approve \(request req_[0-9a-f]+\)$/,
+    /^by the timer settle$/,
+  ]);
+  t.equal(causes.length, 3);
+});

@@ -44,6 +44,12 @@ t.test('webhooks: register, send a test, read the delivery, redeliver', async (t
   const one = await view(app, s, `/console/deliveries/${deliveries[0].id}`);
   t.equal(one.status, 200);
   t.match(one.body, /delivered/);
+  t.match(
+    one.body,
+    new RegExp(`<td><code>traceparent</code></td><td><code>${deliveries[0].traceparent}</code></td>`),
+    'the traceparent it was sent with, among its headers',
+  );
+  t.match(deliveries[0].traceparent, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   const again = await act(app, s, `/console/deliveries/${deliveries[0].id}/redeliver`);
   t.match(again.to, /^\/console\/deliveries\/\d+$/, 'leads to the new delivery');
   t.match(again.page, new RegExp(`Redelivery \\d+ of delivery ${deliveries[0].id} queued`));
