@@ -9,7 +9,10 @@
  *   cp -r dist tmp/before && <change> && npm run build && npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js
  *
  * An argument may carry flags for its server after the path, quoted as one argument, to compare
- * settings of one build: `npm run bench:ab -- dist/src/bin.js "dist/src/bin.js --journal off"`.
+ * settings of one build: `npm run bench:ab -- dist/src/bin.js "dist/src/bin.js --journal off"`,
+ * and environment variables before it: `"OTEL_EXPORTER_OTLP_ENDPOINT=@sink dist/src/bin.js"`,
+ * where `@sink` is the address of an OTLP/HTTP sink this process serves (it answers every export
+ * 200 and counts the bytes), to measure spans exported against not.
  *
  * Both servers start at default settings (but for such flags) on their own file database, pinned
  * to core 0 like `npm run bench` (autocannon on core 1), with the bench's fixture; every case then
@@ -23,6 +26,8 @@
  *            and the median time from spawn to the first /healthz 200 (default 0: none)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CASES as BENCH_CASES } from './lib/cases.js';
@@ -57,13 +62,20 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'obsim-ab-'));
   const servers: { bin: string; server: Server; fx: ObsimFixture }[] = [];
   let load: LoadGenerator | undefined;
+  const sink = bins.some((b) => b.includes('@sink')) ? await startSink() : undefined;
   const start = async (i: number, db: string) => {
     const port = await freePort();
-    const [path, ...flags] = bins[i].trim().split(/\s+/);
+    const words = bins[i].trim().split(/\s+/);
+    const env: Record<string, string> = { OBSIM_LOG_LEVEL: 'warn' };
+    while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+      const [name, ...value] = words.shift()!.split('=');
+      env[name] = value.join('=').replace('@sink', sink?.url ?? '');
+    }
+    const [path, ...flags] = words;
     return startServer({
       name: `obsim-${i === 0 ? 'a' : 'b'}`,
       argv: [process.execPath, resolve(path), 'serve', '--port', String(port), '--db', join(tmp, db), ...flags],
-      env: { OBSIM_LOG_LEVEL: 'warn' },
+      env,
       port,
     });
   };
@@ -109,11 +121,33 @@ async function main(): Promise<void> {
         process.stdout.write(`${name} c${c} (${passes} passes of ${seconds} s)\n  A ${line[0]}\n  B ${line[1]}\n`);
       }
     }
+    if (sink) process.stdout.write(`the OTLP sink took ${sink.requests()} exports, ${Math.round(sink.bytes() / 1024)} KiB\n`);
   } finally {
     load?.close();
     for (const { server } of servers) await server.stop();
+    sink?.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** An OTLP/HTTP endpoint that takes every export (200, `{}`) and counts them. */
+async function startSink(): Promise<{ url: string; requests: () => number; bytes: () => number; close: () => void }> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (c: Buffer) => (bytes += c.length));
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    bytes: () => bytes,
+    close: () => server.close(),
+  };
 }
 
 await main();
