@@ -190,6 +190,12 @@ export const Delivery = {
       description:
         'The W3C traceparent the attempt sent (absent before the first attempt): its span, in the trace of the request or change that emitted the event, so a receiver continues that trace (docs/operations.md)',
     },
+    tracestate: {
+      type: 'string',
+      maxLength: 512,
+      description:
+        'The W3C tracestate the attempt sent with its traceparent: the one the causing request carried, passed on unchanged (absent when that request sent none, and before the first attempt) (docs/operations.md)',
+    },
   },
 } as const;
 

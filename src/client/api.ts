@@ -2228,6 +2228,8 @@ export interface components {
             };
             /** @description The W3C traceparent the attempt sent (absent before the first attempt): its span, in the trace of the request or change that emitted the event, so a receiver continues that trace (docs/operations.md) */
             traceparent?: string;
+            /** @description The W3C tracestate the attempt sent with its traceparent: the one the causing request carried, passed on unchanged (absent when that request sent none, and before the first attempt) (docs/operations.md) */
+            tracestate?: string;
         };
         /**
          * SandboxDeliveryList

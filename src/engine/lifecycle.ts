@@ -15,7 +15,7 @@
  */
 import { consentTimer, decideConsent, type ConsentTrigger } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
-import { formatTraceparent, parseTraceparent } from '../domain/trace-context.js';
+import { parseTraceContext, traceHeaders, type TraceHeaders } from '../domain/trace-context.js';
 import { timerCause, type Cause } from '../domain/transitions.js';
 import { envelope } from '../domain/events.js';
 import type { EventName } from '../domain/machine.js';
@@ -58,8 +58,8 @@ export type Lifecycle = ReturnType<typeof createLifecycle>;
 export function createLifecycle(store: Store, settings: LifecycleSettings, sandboxId: string, observe?: TransitionObserver) {
   const { timers, outbox } = store;
 
-  function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string, traceparent: string | null): void {
-    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], traceparent);
+  function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string, trace: TraceHeaders | null): void {
+    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], trace);
   }
 
   /** Replace the aggregate's timer with the one its new state asks for (if any), in the change's trace. */
@@ -68,11 +68,11 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     aggregate: TimerAggregate,
     id: string | number,
     timer: TimerRequest | undefined,
-    traceparent: string | null,
+    trace: TraceHeaders | null,
     isNew = false,
   ): void {
     if (!isNew) timers.cancel(aggregate, id);
-    if (timer) timers.schedule(sandboxId, partnerId, aggregate, id, timer.trigger, timer.dueAtMs, traceparent);
+    if (timer) timers.schedule(sandboxId, partnerId, aggregate, id, timer.trigger, timer.dueAtMs, trace);
   }
 
   /** Record a change of state (nothing when the state stays: a page opened, details merged). */
@@ -82,7 +82,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     observe?.({ ...t, id });
   }
 
-  const traceOf = (cause: Cause): string | null => (cause.trace ? formatTraceparent(cause.trace) : null);
+  const traceOf = (cause: Cause): TraceHeaders | null => (cause.trace ? traceHeaders(cause.trace) : null);
 
   function merchant(id: number, trigger: MerchantTrigger, opts: MerchantOpts, atMs: number): MerchantRow {
     const row = store.merchants.getAny(id);
@@ -162,8 +162,8 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     paymentPageOpened,
     consent,
     /** Fire one timer: its trigger on its aggregate at its due instant, in the trace of the change that scheduled it. */
-    fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number, traceparent: string | null): void {
-      const cause = timerCause(trigger, parseTraceparent(traceparent ?? undefined));
+    fire(aggregate: TimerAggregate, aggregateId: string, trigger: string, atMs: number, trace: TraceHeaders | null): void {
+      const cause = timerCause(trigger, parseTraceContext(trace?.traceparent, trace?.tracestate));
       if (aggregate === 'merchant') merchant(Number(aggregateId), trigger as MerchantTrigger, { cause }, atMs);
       else if (aggregate === 'payment') payment(Number(aggregateId), trigger as PaymentTrigger, { cause }, atMs);
       else consent(aggregateId, trigger as ConsentTrigger, { cause }, atMs);

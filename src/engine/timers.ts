@@ -93,7 +93,13 @@ export function createTimerRuntime({ store, sandboxId, clock, lifecycle, traffic
       const timer = take();
       if (!timer) return undefined;
       try {
-        lifecycle.fire(timer.aggregate, timer.aggregate_id, timer.trigger, timer.due_at, timer.traceparent);
+        lifecycle.fire(
+          timer.aggregate,
+          timer.aggregate_id,
+          timer.trigger,
+          timer.due_at,
+          timer.traceparent ? { traceparent: timer.traceparent, tracestate: timer.tracestate } : null,
+        );
         return { dueAt: timer.due_at, fired: true };
       } catch (err) {
         if (err instanceof ApiError) return { dueAt: timer.due_at, fired: false }; // illegal now, or the row is gone: drop the timer

@@ -1,6 +1,6 @@
 /**
  * Trace context on every request (docs/operations.md, "Traces"): a W3C `traceparent` the request
- * carries is continued, a request without one starts a trace of its own; either way the request
+ * carries is continued (with its `tracestate`, passed on unchanged), a request without one starts a trace of its own; either way the request
  * gets a span of its own (`request.trace`), its answer carries it as `traceparent`, and every
  * change it makes records it (src/domain/transitions.ts), so the webhooks the change causes,
  * however much later, continue the same trace.
@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { childContext, formatTraceparent, parseTraceparent, type TraceContext } from '../domain/trace-context.js';
+import { childContext, formatTraceparent, parseTraceContext, type TraceContext } from '../domain/trace-context.js';
 import { CAUSE_KINDS, type Cause, type CauseKind } from '../domain/transitions.js';
 import { createTelemetry, type RequestSpan, type Telemetry } from '../telemetry/index.js';
 
@@ -49,9 +49,14 @@ export function causeOf(request: FastifyRequest, kind: CauseKind, name: string):
   return { kind, name, ...base };
 }
 
+/** The request's route and its operationId (routeOptions is a getter that builds its object at each read: read it once). */
+function routeOf(request: FastifyRequest): { operation: string; route: string | undefined } {
+  const { schema, url } = request.routeOptions;
+  return { operation: schema?.operationId ?? url ?? 'unknown', route: url };
+}
+
 /** The request's operationId (its route's), the name of a change made by a provider API call. */
-export const operationOf = (request: FastifyRequest): string =>
-  request.routeOptions.schema?.operationId ?? request.routeOptions.url ?? 'unknown';
+export const operationOf = (request: FastifyRequest): string => routeOf(request).operation;
 
 export const tracingPlugin = fp(
   async (app: FastifyInstance, opts: { telemetry?: Telemetry }) => {
@@ -65,17 +70,17 @@ export const tracingPlugin = fp(
     });
     if (telemetry.exporting) {
       app.addHook('onRequest', (request, _reply, done) => {
-        request.span = telemetry.startRequest(parseTraceparent(request.headers.traceparent), request.method);
+        request.span = telemetry.startRequest(parseTraceContext(request.headers.traceparent, request.headers.tracestate), request.method);
         request.trace = request.span.context;
         done();
       });
       app.addHook('onResponse', (request, reply, done) => {
-        request.span?.end({ statusCode: reply.statusCode, operation: operationOf(request), route: request.routeOptions.url });
+        request.span?.end({ statusCode: reply.statusCode, ...routeOf(request) });
         done();
       });
     } else {
       app.addHook('onRequest', (request, _reply, done) => {
-        request.trace = childContext(parseTraceparent(request.headers.traceparent));
+        request.trace = childContext(parseTraceContext(request.headers.traceparent, request.headers.tracestate));
         done();
       });
     }
@@ -83,6 +88,7 @@ export const tracingPlugin = fp(
       // a request refused before its onRequest hook ran (a malformed URL) still gets a trace
       request.trace ??= childContext(undefined);
       void reply.header('traceparent', formatTraceparent(request.trace));
+      if (request.trace.state) void reply.header('tracestate', request.trace.state);
       done(null, payload);
     });
   },

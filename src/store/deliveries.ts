@@ -39,6 +39,8 @@ export interface DeliveryWithEvent extends DeliveryRow {
   name: string;
   body: string;
   secret: string | null;
+  /** The event's W3C tracestate: what each attempt sends with its traceparent (104_tracestate). */
+  tracestate: string | null;
 }
 
 /** What the worker needs to send one delivery. */
@@ -56,6 +58,7 @@ export interface ClaimedDelivery {
   fault: string | null;
   /** The trace context of the change that emitted the event (null: none recorded). */
   event_traceparent: string | null;
+  event_tracestate: string | null;
   /** The traceparent this attempt sends (set when it is claimed). */
   traceparent: string | null;
   redelivery_of: number | null;
@@ -82,7 +85,7 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-const WITH_EVENT = `SELECT d.*, e.name, e.body, w.secret FROM deliveries d
+const WITH_EVENT = `SELECT d.*, e.name, e.body, e.tracestate, w.secret FROM deliveries d
   JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id`;
 /** The list's filters, each a condition only when given (so SQLite can pick the index it names). */
 const FILTERS = {
@@ -103,7 +106,7 @@ export function deliveryStore(db: Db) {
   );
   const nextPending = db.prepare(
     `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault,
-            e.traceparent AS event_traceparent, d.redelivery_of, d.queued_at_ms
+            e.traceparent AS event_traceparent, e.tracestate AS event_tracestate, d.redelivery_of, d.queued_at_ms
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
   );

@@ -128,4 +128,13 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       END;
     `,
   },
+  {
+    // The W3C tracestate a traced request carried travels with its trace: on the events and
+    // timers its changes made, so every delivery they cause sends it on (docs/operations.md).
+    name: '104_tracestate',
+    sql: `
+      ALTER TABLE events ADD COLUMN tracestate TEXT;
+      ALTER TABLE timers ADD COLUMN tracestate TEXT;
+    `,
+  },
 ];

@@ -8,13 +8,16 @@
  * the same bytes under the same X-Webhook-Id (= event id).
  */
 import type { WebhookEnvelope } from '../domain/events.js';
+import type { TraceHeaders } from '../domain/trace-context.js';
 import { newEventId } from '../domain/ids.js';
 import type { EventName } from '../domain/machine.js';
 import type { Db } from './db.js';
 import type { DeliveryStore } from './deliveries.js';
 
 export function outboxStore(db: Db, deliveries: DeliveryStore) {
-  const insertEvent = db.prepare('INSERT INTO events (id, partner_id, name, body, created_at, traceparent) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertEvent = db.prepare(
+    'INSERT INTO events (id, partner_id, name, body, created_at, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const subscribed = db.prepare(
     `SELECT id, url FROM webhooks
      WHERE partner_id = ? AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?)`,
@@ -26,9 +29,17 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       WHERE partner_id = ? AND created_at = ? AND json_extract(body, '$.data.paymentId') = ? ORDER BY id`,
   );
 
-  function record(partnerId: string, envelope: WebhookEnvelope, traceparent: string | null): string {
+  function record(partnerId: string, envelope: WebhookEnvelope, trace: TraceHeaders | null): string {
     const id = newEventId();
-    insertEvent.run(id, partnerId, envelope.event, JSON.stringify(envelope), envelope.timestamp, traceparent);
+    insertEvent.run(
+      id,
+      partnerId,
+      envelope.event,
+      JSON.stringify(envelope),
+      envelope.timestamp,
+      trace?.traceparent ?? null,
+      trace?.tracestate ?? null,
+    );
     return id;
   }
 
@@ -42,8 +53,8 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
      * transaction that makes the change, with the trace context of that change (every delivery
      * of the event continues its trace). Returns the event id.
      */
-    emit(partnerId: string, envelope: WebhookEnvelope & { event: EventName }, traceparent: string | null = null): string {
-      const id = record(partnerId, envelope, traceparent);
+    emit(partnerId: string, envelope: WebhookEnvelope & { event: EventName }, trace: TraceHeaders | null = null): string {
+      const id = record(partnerId, envelope, trace);
       for (const hook of subscribed.all(partnerId, envelope.event) as { id: string; url: string }[]) {
         deliveries.insert(id, hook, partnerId, envelope.timestamp);
       }
@@ -58,9 +69,9 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       partnerId: string,
       hook: { id: string; url: string },
       envelope: WebhookEnvelope,
-      traceparent: string | null = null,
+      trace: TraceHeaders | null = null,
     ): { eventId: string; deliveryId: number } {
-      const eventId = record(partnerId, envelope, traceparent);
+      const eventId = record(partnerId, envelope, trace);
       return { eventId, deliveryId: deliveries.insert(eventId, hook, partnerId, envelope.timestamp) };
     },
   };

@@ -2,8 +2,9 @@
  * Timers table: due transitions (settlement, expiry, approval, consent expiry). due_at is
  * milliseconds on the clock of the timer's sandbox; the engine's timer runtime of that sandbox
  * takes them in (due_at, id) order. A timer carries the trace context of the change that
- * scheduled it (traceparent): the transition it makes continues that trace.
+ * scheduled it (traceparent, tracestate): the transition it makes continues that trace.
  */
+import type { TraceHeaders } from '../domain/trace-context.js';
 import type { Db } from './db.js';
 
 export type TimerAggregate = 'merchant' | 'payment' | 'consent';
@@ -17,11 +18,12 @@ export interface TimerRow {
   aggregate_id: string;
   trigger: string;
   traceparent: string | null;
+  tracestate: string | null;
 }
 
 export function timerStore(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger, traceparent) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
   const nextDue = db.prepare('SELECT * FROM timers WHERE sandbox_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
@@ -47,10 +49,10 @@ export function timerStore(db: Db) {
       aggregateId: string | number,
       trigger: string,
       dueAtMs: number,
-      traceparent: string | null = null,
+      trace: TraceHeaders | null = null,
     ): void {
       const due = Math.round(dueAtMs);
-      insert.run(sandboxId, partnerId, due, aggregate, String(aggregateId), trigger, traceparent);
+      insert.run(sandboxId, partnerId, due, aggregate, String(aggregateId), trigger, trace?.traceparent ?? null, trace?.tracestate ?? null);
       const min = inserted.get(sandboxId);
       if (min === undefined || due < min) inserted.set(sandboxId, due);
     },

@@ -13,7 +13,7 @@
  * - `webhook payment.completed` (client): one per delivery attempt, the child of the change that
  *   emitted the event; its context is the `traceparent` the attempt sends.
  */
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { context, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -27,7 +27,8 @@ const SHUTDOWN_FLUSH_MS = 2000;
 
 const contextOf = (span: Span): TraceContext => {
   const c = span.spanContext();
-  return { traceId: c.traceId, spanId: c.spanId, flags: c.traceFlags };
+  const state = c.traceState?.serialize();
+  return { traceId: c.traceId, spanId: c.spanId, flags: c.traceFlags, ...(state ? { state } : {}) };
 };
 
 /** The context a span is started in: its parent's, or a new trace's root. */
@@ -38,6 +39,7 @@ function parentContext(parent: TraceContext | undefined): Context {
     spanId: parent.spanId,
     traceFlags: parent.flags,
     isRemote: true,
+    ...(parent.state ? { traceState: createTraceState(parent.state) } : {}),
   });
 }
 

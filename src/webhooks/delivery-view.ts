@@ -24,6 +24,6 @@ export function deliveryView(r: DeliveryWithEvent) {
     body: r.body,
     signature: r.signature ?? (r.secret !== null ? sign(r.secret, r.body) : ''),
     ...(r.fault !== null ? { fault: JSON.parse(r.fault) as FaultMark } : {}),
-    ...(r.traceparent !== null ? { traceparent: r.traceparent } : {}),
+    ...(r.traceparent !== null ? { traceparent: r.traceparent, ...(r.tracestate ? { tracestate: r.tracestate } : {}) } : {}),
   };
 }

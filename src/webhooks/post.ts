@@ -37,6 +37,8 @@ export interface WebhookRequest {
   signature: string | undefined;
   /** W3C traceparent: the attempt's span, so the receiver can continue the trace (docs/operations.md). */
   traceparent?: string;
+  /** W3C tracestate: the one the causing request carried, passed on unchanged. */
+  tracestate?: string;
 }
 
 /** A plain Agent: no redirect interceptor, so a 3xx comes back as it is (redirects are not followed). */
@@ -55,13 +57,19 @@ export async function postWebhook(
 }
 
 /** The headers of a delivery, as sent (the console shows them from here). */
-export function webhookHeaders(eventId: string, signature: string | undefined | null, traceparent?: string | null): Record<string, string> {
+export function webhookHeaders(
+  eventId: string,
+  signature: string | undefined | null,
+  traceparent?: string | null,
+  tracestate?: string | null,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     ...(signature === undefined || signature === null ? {} : { 'x-webhook-signature': signature }),
     'x-webhook-id': eventId,
     'user-agent': USER_AGENT,
     ...(traceparent ? { traceparent } : {}),
+    ...(traceparent && tracestate ? { tracestate } : {}),
   };
 }
 
@@ -78,7 +86,7 @@ async function exchange(
       method: 'POST',
       dispatcher: options.dispatcher,
       signal,
-      headers: webhookHeaders(request.eventId, request.signature, request.traceparent),
+      headers: webhookHeaders(request.eventId, request.signature, request.traceparent, request.tracestate),
       body: request.body,
     });
     // always consume (up to a cap) or cancel the body; the same signal bounds the whole exchange

@@ -22,7 +22,7 @@ import type { Agent } from 'undici';
 import type { FaultMark, WebhookFaults } from '../domain/chaos.js';
 import type { ClaimedDelivery, DeliveryResult } from '../store/deliveries.js';
 import type { Store } from '../store/index.js';
-import { formatTraceparent, parseTraceparent } from '../domain/trace-context.js';
+import { formatTraceparent, parseTraceContext } from '../domain/trace-context.js';
 import { idsOnly, type DeliverySpan, type Telemetry } from '../telemetry/index.js';
 import { DELIVERY_TIMEOUT_MS, deliveryAgent, postWebhook, type PostResult } from './post.js';
 import { sign } from './sign.js';
@@ -86,7 +86,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * chaos duplicate too: they send the same event); its traceparent is what the attempt sends.
    */
   function traceAttempt(row: ClaimedDelivery): string {
-    const span = telemetry.startDelivery(parseTraceparent(row.event_traceparent ?? undefined), {
+    const span = telemetry.startDelivery(parseTraceContext(row.event_traceparent, row.event_tracestate), {
       event: row.event,
       url: row.url,
       deliveryId: row.id,
@@ -268,7 +268,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       return { outcome: 'error', statusCode: null, error: 'the webhook no longer exists', durationMs: 0 };
     }
     return postWebhook(
-      { url: row.url, body: row.body, eventId: row.event_id, signature: row.signature, traceparent: row.traceparent ?? undefined },
+      {
+        url: row.url,
+        body: row.body,
+        eventId: row.event_id,
+        signature: row.signature,
+        traceparent: row.traceparent ?? undefined,
+        tracestate: row.event_tracestate ?? undefined,
+      },
       { dispatcher: dispatcher(), timeoutMs, signal: closing.signal },
     );
   }

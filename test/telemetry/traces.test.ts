@@ -14,6 +14,7 @@ interface OtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  traceState?: string;
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
@@ -49,6 +50,7 @@ const collector = createServer((req: IncomingMessage, res) => {
               traceId: s.traceId,
               spanId: s.spanId,
               parentSpanId: s.parentSpanId || undefined,
+              traceState: s.traceState || undefined,
               name: s.name,
               kind: s.kind,
               attributes,
@@ -99,17 +101,21 @@ t.test('a webhook sent at once: request, transition and delivery spans in the tr
   const done = await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`, undefined, {
     ...PARTNER,
     traceparent: traceparent(TRACE_A),
+    tracestate: 'rojo=00f067aa0ba902b7',
   });
   const answer = parts(done.headers.traceparent)!;
   t.equal(answer.traceId, TRACE_A);
+  t.equal(done.headers.tracestate, 'rojo=00f067aa0ba902b7', 'the tracestate comes back');
   const [received] = await rx.waitFor(1);
   const sent = parts(received.headers.traceparent);
   t.equal(sent?.traceId, TRACE_A, "the delivery carries the request's trace");
+  t.equal(received.headers.tracestate, 'rojo=00f067aa0ba902b7', 'and its tracestate');
 
   const [server] = await spansWhere((s) => s.kind === SERVER && s.traceId === TRACE_A);
   t.match(server, {
     spanId: answer.spanId,
     parentSpanId: CALLER_SPAN,
+    traceState: 'rojo=00f067aa0ba902b7',
     name: 'POST /_sandbox/payments/:paymentId/:action',
     service: 'obsim-under-test',
     attributes: { 'http.request.method': 'POST', 'http.response.status_code': 200, 'obsim.operation': 'controlPayment' },
@@ -130,6 +136,7 @@ t.test('a webhook sent at once: request, transition and delivery spans in the tr
     name: 'webhook payment.completed',
     spanId: sent?.spanId,
     parentSpanId: answer.spanId,
+    traceState: 'rojo=00f067aa0ba902b7',
     attributes: {
       'obsim.webhook.event': 'payment.completed',
       'obsim.delivery.outcome': 'delivered',

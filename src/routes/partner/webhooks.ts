@@ -10,6 +10,7 @@ import {
 } from '../../../schemas/partner-payments.js';
 import { ApiError } from '../../domain/errors.js';
 import { testDeliveryEnvelope } from '../../domain/events.js';
+import { traceHeaders } from '../../domain/trace-context.js';
 import { checkWebhookUrl } from '../../domain/partner-input.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { tolerateEmptyJsonBody } from './no-body.js';
@@ -67,7 +68,8 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
         const { eventId, deliveryId } = store.tx(() => {
           const hook = store.webhooks.get(request.params.id, partnerId);
           if (!hook) throw new ApiError('webhook_not_found', { message: `Webhook ${request.params.id} not found` });
-          return store.outbox.emitTest(partnerId, hook, testDeliveryEnvelope(hook.id, nowIso));
+          // the test delivery continues the request's trace, like the deliveries a change causes
+          return store.outbox.emitTest(partnerId, hook, testDeliveryEnvelope(hook.id, nowIso), traceHeaders(request.trace));
         });
         return { webhookId: request.params.id, eventId, deliveryId, status: 'queued' as const };
       },

@@ -72,7 +72,7 @@ ${live(
 }
 
 export function deliveryBody(d: S['SandboxDelivery'], session: ConsoleSession, selfUrl: string): RawHtml {
-  const headers = webhookHeaders(d.eventId, d.state === 'pending' ? null : d.signature, d.traceparent);
+  const headers = webhookHeaders(d.eventId, d.state === 'pending' ? null : d.signature, d.traceparent, d.tracestate);
   return live(
     'delivery',
     selfUrl,
