@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { registerClusterCommand } from './cli/cluster.js';
+import { registerDriftCommands } from './cli/drift.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerMcpCommand } from './cli/mcp.js';
@@ -81,6 +82,7 @@ export function buildCli(): Command {
   registerPersonaCommands(program);
   registerClusterCommand(program);
   registerMcpCommand(program);
+  registerDriftCommands(program);
 
   return program;
 }

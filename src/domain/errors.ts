@@ -70,6 +70,7 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, message: 'Internal server error' },
   response_validation_failed: { status: 500, message: 'The simulator produced a response that violates its own schema' },
   forced_status: { status: 500, message: 'Status forced by the Prefer header' },
+  upstream_unavailable: { status: 502, message: 'The upstream (the provider obsim shadows) could not be reached' },
   service_unavailable: { status: 503, message: 'The service is unavailable for a moment; retry after the seconds in Retry-After' },
   storage_unavailable: {
     status: 503,

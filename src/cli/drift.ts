@@ -1,0 +1,188 @@
+/**
+ * `obsim shadow` and `obsim drift …` (docs/drift.md):
+ *
+ *   obsim shadow --upstream URL [--port 4020] [--host H] [--public-url URL]
+ *   obsim drift report --from URL [--format json|junit|html] [--out FILE]
+ *   obsim drift run --upstream URL --scenario FILE... [--public-url URL] [--format json|junit|html] [--out FILE]
+ *
+ * Exit codes: 0 no drift; 1 drift found, a scenario failed, or the upstream cannot be reached;
+ * 2 wrong usage. A report file is written whole or not at all.
+ */
+import { Command, Option } from 'commander';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SANDBOX_PARTNER } from '../config.js';
+import { lazyRequire } from '../lazy.js';
+import { portArg, urlArg } from './args.js';
+import { CliExit } from './exit.js';
+import { resolveScenarioArgs } from './scenario.js';
+
+const undici = lazyRequire<typeof import('undici')>('undici');
+
+const FORMATS = ['json', 'junit', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Written next to its place and renamed: a reader never sees half a report. */
+function writeWhole(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+function output(text: string, out: string | undefined): void {
+  if (out) writeWhole(out, text);
+  else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Any HTTP answer will do: a refused connection or something that is not HTTP is one line, exit 1. */
+async function checkUpstream(url: string): Promise<void> {
+  try {
+    const res = await undici().request(url, { method: 'GET', headersTimeout: 10_000, bodyTimeout: 10_000 });
+    await res.body.dump();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new CliExit(1, `obsim: the upstream ${url} cannot be reached over HTTP (${e.code ?? e.message})`);
+  }
+}
+
+const upstreamOption = () =>
+  new Option('--upstream <url>', "the provider's sandbox (or anything answering like it)")
+    .makeOptionMandatory()
+    .argParser((raw: string) => urlArg(raw));
+const publicUrlOption = () =>
+  new Option(
+    '--public-url <url>',
+    "the shadow's address as the upstream reaches it, for its webhook receiver (without it webhooks are not compared)",
+  ).argParser((raw: string) => urlArg(raw));
+const formatOption = () =>
+  new Option('--format <format>', 'the report as JSON, JUnit XML or one HTML page').choices(FORMATS).default('json');
+
+export function registerDriftCommands(program: Command): void {
+  program
+    .command('shadow')
+    .description(
+      "Shadow the real provider: every request goes upstream and the partner gets the upstream's answer; the same request is replayed into an obsim of its own and the differences reported at /_shadow/report",
+    )
+    .addOption(upstreamOption())
+    .addOption(new Option('--port <port>', 'port to listen on').default(4020).argParser(portArg))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(publicUrlOption())
+    .action(async (opts: { upstream: string; port: number; host: string; publicUrl?: string }) => {
+      await checkUpstream(opts.upstream);
+      const { startShadow } = await import('../shadow/shadow.js');
+      const shadow = await startShadow(opts);
+      console.log(`obsim shadow listening on ${shadow.url}, in front of ${opts.upstream}`);
+      console.log(
+        opts.publicUrl
+          ? `webhooks: registrations point the upstream at ${opts.publicUrl}/_shadow/hooks/…; deliveries are forwarded to the partner's URL`
+          : 'webhooks: not compared (no --public-url)',
+      );
+      console.log(`the drift report: ${shadow.url}/_shadow/report (?format=junit|html), or obsim drift report --from ${shadow.url}`);
+      const stop = () => void shadow.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  const drift = program.command('drift').description("Where obsim differs from the real provider: a shadow's report, or a scripted run");
+
+  drift
+    .command('report')
+    .description("Read a running shadow's drift report")
+    .addOption(new Option('--from <url>', 'the shadow (obsim shadow)').makeOptionMandatory().argParser((raw: string) => urlArg(raw)))
+    .addOption(formatOption())
+    .option('--out <file>', 'write the report to this file instead of standard output')
+    .action(async (opts: { from: string; format: Format; out?: string }) => {
+      let text: string;
+      try {
+        const res = await undici().request(`${opts.from}/_shadow/report?format=${opts.format}`);
+        text = await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`it answered ${res.statusCode}: ${text.slice(0, 200)}`);
+      } catch (err) {
+        throw new CliExit(1, `obsim: no drift report from ${opts.from} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      output(text, opts.out);
+    });
+
+  drift
+    .command('run')
+    .description('Drive scenarios through a shadow against the upstream and report the drift; exit 1 on any drift (the nightly job)')
+    .addOption(upstreamOption())
+    .addOption(new Option('--scenario <files...>', 'scenario files, folders of them, or names of shipped scenarios').makeOptionMandatory())
+    .addOption(publicUrlOption())
+    .addOption(new Option('--port <port>', "the shadow's port (0: any free one)").default(0).argParser(portArg))
+    .addOption(formatOption())
+    .option('--out <file>', 'write the report to this file instead of standard output')
+    .addOption(
+      new Option('--partner-client-id <id>', "the partner's credentials at the upstream")
+        .env('OBSIM_PARTNER_CLIENT_ID')
+        .default(SANDBOX_PARTNER.clientId),
+    )
+    .addOption(new Option('--partner-client-secret <secret>').env('OBSIM_PARTNER_CLIENT_SECRET').default(SANDBOX_PARTNER.clientSecret))
+    .addOption(
+      new Option('--webhook-wait <ms>', 'how long a delivery waits for its pair before it is judged (ms)')
+        .default(3000)
+        .argParser((raw: string) => portArg(raw)),
+    )
+    .action(async (opts: DriftRunOpts) => {
+      const { drifted } = await driftRun(opts);
+      if (drifted) throw new CliExit(1);
+    });
+}
+
+interface DriftRunOpts {
+  upstream: string;
+  scenario: string[];
+  publicUrl?: string;
+  port: number;
+  format: Format;
+  out?: string;
+  partnerClientId: string;
+  partnerClientSecret: string;
+  webhookWait: number;
+}
+
+async function driftRun(opts: DriftRunOpts): Promise<{ drifted: boolean }> {
+  // every file loads before anything starts: a bad one is one line and no report
+  const { expandPaths, loadScenarioFile, ScenarioLoadError } = await import('../scenarios/loader.js');
+  const files = expandPaths(resolveScenarioArgs(opts.scenario));
+  for (const f of files) {
+    try {
+      loadScenarioFile(f);
+    } catch (err) {
+      if (err instanceof ScenarioLoadError) throw new CliExit(1, `obsim: ${err.message}`);
+      throw err;
+    }
+  }
+  await checkUpstream(opts.upstream);
+  const { startShadow } = await import('../shadow/shadow.js');
+  const { runFiles } = await import('../scenarios/runner.js');
+  const { httpTransport } = await import('../scenarios/transport.js');
+  const shadow = await startShadow({
+    upstream: opts.upstream,
+    port: opts.port,
+    publicUrl: opts.publicUrl,
+    webhookWaitMs: opts.webhookWait,
+  });
+  try {
+    const results = await runFiles(files, {
+      transport: httpTransport(shadow.url),
+      partner: { clientId: opts.partnerClientId, clientSecret: opts.partnerClientSecret },
+    });
+    await shadow.settled();
+    // the last deliveries get their wait before the report judges them
+    if (opts.publicUrl) await new Promise((r) => setTimeout(r, opts.webhookWait));
+    const report = shadow.report();
+    output(shadow.render(opts.format), opts.out);
+    const { exchanges, webhooks } = report.summary;
+    const failed = results.filter((r) => !r.passed).map((r) => r.name);
+    console.error(
+      `drift: ${exchanges.match} exchanges match, ${exchanges.drift} drift, ${exchanges.uncomparable} uncomparable; webhooks ${webhooks.match} match, ${webhooks.drift} drift, ${webhooks.uncomparable} uncomparable${
+        failed.length ? `; scenarios failed: ${failed.join(', ')}` : ''
+      }`,
+    );
+    return { drifted: exchanges.drift + webhooks.drift > 0 || failed.length > 0 };
+  } finally {
+    await shadow.close();
+  }
+}
