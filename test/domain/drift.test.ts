@@ -1,0 +1,174 @@
+/**
+ * The comparison rules of drift (src/domain/drift.ts): what is normalised (ids through the map,
+ * instants, links, tokens and messages by shape) and what each kind of difference is reported as.
+ */
+import t from 'tap';
+import { compareAnswers, compareHeaders, compareJson, formatOf, type CompareContext } from '../../src/domain/drift.js';
+import { IdMap } from '../../src/shadow/id-map.js';
+
+const map = new Map([
+  ['100002', '100007'],
+  ['cli-up', 'cli-obs'],
+]);
+const ctx: CompareContext = { mapped: (u) => map.get(u), enumKeys: new Set(['status', 'currency']) };
+
+t.test('formats', async (t) => {
+  t.same(
+    [
+      '2026-11-27T18:10:10.421Z',
+      '2026-11-27',
+      '6fd441e9-517a-42e0-81ba-f5bb4cfca5de',
+      'https://x.example/a',
+      'a@b.dk',
+      'eyJ.eyJ.sig',
+      '42',
+      '7204.90',
+      'Nordlys',
+    ].map(formatOf),
+    ['date-time', 'date', 'uuid', 'url', 'email', 'jwt', 'integer-string', 'decimal-string', 'text'],
+  );
+});
+
+t.test('normalised: ids through the map, instants, links, tokens, secrets and messages by shape', async (t) => {
+  const upstream = {
+    merchantId: 100002,
+    clientId: 'cli-up',
+    createdAt: '2026-11-27T18:10:10.421Z',
+    paymentUrl: 'https://provider.example/pay/abc',
+    secret: 'whsec_up',
+    token: 'eyJ.eyJ.up',
+    message: 'Merchant created',
+    amount: 12.5,
+  };
+  const obsim = {
+    ...upstream,
+    merchantId: 100007,
+    clientId: 'cli-obs',
+    createdAt: '2026-01-15T09:00:00.000Z',
+    paymentUrl: 'http://127.0.0.1:4010/pay/def',
+    secret: 'whsec_obs',
+    token: 'eyJ.eyJ.obs',
+    message: 'Test merchant created',
+  };
+  t.same(compareJson(upstream, obsim, ctx), []);
+});
+
+t.test('each kind of difference, at its pointer', async (t) => {
+  const upstream = {
+    a: { b: 1, c: 'x', d: 'DKK', when: '2026-11-27T18:10:10.421Z', added: true },
+    status: 'paid',
+    list: [1, 2, 3],
+    id: 100002,
+  };
+  const obsim = { a: { b: '1', c: 'y', d: 'EUR', when: '2026-11-27', missing: 1 }, status: 'pending', list: [1, 2], id: 100009 };
+  const ctx2: CompareContext = { ...ctx, enumKeys: new Set(['status', 'd']) };
+  t.same(compareJson(upstream, obsim, ctx2), [
+    { kind: 'type', pointer: '/a/b', upstream: 1, obsim: '1' },
+    { kind: 'value', pointer: '/a/c', upstream: 'x', obsim: 'y' },
+    { kind: 'enum_value', pointer: '/a/d', upstream: 'DKK', obsim: 'EUR' },
+    { kind: 'format', pointer: '/a/when', upstream: '2026-11-27T18:10:10.421Z', obsim: '2026-11-27' },
+    { kind: 'field_added', pointer: '/a/added', upstream: true },
+    { kind: 'field_missing', pointer: '/a/missing', obsim: 1 },
+    { kind: 'enum_value', pointer: '/status', upstream: 'paid', obsim: 'pending' },
+    { kind: 'field_added', pointer: '/list/2', upstream: 3 },
+    { kind: 'value', pointer: '/id', upstream: 100002, obsim: 100009 },
+  ]);
+  t.same(
+    compareJson({ 'a/b': { '~': 1 } }, { 'a/b': {} }, ctx),
+    [{ kind: 'field_added', pointer: '/a~1b/~0', upstream: 1 }],
+    'RFC 6901 escapes',
+  );
+});
+
+t.test('lists of resources are aligned by id; items the shadow never saw are left out', async (t) => {
+  const upstream = [
+    { merchantId: 99, companyName: 'made before the shadow watched' },
+    { merchantId: 100002, companyName: 'Shop' },
+  ];
+  const obsim = [{ merchantId: 100007, companyName: 'Shop' }];
+  t.same(compareJson(upstream, obsim, ctx), []);
+  t.same(compareJson([{ merchantId: 100002, companyName: 'Shop' }], [], ctx), [
+    { kind: 'field_added', pointer: '/0', upstream: { merchantId: 100002, companyName: 'Shop' } },
+  ]);
+});
+
+t.test('headers: the media type of content-type, and whether retry-after and x-request-id are there', async (t) => {
+  t.same(
+    compareHeaders(
+      { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'a' },
+      { 'content-type': 'application/json', 'x-request-id': 'b' },
+    ),
+    [],
+  );
+  t.same(compareHeaders({ 'content-type': 'text/plain', 'retry-after': '1' }, { 'content-type': 'application/json' }), [
+    { kind: 'header', pointer: 'content-type', upstream: 'text/plain', obsim: 'application/json' },
+    { kind: 'header', pointer: 'retry-after', upstream: '1' },
+  ]);
+});
+
+t.test('verdicts: match, drift, and why an exchange is uncomparable', async (t) => {
+  const answer = (status: number, json: unknown, text = JSON.stringify(json) ?? '') => ({
+    status,
+    headers: { 'content-type': 'application/json' },
+    json,
+    text,
+  });
+  t.same(compareAnswers({ upstream: answer(200, { a: 1 }), obsim: answer(200, { a: 1 }) }, ctx), { verdict: 'match', drifts: [] });
+  t.match(compareAnswers({ upstream: answer(201, { a: 1 }), obsim: answer(200, { a: 1 }) }, ctx), {
+    verdict: 'drift',
+    drifts: [{ kind: 'status', upstream: 201, obsim: 200 }],
+  });
+  t.match(
+    compareAnswers({ upstream: answer(400, { code: 'x' }), obsim: answer(200, { a: 1 }) }, ctx),
+    { verdict: 'drift', drifts: [{ kind: 'status' }] },
+    'the upstream refused what obsim took: a drift',
+  );
+  t.match(compareAnswers({ upstream: answer(503, {}), obsim: answer(200, {}) }, ctx), {
+    verdict: 'uncomparable',
+    reason: 'the upstream answered 503',
+  });
+  t.match(compareAnswers({ upstream: answer(200, {}), obsim: answer(404, { code: 'merchant_not_found' }) }, ctx), {
+    verdict: 'uncomparable',
+    reason: 'obsim refused (404 merchant_not_found) a step the upstream accepted (200)',
+  });
+  t.match(compareAnswers({ upstream: { status: 200, headers: {}, json: undefined, text: '<html>' }, obsim: answer(200, {}) }, ctx), {
+    verdict: 'uncomparable',
+    reason: /not JSON/,
+  });
+});
+
+t.test('the id map: learned from two answers side by side, translating later requests', async (t) => {
+  const ids = new IdMap();
+  ids.learn(
+    {
+      merchantId: 100002,
+      clientId: 'cli-up',
+      onboardingUrl: 'https://provider.example/onboarding/onb_UP?lang=da',
+      accounts: [{ accountId: 'acc_same' }],
+    },
+    {
+      merchantId: 100007,
+      clientId: 'cli-obs',
+      onboardingUrl: 'http://127.0.0.1:4010/onboarding/onb_OBS?lang=da',
+      accounts: [{ accountId: 'acc_same' }],
+    },
+  );
+  t.equal(ids.mapped('100002'), '100007');
+  t.equal(ids.mapped('onb_UP'), 'onb_OBS', "a link's differing segment");
+  t.equal(ids.mapped('acc_same'), 'acc_same', 'an id equal on both sides is known as itself');
+  t.same(ids.translatePath('/v1/partner/merchants/100002/onboarding-status?merchantId=100002&page=1'), {
+    path: '/v1/partner/merchants/100007/onboarding-status?merchantId=100007&page=1',
+    unknown: [],
+  });
+  t.same(ids.translatePath('/v1/partner/payments/5000042/status').unknown, ['5000042'], 'an id it does not know is named');
+  t.same(
+    ids.translateBody({ merchantClientId: 'cli-up', merchantId: 100002, amount: 100002, note: 'cli-up' }),
+    {
+      merchantClientId: 'cli-obs',
+      merchantId: 100007,
+      amount: 100002,
+      note: 'cli-up',
+    },
+    'only id-like keys are translated; a number stays a number',
+  );
+});

@@ -1,0 +1,56 @@
+/**
+ * One flow through a shadow, for the drift tests and `npm run bench:drift`: a fresh obsim as the
+ * upstream (the stand-in for the provider's sandbox), optionally behind the mutating proxy, a
+ * shadow in front, and a shipped scenario driven through the shadow by the scenario runner.
+ */
+import { startObsim } from '../../src/index.js';
+import { findShippedScenario } from '../../src/scenarios/loader.js';
+import { runFiles, type ScenarioResult } from '../../src/scenarios/runner.js';
+import { httpTransport } from '../../src/scenarios/transport.js';
+import type { DriftReport } from '../../src/shadow/report.js';
+import { startShadow, type Shadow } from '../../src/shadow/shadow.js';
+import { startMutatingProxy, type Mutation } from './mutating-proxy.js';
+
+/** Real ms a delivery waits for its pair in these runs, and the late limit. */
+export const WEBHOOK_WAIT_MS = 600;
+export const LATE_AFTER_MS = 400;
+
+export interface FlowRun {
+  report: DriftReport;
+  scenario: ScenarioResult;
+  /** Whether the mutation applied (false: the entry tested nothing). */
+  applied: boolean;
+  shadow: Shadow;
+}
+
+/** Run `scenario` through a shadow; `inspect` sees the shadow before it closes. */
+export async function shadowFlow(
+  scenario: string,
+  options: { mutation?: Mutation; waitForWebhooksMs?: number; inspect?: (run: FlowRun) => Promise<void> } = {},
+): Promise<Omit<FlowRun, 'shadow'>> {
+  const upstream = await startObsim();
+  const proxy = options.mutation ? await startMutatingProxy(upstream.baseUrl, options.mutation) : undefined;
+  const front = proxy?.url ?? upstream.baseUrl;
+  const shadow = await startShadow({
+    upstream: front,
+    // deliveries from the upstream come through the proxy when there is one (it mutates them)
+    publicUrl: proxy ? `${proxy.url}/wh` : undefined,
+    webhookWaitMs: WEBHOOK_WAIT_MS,
+    lateAfterMs: LATE_AFTER_MS,
+  });
+  try {
+    if (proxy) proxy.shadowUrl = shadow.url;
+    const file = findShippedScenario(scenario);
+    if (!file) throw new Error(`no shipped scenario ${scenario}`);
+    const [result] = await runFiles([file], { transport: httpTransport(shadow.url) });
+    await shadow.settled();
+    if (options.waitForWebhooksMs) await new Promise((r) => setTimeout(r, options.waitForWebhooksMs));
+    const run = { report: shadow.report(), scenario: result, applied: proxy?.applied ?? true, shadow };
+    await options.inspect?.(run);
+    return { report: run.report, scenario: run.scenario, applied: run.applied };
+  } finally {
+    await shadow.close();
+    await proxy?.close();
+    await upstream.close();
+  }
+}
