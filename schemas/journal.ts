@@ -106,6 +106,13 @@ export const JournalQuery = {
     until: { ...Timestamp, description: 'Answered at or before this instant (virtual clock)' },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
     cursor: { type: 'string', maxLength: 100, description: 'nextCursor of the previous page' },
+    format: {
+      type: 'string',
+      enum: ['json', 'har'],
+      default: 'json',
+      description:
+        "json: the entries (JournalList); har: the same page as HAR 1.2 (application/har+json), oldest first, with `log._nextCursor` for the next, older page: open it in a browser's developer tools or attach it to a bug",
+    },
   },
 } as const;
 export type JournalQueryT = FromSchema<typeof JournalQuery>;
@@ -254,9 +261,116 @@ export const JournalCleared = {
   properties: { deleted: { type: 'integer', description: 'Entries deleted' } },
 } as const;
 
+const HarPairs = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['name', 'value'],
+    additionalProperties: false,
+    properties: { name: { type: 'string' }, value: { type: 'string' } },
+  },
+} as const;
+const HarContent = {
+  type: 'object',
+  required: ['mimeType', 'text'],
+  additionalProperties: false,
+  properties: { size: { type: 'integer' }, mimeType: { type: 'string' }, text: { type: 'string' } },
+} as const;
+
+/** HAR 1.2 as obsim writes it (src/domain/har.ts): the journal's page, credentials redacted. */
+export const JournalHar = {
+  $id: 'JournalHar',
+  title: 'JournalHar',
+  description:
+    "A page of the journal as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), oldest first; credentials redacted as in the journal. The journal keeps request headers only (not the answer's): each response lists the x-request-id it carried. `_nextCursor` (absent on the last page) fetches the next, older page.",
+  type: 'object',
+  required: ['log'],
+  additionalProperties: false,
+  properties: {
+    log: {
+      type: 'object',
+      required: ['version', 'creator', 'entries'],
+      additionalProperties: false,
+      properties: {
+        version: { type: 'string', const: '1.2' },
+        creator: {
+          type: 'object',
+          required: ['name', 'version'],
+          additionalProperties: false,
+          properties: { name: { type: 'string' }, version: { type: 'string' } },
+        },
+        _nextCursor: { type: 'string' },
+        entries: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings'],
+            additionalProperties: false,
+            properties: {
+              startedDateTime: { type: 'string' },
+              time: { type: 'number' },
+              comment: { type: 'string' },
+              cache: { type: 'object', additionalProperties: false, properties: {} },
+              timings: {
+                type: 'object',
+                required: ['send', 'wait', 'receive'],
+                additionalProperties: false,
+                properties: { send: { type: 'number' }, wait: { type: 'number' }, receive: { type: 'number' } },
+              },
+              request: {
+                type: 'object',
+                required: ['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize'],
+                additionalProperties: false,
+                properties: {
+                  method: { type: 'string' },
+                  url: { type: 'string' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array', maxItems: 0, items: { type: 'object' } },
+                  headers: HarPairs,
+                  queryString: HarPairs,
+                  postData: HarContent,
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
+                },
+              },
+              response: {
+                type: 'object',
+                required: [
+                  'status',
+                  'statusText',
+                  'httpVersion',
+                  'cookies',
+                  'headers',
+                  'content',
+                  'redirectURL',
+                  'headersSize',
+                  'bodySize',
+                ],
+                additionalProperties: false,
+                properties: {
+                  status: { type: 'integer' },
+                  statusText: { type: 'string' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array', maxItems: 0, items: { type: 'object' } },
+                  headers: HarPairs,
+                  content: HarContent,
+                  redirectURL: { type: 'string' },
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
 export const journalSchemas = [
   JournalEntry,
   JournalList,
+  JournalHar,
   RequestMatcher,
   JournalCountRequest,
   JournalVerifyRequest,

@@ -9,12 +9,11 @@
  * 2 wrong usage. A report file is written whole or not at all.
  */
 import { Command, Option } from 'commander';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { SANDBOX_PARTNER } from '../config.js';
 import { lazyRequire } from '../lazy.js';
 import { portArg, urlArg } from './args.js';
 import { CliExit } from './exit.js';
+import { writeFileWhole } from './files.js';
 import { resolveScenarioArgs } from './scenario.js';
 
 const undici = lazyRequire<typeof import('undici')>('undici');
@@ -22,16 +21,8 @@ const undici = lazyRequire<typeof import('undici')>('undici');
 const FORMATS = ['json', 'junit', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
-/** Written next to its place and renamed: a reader never sees half a report. */
-function writeWhole(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
-
 function output(text: string, out: string | undefined): void {
-  if (out) writeWhole(out, text);
+  if (out) writeFileWhole(out, text);
   else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 

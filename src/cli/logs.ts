@@ -2,6 +2,7 @@
  * `obsim logs tail`: the caller's request journal live, like `stripe logs tail` — one line per
  * answered request and per webhook delivery attempt, coloured on a terminal, or one JSON object
  * per line with --json. Reads the Server-Sent Events of GET /_sandbox/requests/stream.
+ * `obsim logs export --har FILE`: the whole journal as one HAR 1.2 file.
  *
  * --filter FIELD OP VALUE (repeatable, all must hold): fields status, method, path, code, type
  * (request | delivery), event, outcome, durationMs; operators = != >= <= > < and ~ (contains).
@@ -12,6 +13,7 @@ import { stdoutColors as c } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';
 import { partnerTargetOptions } from './args.js';
 import { CliExit } from './exit.js';
+import { writeFileWhole } from './files.js';
 
 const undici = lazyRequire<typeof import('undici')>('undici');
 
@@ -164,4 +166,47 @@ export function registerLogsCommand(program: Command): void {
       );
       if (code !== 0) throw new CliExit(code);
     });
+
+  partnerTargetOptions(
+    logs
+      .command('export')
+      .description(
+        "Write the caller's whole request journal as one HAR 1.2 file (oldest first, credentials redacted) to open in a browser's developer tools",
+      ),
+    'simulator to read',
+  )
+    .requiredOption('--har <file>', 'the HAR file to write')
+    .action(async (opts: { baseUrl: string; partnerClientId: string; partnerClientSecret: string; har: string }) => {
+      const count = await exportHar(opts);
+      console.error(`${count} request(s) written to ${opts.har}`);
+    });
+}
+
+interface HarPage {
+  log: { version: string; creator: object; entries: unknown[]; _nextCursor?: string };
+}
+
+/** Every page of GET /_sandbox/requests?format=har, older pages first, into one file written whole. */
+async function exportHar(opts: { baseUrl: string; partnerClientId: string; partnerClientSecret: string; har: string }): Promise<number> {
+  const headers = { 'x-partner-client-id': opts.partnerClientId, 'x-partner-client-secret': opts.partnerClientSecret };
+  const pages: HarPage[] = [];
+  let cursor: string | undefined;
+  do {
+    const qs = new URLSearchParams({ format: 'har', limit: '500', ...(cursor ? { cursor } : {}) });
+    let res;
+    try {
+      res = await undici().request(`${opts.baseUrl}/_sandbox/requests?${qs}`, { headers });
+    } catch (err) {
+      throw new CliExit(1, `obsim: cannot reach ${opts.baseUrl} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new CliExit(1, `obsim: ${opts.baseUrl} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+    const page = JSON.parse(text) as HarPage;
+    pages.unshift(page);
+    cursor = page.log._nextCursor;
+  } while (cursor);
+  const { _nextCursor: _, ...log } = pages[pages.length - 1].log;
+  const har = { log: { ...log, entries: pages.flatMap((p) => p.log.entries) } };
+  writeFileWhole(opts.har, `${JSON.stringify(har, null, 2)}\n`);
+  return har.log.entries.length;
 }

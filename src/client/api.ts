@@ -2532,6 +2532,71 @@ export interface components {
             nextCursor?: string;
         };
         /**
+         * JournalHar
+         * @description A page of the journal as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), oldest first; credentials redacted as in the journal. The journal keeps request headers only (not the answer's): each response lists the x-request-id it carried. `_nextCursor` (absent on the last page) fetches the next, older page.
+         */
+        JournalHar: {
+            log: {
+                /** @enum {string} */
+                version: "1.2";
+                creator: {
+                    name: string;
+                    version: string;
+                };
+                _nextCursor?: string;
+                entries: {
+                    startedDateTime: string;
+                    time: number;
+                    comment?: string;
+                    cache: Record<string, never>;
+                    timings: {
+                        send: number;
+                        wait: number;
+                        receive: number;
+                    };
+                    request: {
+                        method: string;
+                        url: string;
+                        httpVersion: string;
+                        cookies: Record<string, never>[];
+                        headers: {
+                            name: string;
+                            value: string;
+                        }[];
+                        queryString: {
+                            name: string;
+                            value: string;
+                        }[];
+                        postData?: {
+                            size?: number;
+                            mimeType: string;
+                            text: string;
+                        };
+                        headersSize: number;
+                        bodySize: number;
+                    };
+                    response: {
+                        status: number;
+                        statusText: string;
+                        httpVersion: string;
+                        cookies: Record<string, never>[];
+                        headers: {
+                            name: string;
+                            value: string;
+                        }[];
+                        content: {
+                            size?: number;
+                            mimeType: string;
+                            text: string;
+                        };
+                        redirectURL: string;
+                        headersSize: number;
+                        bodySize: number;
+                    };
+                }[];
+            };
+        };
+        /**
          * RequestMatcher
          * @description Which journal entries count; every criterion given must hold (an empty matcher matches every entry). path: exact, or a pattern where `{name}` and `*` match one segment and `**` the rest (`/v1/partner/merchants/{id}/onboarding-status`). status: a code or a class (`"4xx"`). body: partial match of the request body (extra properties are fine; arrays element by element; `$any`, `$absent`, `$type:<t>`, `$regex:<re>`). jsonPath: `$.a.b[0]` -> the value it must equal in the request body. Unknown properties are refused (400 unknown_field naming it).
          */
@@ -5659,6 +5724,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
+                /** @description json: the entries (JournalList); har: the same page as HAR 1.2 (application/har+json), oldest first, with `log._nextCursor` for the next, older page: open it in a browser's developer tools or attach it to a bug */
+                format?: "json" | "har";
             };
             header?: never;
             path?: never;
@@ -5666,7 +5733,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest first. `nextCursor` (absent on the last page) fetches the next, older page with the same filters. */
+            /** @description The entries (format=json), or the same page as HAR 1.2 (format=har) */
             200: {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5769,6 +5836,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["JournalList"];
+                    "application/har+json": components["schemas"]["JournalHar"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
@@ -5780,6 +5848,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                    "application/har+json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
@@ -5791,6 +5860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                    "application/har+json": components["schemas"]["ErrorBody"];
                 };
             };
         };

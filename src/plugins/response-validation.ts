@@ -37,7 +37,7 @@ interface Violation {
 }
 
 /** The documented schema for `status`, `null` when the route documents responses but not this status, `undefined` when it documents none. */
-export function responseSchemaFor(response: unknown, status: number): object | null | undefined {
+export function responseSchemaFor(response: unknown, status: number, contentType?: string): object | null | undefined {
   if (!response || typeof response !== 'object') return status >= 400 ? ERROR_BODY_REF : undefined;
   const map = response as Record<string, unknown>;
   const entry = map[String(status)] ?? map[`${String(status)[0]}xx`] ?? map[`${String(status)[0]}XX`] ?? map.default;
@@ -45,8 +45,11 @@ export function responseSchemaFor(response: unknown, status: number): object | n
   // OpenAPI-style { content: { 'application/json': { schema } } }
   const content = (entry as { content?: Record<string, { schema?: object }> }).content;
   if (content && typeof content === 'object' && !('type' in (entry as object)) && !('$ref' in (entry as object))) {
+    // the answer's own media type first (a route answering JSON and HAR), else its JSON one
+    const media = contentType?.split(';')[0].trim();
+    const exact = media === undefined ? undefined : content[media];
     const json = Object.entries(content).find(([type]) => type.includes('json'));
-    return json?.[1]?.schema ?? null;
+    return exact?.schema ?? json?.[1]?.schema ?? null;
   }
   return entry;
 }
@@ -108,7 +111,8 @@ export const responseValidationPlugin = fp(
 
     const check = (request: FastifyRequest, reply: FastifyReply, body: unknown): Violation | undefined => {
       const status = reply.statusCode;
-      const schema = responseSchemaFor(request.routeOptions.schema?.response, status);
+      const type = reply.getHeader('content-type');
+      const schema = responseSchemaFor(request.routeOptions.schema?.response, status, typeof type === 'string' ? type : undefined);
       const where = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} ${status}`;
       if (schema === undefined) return undefined;
       if (schema === null) {

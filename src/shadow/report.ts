@@ -6,6 +6,7 @@
  */
 import { create } from 'xmlbuilder2';
 import type { Drift, Verdict } from '../domain/drift.js';
+import { harLog, type HarLog } from '../domain/har.js';
 import { journalHeaders, redactJson } from '../domain/journal.js';
 import { html, raw, type RawHtml } from '../routes/hosted/layout.js';
 import type { WebhookEntry } from './webhooks.js';
@@ -167,56 +168,25 @@ ${driftTable(e.drifts)}${
 <h2>The flow</h2><ol class="flow">${flow.map((f) => f.item)}</ol></body></html>`}`;
 }
 
-const harHeaders = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-
-/** HAR 1.2 of the exchanges, as the partner saw them (its request, the upstream's answer). */
-export function exchangesHar(upstream: string, exchanges: readonly ExchangeEntry[], version: string): object {
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'obsim shadow', version },
-      entries: exchanges.map((e) => {
-        const url = new URL(e.path, upstream);
-        return {
-          startedDateTime: e.at,
-          time: e.upstreamMs,
-          request: {
-            method: e.method,
-            url: url.toString(),
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: harHeaders(journalHeaders(e.request.headers)),
-            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-            ...(e.request.body
-              ? {
-                  postData: { mimeType: e.request.headers['content-type'] ?? 'application/octet-stream', text: redactBody(e.request.body) },
-                }
-              : {}),
-            headersSize: -1,
-            bodySize: Buffer.byteLength(e.request.body),
-          },
-          response: {
-            status: e.upstreamStatus,
-            statusText: '',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: harHeaders(e.upstream.headers),
-            content: {
-              size: Buffer.byteLength(e.upstream.text),
-              mimeType: e.upstream.headers['content-type'] ?? 'application/octet-stream',
-              text: redactBody(e.upstream.text),
-            },
-            redirectURL: e.upstream.headers.location ?? '',
-            headersSize: -1,
-            bodySize: Buffer.byteLength(e.upstream.text),
-          },
-          cache: {},
-          timings: { send: 0, wait: e.upstreamMs, receive: 0 },
-          comment: `verdict: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}`,
-        };
-      }),
-    },
-  };
+/** HAR 1.2 of the exchanges, as the partner saw them (its request, the upstream's answer), credentials redacted. */
+export function exchangesHar(upstream: string, exchanges: readonly ExchangeEntry[], version: string): HarLog {
+  return harLog(
+    { name: 'obsim shadow', version },
+    exchanges.map((e) => ({
+      startedDateTime: e.at,
+      timeMs: e.upstreamMs,
+      method: e.method,
+      url: new URL(e.path, upstream).toString(),
+      requestHeaders: journalHeaders(e.request.headers),
+      ...(e.request.body
+        ? { requestBody: { mimeType: e.request.headers['content-type'] ?? 'application/octet-stream', text: redactBody(e.request.body) } }
+        : {}),
+      status: e.upstreamStatus,
+      responseHeaders: e.upstream.headers,
+      responseBody: { mimeType: e.upstream.headers['content-type'] ?? 'x-unknown', text: redactBody(e.upstream.text) },
+      comment: `verdict: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}`,
+    })),
+  );
 }
 
 /** Credentials in JSON bodies (a webhook's secret, a token) redacted as the journal redacts them. */

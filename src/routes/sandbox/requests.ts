@@ -15,7 +15,9 @@ import {
 } from '../../../schemas/journal.js';
 import { ApiError } from '../../domain/errors.js';
 import { matcherProblem, type RequestMatcher } from '../../domain/journal.js';
+import { journalHar } from '../../journal/har.js';
 import type { Journal, LiveEvent } from '../../journal/index.js';
+import { packageVersion } from '../../package-root.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 /** A comment line keeps idle streams open through proxies that close silent connections. */
@@ -61,11 +63,22 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Every request obsim answered for the caller on /v1/*, the hosted pages and /_sandbox/* (not these journal routes, not /_sandbox/sandboxes). Filters combine with AND; since/until are virtual-clock instants. Pages of `limit` (default 50, at most 500); pass `nextCursor` as `cursor` for the next, older page. The journal keeps the newest --journal-max-entries entries (10,000) within --journal-max-bytes (50 MB) per sandbox.',
         querystring: JournalQuery,
-        response: responses({ $ref: 'JournalList#' }),
+        produces: ['application/json', 'application/har+json'],
+        response: {
+          ...errorResponses,
+          200: {
+            description: 'The entries (format=json), or the same page as HAR 1.2 (format=har)',
+            headers: commonResponseHeaders,
+            content: {
+              'application/json': { schema: { $ref: 'JournalList#' } },
+              'application/har+json': { schema: { $ref: 'JournalHar#' } },
+            },
+          },
+        },
       },
     },
-    async (request) => {
-      const { cursor, limit = 50, ...filter } = request.query;
+    async (request, reply) => {
+      const { cursor, limit = 50, format, ...filter } = request.query;
       const items = journalOf().list(
         owner(request),
         {
@@ -76,7 +89,12 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
         limit + 1,
       );
       const page = items.slice(0, limit);
-      return items.length > limit ? { items: page, nextCursor: encodeCursor(page[page.length - 1].id) } : { items: page };
+      const nextCursor = items.length > limit ? encodeCursor(page[page.length - 1].id) : undefined;
+      if (format === 'har') {
+        const har = journalHar(page, app.publicUrl, packageVersion());
+        return reply.type('application/har+json').send(nextCursor ? { log: { ...har.log, _nextCursor: nextCursor } } : har);
+      }
+      return reply.type('application/json; charset=utf-8').send(nextCursor ? { items: page, nextCursor } : { items: page });
     },
   );
 
