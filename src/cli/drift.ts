@@ -109,7 +109,11 @@ export function registerDriftCommands(program: Command): void {
         .env('OBSIM_PARTNER_CLIENT_ID')
         .default(SANDBOX_PARTNER.clientId),
     )
-    .addOption(new Option('--partner-client-secret <secret>').env('OBSIM_PARTNER_CLIENT_SECRET').default(SANDBOX_PARTNER.clientSecret))
+    .addOption(
+      new Option('--partner-client-secret <secret>', "the partner's client secret at the upstream")
+        .env('OBSIM_PARTNER_CLIENT_SECRET')
+        .default(SANDBOX_PARTNER.clientSecret),
+    )
     .addOption(
       new Option('--webhook-wait <ms>', 'how long a delivery waits for its pair before it is judged (ms)')
         .default(3000)

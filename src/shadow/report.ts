@@ -47,8 +47,10 @@ export interface DriftReport {
   summary: {
     exchanges: Counts;
     webhooks: Counts & { waiting: number };
-    /** Control calls (/_sandbox/…): replayed so that obsim's state moves with the upstream's, not compared. */
+    /** Control calls (/_sandbox/…) and hosted-page forms: replayed so that obsim's state moves with the upstream's, not compared. */
     controls: number;
+    /** Exchanges passed to the upstream but not replayed: the replay backlog was full (the partner sent faster than obsim replays). */
+    notReplayed: number;
   };
   exchanges: Omit<ExchangeEntry, 'request' | 'upstream' | 'obsim' | 'upstreamMs'>[];
   webhookEntries: WebhookEntry[];
@@ -162,7 +164,7 @@ ${driftTable(e.drifts)}${
 <table><tr><th></th><th>match</th><th>drift</th><th>uncomparable</th></tr>
 <tr><th>exchanges</th><td class="match">${ex.match}</td><td class="drift">${ex.drift}</td><td class="uncomparable">${ex.uncomparable}</td></tr>
 <tr><th>webhooks</th><td class="match">${wh.match}</td><td class="drift">${wh.drift}</td><td class="uncomparable">${wh.uncomparable}</td></tr></table>
-<p>${controls} control call(s) replayed, not compared.${wh.waiting ? ` ${wh.waiting} delivery(ies) still waiting for their pair.` : ''}${
+<p>${controls} control call(s) replayed, not compared.${report.summary.notReplayed ? ` ${report.summary.notReplayed} exchange(s) not replayed: the replay backlog was full.` : ''}${wh.waiting ? ` ${wh.waiting} delivery(ies) still waiting for their pair.` : ''}${
     report.webhooks.compared ? '' : ` Webhooks not compared: ${report.webhooks.reason ?? ''}`
   }</p>
 <h2>The flow</h2><ol class="flow">${flow.map((f) => f.item)}</ol></body></html>`}`;

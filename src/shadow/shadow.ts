@@ -19,12 +19,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { request as undiciRequest } from 'undici';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { ApiError, errorBody } from '../domain/errors.js';
+import { newSpanId, newTraceId } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
 import { IdMap } from './id-map.js';
 import { operationIndex } from './operations.js';
@@ -52,6 +52,11 @@ export interface ShadowOptions {
   webhookWaitMs?: number;
   /** An upstream delivery later than obsim's by more than this is `event_late` (real ms; default 2,000). */
   lateAfterMs?: number;
+  /**
+   * Exchanges waiting for their replay, at most (default 10,000): beyond it an exchange is still
+   * passed to the upstream and answered, not replayed, and counted in the report (summary.notReplayed).
+   */
+  maxBacklog?: number;
   /** Upstream timeout (ms; default 30,000). */
   timeoutMs?: number;
 }
@@ -105,6 +110,8 @@ function jsonOf(text: string, contentType: string | undefined): unknown {
 }
 
 const WEBHOOK_PATH = '/v1/partner/webhooks';
+/** Exchanges and deliveries kept with their bodies for the report (the newest); the summary counts every one. */
+const KEPT = 10_000;
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 interface Pending {
@@ -142,7 +149,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const sandbox = created.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;
   const sandboxHeaders = { 'x-partner-client-id': sandbox.clientId, 'x-partner-client-secret': sandbox.clientSecret };
 
+  /** The newest KEPT exchanges with both answers; the counts cover every one. */
   const exchanges: ExchangeEntry[] = [];
+  const totals = countVerdicts([]);
   const deliveries: CapturedDelivery[] = [];
   const registrations = new Map<number, Registration>();
   /** Trace ids of replays (and of the upstream's answers, when it sends traceparent) → exchange index. */
@@ -153,6 +162,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   let hooks = 0;
   let clockProbed = false;
   let queue: Promise<void> = Promise.resolve();
+  /** Exchanges waiting for their replay, and the ones not replayed because too many were waiting. */
+  let backlog = 0;
+  let skipped = 0;
+  const maxBacklog = options.maxBacklog ?? 10_000;
 
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
   app.removeAllContentTypeParsers();
@@ -208,7 +221,15 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       upstreamMs: answer.ms,
       hook,
     };
-    queue = queue.then(() => replay(pending)).catch(() => undefined);
+    if (backlog >= maxBacklog) {
+      skipped++;
+    } else {
+      backlog++;
+      queue = queue
+        .then(() => replay(pending))
+        .catch(() => undefined)
+        .finally(() => backlog--);
+    }
     void reply.code(answer.status).headers(answer.headers).send(answer.bytes);
   }
 
@@ -238,8 +259,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     delete headers['x-obsim-admin-key'];
     const bearer = /^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
     if (bearer) headers.authorization = `Bearer ${ids.mapped(bearer) ?? bearer}`;
-    const traceId = randomBytes(16).toString('hex');
-    headers.traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+    const traceId = newTraceId();
+    headers.traceparent = `00-${traceId}-${newSpanId()}-01`;
     delete headers.tracestate;
     exchangeOfTrace.set(traceId, p.index);
     let payload: string | Buffer = p.body;
@@ -271,6 +292,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (comparison.verdict === 'uncomparable' && unknown.length && res.statusCode >= 400) {
       comparison.reason = `${comparison.reason}: the id map does not know ${unknown.join(', ')}`;
     }
+    totals[comparison.verdict]++;
+    if (exchanges.length >= KEPT) exchanges.shift();
     exchanges.push({
       index: p.index,
       at: p.at,
@@ -319,6 +342,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (!reg) return reply.code(404).send();
     // an upstream that sends traceparent (another obsim) names the request that caused it
     const trace = TRACEPARENT.exec(headers.traceparent ?? '')?.[1];
+    if (deliveries.length >= KEPT) deliveries.shift();
     deliveries.push({ side: 'upstream', hook: reg.hook, at: Date.now(), body: body.toString('utf8'), headers, exchange: null, trace });
     try {
       const forwarded = await send(reg.partnerUrl, 'POST', headers, body);
@@ -332,6 +356,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const headers = passOn(request.headers);
     const trace = TRACEPARENT.exec(headers.traceparent ?? '')?.[1];
+    if (deliveries.length >= KEPT) deliveries.shift();
     deliveries.push({
       side: 'obsim',
       hook: Number(request.params.n),
@@ -356,9 +381,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
         ? { compared: true }
         : { compared: false, reason: 'no --public-url: the upstream cannot reach the shadow, so its deliveries are not seen' },
       summary: {
-        exchanges: countVerdicts(list),
+        exchanges: { ...totals },
         webhooks: { ...countVerdicts(publicUrl ? entries : []), waiting: publicUrl ? waiting : 0 },
         controls,
+        notReplayed: skipped,
       },
       exchanges: list.map(({ request: _r, upstream: _u, obsim: _o, upstreamMs: _m, ...e }) => e),
       webhookEntries: publicUrl ? entries : [],
