@@ -20,12 +20,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { request as undiciRequest } from 'undici';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { ApiError, errorBody } from '../domain/errors.js';
 import { newSpanId, newTraceId } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
+import { upstreamClock } from './clock.js';
+import { jsonOf, passOn, send } from './http.js';
 import { IdMap } from './id-map.js';
 import { operationIndex } from './operations.js';
 import {
@@ -76,39 +77,6 @@ export interface Shadow {
   close(): Promise<void>;
 }
 
-/** Hop-by-hop headers (RFC 9110 7.6.1) and what the proxy sets itself: never passed on. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'host',
-  'content-length',
-]);
-
-const passOn = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || HOP_BY_HOP.has(k.toLowerCase())) continue;
-    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-};
-
-function jsonOf(text: string, contentType: string | undefined): unknown {
-  if (text === '' || (contentType !== undefined && !/json/i.test(contentType))) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 const WEBHOOK_PATH = '/v1/partner/webhooks';
 /** Exchanges and deliveries kept with their bodies for the report (the newest); the summary counts every one. */
 const KEPT = 10_000;
@@ -148,6 +116,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     throw new Error(`obsim could not make the shadow's sandbox: ${created.body}`);
   const sandbox = created.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;
   const sandboxHeaders = { 'x-partner-client-id': sandbox.clientId, 'x-partner-client-secret': sandbox.clientSecret };
+  const clock = upstreamClock(obsim, sandboxHeaders, (headers) => call(`${upstreamBase}/_sandbox/clock`, 'GET', headers, undefined));
 
   /** The newest KEPT exchanges with both answers; the counts cover every one. */
   const exchanges: ExchangeEntry[] = [];
@@ -171,18 +140,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const send = async (url: string, method: string, headers: Record<string, string>, body: Buffer | undefined) => {
-    const began = performance.now();
-    const res = await undiciRequest(url, {
-      method: method as 'GET',
-      headers,
-      body: body && body.length ? body : undefined,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const bytes = Buffer.from(await res.body.arrayBuffer());
-    return { status: res.statusCode, headers: passOn(res.headers), bytes, ms: Math.round(performance.now() - began) };
-  };
+  const call = (url: string, method: string, headers: Record<string, string>, body: Buffer | undefined) =>
+    send(url, method, headers, body, timeoutMs);
 
   // --- the partner's side: everything goes upstream, the upstream's answer comes back
   async function proxy(request: FastifyRequest, reply: FastifyReply) {
@@ -201,7 +160,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     }
     let answer;
     try {
-      answer = await send(`${upstreamBase}${request.url}`, request.method, headers, sentBody);
+      answer = await call(`${upstreamBase}${request.url}`, request.method, headers, sentBody);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const failure = new ApiError('upstream_unavailable', {
@@ -242,14 +201,14 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (upTrace) exchangeOfTrace.set(upTrace, p.index);
     if (!clockProbed && (p.headers['x-partner-client-id'] || p.headers.authorization)) {
       clockProbed = true;
-      await followUpstreamClock(p.headers);
+      await clock.follow(p.headers);
     }
     if (op?.kind === 'control' && path.startsWith('/_sandbox/clock')) {
       // the upstream's clock moved: the shadow's follows it to the same instant (never replayed: that would move it twice)
       controls++;
-      const clock = upstreamJson as { now?: unknown; frozen?: unknown } | undefined;
-      if (p.upstream.status < 300 && typeof clock?.now === 'string')
-        await moveClockTo(clock.now, typeof clock.frozen === 'boolean' ? clock.frozen : undefined);
+      const moved = upstreamJson as { now?: unknown; frozen?: unknown } | undefined;
+      if (p.upstream.status < 300 && typeof moved?.now === 'string')
+        await clock.moveTo(moved.now, typeof moved.frozen === 'boolean' ? moved.frozen : undefined);
       return;
     }
     // a hosted page's form (onboarding, payment, consent) changes state too: replayed, not compared; reading one changes nothing
@@ -312,28 +271,6 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     });
   }
 
-  /** Once, with the partner's credentials: does the upstream offer obsim's clock? Then start where it is. */
-  async function followUpstreamClock(partnerHeaders: Record<string, string>): Promise<void> {
-    const auth: Record<string, string> = {};
-    for (const k of ['x-partner-client-id', 'x-partner-client-secret']) if (partnerHeaders[k]) auth[k] = partnerHeaders[k];
-    try {
-      const res = await send(`${upstreamBase}/_sandbox/clock`, 'GET', auth, undefined);
-      const clock = jsonOf(res.bytes.toString('utf8'), res.headers['content-type']) as { now?: unknown; frozen?: unknown } | undefined;
-      if (res.status === 200 && typeof clock?.now === 'string' && typeof clock.frozen === 'boolean')
-        await moveClockTo(clock.now, clock.frozen);
-    } catch {
-      // no clock controls upstream: the shadow's clock runs in real time, like the provider's
-    }
-  }
-
-  async function moveClockTo(instant: string, frozen: boolean | undefined): Promise<void> {
-    if (frozen === true) await obsim.inject({ method: 'POST', url: '/_sandbox/clock/freeze', headers: sandboxHeaders });
-    const now = obsim.inject({ method: 'GET', url: '/_sandbox/clock', headers: sandboxHeaders });
-    const ahead = Date.parse(instant) - Date.parse((await now).json<{ now: string }>().now);
-    if (ahead > 0) await obsim.inject({ method: 'POST', url: '/_sandbox/clock/advance', headers: sandboxHeaders, payload: { ms: ahead } });
-    if (frozen === false) await obsim.inject({ method: 'POST', url: '/_sandbox/clock/resume', headers: sandboxHeaders });
-  }
-
   // --- webhooks: the upstream's, forwarded to the partner and recorded; obsim's, recorded
   app.post<{ Params: { n: string } }>('/_shadow/hooks/:n', async (request, reply) => {
     const reg = registrations.get(Number(request.params.n));
@@ -345,7 +282,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (deliveries.length >= KEPT) deliveries.shift();
     deliveries.push({ side: 'upstream', hook: reg.hook, at: Date.now(), body: body.toString('utf8'), headers, exchange: null, trace });
     try {
-      const forwarded = await send(reg.partnerUrl, 'POST', headers, body);
+      const forwarded = await call(reg.partnerUrl, 'POST', headers, body);
       return reply.code(forwarded.status).headers(forwarded.headers).send(forwarded.bytes);
     } catch {
       // the partner's receiver is down: the upstream sees what it would have seen

@@ -1,0 +1,67 @@
+/**
+ * The shadow's HTTP plumbing: what passes through it (hop-by-hop headers are the proxy's own), a
+ * body as JSON when it is JSON, and one request to the upstream (or the partner's receiver) with
+ * its answer read whole.
+ */
+import { request as undiciRequest } from 'undici';
+
+/** Hop-by-hop headers (RFC 9110 7.6.1) and what the proxy sets itself: never passed on. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'host',
+  'content-length',
+]);
+
+export const passOn = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined || HOP_BY_HOP.has(k.toLowerCase())) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+};
+
+export function jsonOf(text: string, contentType: string | undefined): unknown {
+  if (text === '' || (contentType !== undefined && !/json/i.test(contentType))) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Sent {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+  /** How long the answer took (ms). */
+  ms: number;
+}
+
+/** One request, its answer read whole; rejects when the other side cannot be reached. */
+export async function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  timeoutMs: number,
+): Promise<Sent> {
+  const began = performance.now();
+  const res = await undiciRequest(url, {
+    method: method as 'GET',
+    headers,
+    body: body && body.length ? body : undefined,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: passOn(res.headers), bytes, ms: Math.round(performance.now() - began) };
+}
