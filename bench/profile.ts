@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { LoadGenerator, type LoadJob } from './lib/load.js';
 import { ok } from './lib/http.js';
 import { lifecycleCase } from './lib/lifecycle.js';
-import { createMerchant, PARTNER_HEADERS } from './lib/obsim.js';
+import { aisAccounts, createMerchant, PARTNER_HEADERS, SMALL_USERS, type AisAccount } from './lib/obsim.js';
 import { machine, pinSelf, LOAD_CORE } from './lib/proc.js';
 import { topSelfTime } from './lib/profile.js';
 import { build, log, opts, RESULTS, ROOT, startObsim, tmp, value } from './lib/run-setup.js';
@@ -106,17 +106,29 @@ interface Fixture {
   merchantId: number;
   merchantClientId: string;
   paymentId: number;
+  /** For the transactions pages: a user with a year and more of history, its busiest account, a token. */
+  ais?: AisAccount;
 }
 
 /** What the cases need and nothing more (the bench's AIS fixture would put 100,000 generated transactions into the profile). */
-async function fixture(base: string): Promise<Fixture> {
+async function fixture(base: string, ais: boolean): Promise<Fixture> {
   const { merchantId, clientId } = await createMerchant(base);
   const body = { merchantClientId: clientId, amount: 125.5, referenceNumber: 'profile-status' };
   const payment = await ok<{ paymentId: number }>(base, 'POST', '/v1/partner/payments', body, PARTNER_HEADERS);
-  return { merchantId, merchantClientId: clientId, paymentId: payment.paymentId };
+  const fx: Fixture = { merchantId, merchantClientId: clientId, paymentId: payment.paymentId };
+  // user-1k: about a thousand transactions over three years (the account with the most)
+  if (ais) fx.ais = (await aisAccounts(base, SMALL_USERS[0], merchantId)).sort((a, b) => b.total - a.total)[0];
+  return fx;
 }
 
-type LoadCase = { id: string; label: string; job: (fx: Fixture) => Omit<LoadJob, 'url' | 'connections' | 'durationS'> };
+const transactionsPage = (pageLimit: number) => (fx: Fixture) => ({
+  method: 'POST' as const,
+  path: '/v1/ais/accounts/transactions',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${fx.ais!.token}` },
+  body: JSON.stringify({ userId: fx.ais!.userId, merchantId: fx.ais!.merchantId, accountId: fx.ais!.accountId, pageLimit }),
+});
+
+type LoadCase = { id: string; label: string; ais?: boolean; job: (fx: Fixture) => Omit<LoadJob, 'url' | 'connections' | 'durationS'> };
 const CASES: LoadCase[] = [
   {
     id: 'onboarding',
@@ -139,20 +151,25 @@ const CASES: LoadCase[] = [
       unique: true,
     }),
   },
+  { id: 'tx20', label: 'POST transactions, a page of 20', ais: true, job: transactionsPage(20) },
+  { id: 'tx100', label: 'POST transactions, a page of 100', ais: true, job: transactionsPage(100) },
 ];
 
 /** A load case: its warm-up and its measured run; what the profile is divided by. */
-async function runLoad(c: LoadCase, base: string): Promise<{ requests: number; rps: number }> {
-  const fx = await fixture(base);
+async function runLoad(c: LoadCase, base: string): Promise<{ requests: number; rps: number; answerBytes: number }> {
+  const fx = await fixture(base, c.ais === true);
   const job = { ...c.job(fx), url: base, connections: CONNECTIONS };
+  // one answer's size, for the cost per KB
+  const one = await fetch(`${base}${job.path}`, { method: job.method, headers: job.headers, body: job.body?.replace('{{n}}', 'size') });
+  const answerBytes = (await one.arrayBuffer()).byteLength;
   const warmup = await load.run({ ...job, durationS: 1 });
   const summary = await load.run({ ...job, durationS: SECONDS });
   // the profile covers the warm-up too (and the fixture's few calls): per request over both runs
-  return { requests: warmup.total + summary.total, rps: summary.rps };
+  return { requests: warmup.total + summary.total, rps: summary.rps, answerBytes };
 }
 
 /** The lifecycle: per payment created, with its settlement and delivery (the case waits for both). */
-async function runLifecycle(base: string, dbPath: string): Promise<{ requests: number; rps: number }> {
+async function runLifecycle(base: string, dbPath: string): Promise<{ requests: number; rps: number; answerBytes?: number }> {
   const receiver = new Receiver();
   const receiverUrl = await receiver.listen();
   try {
@@ -186,7 +203,7 @@ try {
       '--cpu-prof',
       `--cpu-prof-dir=${dir}`,
     ]);
-    const { requests, rps } = await c.run(obsim.server.url, join(tmp, `profile-${c.id}.sqlite`));
+    const { requests, rps, answerBytes } = await c.run(obsim.server.url, join(tmp, `profile-${c.id}.sqlite`));
     await obsim.server.stop();
     const file = readdirSync(dir)
       .filter((f) => f.endsWith('.cpuprofile'))
@@ -208,16 +225,20 @@ try {
       rps: round(rps, 0),
       requests,
       totalUs,
+      ...(answerBytes ? { answerBytes } : {}),
       perRequest,
       top: r.top,
     };
     log(`${c.label}: ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request`);
+    const kb = answerBytes ? answerBytes / 1024 : undefined;
     md.push(
-      `#### ${c.label} (c${CONNECTIONS}, ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request)`,
+      `#### ${c.label} (c${CONNECTIONS}, ${round(rps, 0)} req/s under the profiler, ${totalUs} µs of profiled CPU per request${kb ? `, answers of ${round(kb, 1)} KB` : ''})`,
       '',
-      '| spent on | µs per request (profiled) | share |',
-      '|---|---|---|',
-      ...Object.entries(perRequest).map(([k, us]) => `| ${k} | ${us} | ${Math.round((100 * (us ?? 0)) / (totalUs ?? 1))} % |`),
+      `| spent on | µs per request (profiled) | share |${kb ? ' µs per KB of answer |' : ''}`,
+      `|---|---|---|${kb ? '---|' : ''}`,
+      ...Object.entries(perRequest).map(
+        ([k, us]) => `| ${k} | ${us} | ${Math.round((100 * (us ?? 0)) / (totalUs ?? 1))} % |${kb ? ` ${round((us ?? 0) / kb, 1)} |` : ''}`,
+      ),
       '',
       '| top frames by self time | where | share |',
       '|---|---|---|',

@@ -46,7 +46,7 @@ async function issueToken(base: string, userId: string, merchantId: number): Pro
 }
 
 /** Token + authorized consent + account list for one user; returns its accounts with their sizes. */
-async function aisAccounts(base: string, userId: string, merchantId: number): Promise<AisAccount[]> {
+export async function aisAccounts(base: string, userId: string, merchantId: number): Promise<AisAccount[]> {
   const token = await issueToken(base, userId, merchantId);
   const bearer = { authorization: `Bearer ${token}` };
   const now = Date.now();

@@ -133,13 +133,24 @@ export interface JournalResources {
 const ID_KEYS = ['merchantId', 'paymentId', 'consentId', 'webhookId', 'deliveryId'] as const;
 
 /**
- * The resources a request created or changed: for a successful write (not GET/HEAD), the ids its
+ * The account-data reads the contract makes POSTs (their filters travel in the body): they change
+ * nothing. Telling them from writes spares the journal reading their answers, which grow with a
+ * page of transactions, for ids they do not create.
+ */
+const READS_BY_POST = new Set(['/v1/ais/accounts', '/v1/ais/accounts/balance', '/v1/ais/accounts/transactions']);
+
+/** Whether a request can change anything: not GET/HEAD, not an account-data read. */
+export const isWrite = (method: string, path: string): boolean =>
+  method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && READS_BY_POST.has(path));
+
+/**
+ * The resources a request created or changed: for a successful write (isWrite), the ids its
  * path names and the top-level ids of its answer (`id` of a webhook or delivery answer counted as
  * such by the path). A read changes nothing and names none.
  */
 export function changedResources(method: string, path: string, params: unknown, response: unknown, status: number): JournalResources {
   const out: Record<string, unknown> = {};
-  if (method === 'GET' || method === 'HEAD' || status >= 400) return out;
+  if (!isWrite(method, path) || status >= 400) return out;
   const take = (source: unknown) => {
     if (source === null || typeof source !== 'object') return;
     for (const key of ID_KEYS) {

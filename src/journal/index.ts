@@ -19,6 +19,7 @@ import {
   differences,
   expectation,
   journalHeaders,
+  isWrite,
   nearMisses,
   refusal,
   type CountExpectation,
@@ -259,7 +260,7 @@ export function createJournal(
       const response = kept(r.payload, limits.bodyLimit, r.payloadIsJson);
       const responseText = response.body !== null && 'text' in response.body ? response.body.text : null;
       const { code, field } = refusal(r.status, responseText);
-      const write = r.method !== 'GET' && r.method !== 'HEAD' && r.status < 400;
+      const write = isWrite(r.method, r.path) && r.status < 400;
       const query = (r.query ?? {}) as Record<string, unknown>;
       const headers = journalHeaders(r.headers);
       const e: StoredEntry = {

@@ -67,27 +67,27 @@ export function accountStore(db: Db) {
   const BATCH = 100;
   const insertTx = db.prepare(`INSERT INTO ais_transactions ${TX_COLUMNS} VALUES ${ROW}`);
   const insertTxBatch = db.prepare(`INSERT INTO ais_transactions ${TX_COLUMNS} VALUES ${Array(BATCH).fill(ROW).join(', ')}`);
-  const accountsOf = db.prepare('SELECT * FROM ais_accounts WHERE user_id = ? ORDER BY position');
+  const accountsOf = db.prepare('SELECT * FROM ais_accounts WHERE user_id = CAST(? AS TEXT) ORDER BY position');
   const accountById = db.prepare('SELECT * FROM ais_accounts WHERE account_id = ?');
   // totalTransactions in O(log n): `seq` is each row's position in the page order (booking_date
   // DESC, transaction_id), so the rows of a window are the seq range from the newest row at or
   // before `to` to the oldest row at or after `from` (two index seeks, whatever the account size).
   const newestSeqUpTo = db
     .prepare(
-      'SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date <= ? ORDER BY booking_date DESC, transaction_id LIMIT 1',
+      'SELECT seq FROM ais_transactions WHERE account_id = CAST(? AS TEXT) AND booking_date <= ? ORDER BY booking_date DESC, transaction_id LIMIT 1',
     )
     .pluck();
   const oldestSeqFrom = db
     .prepare(
-      'SELECT seq FROM ais_transactions WHERE account_id = ? AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1',
+      'SELECT seq FROM ais_transactions WHERE account_id = CAST(? AS TEXT) AND booking_date >= ? ORDER BY booking_date ASC, transaction_id DESC LIMIT 1',
     )
     .pluck();
   /** Users / accounts known to be materialized (rows are never deleted), so reads skip the check. */
   const materialized = new Set<string>();
   const readyAccounts = new Set<string>();
   const pageTx = db.prepare(
-    `SELECT * FROM ais_transactions WHERE account_id = ? AND booking_date >= ? AND booking_date <= ?
-     ORDER BY booking_date DESC, transaction_id LIMIT ?`,
+    `SELECT * FROM ais_transactions WHERE account_id = CAST(? AS TEXT) AND booking_date >= ? AND booking_date <= ?
+     ORDER BY booking_date DESC, transaction_id LIMIT CAST(? AS INTEGER)`,
   );
 
   const materializeTx = db.transaction((userId: string, nowMs: number) => {

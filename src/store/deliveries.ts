@@ -108,7 +108,7 @@ export function deliveryStore(db: Db) {
     `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault,
             e.traceparent AS event_traceparent, e.tracestate AS event_tracestate, d.redelivery_of, d.queued_at_ms
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
-      WHERE d.state = 'pending' ORDER BY d.id LIMIT ?`,
+      WHERE d.state = 'pending' ORDER BY d.id LIMIT CAST(? AS INTEGER)`,
   );
   const markDelivering = db.prepare(
     `UPDATE deliveries SET state = 'delivering', attempted_at = ?, signature = ?, traceparent = ? WHERE id = ? AND state = 'pending'`,
@@ -123,7 +123,7 @@ export function deliveryStore(db: Db) {
   );
   const sinceInstant = db.prepare(
     `SELECT d.id, e.name AS event, d.webhook_id, e.body, d.created_at, d.redelivery_of FROM deliveries d JOIN events e ON e.id = d.event_id
-      WHERE d.partner_id = ? AND d.created_at >= ? ORDER BY d.id LIMIT ?`,
+      WHERE d.partner_id = CAST(? AS TEXT) AND d.created_at >= ? ORDER BY d.id LIMIT CAST(? AS INTEGER)`,
   );
   const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
   const countPending = db.prepare(`SELECT count(*) FROM deliveries WHERE state = 'pending'`).pluck();
@@ -135,17 +135,17 @@ export function deliveryStore(db: Db) {
     const key = given.join(',');
     let found = listStatements.get(key);
     if (!found) {
-      const where = ['d.partner_id = @partner', ...given.map((f) => FILTERS[f])].join(' AND ');
+      const where = ['d.partner_id = CAST(@partner AS TEXT)', ...given.map((f) => FILTERS[f])].join(' AND ');
       const join = given.includes('event') ? 'JOIN events e ON e.id = d.event_id' : '';
       found = {
-        list: db.prepare(`${WITH_EVENT} WHERE ${where} ORDER BY d.id DESC LIMIT @limit`),
+        list: db.prepare(`${WITH_EVENT} WHERE ${where} ORDER BY d.id DESC LIMIT CAST(@limit AS INTEGER)`),
         count: db.prepare(`SELECT count(*) FROM (SELECT 1 FROM deliveries d ${join} WHERE ${where} LIMIT @cap)`).pluck(),
       };
       listStatements.set(key, found);
     }
     return found;
   }
-  const forEvent = db.prepare(`${WITH_EVENT} WHERE d.event_id = ? AND d.partner_id = ? ORDER BY d.id`);
+  const forEvent = db.prepare(`${WITH_EVENT} WHERE d.event_id = CAST(? AS TEXT) AND d.partner_id = CAST(? AS TEXT) ORDER BY d.id`);
   const byOutcome = db.prepare(
     'SELECT state, outcome, count(*) AS n FROM deliveries WHERE partner_id = ? GROUP BY state, outcome ORDER BY state, outcome',
   );

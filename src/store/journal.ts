@@ -43,7 +43,7 @@ export function journalStore(db: Db) {
     )
     .pluck();
   const pages = db.prepare(
-    'SELECT first_id, last_id, data, NULL AS answers FROM journal_pages WHERE partner_id = ? AND last_id > ? ORDER BY first_id',
+    'SELECT first_id, last_id, data, NULL AS answers FROM journal_pages WHERE partner_id = CAST(? AS TEXT) AND last_id > ? ORDER BY first_id',
   );
   const page = db.prepare('SELECT first_id, last_id, data, answers FROM journal_pages WHERE partner_id = ? AND first_id = ?');
   const deleteBelow = db.prepare('DELETE FROM journal_pages WHERE partner_id = ? AND last_id < ?');

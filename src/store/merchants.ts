@@ -30,14 +30,16 @@ export function merchantStore(db: Db) {
   const updateOnboarding = db.prepare(
     'UPDATE merchants SET onboarding_token = ?, onboarding_expires_at = ?, updated_at = ? WHERE id = ? RETURNING *',
   );
-  const pageForPartner = db.prepare('SELECT * FROM merchants WHERE partner_id = ? ORDER BY id LIMIT ? OFFSET ?');
+  const pageForPartner = db.prepare(
+    'SELECT * FROM merchants WHERE partner_id = CAST(? AS TEXT) ORDER BY id LIMIT CAST(? AS INTEGER) OFFSET CAST(? AS INTEGER)',
+  );
   const countForPartner = db.prepare('SELECT count(*) FROM merchants WHERE partner_id = ?').pluck();
   // newest first below a cursor; q matches the name or partnerRefId anywhere (LIKE, ASCII case-insensitive)
   const search = db.prepare(
-    `SELECT * FROM merchants WHERE partner_id = @partner AND id < @before
+    `SELECT * FROM merchants WHERE partner_id = CAST(@partner AS TEXT) AND id < @before
        AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
        AND (@q IS NULL OR company_name LIKE @q ESCAPE '\\' OR partner_ref_id LIKE @q ESCAPE '\\')
-     ORDER BY id DESC LIMIT @limit`,
+     ORDER BY id DESC LIMIT CAST(@limit AS INTEGER)`,
   );
   const byStatus = db.prepare('SELECT status, count(*) AS n FROM merchants WHERE partner_id = ? GROUP BY status');
 

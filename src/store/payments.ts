@@ -33,9 +33,9 @@ export function paymentStore(db: Db) {
   );
 
   const list = db.prepare(
-    `SELECT * FROM payments WHERE partner_id = @partner AND id < @before
+    `SELECT * FROM payments WHERE partner_id = CAST(@partner AS TEXT) AND id < @before
        AND (@status IS NULL OR status = @status) AND (@reference IS NULL OR reference_number = @reference)
-     ORDER BY id DESC LIMIT @limit`,
+     ORDER BY id DESC LIMIT CAST(@limit AS INTEGER)`,
   );
   const byStatus = db.prepare('SELECT status, count(*) AS n FROM payments WHERE partner_id = ? GROUP BY status');
   const markOpened = db.prepare('UPDATE payments SET page_opened_at = ? WHERE id = ? RETURNING *');

@@ -19,7 +19,9 @@ export interface StoreDetails {
 
 export function storeStore(db: Db) {
   const insert = db.prepare('INSERT INTO stores (partner_id, merchant_id, name, details, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *');
-  const forMerchant = db.prepare('SELECT * FROM stores WHERE merchant_id = ? AND partner_id = ? ORDER BY id');
+  const forMerchant = db.prepare(
+    'SELECT * FROM stores WHERE merchant_id = CAST(? AS INTEGER) AND partner_id = CAST(? AS TEXT) ORDER BY id',
+  );
 
   return {
     insert(partnerId: string, merchantId: number, name: string, details: StoreDetails, nowIso: string): StoreRow {

@@ -26,11 +26,15 @@ export function timerStore(db: Db) {
     'INSERT INTO timers (sandbox_id, partner_id, due_at, aggregate, aggregate_id, trigger, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const cancel = db.prepare('DELETE FROM timers WHERE aggregate = ? AND aggregate_id = ?');
-  const nextDue = db.prepare('SELECT * FROM timers WHERE sandbox_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
-  const nextDueOf = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? AND due_at <= ? ORDER BY due_at, id LIMIT 1');
+  const nextDue = db.prepare('SELECT * FROM timers WHERE sandbox_id = CAST(? AS TEXT) AND due_at <= ? ORDER BY due_at, id LIMIT 1');
+  const nextDueOf = db.prepare(
+    'SELECT * FROM timers WHERE aggregate = CAST(? AS TEXT) AND aggregate_id = CAST(? AS TEXT) AND due_at <= ? ORDER BY due_at, id LIMIT 1',
+  );
   const remove = db.prepare('DELETE FROM timers WHERE id = ?');
   const nextAt = db.prepare('SELECT min(due_at) FROM timers WHERE sandbox_id = ?').pluck();
-  const ofAggregate = db.prepare('SELECT * FROM timers WHERE aggregate = ? AND aggregate_id = ? ORDER BY due_at, id');
+  const ofAggregate = db.prepare(
+    'SELECT * FROM timers WHERE aggregate = CAST(? AS TEXT) AND aggregate_id = CAST(? AS TEXT) ORDER BY due_at, id',
+  );
   const sandboxesWithTimers = db.prepare('SELECT DISTINCT sandbox_id FROM timers').pluck();
 
   /** Per sandbox, the earliest due_at inserted since the last takeInserted() (only an insert can move its next due instant earlier). */

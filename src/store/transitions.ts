@@ -58,7 +58,9 @@ export function transitionStore(db: Db) {
     `INSERT INTO transitions (partner_id, resource, resource_id, from_state, to_state, reason, at, cause_kind, cause_name, request_id, traceparent)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const ofResource = db.prepare('SELECT * FROM transitions WHERE partner_id = ? AND resource = ? AND resource_id = ? ORDER BY id');
+  const ofResource = db.prepare(
+    'SELECT * FROM transitions WHERE partner_id = CAST(? AS TEXT) AND resource = CAST(? AS TEXT) AND resource_id = CAST(? AS TEXT) ORDER BY id',
+  );
   const ofPartner = db.prepare('SELECT * FROM transitions WHERE partner_id = ? ORDER BY id');
   const trim = db.prepare(
     `DELETE FROM transitions WHERE partner_id = ? AND id < (

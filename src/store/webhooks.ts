@@ -16,7 +16,7 @@ export function webhookStore(db: Db) {
   const insert = db.prepare('INSERT INTO webhooks (id, partner_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *');
   const byIdForPartner = db.prepare('SELECT * FROM webhooks WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
-  const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = ? ORDER BY created_at, id');
+  const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = CAST(? AS TEXT) ORDER BY created_at, id');
   const setSecret = db.prepare('UPDATE webhooks SET secret = ? WHERE id = ?');
 
   return {
