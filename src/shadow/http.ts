@@ -3,6 +3,7 @@
  * body as JSON when it is JSON, and one request to the upstream (or the partner's receiver) with
  * its answer read whole.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { request as undiciRequest } from 'undici';
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and what the proxy sets itself: never passed on. */
@@ -64,4 +65,20 @@ export async function send(
   });
   const bytes = Buffer.from(await res.body.arrayBuffer());
   return { status: res.statusCode, headers: passOn(res.headers), bytes, ms: Math.round(performance.now() - began) };
+}
+
+/**
+ * An answer's text for comparing it: the partner gets the bytes as the upstream sent them
+ * (compressed when it asked), the comparison reads what they say.
+ */
+export function decodedText(bytes: Buffer, contentEncoding: string | undefined): string {
+  const encoding = contentEncoding?.trim().toLowerCase();
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(bytes).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(bytes).toString('utf8');
+  } catch {
+    // not what it says it is: compared as it came (uncomparable: not JSON)
+  }
+  return bytes.toString('utf8');
 }

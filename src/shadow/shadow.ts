@@ -26,7 +26,7 @@ import { ApiError, errorBody } from '../domain/errors.js';
 import { newSpanId, newTraceId } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
 import { upstreamClock } from './clock.js';
-import { jsonOf, passOn, send } from './http.js';
+import { decodedText, jsonOf, passOn, send } from './http.js';
 import { IdMap } from './id-map.js';
 import { operationIndex } from './operations.js';
 import {
@@ -176,7 +176,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       headers,
       body,
       sentBody,
-      upstream: { status: answer.status, headers: answer.headers, text: answer.bytes.toString('utf8') },
+      upstream: { status: answer.status, headers: answer.headers, text: decodedText(answer.bytes, answer.headers['content-encoding']) },
       upstreamMs: answer.ms,
       hook,
     };

@@ -6,6 +6,7 @@
  * uncomparable, never a crash; the upstream's deliveries forwarded to the partner's URL unchanged.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { request } from 'undici';
@@ -37,7 +38,7 @@ async function recordingUpstream(
       const s = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       seen.push(s);
       const a = answer(s);
-      res.writeHead(a.status, a.headers).end(a.body);
+      res.writeHead(a.status, a.headers).end(a.headers['content-encoding'] ? Buffer.from(a.body, 'latin1') : a.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -69,6 +70,27 @@ t.test("the upstream's answer, byte for byte; the partner's request, unchanged",
   const [sent] = upstream.seen;
   t.match(sent, { method: 'POST', url: '/v1/partner/payments?x=1&y=two', body });
   t.match(sent.headers, { ...PARTNER, 'x-request-id': 'partner-req-1', 'x-custom': 'yes', 'content-type': 'application/json' });
+});
+
+t.test('a compressed answer reaches the partner compressed and is compared by what it says', async (t) => {
+  const json = JSON.stringify([{ merchantId: 1, companyName: 'Gzip ApS', status: 'activated' }]);
+  const upstream = await recordingUpstream(t, (seen): { status: number; headers: Record<string, string>; body: string } =>
+    seen.url === '/_sandbox/clock'
+      ? { status: 404, headers: {}, body: '' }
+      : {
+          status: 200,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: gzipSync(json).toString('latin1'),
+        },
+  );
+  const shadow = await startShadow({ upstream: upstream.url });
+  t.teardown(() => shadow.close());
+  const res = await request(`${shadow.url}/v1/partner/merchants`, { headers: { ...PARTNER, 'accept-encoding': 'gzip' } });
+  t.equal(res.headers['content-encoding'], 'gzip');
+  t.equal(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString(), json, 'the bytes as sent');
+  await shadow.settled();
+  const [exchange] = shadow.report().exchanges;
+  t.not(exchange.verdict, 'uncomparable', `compared after decoding (${exchange.reason ?? exchange.verdict})`);
 });
 
 t.test("a webhook registration: only its url is replaced, by the shadow's receiver (with --public-url)", async (t) => {
