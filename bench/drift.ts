@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shadowFlow, LATE_AFTER_MS, WEBHOOK_WAIT_MS } from '../test/helpers/drift.js';
+import { runCatalogueEntry } from '../test/helpers/drift.js';
 import { CATALOGUE } from '../test/drift/catalogue.js';
 import { LoadGenerator } from './lib/load.js';
 import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
@@ -37,20 +37,8 @@ if (!argv.includes('--no-caught')) {
   let caught = 0;
   const missed: string[] = [];
   for (const entry of CATALOGUE) {
-    const m = entry.mutation.webhook?.mutation;
-    const held = m?.op === 'delay' ? m.ms : m?.op === 'reorder' ? 1000 : 0;
-    const wait = entry.expect.webhook ? WEBHOOK_WAIT_MS + LATE_AFTER_MS + held : 0;
-    const { report, applied } = await shadowFlow(entry.scenario, { mutation: entry.mutation, waitForWebhooksMs: wait });
-    const drifts = entry.expect.webhook ? report.webhookEntries.flatMap((w) => w.drifts) : report.exchanges.flatMap((e) => e.drifts);
-    const hit =
-      applied &&
-      drifts.some(
-        (d) =>
-          d.kind === entry.expect.kind &&
-          d.pointer === entry.expect.pointer &&
-          (entry.expect.detail === undefined || d.detail === entry.expect.detail),
-      );
-    if (hit) caught++;
+    const { applied, found } = await runCatalogueEntry(entry);
+    if (applied && found) caught++;
     else missed.push(entry.id);
   }
   console.log(

@@ -13,8 +13,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
 import { portArg, urlArg } from './args.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import { scenarioJsonSchema } from '../../schemas/scenario.js';
 import { expandPaths, findShippedScenario, loadScenarioFile, ScenarioLoadError, shippedScenariosDir } from '../scenarios/loader.js';
 import { startReceiver, type Receiver } from '../scenarios/receiver.js';
@@ -25,6 +25,7 @@ import { runFiles, type RunOptions, type ScenarioResult } from '../scenarios/run
 import { watchScenarios } from '../scenarios/watch.js';
 import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
 import { CliExit } from './exit.js';
+import { writeFileWhole } from './files.js';
 import { registerRecordCommand } from './scenario-record.js';
 
 interface RunOpts {
@@ -178,11 +179,6 @@ export function registerScenarioCommands(program: Command): void {
     });
 }
 
-function writeReport(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
 async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResult[]> {
   const files = resolveScenarioArgs(paths);
   const vars: Record<string, unknown> = {};
@@ -226,7 +222,7 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
       if (!quiet) console.log(`JUnit report written to ${opts.junit}`);
     }
     if (opts.report) {
-      writeReport(
+      writeFileWhole(
         opts.report,
         htmlReport(results, { target: transport.description, durationMs: Date.now() - started, generatedAt: new Date().toISOString() }),
       );

@@ -236,23 +236,16 @@ export function snapshotStore(db: Db) {
         );
         deliveryIds.set(Number(d.id), id);
       }
+      /** The new id of a merchant, payment or consent (its request id) of the snapshot. */
+      const newIdOf = (kind: unknown, id: unknown) =>
+        kind === 'merchant' ? merchantIds.get(Number(id)) : kind === 'payment' ? paymentIds.get(Number(id)) : requestIds.get(String(id));
       for (const t of data.timers) {
-        const aggregateId =
-          t.aggregate === 'merchant'
-            ? merchantIds.get(Number(t.aggregate_id))
-            : t.aggregate === 'payment'
-              ? paymentIds.get(Number(t.aggregate_id))
-              : requestIds.get(String(t.aggregate_id));
+        const aggregateId = newIdOf(t.aggregate, t.aggregate_id);
         if (aggregateId === undefined) continue;
         put('timers', { ...t, sandbox_id: sandboxId, partner_id: sandboxId, aggregate_id: String(aggregateId) }, 'id');
       }
       for (const t of transitionsOf(data, sandboxId)) {
-        const resourceId =
-          t.resource === 'merchant'
-            ? merchantIds.get(Number(t.resource_id))
-            : t.resource === 'payment'
-              ? paymentIds.get(Number(t.resource_id))
-              : requestIds.get(String(t.resource_id));
+        const resourceId = newIdOf(t.resource, t.resource_id);
         if (resourceId === undefined) continue;
         put('transitions', { ...t, partner_id: sandboxId, resource_id: String(resourceId) }, 'id');
       }

@@ -5,7 +5,7 @@
  * OBSIM_DRIFT_ALL=1 (`npm run test:drift`) all 50.
  */
 import t from 'tap';
-import { shadowFlow, LATE_AFTER_MS, WEBHOOK_WAIT_MS } from '../helpers/drift.js';
+import { runCatalogueEntry } from '../helpers/drift.js';
 import { CATALOGUE } from './catalogue.js';
 
 const entries = process.env.OBSIM_DRIFT_ALL ? CATALOGUE : CATALOGUE.filter((e) => e.short);
@@ -14,19 +14,8 @@ t.setTimeout(entries.length * 5_000);
 
 for (const entry of entries) {
   t.test(`${entry.id} (${entry.scenario}): ${entry.expect.kind} at ${entry.expect.pointer || '(the answer)'}`, async (t) => {
-    // long enough for an unpaired delivery to be judged, and for a delayed or held one to arrive
-    const m = entry.mutation.webhook?.mutation;
-    const held = m?.op === 'delay' ? m.ms : m?.op === 'reorder' ? 1000 : 0;
-    const wait = entry.expect.webhook ? WEBHOOK_WAIT_MS + LATE_AFTER_MS + held : 0;
-    const { report, applied } = await shadowFlow(entry.scenario, { mutation: entry.mutation, waitForWebhooksMs: wait });
+    const { applied, drifts, found } = await runCatalogueEntry(entry);
     t.ok(applied, 'the mutation applied (otherwise the entry tests nothing)');
-    const drifts = entry.expect.webhook ? report.webhookEntries.flatMap((w) => w.drifts) : report.exchanges.flatMap((e) => e.drifts);
-    const found = drifts.find(
-      (d) =>
-        d.kind === entry.expect.kind &&
-        d.pointer === entry.expect.pointer &&
-        (entry.expect.detail === undefined || d.detail === entry.expect.detail),
-    );
     t.ok(found, `reported: ${entry.expect.kind} at ${entry.expect.pointer}`, { drifts });
   });
 }

@@ -7,8 +7,10 @@ import { startObsim } from '../../src/index.js';
 import { findShippedScenario } from '../../src/scenarios/loader.js';
 import { runFiles, type ScenarioResult } from '../../src/scenarios/runner.js';
 import { httpTransport } from '../../src/scenarios/transport.js';
+import type { Drift } from '../../src/domain/drift.js';
 import type { DriftReport } from '../../src/shadow/report.js';
 import { startShadow, type Shadow } from '../../src/shadow/shadow.js';
+import type { CatalogueEntry } from '../drift/catalogue.js';
 import { startMutatingProxy, type Mutation } from './mutating-proxy.js';
 
 /** Real ms a delivery waits for its pair in these runs, and the late limit. */
@@ -53,4 +55,24 @@ export async function shadowFlow(
     await proxy?.close();
     await upstream.close();
   }
+}
+
+/**
+ * One catalogue entry run through a shadow: whether the mutation applied, the drifts reported where
+ * the entry expects them (exchanges or webhooks), and the one it expects if it is among them.
+ */
+export async function runCatalogueEntry(entry: CatalogueEntry): Promise<{ applied: boolean; drifts: Drift[]; found: Drift | undefined }> {
+  // long enough for an unpaired delivery to be judged, and for a delayed or held one to arrive
+  const m = entry.mutation.webhook?.mutation;
+  const held = m?.op === 'delay' ? m.ms : m?.op === 'reorder' ? 1000 : 0;
+  const wait = entry.expect.webhook ? WEBHOOK_WAIT_MS + LATE_AFTER_MS + held : 0;
+  const { report, applied } = await shadowFlow(entry.scenario, { mutation: entry.mutation, waitForWebhooksMs: wait });
+  const drifts = entry.expect.webhook ? report.webhookEntries.flatMap((w) => w.drifts) : report.exchanges.flatMap((e) => e.drifts);
+  const found = drifts.find(
+    (d) =>
+      d.kind === entry.expect.kind &&
+      d.pointer === entry.expect.pointer &&
+      (entry.expect.detail === undefined || d.detail === entry.expect.detail),
+  );
+  return { applied, drifts, found };
 }
