@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { ApiError, errorBody } from '../domain/errors.js';
-import { newSpanId, newTraceId } from '../domain/trace-context.js';
+import { childContext, formatTraceparent } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
 import { upstreamClock } from './clock.js';
 import { decodedText, jsonOf, passOn, send } from './http.js';
@@ -184,9 +184,10 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       skipped++;
     } else {
       backlog++;
+      // a replay that throws is a fault of the shadow's, not a difference: on record, never silent
       queue = queue
         .then(() => replay(pending))
-        .catch(() => undefined)
+        .catch((err: unknown) => replayFailed(pending, err))
         .finally(() => backlog--);
     }
     void reply.code(answer.status).headers(answer.headers).send(answer.bytes);
@@ -218,10 +219,11 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     delete headers['x-obsim-admin-key'];
     const bearer = /^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
     if (bearer) headers.authorization = `Bearer ${ids.mapped(bearer) ?? bearer}`;
-    const traceId = newTraceId();
-    headers.traceparent = `00-${traceId}-${newSpanId()}-01`;
+    // each replay a trace of its own: obsim's deliveries carry it, naming the exchange that caused them
+    const trace = childContext(undefined);
+    headers.traceparent = formatTraceparent(trace);
     delete headers.tracestate;
-    exchangeOfTrace.set(traceId, p.index);
+    exchangeOfTrace.set(trace.traceId, p.index);
     let payload: string | Buffer = p.body;
     const bodyJson = p.body.length ? jsonOf(p.body.toString('utf8'), headers['content-type']) : undefined;
     if (bodyJson !== undefined) {
@@ -268,6 +270,27 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       request: { headers: p.headers, body: p.body.toString('utf8') },
       upstream: p.upstream,
       obsim: obsimAnswer,
+    });
+  }
+
+  function replayFailed(p: Pending, err: unknown): void {
+    totals.uncomparable++;
+    if (exchanges.length >= KEPT) exchanges.shift();
+    exchanges.push({
+      index: p.index,
+      at: p.at,
+      method: p.method,
+      path: p.url,
+      operationId: operations.match(p.method, p.url.split('?')[0])?.operationId ?? null,
+      upstreamStatus: p.upstream.status,
+      obsimStatus: null,
+      verdict: 'uncomparable',
+      reason: `the replay into obsim failed: ${(err as Error).message}`,
+      drifts: [],
+      upstreamMs: p.upstreamMs,
+      request: { headers: p.headers, body: p.body.toString('utf8') },
+      upstream: p.upstream,
+      obsim: null,
     });
   }
 
