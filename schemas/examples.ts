@@ -20,7 +20,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_91bf367a2e1385d5bfe78600",
+      "id": "wh_0f6b6f293b7feb43d54d4baa",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -29,7 +29,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
+      "secret": "whsec_fb5f3cb8c0ebab9be5c8ae4514aa0a0a90db04d7ebc67493",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -39,7 +39,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -54,11 +54,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "96019304-faf4-4702-bd36-2b61bcf8dd7f",
+      "clientId": "0d22b0ee-7c40-4aed-8ab4-20112a6edb0b",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_rVskOJHJJFg8ocWqwhRJUmdg",
-      "onboardingToken": "onb_rVskOJHJJFg8ocWqwhRJUmdg",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_WKMqkL06lNCRtsje-pPCzbj3",
+      "onboardingToken": "onb_WKMqkL06lNCRtsje-pPCzbj3",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -73,16 +73,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "cfbe4803-a9ec-496f-b648-d79c9fea8c1e",
+      "clientId": "e2be59ff-af84-4f4a-941a-dd792a0b04b0",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
-      "onboardingToken": "onb_v2ZfDcGQrzPR7-hzhDz-uvjN",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_hH4BTxup1_VpAUolyK6zAvik",
+      "onboardingToken": "onb_hH4BTxup1_VpAUolyK6zAvik",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_dce090d8b3f51ee9e57b"
+      "subTppId": "stpp_f543d48248c0e002595a"
     }
   },
   "listMerchants": {
@@ -90,7 +90,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "854b14ca-5d89-447f-a684-65a7b6d09411",
+          "clientId": "d38e65e1-d3fa-44e6-ab1f-3b4345c1816c",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -99,18 +99,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_717ffbebf79c211984e1"
+          "subTppId": "stpp_0ca27c1ab04c83b8b43d"
         },
         {
           "merchantId": 100002,
-          "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+          "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_98d194ad2bbe9461feab"
+          "subTppId": "stpp_3efb97628d49fcaa0120"
         }
       ],
       "page": 1,
@@ -126,14 +126,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_98d194ad2bbe9461feab"
+      "subTppId": "stpp_3efb97628d49fcaa0120"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_NcaY-DKgvQgTP_uG2WWQPelV",
-      "onboardingToken": "onb_NcaY-DKgvQgTP_uG2WWQPelV",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_6T0gya6ewd5h35LotLMlGKEj",
+      "onboardingToken": "onb_6T0gya6ewd5h35LotLMlGKEj",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -155,7 +155,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -167,9 +167,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -187,9 +187,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -204,9 +204,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+      "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -216,7 +216,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_91bf367a2e1385d5bfe78600",
+          "id": "wh_0f6b6f293b7feb43d54d4baa",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -225,7 +225,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_5522e98273d7da86cbd4ca64e901fd7783b183ff7ad0bd7e",
+          "secret": "whsec_fb5f3cb8c0ebab9be5c8ae4514aa0a0a90db04d7ebc67493",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -233,8 +233,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_91bf367a2e1385d5bfe78600",
-      "eventId": "evt_01a21de6a8f257d84ce0c083",
+      "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+      "eventId": "evt_01a21e9cd8b88e5e99575861",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -250,7 +250,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjZjMGNjMzc0LTcwNGEtNDk2Mi04OGM2LTRiMTIwOGI0NmQxZSJ9.8GEFjoB4Ww-s3mvD-oaRfrnI6bzy0qNr1swufsf0HhQ"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjdjNmZjMjM1LTk2M2QtNDNlZS1hMzA1LTJkZjQwYWEyYTI1MiJ9.9f1AiBhkH4EIDdv76FUcdQSIbh6NxAEVuqhJ16HxSiI"
     }
   },
   "createConsent": {
@@ -275,11 +275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
+      "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_geVFUqQwCEMpbtIlajJkOp3y3uRO5ld2"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_UFV4XQpN6rBWCiMQd6q9W_89YCNlpcY1"
     }
   },
   "controlConsent": {
@@ -296,7 +296,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
+      "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -315,11 +315,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
+        "requestId": "283a08f2-12be-4f91-839c-7a52f91c3533",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
+        "consentId": "cns_2eebba0d85664304ab42135947bab2fc"
       },
       {
         "merchantId": 100002,
@@ -331,7 +331,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "78c5df8f-08e3-48f4-86b5-16b79ececdb7",
+        "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -347,8 +347,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
-      "consentId": "cns_e3f04a3386894932b67a79386b182d5c",
+      "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+      "consentId": "cns_2eebba0d85664304ab42135947bab2fc",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -580,15 +580,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23354185642
+      "offsetMs": -23366125751
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.001Z",
+      "now": "2026-03-02T09:30:00.007Z",
       "frozen": true,
-      "offsetMs": -23354185642
+      "offsetMs": -23366125751
     }
   },
   "advanceClock": {
@@ -596,7 +596,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.001Z",
+      "now": "2026-03-02T09:40:00.007Z",
       "fired": 0
     }
   },
@@ -617,13 +617,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "resourceId": "100005",
           "from": null,
           "to": "pending_onboarding",
-          "at": "2026-03-02T09:40:00.001Z",
+          "at": "2026-03-02T09:40:00.007Z",
           "cause": {
             "kind": "request",
             "name": "createMerchant",
-            "requestId": "req_7017287a82f5b32a17f47dca"
+            "requestId": "req_7bf24f647c094d5d1bf6119c"
           },
-          "traceId": "f8bebd2ba0398f72b1007156527b85a6"
+          "traceId": "d31abeb01c4a4a44b4cebd84c7a516fd"
         },
         {
           "id": 14,
@@ -631,13 +631,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "resourceId": "100005",
           "from": "pending_onboarding",
           "to": "awaiting_approval",
-          "at": "2026-03-02T09:40:00.001Z",
+          "at": "2026-03-02T09:40:00.007Z",
           "cause": {
             "kind": "control",
             "name": "submit-onboarding",
-            "requestId": "req_c3ee00d3345e153e5853f02c"
+            "requestId": "req_f82f1a2a969ef3398b0584ca"
           },
-          "traceId": "deca08adc40eb1ca32759ad38e258c5f"
+          "traceId": "838417030e7bdeae2c8e1c88bdc79020"
         }
       ]
     }
@@ -655,9 +655,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "request",
             "name": "createPayment",
-            "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+            "requestId": "req_c53ba629bd8ff3902d0faa83"
           },
-          "traceId": "5b314fd56e468a25d16cb90725cddff2"
+          "traceId": "71304c3f400ed98ed99134d68ab98d47"
         },
         {
           "id": 8,
@@ -669,9 +669,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "control",
             "name": "complete",
-            "requestId": "req_87fa209687bb272737dbe9aa"
+            "requestId": "req_6014516f5d237932580e55de"
           },
-          "traceId": "ec128a7771f6891de4477d1b4d3aed83"
+          "traceId": "e699fd5a19d508e56f5eb945356c47cd"
         }
       ]
     }
@@ -682,30 +682,30 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 11,
           "resource": "consent",
-          "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+          "resourceId": "283a08f2-12be-4f91-839c-7a52f91c3533",
           "from": null,
           "to": "pending",
           "at": "2026-03-02T09:30:00.000Z",
           "cause": {
             "kind": "request",
             "name": "createConsent",
-            "requestId": "req_5d2f37472c790cac11425aee"
+            "requestId": "req_15970ef0da03a83ddfd0e0a7"
           },
-          "traceId": "bbbadc4d987cd6da10d0a1bab9116bb0"
+          "traceId": "4b16ade660db5588913ebaa9c718935b"
         },
         {
           "id": 12,
           "resource": "consent",
-          "resourceId": "60855cd1-3db9-4979-b288-6140066d4d81",
+          "resourceId": "283a08f2-12be-4f91-839c-7a52f91c3533",
           "from": "pending",
           "to": "authorized",
           "at": "2026-03-02T09:30:00.000Z",
           "cause": {
             "kind": "control",
             "name": "authorize",
-            "requestId": "req_e69ac5494e299f54a6569642"
+            "requestId": "req_d1a6ec342a6ff9cf4dd71d4a"
           },
-          "traceId": "f0ce4366f4f5440f13de863c34a72c89"
+          "traceId": "4c9d2151d91155ff0395326502566b5c"
         }
       ]
     }
@@ -715,39 +715,39 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a21de6a971b88ec530f3ba",
+          "eventId": "evt_01a21e9cda9d0713c1b8db5f",
           "event": "merchant.deactivated",
-          "webhookId": "wh_91bf367a2e1385d5bfe78600",
+          "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.001Z",
-          "createdAt": "2026-03-02T09:40:00.001Z",
+          "attemptedAt": "2026-03-02T09:40:00.007Z",
+          "createdAt": "2026-03-02T09:40:00.007Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
-          "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
+          "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23",
+          "traceparent": "00-069c1af5474a6d086bfb3ea0ce0c8809-ee09bdc3dd3aa18d-01"
         },
         {
           "id": 5,
-          "eventId": "evt_01a21de6a970e680c1f29037",
+          "eventId": "evt_01a21e9cda95b4accba80d7f",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_91bf367a2e1385d5bfe78600",
+          "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.001Z",
-          "createdAt": "2026-03-02T09:40:00.001Z",
+          "attemptedAt": "2026-03-02T09:40:00.007Z",
+          "createdAt": "2026-03-02T09:40:00.007Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"33da7a0b-1738-4263-9c4f-fef55ab35a3a\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-          "signature": "42cadfbe993cd14eee43b8483f9b2bfcd306ffdba05870d0cd5d429304c91c66",
-          "traceparent": "00-deca08adc40eb1ca32759ad38e258c5f-054ffab047970b72-01"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"baa2328c-9162-4f37-89a8-8404ffc3243a\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
+          "signature": "8da04ead7be1555954705c218563b17393180848a7ba3277301af430abc12bd9",
+          "traceparent": "00-838417030e7bdeae2c8e1c88bdc79020-1eddb78481d12473-01"
         }
       ],
       "total": 6,
@@ -757,30 +757,30 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a21de6a971b88ec530f3ba",
+      "eventId": "evt_01a21e9cda9d0713c1b8db5f",
       "event": "merchant.deactivated",
-      "webhookId": "wh_91bf367a2e1385d5bfe78600",
+      "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.001Z",
-      "createdAt": "2026-03-02T09:40:00.001Z",
+      "attemptedAt": "2026-03-02T09:40:00.007Z",
+      "createdAt": "2026-03-02T09:40:00.007Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718",
-      "traceparent": "00-31126386c3068514f4d5fcfe3cd5d358-1581e375efedeb8d-01"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
+      "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23",
+      "traceparent": "00-069c1af5474a6d086bfb3ea0ce0c8809-ee09bdc3dd3aa18d-01"
     }
   },
   "redeliverDelivery": {
     "request": {},
     "response": {
       "id": 7,
-      "eventId": "evt_01a21de6a971b88ec530f3ba",
+      "eventId": "evt_01a21e9cda9d0713c1b8db5f",
       "event": "merchant.deactivated",
-      "webhookId": "wh_91bf367a2e1385d5bfe78600",
+      "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -788,10 +788,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.001Z",
+      "createdAt": "2026-03-02T09:40:00.007Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"6b5d9775-4209-4105-829c-a1e3eaaab0e3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-      "signature": "59d7028b774cd2cc47a4240534a2a0481295e238aa6cd3404a8fa2fb2da2c718"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
+      "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23"
     }
   },
   "listRequests": {
@@ -800,7 +800,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-27T16:46:25.514Z",
+          "wallAt": "2026-11-27T20:05:25.281Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -814,13 +814,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 0.87,
-          "requestId": "req_bba7d73aceebe3fe8b0d68f1",
+          "durationMs": 3.079,
+          "requestId": "req_03f56b4ecab2513609aa8908",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+            "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -832,19 +832,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+            "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
           },
-          "traceId": "3ce02a522107a2a836f870eec47f3fc4"
+          "traceId": "b5a6580eab95e761d2642854619bde9e"
         },
         {
           "id": 9,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-27T16:46:25.513Z",
+          "wallAt": "2026-11-27T20:05:25.277Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -858,13 +858,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 2.013,
-          "requestId": "req_c9d4aec1f2bbb143b30d3c7f",
+          "durationMs": 5.103,
+          "requestId": "req_c53ba629bd8ff3902d0faa83",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+            "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -876,14 +876,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+            "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
           },
-          "traceId": "5b314fd56e468a25d16cb90725cddff2"
+          "traceId": "71304c3f400ed98ed99134d68ab98d47"
         }
       ]
     }
@@ -892,7 +892,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "id": 10,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-27T16:46:25.514Z",
+      "wallAt": "2026-11-27T20:05:25.281Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -906,13 +906,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 0.87,
-      "requestId": "req_bba7d73aceebe3fe8b0d68f1",
+      "durationMs": 3.079,
+      "requestId": "req_03f56b4ecab2513609aa8908",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -924,14 +924,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
       },
-      "traceId": "3ce02a522107a2a836f870eec47f3fc4"
+      "traceId": "b5a6580eab95e761d2642854619bde9e"
     }
   },
   "countRequests": {
@@ -969,9 +969,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_91bf367a2e1385d5bfe78600",
+      "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-27T16:46:25.669Z",
+      "startedAt": "2026-11-27T20:05:25.850Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -982,67 +982,67 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 5 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 11 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 4 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
           "title": "valid merchant.deactivated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 5 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 4 ms"
         },
         {
           "id": "signature.wrong-secret",
           "title": "signed with another secret",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 2 ms"
         },
         {
           "id": "signature.missing",
           "title": "no X-Webhook-Signature",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 5 ms"
         },
         {
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 1 ms"
+          "reason": "refused with 401 in 0 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
           "title": "payment.failed after payment.completed (same payment)",
           "status": "pass",
-          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
         },
         {
           "id": "unknown-event",
@@ -1058,9 +1058,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_91bf367a2e1385d5bfe78600",
+          "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-27T16:46:25.669Z",
+          "startedAt": "2026-11-27T20:05:25.850Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -1071,67 +1071,67 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 5 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 11 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 4 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
               "title": "valid merchant.deactivated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 5 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 4 ms"
             },
             {
               "id": "signature.wrong-secret",
               "title": "signed with another secret",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 2 ms"
             },
             {
               "id": "signature.missing",
               "title": "no X-Webhook-Signature",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 5 ms"
             },
             {
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 1 ms"
+              "reason": "refused with 401 in 0 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
               "title": "payment.failed after payment.completed (same payment)",
               "status": "pass",
-              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
             },
             {
               "id": "unknown-event",
@@ -1148,7 +1148,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-27T16:46:25.693Z",
+      "generatedAt": "2026-11-27T20:05:25.938Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
@@ -1739,7 +1739,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T16:46:25.669Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T20:05:25.850Z",
           "evidence": []
         },
         {
@@ -1773,7 +1773,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 6b5d9775-4209-4105-829c-a1e3eaaab0e3\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: f5b18bf7-76e0-47b1-8d91-14ade67a8c38\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1802,8 +1802,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.001Z",
-            "to": "2026-03-02T09:45:00.001Z"
+            "from": "2026-03-02T09:40:00.007Z",
+            "to": "2026-03-02T09:45:00.007Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1813,8 +1813,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.001Z",
-            "to": "2026-03-02T09:45:00.001Z"
+            "from": "2026-03-02T09:40:00.007Z",
+            "to": "2026-03-02T09:45:00.007Z"
           }
         },
         {
@@ -1830,7 +1830,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.001Z"
+      "setAt": "2026-03-02T09:40:00.007Z"
     }
   },
   "getFaults": {
@@ -1842,8 +1842,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.001Z",
-            "to": "2026-03-02T09:45:00.001Z"
+            "from": "2026-03-02T09:40:00.007Z",
+            "to": "2026-03-02T09:45:00.007Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1853,8 +1853,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.001Z",
-            "to": "2026-03-02T09:45:00.001Z"
+            "from": "2026-03-02T09:40:00.007Z",
+            "to": "2026-03-02T09:45:00.007Z"
           }
         },
         {
@@ -1870,7 +1870,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.001Z"
+      "setAt": "2026-03-02T09:40:00.007Z"
     }
   },
   "clearFaults": {
@@ -1879,6 +1879,207 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "active": false,
       "rules": [],
       "injected": []
+    }
+  },
+  "setBankProfile": {
+    "request": {
+      "profile": "weekend-settlement",
+      "health": {
+        "status": "down",
+        "forSeconds": 3600
+      },
+      "seed": 7
+    },
+    "response": {
+      "bankId": "nordlys-bank",
+      "name": "Nordlys Bank",
+      "bic": "NLYSDKKKXXX",
+      "country": "DK",
+      "currency": "DKK",
+      "health": "down",
+      "profile": {
+        "health": {
+          "status": "down",
+          "from": "2026-03-02T09:40:00.007Z",
+          "until": "2026-03-02T10:40:00.007Z",
+          "delaySeconds": 60
+        },
+        "authorization": {
+          "mode": "redirect",
+          "approvalDelaySeconds": 120
+        },
+        "settlement": {
+          "mode": "business_days",
+          "cutOff": "15:00"
+        },
+        "ais": {
+          "historyDays": null,
+          "pageSize": null,
+          "pendingTransactions": true,
+          "consentMaxDays": null
+        },
+        "failureRate": 0,
+        "seed": 7,
+        "profile": "weekend-settlement"
+      },
+      "setAt": "2026-03-02T09:40:00.007Z"
+    }
+  },
+  "getBank": {
+    "response": {
+      "bankId": "nordlys-bank",
+      "name": "Nordlys Bank",
+      "bic": "NLYSDKKKXXX",
+      "country": "DK",
+      "currency": "DKK",
+      "health": "down",
+      "profile": {
+        "health": {
+          "status": "down",
+          "from": "2026-03-02T09:40:00.007Z",
+          "until": "2026-03-02T10:40:00.007Z",
+          "delaySeconds": 60
+        },
+        "authorization": {
+          "mode": "redirect",
+          "approvalDelaySeconds": 120
+        },
+        "settlement": {
+          "mode": "business_days",
+          "cutOff": "15:00"
+        },
+        "ais": {
+          "historyDays": null,
+          "pageSize": null,
+          "pendingTransactions": true,
+          "consentMaxDays": null
+        },
+        "failureRate": 0,
+        "seed": 7,
+        "profile": "weekend-settlement"
+      },
+      "setAt": "2026-03-02T09:40:00.007Z"
+    }
+  },
+  "listBanks": {
+    "response": {
+      "items": [
+        {
+          "bankId": "nordlys-bank",
+          "name": "Nordlys Bank",
+          "bic": "NLYSDKKKXXX",
+          "country": "DK",
+          "currency": "DKK",
+          "health": "down",
+          "profile": {
+            "health": {
+              "status": "down",
+              "from": "2026-03-02T09:40:00.007Z",
+              "until": "2026-03-02T10:40:00.007Z",
+              "delaySeconds": 60
+            },
+            "authorization": {
+              "mode": "redirect",
+              "approvalDelaySeconds": 120
+            },
+            "settlement": {
+              "mode": "business_days",
+              "cutOff": "15:00"
+            },
+            "ais": {
+              "historyDays": null,
+              "pageSize": null,
+              "pendingTransactions": true,
+              "consentMaxDays": null
+            },
+            "failureRate": 0,
+            "seed": 7,
+            "profile": "weekend-settlement"
+          },
+          "setAt": "2026-03-02T09:40:00.007Z"
+        },
+        {
+          "bankId": "fjord-sparekasse",
+          "name": "Fjord Sparekasse",
+          "bic": "FJSPDK22XXX",
+          "country": "DK",
+          "currency": "DKK",
+          "health": "healthy",
+          "profile": null
+        },
+        {
+          "bankId": "baltic-credit",
+          "name": "Baltic Credit AB",
+          "bic": "BLCRSESSXXX",
+          "country": "SE",
+          "currency": "SEK",
+          "health": "healthy",
+          "profile": null
+        },
+        {
+          "bankId": "rhein-direktbank",
+          "name": "Rhein Direktbank",
+          "bic": "RHDBDEFFXXX",
+          "country": "DE",
+          "currency": "EUR",
+          "health": "healthy",
+          "profile": null
+        },
+        {
+          "bankId": "thames-mutual",
+          "name": "Thames Mutual",
+          "bic": "TMUTGB2LXXX",
+          "country": "GB",
+          "currency": "GBP",
+          "health": "healthy",
+          "profile": null
+        }
+      ],
+      "profiles": [
+        {
+          "name": "healthy",
+          "summary": "Behaves as a bank without a profile (a base for overrides)"
+        },
+        {
+          "name": "degraded",
+          "summary": "Answers approvals a minute late, and rejects a quarter of the payments approved at it"
+        },
+        {
+          "name": "down",
+          "summary": "Unavailable until the profile is changed: the hosted pages offer the other banks"
+        },
+        {
+          "name": "outage-1h",
+          "summary": "Unavailable for one hour of the sandbox clock from when it is set"
+        },
+        {
+          "name": "slow-app-approval",
+          "summary": "The payer approves in the bank app; the approval arrives ten minutes later"
+        },
+        {
+          "name": "app-approval-timeout",
+          "summary": "The payer is asked to approve in the bank app and never does: the payment expires"
+        },
+        {
+          "name": "weekend-settlement",
+          "summary": "Settles on business days only (15:00 cut-off, the country’s public holidays)"
+        },
+        {
+          "name": "strict-ais",
+          "summary": "90 days of history, 50 transactions an answer, no pending ones, consents of at most 90 days"
+        }
+      ]
+    }
+  },
+  "clearBankProfile": {
+    "response": {
+      "bankId": "nordlys-bank",
+      "name": "Nordlys Bank",
+      "bic": "NLYSDKKKXXX",
+      "country": "DK",
+      "currency": "DKK",
+      "health": "healthy",
+      "profile": null
     }
   },
   "listMagicValues": {
@@ -1949,9 +2150,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.007Z",
         "frozen": true,
-        "offsetMs": -23354185642
+        "offsetMs": -23366125751
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -2001,15 +2202,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
+            "clientId": "baa2328c-9162-4f37-89a8-8404ffc3243a",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.001Z",
-            "updatedAt": "2026-03-02T09:40:00.001Z",
+            "createdAt": "2026-03-02T09:40:00.007Z",
+            "updatedAt": "2026-03-02T09:40:00.007Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_268078619eb0510f5360"
+            "subTppId": "stpp_7a2ee7764df0a3fe152f"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -2026,14 +2227,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.001Z",
-        "subTppId": "stpp_98d194ad2bbe9461feab"
+        "updatedAt": "2026-03-02T09:40:00.007Z",
+        "subTppId": "stpp_3efb97628d49fcaa0120"
       },
       "state": "inactive",
       "states": [
@@ -2075,9 +2276,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+            "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_vXXyXNkOGMI7kp-faegJ1q",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2098,9 +2299,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_GE-sWIic2f8ABzrKkrlNM5",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2114,7 +2315,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "request",
             "name": "createPayment",
-            "requestId": "req_c9d4aec1f2bbb143b30d3c7f"
+            "requestId": "req_c53ba629bd8ff3902d0faa83"
           },
           "event": null,
           "eventId": null,
@@ -2127,7 +2328,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "control",
             "name": "complete",
-            "requestId": "req_87fa209687bb272737dbe9aa"
+            "requestId": "req_6014516f5d237932580e55de"
           },
           "event": null,
           "eventId": null,
@@ -2139,7 +2340,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "status": null,
           "cause": null,
           "event": "payment.completed",
-          "eventId": "evt_01a21de6a8ee41a4648b155d",
+          "eventId": "evt_01a21e9cd8ac5a4e47b27934",
           "deliveries": [
             {
               "id": 3,
@@ -2166,11 +2367,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "60855cd1-3db9-4979-b288-6140066d4d81",
+            "requestId": "283a08f2-12be-4f91-839c-7a52f91c3533",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_e3f04a3386894932b67a79386b182d5c"
+            "consentId": "cns_2eebba0d85664304ab42135947bab2fc"
           },
           "actions": [
             "revoke",
@@ -2472,9 +2673,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-27T16:46:25.898Z",
+      "createdAt": "2026-11-27T20:05:26.560Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.007Z",
         "frozen": true
       },
       "counts": {
@@ -2495,9 +2696,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-27T16:46:25.898Z",
+          "createdAt": "2026-11-27T20:05:26.560Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.001Z",
+            "now": "2026-03-02T09:40:00.007Z",
             "frozen": true
           },
           "counts": {
@@ -2519,9 +2720,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-27T16:46:25.898Z",
+      "createdAt": "2026-11-27T20:05:26.560Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.001Z",
+        "now": "2026-03-02T09:40:00.007Z",
         "frozen": true
       },
       "counts": {
@@ -2550,17 +2751,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "2b44e344",
+      "runId": "7f299774",
       "passed": true,
-      "durationMs": 330,
-      "startedAt": "2026-11-27T16:46:25.908Z",
+      "durationMs": 372,
+      "startedAt": "2026-11-27T20:05:26.608Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 15,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2568,15 +2769,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 1,
-          "detail": "wh_c6fdfc62e555f1109da1620e → http://127.0.0.1:9/obsim-scenario/2b44e344/1"
+          "durationMs": 4,
+          "detail": "wh_9e96f67f2ca6a25cfa4c5514 → http://127.0.0.1:9/obsim-scenario/7f299774/1"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 8,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2584,23 +2785,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 4,
-          "detail": "now 2026-11-27T16:46:30.916Z, 1 transition(s) fired"
+          "durationMs": 13,
+          "detail": "now 2026-11-27T20:05:31.649Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 1,
-          "detail": "evt_01a21de6aa7b11c6bb520fbc signature valid"
+          "durationMs": 2,
+          "detail": "evt_01a21e9cddf70c4cdec7df3e signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 1,
+          "durationMs": 12,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2608,7 +2809,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 318,
+          "durationMs": 311,
           "detail": "none in 300ms"
         }
       ],
@@ -2621,13 +2822,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
+      "sandboxId": "sbx_0485b28e8cbf445f308a",
       "name": "checkout-tests",
-      "createdAt": "2026-11-27T16:46:26.241Z",
-      "expiresAt": "2026-11-27T18:46:26.241Z",
+      "createdAt": "2026-11-27T20:05:26.995Z",
+      "expiresAt": "2026-11-27T22:05:26.995Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-27T16:46:26.242Z",
+        "now": "2026-11-27T20:05:26.996Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2637,12 +2838,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_9fe6c303c41b65fffbe9",
-        "clientSecret": "sbx_secret_zAx94hGSdsu33u6z_RL_G9B-xA5WXEPv"
+        "clientId": "sbx_0485b28e8cbf445f308a",
+        "clientSecret": "sbx_secret_DX-WwX1At3dDCjnNxAoHlKp8Pv90w_fc"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "412b1a4c-edfb-4405-8c90-19a2158a598a"
+        "clientId": "93633030-c50a-4112-87bc-76490a09494f"
       }
     }
   },
@@ -2650,13 +2851,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_9fe6c303c41b65fffbe9",
+          "sandboxId": "sbx_0485b28e8cbf445f308a",
           "name": "checkout-tests",
-          "createdAt": "2026-11-27T16:46:26.241Z",
-          "expiresAt": "2026-11-27T18:46:26.241Z",
+          "createdAt": "2026-11-27T20:05:26.995Z",
+          "expiresAt": "2026-11-27T22:05:26.995Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-27T16:46:26.242Z",
+            "now": "2026-11-27T20:05:26.997Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -2672,13 +2873,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
+      "sandboxId": "sbx_0485b28e8cbf445f308a",
       "name": "checkout-tests",
-      "createdAt": "2026-11-27T16:46:26.241Z",
-      "expiresAt": "2026-11-27T18:46:26.241Z",
+      "createdAt": "2026-11-27T20:05:26.995Z",
+      "expiresAt": "2026-11-27T22:05:26.995Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-27T16:46:26.243Z",
+        "now": "2026-11-27T20:05:26.998Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -2691,7 +2892,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_9fe6c303c41b65fffbe9",
+      "sandboxId": "sbx_0485b28e8cbf445f308a",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -2707,7 +2908,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "clearRequests": {
     "response": {
-      "deleted": 58
+      "deleted": 62
     }
   },
   "resetSandboxData": {
@@ -2737,7 +2938,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -2754,7 +2955,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -2768,7 +2969,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -2779,28 +2980,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.001Z",
+      "timestamp": "2026-03-02T09:40:00.007Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "6b5d9775-4209-4105-829c-a1e3eaaab0e3",
+        "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.001Z"
+        "timestamp": "2026-03-02T09:40:00.007Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.001Z",
+      "timestamp": "2026-03-02T09:40:00.007Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "33da7a0b-1738-4263-9c4f-fef55ab35a3a",
+        "clientId": "baa2328c-9162-4f37-89a8-8404ffc3243a",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.001Z"
+        "timestamp": "2026-03-02T09:40:00.007Z"
       }
     }
   },
@@ -2809,7 +3010,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_91bf367a2e1385d5bfe78600",
+        "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

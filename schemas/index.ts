@@ -2,6 +2,7 @@
  * Every shared schema, registered once with app.addSchema and added to both request validators.
  * A new shared schema: export it from its module with an $id and list it here.
  */
+import { bankSchemas } from './banks.js';
 import { chaosSchemas } from './chaos.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
@@ -29,5 +30,6 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...webhookSchemas,
   ...readinessSchemas,
   ...chaosSchemas,
+  ...bankSchemas,
   ...recordingSchemas,
 ];

@@ -4,6 +4,7 @@
  * registered webhooks), with the control actions legal from each resource's state. The web
  * console is built on these and nothing else, so a script can read all it shows.
  */
+import { BANK_RULES } from '../src/domain/bank-rules.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { CONSENT_STATUSES } from '../src/domain/consent.js';
 import { EVENT_NAMES } from '../src/domain/machine.js';
@@ -279,6 +280,13 @@ export const SandboxTransition = {
       type: 'string',
       pattern: '^[0-9a-f]{32}$',
       description: 'The W3C trace id of the trace the change belongs to (docs/operations.md).',
+    },
+    bank: {
+      type: 'object',
+      description: 'The bank and the rule of its profile behind the change (docs/banks.md), when one was.',
+      required: ['bankId', 'rule'],
+      additionalProperties: false,
+      properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
     },
   },
 } as const;

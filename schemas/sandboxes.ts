@@ -2,6 +2,7 @@
  * Schemas of created sandboxes and their snapshots (/_sandbox/sandboxes, /_sandbox/snapshots):
  * obsim's own control API, not the provider's.
  */
+import { BANKS_FIELD } from './banks.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { Timestamp } from './common.js';
 import { DELETED_COUNTS } from './sandbox.js';
@@ -38,6 +39,7 @@ export const SandboxCreateRequest = {
       description:
         'A fault profile in force from the start (docs/chaos.md; PUT /_sandbox/faults changes it): a problem is a 400 whose `field` is a JSON pointer (`/faults/rules/1/rate`), and no sandbox is created',
     },
+    banks: BANKS_FIELD,
     persona: {
       description:
         'Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json)',

@@ -189,6 +189,14 @@ const chaos = { profile: 'provider-outage', seed: 7, rules: [{ kind: 'webhook_du
 await call('setFaults', 'PUT', '/_sandbox/faults', chaos);
 await call('getFaults', 'GET', '/_sandbox/faults');
 await call('clearFaults', 'DELETE', '/_sandbox/faults');
+await call('setBankProfile', 'PUT', '/_sandbox/banks/nordlys-bank', {
+  profile: 'weekend-settlement',
+  health: { status: 'down', forSeconds: 3600 },
+  seed: 7,
+});
+await call('getBank', 'GET', '/_sandbox/banks/nordlys-bank');
+await call('listBanks', 'GET', '/_sandbox/banks');
+await call('clearBankProfile', 'DELETE', '/_sandbox/banks/nordlys-bank');
 await call('listMagicValues', 'GET', '/_sandbox/magic-values');
 await call('getSandboxOverview', 'GET', '/_sandbox/overview');
 await call('listSandboxMerchants', 'GET', '/_sandbox/merchants?limit=1');

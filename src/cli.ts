@@ -12,6 +12,7 @@ import { registerListenCommand } from './cli/listen.js';
 import { registerMcpCommand } from './cli/mcp.js';
 import { registerPersonaCommands } from './cli/persona.js';
 import { registerReportCommand } from './cli/report.js';
+import { registerBanksCommands } from './cli/banks.js';
 import { registerFaultsCommands } from './cli/faults.js';
 import { registerSandboxCommands } from './cli/sandbox.js';
 import { registerScenarioCommands } from './cli/scenario.js';
@@ -78,6 +79,7 @@ export function buildCli(): Command {
   registerCheckReceiverCommand(program);
   registerReportCommand(program);
   registerFaultsCommands(program);
+  registerBanksCommands(program);
   registerSandboxCommands(program);
   registerPersonaCommands(program);
   registerClusterCommand(program);

@@ -11,20 +11,11 @@
  * obsim refuses (the 400's JSON pointer and message on one line) or cannot be reached.
  */
 import { Command, Option } from 'commander';
-import { readFileSync } from 'node:fs';
 import type { FaultRule } from '../domain/chaos.js';
 import { SHIPPED_PROFILES } from '../domain/chaos-profiles.js';
-import { lazyRequire } from '../lazy.js';
 import { partnerTargetOptions } from './args.js';
+import { controlCall, readProfileFile, seedArg, type TargetOpts } from './control.js';
 import { CliExit } from './exit.js';
-
-const yaml = lazyRequire<typeof import('yaml')>('yaml');
-
-interface TargetOpts {
-  baseUrl: string;
-  partnerClientId: string;
-  partnerClientSecret: string;
-}
 
 /** What GET /_sandbox/faults answers (schemas/chaos.ts FaultProfile). */
 export interface FaultProfileShown {
@@ -37,34 +28,8 @@ export interface FaultProfileShown {
   injected: number[];
 }
 
-async function faultsCall(opts: TargetOpts, method: 'GET' | 'PUT' | 'DELETE', body?: unknown): Promise<FaultProfileShown> {
-  let res: Response;
-  try {
-    res = await fetch(`${opts.baseUrl}/_sandbox/faults`, {
-      method,
-      headers: {
-        'x-partner-client-id': opts.partnerClientId,
-        'x-partner-client-secret': opts.partnerClientSecret,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch (err) {
-    throw new CliExit(2, `obsim faults: cannot reach ${opts.baseUrl} (${(err as Error).message}); is the simulator running? (--base-url)`);
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    let why = text;
-    try {
-      const e = JSON.parse(text) as { field?: string; message?: string };
-      why = e.field !== undefined && !e.message?.startsWith(e.field) ? `${e.field}: ${e.message}` : (e.message ?? text);
-    } catch {
-      /* not the error body: shown as it is */
-    }
-    throw new CliExit(2, `obsim faults: ${method} /_sandbox/faults answered ${res.status}: ${why}`);
-  }
-  return JSON.parse(text) as FaultProfileShown;
-}
+const faultsCall = (opts: TargetOpts, method: 'GET' | 'PUT' | 'DELETE', body?: unknown) =>
+  controlCall<FaultProfileShown>('obsim faults', opts, method, '/_sandbox/faults', body);
 
 /** One line per rule: what it does, to what, how often, and how many faults it injected. */
 export function describeFaults(p: FaultProfileShown): string {
@@ -91,22 +56,7 @@ export function describeFaults(p: FaultProfileShown): string {
 
 /** The profile a `set` sends: a file's, a shipped one by name, a seed, or these together. */
 export function profileFromOptions(opts: { file?: string; profile?: string; seed?: number }): Record<string, unknown> {
-  let body: Record<string, unknown> = {};
-  if (opts.file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(opts.file, 'utf8');
-    } catch (err) {
-      throw new CliExit(2, `obsim faults: cannot read ${opts.file}: ${(err as Error).message}`);
-    }
-    try {
-      body = yaml().parse(text) as Record<string, unknown>;
-    } catch (err) {
-      throw new CliExit(2, `obsim faults: ${opts.file} is not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw new CliExit(2, `obsim faults: ${opts.file}: a profile is an object`);
-  }
+  const body: Record<string, unknown> = opts.file === undefined ? {} : readProfileFile('obsim faults', opts.file);
   if (opts.profile !== undefined) body.profile = opts.profile;
   if (opts.seed !== undefined) body.seed = opts.seed;
   if (Object.keys(body).length === 0) throw new CliExit(2, 'obsim faults set: give --profile, --file or both');
@@ -115,11 +65,6 @@ export function profileFromOptions(opts: { file?: string; profile?: string; seed
 
 export function registerFaultsCommands(program: Command): void {
   const faults = program.command('faults').description("A sandbox's fault profile (docs/chaos.md): show it, set it, clear it");
-  const seedArg = (raw: string): number => {
-    if (!/^\d+$/.test(raw) || Number(raw) > 4294967295)
-      throw new CliExit(2, `obsim faults: --seed must be a whole number 0-4294967295, got "${raw}"`);
-    return Number(raw);
-  };
   partnerTargetOptions(faults.command('show').description('The profile in force, its seed, and the faults each rule injected'))
     .option('--json', 'print the profile as JSON')
     .action(async (opts: TargetOpts & { json?: boolean }) => {
@@ -131,7 +76,7 @@ export function registerFaultsCommands(program: Command): void {
   )
     .addOption(new Option('--profile <name>', 'a shipped profile').choices(Object.keys(SHIPPED_PROFILES)))
     .option('--file <file>', 'a profile as YAML or JSON (rules, seed, profile)')
-    .option('--seed <n>', "the seed (default: the file's, else one is chosen and printed)", seedArg)
+    .option('--seed <n>', "the seed (default: the file's, else one is chosen and printed)", seedArg('obsim faults'))
     .option('--json', 'print the profile as JSON')
     .action(async (opts: TargetOpts & { profile?: string; file?: string; seed?: number; json?: boolean }) => {
       const p = await faultsCall(opts, 'PUT', profileFromOptions(opts));

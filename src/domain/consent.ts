@@ -74,6 +74,8 @@ export interface ConsentChange {
   error_message: string | null;
   consent_id: string | null;
   bank_id: string | null;
+  /** A bank that grants shorter consents shortens it on authorization (docs/banks.md); null keeps it. */
+  expiration_date_time: string | null;
 }
 
 /**
@@ -93,7 +95,15 @@ export function decideConsent(
     error_message: trigger === 'deny' ? (input.errorMessage ?? DENIED_MESSAGE) : null,
     consent_id: trigger === 'authorize' && !row.consent_id ? newConsentId() : null,
     bank_id: input.bankId ?? null,
+    expiration_date_time: null,
   };
+}
+
+/** The expiry a bank granting at most `maxDays` days gives a consent authorized at `atMs` (undefined: as asked). */
+export function grantedExpiry(row: Pick<ConsentRow, 'expiration_date_time'>, maxDays: number | null, atMs: number): string | undefined {
+  if (maxDays === null) return undefined;
+  const latest = atMs + maxDays * 86_400_000;
+  return Date.parse(row.expiration_date_time) > latest ? isoOf(latest) : undefined;
 }
 
 /** An open consent expires at its expirationDateTime. */

@@ -26,11 +26,18 @@ export interface PaymentRow {
   expires_at: string;
   /** When the payer first opened the hosted payment page while it was pending (093). */
   page_opened_at: string | null;
+  /** When the payer was sent to approve in the bank's app (a decoupled bank, 105); null otherwise. */
+  app_approval_requested_at: string | null;
+  /** The bank profile rule governing what the payment waits for (src/domain/bank-rules.ts, 105). */
+  bank_rule: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export type NewPayment = Omit<PaymentRow, 'id' | 'page_opened_at' | 'created_at' | 'updated_at'>;
+export type NewPayment = Omit<
+  PaymentRow,
+  'id' | 'page_opened_at' | 'app_approval_requested_at' | 'bank_rule' | 'created_at' | 'updated_at'
+>;
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -132,6 +139,8 @@ export interface PaymentChange {
   failure_reason: FailureReason | null;
   /** Set when the payer chose a bank; null keeps the stored one. */
   bank_id: string | null;
+  /** The bank rule the new state waits under (null: none; the lifecycle sets it at a profiled bank). */
+  bank_rule: string | null;
   updated_at: string;
 }
 
@@ -150,6 +159,7 @@ export function decidePayment(
       bank_payment_status: bankPaymentStatus(to, reason),
       failure_reason: reason,
       bank_id: bankId ?? null,
+      bank_rule: null,
       updated_at: isoOf(atMs),
     },
     events,

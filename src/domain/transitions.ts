@@ -62,6 +62,8 @@ export interface Transition {
   cause: { kind: CauseKind; name: string; requestId?: string };
   /** The W3C trace id of the trace the change belongs to. */
   traceId?: string;
+  /** The bank and its profile rule behind the change (docs/banks.md), when one was. */
+  bank?: { bankId: string; rule: string };
 }
 
 /** How a transition is named in a readiness checklist: `pending -> failed (expired)`, `created -> pending`. */

@@ -16,6 +16,7 @@ import type { LifecycleSettings } from '../domain/settings.js';
 import type { MetaStore } from '../store/db.js';
 import type { Store } from '../store/index.js';
 import type { SandboxRow } from '../store/sandboxes.js';
+import { createBankBook } from './banks.js';
 import { persistClock } from './clock-state.js';
 import type { TransitionObserver } from './lifecycle.js';
 import type { Traffic } from './traffic.js';
@@ -39,6 +40,7 @@ export type Engine = ReturnType<typeof createEngine>;
 
 export function createEngine({ store, meta, clock, settings, traffic, log }: EngineDeps) {
   const worlds = new Map<string, World>();
+  const banks = createBankBook(store);
   let started = false;
   const firedListeners = new Set<(sandboxId: string) => void>();
   const transitionListeners = new Set<TransitionObserver>();
@@ -50,7 +52,18 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
     const onFired = () => {
       for (const listener of firedListeners) listener(id);
     };
-    const world = createWorld({ id, store, clock: worldClock, settings: worldSettings, saveClock, traffic, log, onFired, onTransition });
+    const world = createWorld({
+      id,
+      store,
+      clock: worldClock,
+      settings: worldSettings,
+      saveClock,
+      traffic,
+      log,
+      onFired,
+      onTransition,
+      banks,
+    });
     worlds.set(id, world);
     if (started) world.start();
     return world;
@@ -79,6 +92,8 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
 
   return {
     world,
+    /** The bank profiles in force, in every sandbox (docs/banks.md). */
+    banks,
     /**
      * The world a row belongs to, from its partner_id: a created sandbox's partner id is the
      * sandbox id; every other partner is a configured one, in the default sandbox.

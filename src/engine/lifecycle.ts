@@ -13,20 +13,24 @@
  * transition uses the timer's due instant as `atMs` (updated_at, event timestamps), so a big
  * clock advance produces the same history as waiting would have.
  */
-import { consentTimer, decideConsent, type ConsentTrigger } from '../domain/consent.js';
+import { bankPaymentTimer, endingRule, HELD_FOR_BUSINESS_DAY, payerApproval, processingRule } from '../domain/bank-rules.js';
+import type { BankInForce, BankRule, PayerApproval } from '../domain/bank-rules.js';
+import { consentTimer, decideConsent, grantedExpiry, type ConsentTrigger } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
 import { parseTraceContext, traceHeaders, type TraceHeaders } from '../domain/trace-context.js';
 import { timerCause, type Cause } from '../domain/transitions.js';
 import { envelope } from '../domain/events.js';
 import type { EventName } from '../domain/machine.js';
 import { creationEvents, decideMerchant, merchantEventData, merchantTimer, type MerchantTrigger } from '../domain/merchant.js';
-import { decidePayment, payerOpensPage, paymentEventData, paymentTimer, type PaymentTrigger } from '../domain/payment.js';
-import type { LifecycleSettings, TimerRequest } from '../domain/settings.js';
+import { decidePayment, payerDecisionTriggers, payerOpensPage, paymentEventData, paymentMachine, paymentTimer } from '../domain/payment.js';
+import type { PayerDecision, PaymentTrigger } from '../domain/payment.js';
+import { isoOf, type LifecycleSettings, type TimerRequest } from '../domain/settings.js';
 import type { ConsentRow } from '../domain/consent.js';
 import type { Store } from '../store/index.js';
 import type { MerchantRow } from '../domain/merchant.js';
 import type { PaymentRow } from '../domain/payment.js';
 import type { TimerAggregate } from '../store/timers.js';
+import type { BankBook } from './banks.js';
 import type { NewTransition } from '../store/transitions.js';
 
 export interface MerchantOpts {
@@ -55,8 +59,21 @@ export type TransitionObserver = (transition: NewTransition & { id: number }) =>
 export type Lifecycle = ReturnType<typeof createLifecycle>;
 
 /** The lifecycle of one sandbox: its settings, and its id on every timer it schedules. */
-export function createLifecycle(store: Store, settings: LifecycleSettings, sandboxId: string, observe?: TransitionObserver) {
+export function createLifecycle(
+  store: Store,
+  settings: LifecycleSettings,
+  sandboxId: string,
+  observe?: TransitionObserver,
+  banks?: BankBook,
+) {
   const { timers, outbox } = store;
+  const bankOf = (bankId: string | null | undefined): BankInForce | undefined => banks?.of(sandboxId, bankId);
+  /** A payment's timer: its bank's profile decides it where the bank has one. */
+  const timerOf = (row: PaymentRow): TimerRequest | undefined => {
+    const b = bankOf(row.bank_id);
+    return b ? bankPaymentTimer(row, b, settings) : paymentTimer(row, settings);
+  };
+  const bankNote = (bankId: string | null, rule: string | null) => (bankId && rule ? { bank: { bankId, rule } } : {});
 
   function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string, trace: TraceHeaders | null): void {
     for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], trace);
@@ -108,6 +125,19 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     const row = store.payments.getAny(id);
     if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('payment_not_found');
     const { change, events } = decidePayment(row, trigger, opts.bankId, atMs);
+    const bankId = change.bank_id ?? row.bank_id;
+    const b = bankOf(bankId);
+    // the bank rule the transition names: the one that ends here, or the one the payment now waits under
+    let rule: BankRule | null = null;
+    if (b) {
+      rule = endingRule(row, trigger);
+      if (change.status === 'processing') {
+        const next = processingRule(b, atMs, () => banks!.drawFailure(sandboxId, b.bank.bankId));
+        change.bank_rule = next ?? (rule === 'app_approval' ? rule : null);
+        if (next === 'next_business_day') change.bank_payment_status = HELD_FOR_BUSINESS_DAY;
+        if (rule !== 'app_approval') rule = next;
+      } else change.bank_rule = rule;
+    }
     const updated = store.payments.update(id, change);
     const { cause } = opts;
     transition({
@@ -119,13 +149,40 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
       reason: updated.failure_reason,
       at: change.updated_at,
       cause,
+      ...bankNote(bankId, rule),
     });
     if (events.length > 0) {
       const merchantName = store.merchants.getAny(updated.merchant_id)?.company_name ?? '';
       emit(row.partner_id, events, paymentEventData(updated, merchantName, change.updated_at), change.updated_at, traceOf(cause));
     }
-    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings), traceOf(cause));
+    reschedule(row.partner_id, 'payment', id, timerOf(updated), traceOf(cause));
     return updated;
+  }
+
+  /**
+   * The payer's decision on the hosted page at the bank they chose. Without a bank profile:
+   * approving approves and, in the same transaction, settles (666.66: rejects), so the payer sees
+   * the result; rejecting and cancelling fail the payment. A profiled bank may be down
+   * ('unavailable': the payment is unchanged but for the bank noted, the page offers the other
+   * banks), send the payer to its app ('app': the approval arrives on the sandbox clock, or never),
+   * or hold the approved payment (a late answer, the next business day).
+   */
+  function payerDecides(id: number, decision: PayerDecision, bankId: string | undefined, cause: Cause, atMs: number): PayerApproval {
+    const row = store.payments.getAny(id);
+    if (!row) throw new ApiError('payment_not_found');
+    const b = decision === 'abandon' ? undefined : bankOf(bankId);
+    const plan = b ? payerApproval(b, atMs) : 'approve';
+    if (plan === 'unavailable' || (plan === 'app' && decision === 'approve')) {
+      paymentMachine.transition(row.status, 'approve'); // 409 once the payment has moved on
+      const rule = plan === 'app' ? 'app_approval' : 'bank_down';
+      const updated = store.payments.noteBank(id, b!.bank.bankId, rule, plan === 'app' ? isoOf(atMs) : null);
+      reschedule(row.partner_id, 'payment', id, timerOf(updated), traceOf(cause));
+      return plan;
+    }
+    const [first, then] = payerDecisionTriggers(row, decision, settings);
+    const updated = payment(id, first, { ...(bankId !== undefined ? { bankId } : {}), cause }, atMs);
+    if (then && updated.status === 'processing' && updated.bank_rule === null) payment(id, then, { cause }, atMs);
+    return 'approve';
   }
 
   /** The payer opened the hosted page: recorded once, and the payment's timer becomes its expiry. */
@@ -134,14 +191,19 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
     const change = row && payerOpensPage(row, atMs, settings);
     if (!row || !change) return row;
     const updated = store.payments.markPageOpened(id, change.page_opened_at);
-    reschedule(row.partner_id, 'payment', id, paymentTimer(updated, settings), traceOf(cause));
+    reschedule(row.partner_id, 'payment', id, timerOf(updated), traceOf(cause));
     return updated;
   }
 
   function consent(requestId: string, trigger: ConsentTrigger, opts: ConsentOpts, atMs: number): ConsentRow {
     const found = store.consents.getWithPartner(requestId);
     if (!found || (opts.partnerId !== undefined && found.partnerId !== opts.partnerId)) throw new ApiError('consent_not_found');
-    const updated = store.consents.update(requestId, decideConsent(found.row, trigger, opts, atMs));
+    const change = decideConsent(found.row, trigger, opts, atMs);
+    // a bank that grants shorter consents than asked shortens this one as it is authorized
+    const granted =
+      trigger === 'authorize' ? grantedExpiry(found.row, bankOf(opts.bankId)?.profile.ais.consentMaxDays ?? null, atMs) : undefined;
+    if (granted) change.expiration_date_time = granted;
+    const updated = store.consents.update(requestId, change);
     const { cause } = opts;
     transition({
       partnerId: found.partnerId,
@@ -151,6 +213,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
       to: updated.status,
       at: updated.updated_at,
       cause,
+      ...bankNote(opts.bankId ?? null, granted ? 'consent_max_days' : null),
     });
     reschedule(found.partnerId, 'consent', requestId, consentTimer(updated), traceOf(cause));
     return updated;
@@ -159,6 +222,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
   return {
     merchant,
     payment,
+    payerDecides,
     paymentPageOpened,
     consent,
     /** Fire one timer: its trigger on its aggregate at its due instant, in the trace of the change that scheduled it. */
@@ -179,7 +243,7 @@ export function createLifecycle(store: Store, settings: LifecycleSettings, sandb
         at: row.created_at,
         cause,
       });
-      reschedule(row.partner_id, 'payment', row.id, paymentTimer(row, settings), traceOf(cause), true);
+      reschedule(row.partner_id, 'payment', row.id, timerOf(row), traceOf(cause), true);
     },
     /** Call inside the transaction that inserted the merchant: its creation, creation events (a test merchant is activated) and its timer. */
     merchantCreated(row: MerchantRow, cause: Cause): void {

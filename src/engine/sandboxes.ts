@@ -89,6 +89,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       store.journal.clear(id);
       store.readiness.clearReceiverChecks(id);
       store.faultProfiles.clear(id);
+      store.bankProfiles.clearAll(id);
       store.meta.delete(`default_merchant:${id}`);
       return deleted;
     });

@@ -15,13 +15,15 @@
 import type { VirtualClock, ClockState } from '../clock.js';
 import { isDueToExpire, type ConsentTrigger } from '../domain/consent.js';
 import type { MerchantTrigger } from '../domain/merchant.js';
-import type { PaymentTrigger } from '../domain/payment.js';
+import type { PayerDecision, PaymentTrigger } from '../domain/payment.js';
+import type { PayerApproval } from '../domain/bank-rules.js';
 import type { LifecycleSettings } from '../domain/settings.js';
 import type { ConsentRow } from '../domain/consent.js';
 import type { Store } from '../store/index.js';
 import type { MerchantRow } from '../domain/merchant.js';
 import type { PaymentRow } from '../domain/payment.js';
 import { timerCause, type Cause } from '../domain/transitions.js';
+import type { BankBook } from './banks.js';
 import { createLifecycle, type ConsentOpts, type MerchantOpts, type PaymentOpts, type TransitionObserver } from './lifecycle.js';
 import { createTimerRuntime } from './timers.js';
 import type { Traffic } from './traffic.js';
@@ -40,12 +42,14 @@ export interface WorldDeps {
   onFired?: (fired: number) => void;
   /** Told of every transition (spans, metrics). */
   onTransition?: TransitionObserver;
+  /** The bank profiles in force (docs/banks.md). */
+  banks?: BankBook;
 }
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition }: WorldDeps) {
-  const lifecycle = createLifecycle(store, settings, id, onTransition);
+export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition, banks }: WorldDeps) {
+  const lifecycle = createLifecycle(store, settings, id, onTransition, banks);
   const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log, onFired });
   const save = () => store.tx(() => saveClock(clock.state()));
 
@@ -83,6 +87,11 @@ export function createWorld({ id, store, clock, settings, saveClock, traffic, lo
     payment: (paymentId: number, trigger: PaymentTrigger, opts: PaymentOpts): PaymentRow => {
       runtime.catchUp('payment', paymentId);
       return store.tx(() => lifecycle.payment(paymentId, trigger, opts, clock.nowMs()));
+    },
+    /** The payer's decision on the hosted payment page, at the bank they chose (lifecycle.payerDecides). */
+    payerDecides: (paymentId: number, decision: PayerDecision, bankId: string | undefined, cause: Cause): PayerApproval => {
+      runtime.catchUp('payment', paymentId);
+      return store.tx(() => lifecycle.payerDecides(paymentId, decision, bankId, cause, clock.nowMs()));
     },
     /**
      * The payer opened the hosted payment page (after its own due timers fired: a payment that

@@ -105,7 +105,10 @@ export const enginePlugin = fp(
     );
     app.partners.created = app.sandboxes;
     app.decorate('chaos', createChaos(app.store));
-    app.sandboxes.onRemoved((id) => app.chaos.forget(id));
+    app.sandboxes.onRemoved((id) => {
+      app.chaos.forget(id);
+      app.engine.banks.forget(id);
+    });
     let sweeper: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       app.engine.start();

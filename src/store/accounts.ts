@@ -89,6 +89,13 @@ export function accountStore(db: Db) {
     `SELECT * FROM ais_transactions WHERE account_id = CAST(? AS TEXT) AND booking_date >= ? AND booking_date <= ?
      ORDER BY booking_date DESC, transaction_id LIMIT CAST(? AS INTEGER)`,
   );
+  // a bank that lists no pending transactions (docs/banks.md): pending ones are the newest of an
+  // account (fixtures/generate.ts), so the booked ones are those up to the newest booked
+  const newestBooked = db
+    .prepare(
+      "SELECT booking_date FROM ais_transactions WHERE account_id = CAST(? AS TEXT) AND status = 'booked' ORDER BY booking_date DESC, transaction_id LIMIT 1",
+    )
+    .pluck();
 
   const materializeTx = db.transaction((userId: string, nowMs: number) => {
     if (userRow.get(userId) !== undefined) return;
@@ -191,6 +198,11 @@ export function accountStore(db: Db) {
     listTransactions(accountId: string, window: DateWindow, limit: number): TransactionRow[] {
       ensureTransactions(accountId);
       return pageTx.all(accountId, window.from, window.to, limit) as TransactionRow[];
+    },
+    /** The booking date of the account's newest booked transaction (none: undefined). */
+    newestBookedAt(accountId: string): string | undefined {
+      ensureTransactions(accountId);
+      return newestBooked.get(accountId) as string | undefined;
     },
     /** For tests and docs: the plan SQLite uses for the transaction page query. */
     explainTransactionPage(): string[] {

@@ -38,7 +38,8 @@ export function consentStore(db: Db) {
     a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1;
   const update = db.prepare(
     `UPDATE consents SET status = @status, updated_at = @updated_at, error_message = COALESCE(@error_message, error_message),
-       consent_id = COALESCE(@consent_id, consent_id), bank_id = COALESCE(@bank_id, bank_id)
+       consent_id = COALESCE(@consent_id, consent_id), bank_id = COALESCE(@bank_id, bank_id),
+       expiration_date_time = COALESCE(@expiration_date_time, expiration_date_time)
      WHERE request_id = @request_id RETURNING *`,
   );
 

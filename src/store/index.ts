@@ -24,6 +24,7 @@
  * `probeWrite()` tries a small write of its own so a health check can tell when it went away.
  */
 import { accountStore } from './accounts.js';
+import { bankProfileStore } from './bank-profiles.js';
 import { faultProfileStore } from './chaos.js';
 import { consentStore } from './consents.js';
 import { metaStore, pingDatabase, type Db } from './db.js';
@@ -160,6 +161,7 @@ export function createStore(db: Db) {
   const deliveries = deliveryStore(db);
   return {
     accounts: accountStore(db),
+    bankProfiles: bankProfileStore(db),
     consents: consentStore(db),
     deliveries,
     faultProfiles: faultProfileStore(db),

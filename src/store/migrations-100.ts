@@ -137,4 +137,23 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       ALTER TABLE timers ADD COLUMN tracestate TEXT;
     `,
   },
+  {
+    // Bank profiles (src/domain/bank-profiles.ts): how a sandbox bank behaves in one sandbox; a
+    // payment waiting for the payer's approval in the bank app; the bank and the profile rule
+    // behind a transition (docs/banks.md)
+    name: '105_bank_profiles',
+    sql: `
+      CREATE TABLE bank_profiles (
+        sandbox_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        set_at TEXT NOT NULL,
+        PRIMARY KEY (sandbox_id, bank_id)
+      ) WITHOUT ROWID;
+      ALTER TABLE payments ADD COLUMN app_approval_requested_at TEXT;
+      ALTER TABLE payments ADD COLUMN bank_rule TEXT;
+      ALTER TABLE transitions ADD COLUMN bank_id TEXT;
+      ALTER TABLE transitions ADD COLUMN bank_rule TEXT;
+    `,
+  },
 ];

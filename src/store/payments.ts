@@ -29,8 +29,10 @@ export function paymentStore(db: Db) {
   const byId = db.prepare('SELECT * FROM payments WHERE id = ?');
   const update = db.prepare(
     `UPDATE payments SET status = @status, bank_payment_status = @bank_payment_status, failure_reason = @failure_reason,
-       bank_id = COALESCE(@bank_id, bank_id), updated_at = @updated_at WHERE id = @id RETURNING *`,
+       bank_id = COALESCE(@bank_id, bank_id), bank_rule = @bank_rule, app_approval_requested_at = NULL, updated_at = @updated_at
+     WHERE id = @id RETURNING *`,
   );
+  const noteBank = db.prepare('UPDATE payments SET bank_id = ?, bank_rule = ?, app_approval_requested_at = ? WHERE id = ? RETURNING *');
 
   const list = db.prepare(
     `SELECT * FROM payments WHERE partner_id = CAST(@partner AS TEXT) AND id < @before
@@ -64,7 +66,15 @@ export function paymentStore(db: Db) {
         nowIso,
         nowIso,
       );
-      return { id: Number(lastInsertRowid), ...p, page_opened_at: null, created_at: nowIso, updated_at: nowIso };
+      return {
+        id: Number(lastInsertRowid),
+        ...p,
+        page_opened_at: null,
+        app_approval_requested_at: null,
+        bank_rule: null,
+        created_at: nowIso,
+        updated_at: nowIso,
+      };
     },
     get: (id: number, partnerId: string) => byIdForPartner.get(id, partnerId) as PaymentRow | undefined,
     /** Newest first, ids below `before`. */
@@ -82,6 +92,9 @@ export function paymentStore(db: Db) {
     getAny: (id: number) => byId.get(id) as PaymentRow | undefined,
     /** Record that the payer opened the hosted page (domain/payment.ts payerOpensPage); returns the new row. */
     markPageOpened: (id: number, atIso: string) => markOpened.get(atIso, id) as PaymentRow,
+    /** A pending payment's bank and the bank rule it now waits under (a down bank chosen, an app approval asked for). */
+    noteBank: (id: number, bankId: string, rule: string, appApprovalRequestedAt: string | null) =>
+      noteBank.get(bankId, rule, appApprovalRequestedAt, id) as PaymentRow,
     /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
     update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */

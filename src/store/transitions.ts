@@ -24,6 +24,8 @@ export interface TransitionRow {
   cause_name: string;
   request_id: string | null;
   traceparent: string | null;
+  bank_id: string | null;
+  bank_rule: string | null;
 }
 
 export interface NewTransition {
@@ -35,6 +37,8 @@ export interface NewTransition {
   reason?: string | null;
   at: string;
   cause: Cause;
+  /** The bank and its profile rule behind the change (docs/banks.md), when one was. */
+  bank?: { bankId: string; rule: string };
 }
 
 /** A row as the API answers it. */
@@ -50,13 +54,15 @@ export function transitionView(row: TransitionRow): Transition {
     at: row.at,
     cause: { kind: row.cause_kind, name: row.cause_name, ...(row.request_id ? { requestId: row.request_id } : {}) },
     ...(traceId ? { traceId } : {}),
+    ...(row.bank_rule ? { bank: { bankId: row.bank_id ?? '', rule: row.bank_rule } } : {}),
   };
 }
 
 export function transitionStore(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO transitions (partner_id, resource, resource_id, from_state, to_state, reason, at, cause_kind, cause_name, request_id, traceparent)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO transitions (partner_id, resource, resource_id, from_state, to_state, reason, at, cause_kind, cause_name, request_id, traceparent,
+       bank_id, bank_rule)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const ofResource = db.prepare(
     'SELECT * FROM transitions WHERE partner_id = CAST(? AS TEXT) AND resource = CAST(? AS TEXT) AND resource_id = CAST(? AS TEXT) ORDER BY id',
@@ -86,6 +92,8 @@ export function transitionStore(db: Db) {
           t.cause.name,
           t.cause.requestId ?? null,
           t.cause.trace ? formatTraceparent(t.cause.trace) : null,
+          t.bank?.bankId ?? null,
+          t.bank?.rule ?? null,
         ).lastInsertRowid,
       );
       const n = (written.get(t.partnerId) ?? 0) + 1;

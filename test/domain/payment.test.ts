@@ -22,6 +22,8 @@ function payment(amount: number, over: Partial<PaymentRow> = {}, settings = SAND
     id: 5000001,
     ...p,
     page_opened_at: null,
+    app_approval_requested_at: null,
+    bank_rule: null,
     created_at: new Date(NOW).toISOString(),
     updated_at: new Date(NOW).toISOString(),
     ...over,

@@ -27,11 +27,11 @@ t.test('after a reset no table holds a row of the partner; the other partner kee
   )
     // sandboxes: one row per created sandbox (its id is its partner's), kept as a tombstone when deleted;
     // journal: the request journal outlives a reset (it records the reset; checked below);
-    // fault_profiles: by sandbox, how it behaves, not its data (test/routes/sandbox/faults.test.ts);
+    // fault_profiles, bank_profiles: by sandbox, how it behaves, not its data (test/routes/sandbox/faults.test.ts, test/banks/api.test.ts);
     // state_counts: every sandbox's rows counted by state, kept by triggers (checked below)
     .filter(
       (name) =>
-        !['meta', 'schema_migrations', 'sandboxes', 'journal_pages', 'fault_profiles', 'state_counts'].includes(name) &&
+        !['meta', 'schema_migrations', 'sandboxes', 'journal_pages', 'fault_profiles', 'bank_profiles', 'state_counts'].includes(name) &&
         !name.startsWith('ais_'),
     );
   const owned = (partnerId: string) => {

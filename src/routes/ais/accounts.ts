@@ -123,6 +123,30 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return { from, to: toMs === undefined ? FAR_FUTURE : isoOf(toMs) };
   }
 
+  /**
+   * A transactions read as the account's bank answers it: without a profile, the window and limit
+   * asked for; a profiled bank (docs/banks.md) keeps `historyDays` of history, answers at most
+   * `pageSize` entries, and may leave pending transactions out.
+   */
+  function bankRead(request: FastifyRequest, account: AccountRow, window: DateWindow, limit: number) {
+    const ais = app.engine.banks.of(request.sandbox.id, account.bank_id)?.profile.ais;
+    const accountId = account.account_id;
+    const kept = { ...window };
+    let used = limit;
+    if (ais) {
+      const oldest = ais.historyDays === null ? undefined : isoOf(request.sandbox.clock.nowMs() - ais.historyDays * 86_400_000);
+      if (oldest !== undefined && kept.from < oldest) kept.from = oldest;
+      // pending transactions are an account's newest (fixtures/generate.ts): the booked ones end at the newest booked
+      if (!ais.pendingTransactions) kept.to = [kept.to, store.accounts.newestBookedAt(accountId) ?? ''].sort()[0];
+      if (ais.pageSize !== null) used = Math.min(limit, ais.pageSize);
+    }
+    return {
+      limit: used,
+      count: () => store.accounts.countTransactions(accountId, kept),
+      page: () => store.accounts.listTransactions(accountId, kept, used),
+    };
+  }
+
   function merchantClientId(merchantId: number): string {
     const merchant = store.merchants.getAny(merchantId);
     if (!merchant) throw new ApiError('merchant_not_found', { field: 'merchantId' });
@@ -207,14 +231,14 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const pageLimit = request.body.pageLimit ?? DEFAULT_PAGE_LIMIT;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      accountOf(request, userId, accountId, 'accountId');
+      const read = bankRead(request, accountOf(request, userId, accountId, 'accountId'), window, pageLimit);
       return {
         userId,
         merchantId,
         accountId,
-        totalTransactions: store.accounts.countTransactions(accountId, window),
-        pageLimit,
-        transactions: store.accounts.listTransactions(accountId, window, pageLimit).map(transactionView),
+        totalTransactions: read.count(),
+        pageLimit: read.limit,
+        transactions: read.page().map(transactionView),
       };
     },
   );
@@ -240,9 +264,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId } = request.aisToken;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      accountOf(request, userId, accountId);
-      void reply.header('x-total-count', String(store.accounts.countTransactions(accountId, window)));
-      return store.accounts.listTransactions(accountId, window, MAX_PAGE_LIMIT).map(transactionView);
+      const read = bankRead(request, accountOf(request, userId, accountId), window, MAX_PAGE_LIMIT);
+      void reply.header('x-total-count', String(read.count()));
+      return read.page().map(transactionView);
     },
   );
 }

@@ -14,12 +14,14 @@
  *     reload never decides twice.
  * GET of a decided consent shows the result (authorized with its consent id, declined, revoked);
  * an expired one says it expired (410). An unknown token is a 404 page. A missing or unknown
- * bank re-renders the form with the error (400).
+ * bank, or one that is down (its profile, docs/banks.md), re-renders the form with the error (400).
+ * A bank that grants shorter consents shortens the consent as it is authorized.
  */
 import { journalAs } from '../../plugins/journal.js';
 import { causeOf } from '../../plugins/tracing.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
+import { healthAt } from '../../domain/bank-profiles.js';
 import { awaitsUser, consentPermissions, DENIED_ON_BANK_PAGE, type ConsentPermission, type ConsentStatus } from '../../domain/consent.js';
 import type { ConsentRow } from '../../domain/consent.js';
 import { errorSummary, formFields, radioGroup, seeOther } from './forms.js';
@@ -50,6 +52,12 @@ export async function consentPages(app: FastifyInstance): Promise<void> {
     const row = store.consents.getByToken(token);
     return row && worldOf(row).consentAsOf(row);
   };
+
+  /** The bank is down right now in the consent's sandbox (docs/banks.md): the page offers the others. */
+  function bankDown(row: ConsentRow, bankId: string): boolean {
+    const world = worldOf(row);
+    return healthAt(engine.banks.of(world.id, bankId)?.profile, world.clock.nowMs()) === 'down';
+  }
 
   function merchantName(row: ConsentRow): string {
     return store.merchants.getAny(row.merchant_id)?.company_name ?? `Merchant ${row.merchant_id}`;
@@ -113,7 +121,11 @@ ${radioGroup({
   name: 'bankId',
   legend: 'Choose your bank',
   hint: 'Sandbox banks: no real bank is contacted and no credentials are needed.',
-  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · ${b.currency}` })),
+  options: SANDBOX_BANKS.map((b) => ({
+    value: b.bankId,
+    label: b.name,
+    hint: `${b.country} · ${b.currency}${bankDown(row, b.bankId) ? ' · unavailable right now' : ''}`,
+  })),
   value: row.bank_id,
   error,
   focus: Boolean(error),
@@ -163,6 +175,9 @@ ${radioGroup({
     if (form.action !== 'authorize') return sendPage(reply, formPage(row, 'Choose Authorize access or Deny'), 400);
     const bank = form.bankId ? bankById(form.bankId) : undefined;
     if (!bank) return sendPage(reply, formPage(row, 'Choose your bank'), 400);
+    if (bankDown(row, bank.bankId)) {
+      return sendPage(reply, formPage(row, `${bank.name} is unavailable right now. Choose another bank, or deny the request.`), 400);
+    }
     worldOf(row).consent(row.request_id, 'authorize', { bankId: bank.bankId, cause: causeOf(request, 'hosted_page', 'authorize') });
     const updated = store.consents.get(row.request_id)!;
     if (!updated.callback_url) return seeOther(reply, self);

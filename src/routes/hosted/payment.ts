@@ -21,6 +21,10 @@
  *               666.66 (bank_rejected). So the payer sees the final result at once.
  *   reject   -> engine 'reject'  (failed, bank_rejected, payment.failed)
  *   abandon  -> engine 'abandon' (failed, payer_abandoned, payment.failed); no bank needed
+ * A bank with a profile (docs/banks.md) may change what approving does: a down bank is refused
+ * (the form again, 400, the other banks offered), a decoupled bank sends the payer to its app (a
+ * waiting page until the approval arrives on the sandbox clock, or the payment expires; only
+ * cancelling is left), a degraded or business-days bank leaves the payment processing.
  * A valid POST answers 303 See Other back to GET /pay/:token (POST-redirect-GET); an invalid one
  * (no bank chosen, unknown decision) re-renders the form with the error next to the field, 400.
  * A POST on a payment that is no longer pending also redirects: the GET shows what happened.
@@ -29,11 +33,11 @@ import { journalAs } from '../../plugins/journal.js';
 import { causeOf } from '../../plugins/tracing.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SANDBOX_BANKS, bankById } from '../../../fixtures/banks.js';
+import { healthAt } from '../../domain/bank-profiles.js';
 import { ApiError } from '../../domain/errors.js';
 import {
   awaitsPayer,
   PAYER_DECISIONS,
-  payerDecisionTriggers,
   paymentLinkExpired,
   type FailureReason,
   type PayerDecision,
@@ -104,16 +108,23 @@ ${summary(p, merchantName)}<p>Reason code: <code>${p.failure_reason}</code>. You
     processing: (p, merchantName) => [
       {
         title: 'Payment processing',
-        body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. The bank is settling it; this page shows the result when you reload it.</p>
+        body: html`<p class="notice" role="status"><span class="status wait" data-status="processing">Processing</span> You approved the payment. ${
+          p.bank_rule === 'next_business_day'
+            ? 'The bank settles it on its next business day.'
+            : 'The bank is settling it; this page shows the result when you reload it.'
+        }</p>
 ${summary(p, merchantName)}
 <form method="get" action="/pay/${store.payments.tokenFor(p.id)}"><div class="actions"><button type="submit">Check again</button></div></form>`,
       },
       200,
     ],
-    pending: (p, merchantName, form) => [
-      { title: `Pay ${merchantName}`, brand: 'Sandbox bank selection', body: paymentForm(p, merchantName, form) },
-      form.errors ? 400 : 200,
-    ],
+    pending: (p, merchantName, form) =>
+      p.app_approval_requested_at !== null
+        ? [{ title: 'Approve in your banking app', body: appWaiting(p, merchantName) }, 200]
+        : [
+            { title: `Pay ${merchantName}`, brand: 'Sandbox bank selection', body: paymentForm(p, merchantName, form) },
+            form.errors ? 400 : 200,
+          ],
   };
 
   function render(reply: FastifyReply, p: PaymentRow, form: Form = {}): FastifyReply {
@@ -135,6 +146,30 @@ ${summary(p, merchantName)}`,
     return sendPage(reply, page(options), status);
   }
 
+  /** The payer was sent to the bank's app: wait (reload), or cancel the payment. */
+  function appWaiting(p: PaymentRow, merchantName: string): RawHtml {
+    const bank = p.bank_id ? (bankById(p.bank_id)?.name ?? p.bank_id) : 'your bank';
+    const action = `/pay/${store.payments.tokenFor(p.id)}`;
+    return html`<p class="notice" role="status"><span class="status wait" data-status="awaiting-app">Waiting</span> Open the ${bank} app on your phone and approve the payment there. This page shows the result when you reload it; the payment link expires at ${p.expires_at}.</p>
+${summary(p, merchantName)}
+<form method="get" action="${action}"><div class="actions"><button type="submit">Check again</button></div></form>
+<form method="post" action="${action}"><div class="actions"><button type="submit" name="decision" value="abandon" class="secondary">Cancel payment</button></div></form>`;
+  }
+
+  /** A bank's line in the choice: its country and BIC, and whether it is down right now. */
+  function bankOptions(p: PaymentRow) {
+    const world = engine.worldOf(p.partner_id);
+    return SANDBOX_BANKS.map((b) => {
+      const down = healthAt(engine.banks.of(world.id, b.bankId)?.profile, world.clock.nowMs()) === 'down';
+      return { value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}${down ? ' · unavailable right now' : ''}` };
+    });
+  }
+
+  /** The error beside the bank choice when the chosen bank is down. */
+  function bankErrors(bankId: string): string {
+    return `${bankById(bankId)?.name ?? bankId} is unavailable right now. Choose another bank, or cancel the payment.`;
+  }
+
   function paymentForm(p: PaymentRow, merchantName: string, form: { values?: Record<string, string>; errors?: FieldErrors }): RawHtml {
     const errors = form.errors ?? {};
     const order = ['bankId', 'decision'];
@@ -147,7 +182,7 @@ ${radioGroup({
   name: 'bankId',
   legend: 'Your bank',
   hint: 'Needed to approve or reject. Cancelling needs no bank.',
-  options: SANDBOX_BANKS.map((b) => ({ value: b.bankId, label: b.name, hint: `${b.country} · BIC ${b.bic}` })),
+  options: bankOptions(p),
   value: form.values?.bankId,
   error: errors.bankId,
   focus: focus === 'bankId',
@@ -195,6 +230,8 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     const values = formFields(request.body);
     const errors: FieldErrors = {};
     const decision = values.decision as PayerDecision;
+    // waiting for the app: only cancelling is left to the page
+    if (p.app_approval_requested_at !== null && decision !== 'abandon') return seeOther(reply, location);
     if (!PAYER_DECISIONS.includes(decision)) errors.decision = 'Choose Approve payment, Reject at the bank or Cancel payment.';
     const bank = values.bankId ? bankById(values.bankId) : undefined;
     if (decision !== 'abandon') {
@@ -204,16 +241,11 @@ ${errors.decision ? html`<p class="error" id="f-decision-error" role="alert">${e
     if (Object.keys(errors).length > 0) return render(reply, p, { values, errors });
 
     try {
-      // one transaction: approving also settles (or, 666.66, rejects) at once, so the payer sees the result
       const world = engine.worldOf(p.partner_id);
-      store.tx(() => {
-        for (const [i, trigger] of payerDecisionTriggers(p, decision, world.settings).entries()) {
-          world.payment(p.id, trigger, {
-            ...(i === 0 && bank ? { bankId: bank.bankId } : {}),
-            cause: causeOf(request, 'hosted_page', decision),
-          });
-        }
-      });
+      const outcome = world.payerDecides(p.id, decision, bank?.bankId, causeOf(request, 'hosted_page', decision));
+      if (outcome === 'unavailable') {
+        return render(reply, store.payments.getAny(p.id) ?? p, { values, errors: { bankId: bankErrors(bank!.bankId) } });
+      }
     } catch (err) {
       // a timer or a control call moved the payment on in between: show what happened
       if (!(err instanceof ApiError) || err.code !== 'illegal_transition') throw err;

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requirePartner } from '../../plugins/partner-auth.js';
 import { actionRoutes } from './actions.js';
+import { bankRoutes } from './banks.js';
 import { clockRoutes } from './clock.js';
 import { deliveryRoutes } from './deliveries.js';
 import { faultRoutes } from './faults.js';
@@ -19,6 +20,7 @@ import { transitionRoutes } from './transitions.js';
 
 export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
+  await app.register(bankRoutes);
   await app.register(clockRoutes);
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);

@@ -9,6 +9,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import type { SandboxCreateBody } from '../../../schemas/sandboxes.js';
 import { parseDuration } from '../../config-parsers.js';
+import { bankProfileToApply, type BankProfileInput } from '../../domain/bank-profiles.js';
+import { knownBank } from '../sandbox/banks.js';
 import { profileToApply, type FaultProfileInput } from '../../domain/chaos-profiles.js';
 import { ApiError } from '../../domain/errors.js';
 import { MAX_SANDBOX_TTL_MS, MIN_SANDBOX_TTL_MS, sandboxSettings, type SandboxSettingsOverrides } from '../../domain/sandbox.js';
@@ -89,7 +91,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       requireAdmin(request);
       if (request.validationError) {
         const errors = request.validationError.validation as never as { instancePath: string }[];
-        throw errors[0]?.instancePath.startsWith('/faults')
+        throw /^\/(faults|banks)(\/|$)/.test(errors[0]?.instancePath ?? '')
           ? pointerValidationError(errors as never)
           : validationToApiError(errors as never, 'body');
       }
@@ -122,7 +124,20 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       // checked before anything is created (a window of a named profile is placed again on the new clock below)
       const faultsAsked = (body as { faults?: FaultProfileInput }).faults;
       const faults = faultsAsked && profileToApply(faultsAsked, faultTargets(app.routeTable), Date.now(), '/faults');
+      const banksAsked = (body as { banks?: Record<string, BankProfileInput> }).banks ?? {};
+      for (const [bankId, input] of Object.entries(banksAsked)) {
+        knownBank(bankId, `/banks/${bankId}`);
+        bankProfileToApply(input, Date.now(), `/banks/${bankId}`);
+      }
       const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings, snapshot: body.snapshot });
+      if (Object.keys(banksAsked).length > 0) {
+        // a window or forSeconds is placed on the new sandbox's clock
+        const world = app.engine.world(created.row.id);
+        const profiles = Object.fromEntries(
+          Object.entries(banksAsked).map(([bankId, input]) => [bankId, bankProfileToApply(input, world.clock.nowMs(), `/banks/${bankId}`)]),
+        );
+        app.engine.banks.set(created.row.id, profiles, world.clock.iso());
+      }
       if (faultsAsked && faults) {
         const { clock } = app.engine.world(created.row.id);
         const placed = profileToApply({ ...faultsAsked, seed: faults.seed }, faultTargets(app.routeTable), clock.nowMs());

@@ -1,0 +1,66 @@
+/**
+ * The bank profiles in force (docs/banks.md), per sandbox and bank: the profile, when it was set,
+ * and the seeded stream that decides a degraded bank's failures. Loaded at start (a small
+ * table); a payment at a bank without a profile costs one size check while no sandbox has one,
+ * two Map lookups otherwise. A restart starts every stream again from its seed, as setting the
+ * profile again does (the fault profiles do the same).
+ */
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+import { bankById } from '../../fixtures/banks.js';
+import type { BankProfile } from '../domain/bank-profiles.js';
+import type { BankInForce } from '../domain/bank-rules.js';
+import type { Store } from '../store/index.js';
+
+interface InForce extends BankInForce {
+  setAt: string;
+  rng: RandomGenerator;
+}
+
+export function createBankBook(store: Store) {
+  const bySandbox = new Map<string, Map<string, InForce>>();
+  function put(sandboxId: string, bankId: string, profile: BankProfile, setAt: string): void {
+    const bank = bankById(bankId);
+    if (!bank) return; // a bank no longer shipped: its profile has nothing to act on
+    let banks = bySandbox.get(sandboxId);
+    if (!banks) bySandbox.set(sandboxId, (banks = new Map()));
+    banks.set(bankId, { bank, profile, setAt, rng: xoroshiro128plus(profile.seed | 0) });
+  }
+  for (const row of store.bankProfiles.all()) put(row.sandboxId, row.bankId, row.profile, row.setAt);
+
+  return {
+    /** The profile of `bankId` in `sandboxId`, if one is in force. */
+    of(sandboxId: string, bankId: string | null | undefined): (BankInForce & { setAt: string }) | undefined {
+      if (bySandbox.size === 0 || !bankId) return undefined;
+      return bySandbox.get(sandboxId)?.get(bankId);
+    },
+    /** The next draw of a degraded bank's stream: whether this approval fails. */
+    drawFailure(sandboxId: string, bankId: string): boolean {
+      const b = bySandbox.get(sandboxId)?.get(bankId);
+      return b !== undefined && uniformFloat64(b.rng) < b.profile.failureRate;
+    },
+    /** Every profiled bank of a sandbox. */
+    list(sandboxId: string): ReadonlyMap<string, BankInForce & { setAt: string }> {
+      return bySandbox.get(sandboxId) ?? new Map();
+    },
+    /** Put profiles in force, all or none (a sandbox's creation, a persona, PUT). */
+    set(sandboxId: string, profiles: Record<string, BankProfile>, setAt: string): void {
+      store.tx(() => {
+        for (const [bankId, profile] of Object.entries(profiles)) store.bankProfiles.set(sandboxId, bankId, profile, setAt);
+      });
+      for (const [bankId, profile] of Object.entries(profiles)) put(sandboxId, bankId, profile, setAt);
+    },
+    /** The bank behaves as having no profile again; whether it had one. */
+    clear(sandboxId: string, bankId: string): boolean {
+      store.tx(() => store.bankProfiles.clear(sandboxId, bankId));
+      const banks = bySandbox.get(sandboxId);
+      const had = banks?.delete(bankId) ?? false;
+      if (banks?.size === 0) bySandbox.delete(sandboxId);
+      return had;
+    },
+    /** The sandbox is gone (its rows went in the transaction that removed it). */
+    forget: (sandboxId: string): void => void bySandbox.delete(sandboxId),
+  };
+}
+export type BankBook = ReturnType<typeof createBankBook>;
