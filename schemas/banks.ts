@@ -70,6 +70,9 @@ function profileProperties(input: boolean) {
   } as const;
 }
 
+/** A profile as a request sends it, inline (the persona file's schema is standalone: no $ref). */
+export const BANK_PROFILE_INPUT = { type: 'object', additionalProperties: false, properties: profileProperties(true) } as const;
+
 export const BankProfileRequest = {
   $id: 'BankProfileRequest',
   title: 'BankProfileRequest',
@@ -135,6 +138,20 @@ export const BANKS_FIELD = {
   description:
     'Bank profiles in force from the start, by bank id (docs/banks.md): a problem is a 400 whose `field` is a JSON pointer (`/banks/nordlys-bank/failureRate`)',
   additionalProperties: { $ref: 'BankProfileRequest#' },
+} as const;
+
+/** A scenario's `bank` step (src/scenarios/steps/bank.ts): a bank's profile to put in force, or `reset: true`. */
+export const BANK_STEP = {
+  description:
+    'Put a bank profile in force in the sandbox (PUT /_sandbox/banks/{bankId}, docs/banks.md), or `reset: true` to clear it: `bank: {bankId: nordlys-bank, profile: outage-1h}`.',
+  type: 'object',
+  required: ['bankId'],
+  additionalProperties: false,
+  properties: {
+    bankId: { type: 'string', description: 'The sandbox bank (GET /_sandbox/banks)' },
+    reset: { const: true, description: 'Clear the profile: the bank behaves as without one' },
+    ...profileProperties(true),
+  },
 } as const;
 
 export const bankSchemas = [BankProfileRequest, BankProfileView, SandboxBankView, SandboxBankList] as const;

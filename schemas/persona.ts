@@ -3,6 +3,7 @@
  * --persona): a starting world declared as data. personas/persona.schema.json is this schema,
  * written by `obsim persona schema` (a test keeps them equal).
  */
+import { BANK_PROFILE_INPUT } from './banks.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { CONSENT_PERMISSIONS } from '../src/domain/consent.js';
 import { EVENT_NAMES } from '../src/domain/machine.js';
@@ -82,6 +83,12 @@ export const PersonaSchema = {
           },
         },
       },
+    },
+    banks: {
+      type: 'object',
+      description:
+        'Bank profiles in force from the start, by sandbox bank id (docs/banks.md): a shipped profile by name, fields of its own, or both',
+      additionalProperties: BANK_PROFILE_INPUT,
     },
     webhooks: {
       type: 'array',

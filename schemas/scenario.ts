@@ -15,6 +15,7 @@
  * exactly one `${…}` keeps the value's type (a number stays a number).
  */
 
+import { BANK_STEP } from './banks.js';
 import { REQUEST_MATCHER } from './journal.js';
 import { FAULTS_STEP } from './chaos.js';
 import { EXPECT_REPORT_STEP } from './readiness.js';
@@ -269,6 +270,7 @@ export const STEP_KINDS = {
   expectNoRequest: EXPECT_NO_REQUEST_STEP,
   expectReport: EXPECT_REPORT_STEP,
   faults: FAULTS_STEP,
+  bank: BANK_STEP,
   wait: WAIT_STEP,
   set: SET_STEP,
   include: INCLUDE_STEP,

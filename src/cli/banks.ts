@@ -12,7 +12,7 @@
  */
 import { Command, Option } from 'commander';
 import type { BankProfile } from '../domain/bank-profiles.js';
-import { SHIPPED_BANK_PROFILES } from '../domain/bank-profiles.js';
+import { bankProfileSummary, SHIPPED_BANK_PROFILES } from '../domain/bank-profiles.js';
 import { partnerTargetOptions } from './args.js';
 import { controlCall, readProfileFile, seedArg, type TargetOpts } from './control.js';
 import { CliExit } from './exit.js';
@@ -34,23 +34,7 @@ const call = <T>(opts: TargetOpts, method: 'GET' | 'PUT' | 'DELETE', path: strin
 /** One line per bank: its health now, and what its profile changes from a bank without one. */
 export function describeBank(b: BankShown): string {
   const head = `${b.bankId.padEnd(17)} ${b.country} ${b.health.padEnd(8)}`;
-  const p = b.profile;
-  if (!p) return `${head} no profile\n`;
-  const parts: string[] = [];
-  if (p.profile) parts.push(`profile ${p.profile}`);
-  if (p.health.status !== 'healthy') {
-    const window = [p.health.from && `from ${p.health.from}`, p.health.until && `until ${p.health.until}`].filter(Boolean).join(' ');
-    parts.push(`${p.health.status}${window ? ` ${window}` : ''}`);
-  }
-  if (p.health.status === 'degraded') parts.push(`failureRate ${p.failureRate}, seed ${p.seed}`);
-  if (p.authorization.mode === 'decoupled')
-    parts.push(
-      `app approval ${p.authorization.approvalDelaySeconds === null ? 'never' : `after ${p.authorization.approvalDelaySeconds}s`}`,
-    );
-  if (p.settlement.mode === 'business_days') parts.push(`business days, cut-off ${p.settlement.cutOff}`);
-  const ais = Object.entries(p.ais).filter(([k, v]) => (k === 'pendingTransactions' ? v === false : v !== null));
-  if (ais.length > 0) parts.push(`ais ${ais.map(([k, v]) => `${k}=${String(v)}`).join(' ')}`);
-  return `${head} ${parts.join('; ') || 'healthy profile'}\n`;
+  return `${head} ${b.profile ? bankProfileSummary(b.profile) : 'no profile'}\n`;
 }
 
 /** The profile a `set` sends: a file's, a shipped one by name, a seed, or these together. */

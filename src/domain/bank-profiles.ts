@@ -186,3 +186,22 @@ export function healthAt(profile: BankProfile | undefined, nowMs: number): BankH
 export function backUpAt(profile: BankProfile, nowMs: number): number | undefined {
   return healthAt(profile, nowMs) === 'down' && profile.health.until !== undefined ? Date.parse(profile.health.until) : undefined;
 }
+
+/** What a profile changes from a bank without one, in a line (the CLI and the console show it). */
+export function bankProfileSummary(p: BankProfile): string {
+  const parts: string[] = [];
+  if (p.profile) parts.push(`profile ${p.profile}`);
+  if (p.health.status !== 'healthy') {
+    const window = [p.health.from && `from ${p.health.from}`, p.health.until && `until ${p.health.until}`].filter(Boolean).join(' ');
+    parts.push(`${p.health.status}${window ? ` ${window}` : ''}`);
+  }
+  if (p.health.status === 'degraded') parts.push(`failureRate ${p.failureRate}, seed ${p.seed}`);
+  if (p.authorization.mode === 'decoupled')
+    parts.push(
+      `app approval ${p.authorization.approvalDelaySeconds === null ? 'never' : `after ${p.authorization.approvalDelaySeconds}s`}`,
+    );
+  if (p.settlement.mode === 'business_days') parts.push(`business days, cut-off ${p.settlement.cutOff}`);
+  const ais = Object.entries(p.ais).filter(([k, v]) => (k === 'pendingTransactions' ? v === false : v !== null));
+  if (ais.length > 0) parts.push(`ais ${ais.map(([k, v]) => `${k}=${String(v)}`).join(' ')}`);
+  return parts.join('; ') || 'healthy profile';
+}

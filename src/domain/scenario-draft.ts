@@ -193,6 +193,16 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
       comment: 'the fault profile, with the seed it ran with',
     };
   }
+  const bank = /^\/_sandbox\/banks\/([^/]+)$/.exec(e.path);
+  if (bank && ok && (e.method === 'PUT' || e.method === 'DELETE')) {
+    const bankId = decodeURIComponent(bank[1]);
+    if (e.method === 'DELETE') return { step: { bank: { bankId, reset: true } } };
+    const seed = (e.responseBody as { profile?: { seed?: unknown } } | undefined)?.profile?.seed;
+    return {
+      step: { bank: { bankId, ...body, ...(seed !== undefined ? { seed } : {}) } },
+      comment: 'the bank profile, with the seed it ran with',
+    };
+  }
   if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && ok) {
     const answer = e.responseBody as { id?: unknown } | undefined;
     const as = s.webhookNames.size === 0 ? 'webhook' : `webhook${s.webhookNames.size + 1}`;

@@ -114,6 +114,14 @@ export const READ_TOOLS: Tool[] = [
     output: component('SandboxDelivery'),
     run: (session, args) => session.call('POST', `/_sandbox/deliveries/${args.deliveryId}/redeliver`, { sandbox: args.sandbox, body: {} }),
   },
+  {
+    name: 'list_banks',
+    description:
+      "The sandbox banks: each one's profile in this sandbox (null: it behaves as always), its health now, and the shipped bank profiles (set_bank_profile sets one).",
+    input: input({}),
+    output: component('SandboxBankList'),
+    run: (session, args) => session.call('GET', '/_sandbox/banks', { sandbox: args.sandbox as string | undefined }),
+  },
 ];
 
 function listTool(name: string, resource: string, schema: string, description: string, filters: Json): Tool {

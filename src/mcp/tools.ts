@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { EVENT_NAMES, type EventName } from '../domain/machine.js';
 import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../domain/controls.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
+import { SHIPPED_BANK_PROFILES } from '../domain/bank-profiles.js';
 import { runTrigger } from '../cli/trigger.js';
 import { checkReceiver } from '../webhooks/receiver-check.js';
 import { component, providerOperations } from './contract.js';
@@ -345,6 +346,30 @@ export const TOOLS: Tool[] = [
       if (args.name) body.name = args.name;
       else body.scenario = parseYaml(readFileSync(args.file as string, 'utf8')) as unknown;
       return session.call('POST', '/_sandbox/scenarios/run', { sandbox: args.sandbox, body });
+    },
+  },
+  {
+    name: 'set_bank_profile',
+    description:
+      'Make one sandbox bank behave like a real bank (docs/banks.md): down or degraded (with a window), approval in the bank app, business-day settlement, account-data limits. A shipped profile by name (healthy, degraded, down, outage-1h, slow-app-approval, app-approval-timeout, weekend-settlement, strict-ais), fields of its own (BankProfileRequest), or both; reset: true clears it. list_banks shows every bank.',
+    input: input(
+      {
+        bankId: { type: 'string', description: 'A sandbox bank id (list_banks)' },
+        profile: { type: 'string', enum: Object.keys(SHIPPED_BANK_PROFILES) },
+        fields: {
+          type: 'object',
+          description: 'Profile fields over the named profile (health, authorization, settlement, ais, failureRate, seed)',
+        },
+        reset: { type: 'boolean', description: 'Clear the profile: the bank behaves as without one' },
+      },
+      ['bankId'],
+    ),
+    output: component('SandboxBank'),
+    run(session, args) {
+      const path = `/_sandbox/banks/${encodeURIComponent(args.bankId as string)}`;
+      if (args.reset === true) return session.call('DELETE', path, { sandbox: args.sandbox });
+      const body: Json = { ...((args.fields as Json | undefined) ?? {}), ...(args.profile !== undefined ? { profile: args.profile } : {}) };
+      return session.call('PUT', path, { sandbox: args.sandbox, body });
     },
   },
 ];

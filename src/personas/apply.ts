@@ -28,7 +28,7 @@ export async function applyPersona(
   const headers = { 'x-partner-client-id': partner.clientId, 'x-partner-client-secret': partner.clientSecret };
   const call = async (
     path: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT',
     url: string,
     payload?: unknown,
     extra: Record<string, string> = {},
@@ -46,6 +46,10 @@ export async function applyPersona(
   };
   const control = (path: string, url: string, payload?: unknown) => call(path, 'POST', `/_sandbox/${url}`, payload);
   const applied: PersonaApplied = { merchants: [], payments: 0, consents: 0, webhooks: [] };
+
+  // the banks first: the world the persona builds is already in the banks' hands
+  for (const [bankId, profile] of Object.entries(persona.banks ?? {}))
+    await call(`banks.${bankId}`, 'PUT', `/_sandbox/banks/${encodeURIComponent(bankId)}`, profile);
 
   for (const [i, m] of (persona.merchants ?? []).entries()) {
     const at = `merchants[${i}]`;

@@ -1,4 +1,5 @@
 /** Types of a loaded scenario (hand-written mirror of schemas/scenario.ts; the loader validates). */
+import type { BankProfileInput } from '../domain/bank-profiles.js';
 import type { FaultProfileInput } from '../domain/chaos-profiles.js';
 import type { RequestMatcher } from '../domain/journal.js';
 import type { Requirements } from '../domain/readiness-requirements.js';
@@ -80,6 +81,9 @@ export interface ExpectReportStep {
 /** A fault profile as PUT /_sandbox/faults takes it, or `clear`. */
 export type FaultsStep = 'clear' | FaultProfileInput;
 
+/** A bank's profile as PUT /_sandbox/banks/{bankId} takes it, or `reset: true`. */
+export type BankStep = { bankId: string; reset?: true } & BankProfileInput;
+
 export type WaitStep = number | { ms: number };
 
 export type SetStep = Record<string, unknown>;
@@ -98,6 +102,7 @@ export interface StepMap {
   expectNoRequest: ExpectNoRequestStep;
   expectReport: ExpectReportStep;
   faults: FaultsStep;
+  bank: BankStep;
   wait: WaitStep;
   set: SetStep;
   include: IncludeStep;

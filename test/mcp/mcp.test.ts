@@ -80,6 +80,8 @@ t.test('tools: names, descriptions, and input and output schemas that compile', 
     'check_receiver',
     'readiness_report',
     'run_scenario',
+    'list_banks',
+    'set_bank_profile',
   ])
     t.ok(names.includes(name), `${name} is offered`);
   t.equal(new Set(names).size, names.length, 'names are unique');
@@ -154,6 +156,16 @@ t.test('a whole flow through tools only: sandbox, merchant, webhook, payment, cl
   const fromFile = (await call(client, 'run_scenario', { file: join(ROOT, 'scenarios/payment-paid.yaml'), isolate: true }))
     .structuredContent;
   t.match(fromFile, { name: 'payment-paid', passed: true }, 'a scenario file runs');
+  const down = (await call(client, 'set_bank_profile', { bankId: 'nordlys-bank', profile: 'outage-1h', fields: { ais: { pageSize: 20 } } }))
+    .structuredContent;
+  t.match(
+    down,
+    { bankId: 'nordlys-bank', health: 'down', profile: { profile: 'outage-1h', ais: { pageSize: 20 } } },
+    'a bank profile is set',
+  );
+  const banks = (await call(client, 'list_banks')).structuredContent;
+  t.equal(banks.items.find((b: { bankId: string }) => b.bankId === 'nordlys-bank').health, 'down', 'and listed');
+  t.equal((await call(client, 'set_bank_profile', { bankId: 'nordlys-bank', reset: true })).structuredContent.profile, null, 'and reset');
   const overview = (await call(client, 'get_overview')).structuredContent;
   t.equal(overview.sandboxId, sandboxId, 'every tool acted on the created sandbox');
   const readiness = (await call(client, 'readiness_report')).structuredContent;
@@ -268,6 +280,16 @@ t.test("docs/mcp.md's configuration, as an assistant runs it", async (t) => {
   t.teardown(() => client.close());
   const clock = await call(client, 'get_clock');
   t.notOk(clock.isError);
+  const down = (await call(client, 'set_bank_profile', { bankId: 'nordlys-bank', profile: 'outage-1h', fields: { ais: { pageSize: 20 } } }))
+    .structuredContent;
+  t.match(
+    down,
+    { bankId: 'nordlys-bank', health: 'down', profile: { profile: 'outage-1h', ais: { pageSize: 20 } } },
+    'a bank profile is set',
+  );
+  const banks = (await call(client, 'list_banks')).structuredContent;
+  t.equal(banks.items.find((b: { bankId: string }) => b.bankId === 'nordlys-bank').health, 'down', 'and listed');
+  t.equal((await call(client, 'set_bank_profile', { bankId: 'nordlys-bank', reset: true })).structuredContent.profile, null, 'and reset');
   const overview = (await call(client, 'get_overview')).structuredContent;
   t.match(overview.sandboxId, /^sbx_/, '--new-sandbox: the assistant works in a sandbox of its own');
 });

@@ -108,6 +108,20 @@ t.test('an inline persona with a fixed webhook secret', async (t) => {
   t.equal(app.db.prepare('SELECT status FROM merchants WHERE id = ?').pluck().get(res.body.persona.merchants[0].merchantId), 'inactive');
 });
 
+t.test('a persona with bank profiles: in force in its sandbox from the start', async (t) => {
+  const app = await build(t);
+  const { res } = await withPersona(app, {
+    name: 'banks',
+    banks: { 'nordlys-bank': { profile: 'down' }, 'thames-mutual': { profile: 'strict-ais', ais: { pageSize: 20 } } },
+    merchants: [{ companyName: 'Banked ApS', state: 'activated', payments: [{ amount: 10, referenceNumber: 'r-1' }] }],
+  });
+  t.equal(res.status, 200, JSON.stringify(res.body));
+  const banks = app.engine.banks.list(res.body.sandboxId);
+  t.same([...banks.keys()].sort(), ['nordlys-bank', 'thames-mutual']);
+  t.equal(banks.get('thames-mutual')!.profile.ais.pageSize, 20);
+  t.equal(app.engine.banks.list('default').size, 0, 'only its own sandbox');
+});
+
 t.test('invalid personas: refused naming the path and the reason, nothing created', async (t) => {
   const app = await build(t);
   const cases: [unknown, string, RegExp][] = [
@@ -124,6 +138,8 @@ t.test('invalid personas: refused naming the path and the reason, nothing create
       /unknown field "colour"/,
     ],
     [{ name: 'x', webhooks: [{ url: 'ftp://nope', events: ['payment.completed'] }] }, 'persona.webhooks[0].url', /must match pattern/],
+    [{ name: 'x', banks: { 'nordlys-bank': { failureRate: 2 } } }, 'persona.banks.nordlys-bank.failureRate', /must be <= 1/],
+    [{ name: 'x', banks: { 'no-bank': { profile: 'down' } } }, 'persona.banks.no-bank', /not a sandbox bank/],
     // valid by the schema, refused by the API while building: the half-built sandbox is deleted
     [
       { name: 'x', merchants: [{ companyName: 'A', state: 'activated', consents: [{ userId: '' + 'x'.repeat(300) }] }] },

@@ -28,7 +28,7 @@ export const isError = (answer: ApiAnswer<unknown>): answer is ApiAnswer<ApiErro
 export type ConsoleApi = ReturnType<typeof consoleApi>;
 
 export function consoleApi(app: FastifyInstance, credentials: Pick<ConsoleSession, 'clientId' | 'secret'>) {
-  async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<ApiAnswer<T>> {
+  async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<ApiAnswer<T>> {
     const res = await app.inject({
       method,
       url,
@@ -46,6 +46,8 @@ export function consoleApi(app: FastifyInstance, credentials: Pick<ConsoleSessio
   return {
     get: <T>(url: string) => call<T>('GET', url),
     post: <T>(url: string, body?: unknown) => call<T>('POST', url, body),
+    put: <T>(url: string, body: unknown) => call<T>('PUT', url, body),
+    delete: <T>(url: string) => call<T>('DELETE', url),
   };
 }
 

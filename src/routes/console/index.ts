@@ -19,6 +19,7 @@ import { html } from '../hosted/layout.js';
 import { consoleApi, withQuery } from './api.js';
 import { consoleKit, first, LIVE_COALESCE_MS, LIVE_HEARTBEAT_MS, safeBack, type Form } from './kit.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './layout.js';
+import { bankRoutes } from './pages/banks.js';
 import { consentRoutes } from './pages/consents.js';
 import { merchantRoutes } from './pages/merchants.js';
 import { overviewRoutes } from './pages/overview.js';
@@ -48,6 +49,7 @@ const PAGES = [
   recordingRoutes,
   readinessRoutes,
   scenarioRoutes,
+  bankRoutes,
 ];
 
 /** Static assets: htmx and its SSE extension from node_modules, the stylesheet from layout.ts. */

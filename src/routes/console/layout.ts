@@ -19,6 +19,7 @@ export const NAV = [
   ['/console/requests', 'Requests'],
   ['/console/readiness', 'Readiness'],
   ['/console/scenarios', 'Scenarios'],
+  ['/console/banks', 'Banks'],
 ] as const;
 
 export interface Flash {

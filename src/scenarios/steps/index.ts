@@ -6,6 +6,7 @@ import type { StepKind } from '../../../schemas/scenario.js';
 import type { StepMap } from '../types.js';
 import { advanceClock } from './clock.js';
 import { control } from './control.js';
+import { bank } from './bank.js';
 import { faults } from './faults.js';
 import { include } from './include.js';
 import { expectNoRequest, expectRequest } from './journal.js';
@@ -26,6 +27,7 @@ export const STEP_HANDLERS = {
   expectNoRequest,
   expectReport,
   faults,
+  bank,
   wait,
   set,
   include,
