@@ -72,7 +72,7 @@ export const ReadinessReport = {
     },
     lifecycles: {
       type: 'object',
-      required: ['payments', 'failureReasons', 'merchants', 'consents', 'transitions', 'events', 'neverProduced'],
+      required: ['payments', 'failureReasons', 'merchants', 'consents', 'transitions', 'bankRules', 'events', 'neverProduced'],
       additionalProperties: false,
       properties: {
         payments: {
@@ -89,6 +89,11 @@ export const ReadinessReport = {
           required: ['payments', 'merchants', 'consents'],
           additionalProperties: false,
           properties: { payments: counts, merchants: counts, consents: counts },
+        },
+        bankRules: {
+          ...counts,
+          description:
+            'What the integration met at banks with a profile (docs/banks.md): payments and consents each rule was behind — `bank_down` (a payment failed after its payer tried a down bank), `app_approval_expired` (a decoupled approval that never came), `next_business_day` (a settlement held to the next business day), …',
         },
         events: {
           type: 'array',

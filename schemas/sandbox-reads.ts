@@ -148,7 +148,7 @@ export const SandboxPaymentList = pageOf('SandboxPaymentList', {
   properties: { payment: { $ref: 'Payment#' }, actions: PAYMENT_ACTION_LIST },
 } as const);
 
-export const TIMELINE_KINDS = ['created', 'page_opened', 'status_changed', 'event'] as const;
+export const TIMELINE_KINDS = ['created', 'page_opened', 'app_approval_requested', 'status_changed', 'event'] as const;
 
 export const SandboxPayment = {
   $id: 'SandboxPayment',
@@ -185,6 +185,13 @@ export const SandboxPayment = {
           },
           event: { type: ['string', 'null'], enum: [...EVENT_NAMES, null] },
           eventId: { type: ['string', 'null'] },
+          bank: {
+            type: 'object',
+            description: "The bank and its profile's rule behind a change, or the app the payer was sent to (docs/banks.md)",
+            required: ['bankId', 'rule'],
+            additionalProperties: false,
+            properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
+          },
           deliveries: {
             type: 'array',
             items: {

@@ -2278,6 +2278,12 @@ export interface components {
                 /** @enum {string} */
                 kind: "latency" | "error" | "drop" | "webhook_duplicate" | "webhook_delay" | "webhook_reorder" | "webhook_drop";
             };
+            /** @description The bank and its profile's rule behind the change that sent this event (docs/banks.md): why a payment failed or settled when it did */
+            bank?: {
+                bankId: string;
+                /** @enum {string} */
+                rule: "bank_down" | "app_approval" | "app_approval_expired" | "degraded_delay" | "degraded_failure" | "next_business_day" | "consent_max_days";
+            };
             /** @description The W3C traceparent the attempt sent (absent before the first attempt): its span, in the trace of the request or change that emitted the event, so a receiver continues that trace (docs/operations.md) */
             traceparent?: string;
             /** @description The W3C tracestate the attempt sent with its traceparent: the one the causing request carried, passed on unchanged (absent when that request sent none, and before the first attempt) (docs/operations.md) */
@@ -2440,7 +2446,7 @@ export interface components {
                 /** Format: date-time */
                 at: string;
                 /** @enum {string} */
-                kind: "created" | "page_opened" | "status_changed" | "event";
+                kind: "created" | "page_opened" | "app_approval_requested" | "status_changed" | "event";
                 /** @enum {string|null} */
                 status: "pending" | "processing" | "paid" | "failed" | null;
                 /** @description What made a change (created, status_changed): as a transition names it (GET /_sandbox/payments/{paymentId}/transitions). */
@@ -2453,6 +2459,12 @@ export interface components {
                 /** @enum {string|null} */
                 event: "payment.completed" | "payment.failed" | "merchant.activated" | "merchant.deactivated" | "merchant.onboarding.completed" | null;
                 eventId: string | null;
+                /** @description The bank and its profile's rule behind a change, or the app the payer was sent to (docs/banks.md) */
+                bank?: {
+                    bankId: string;
+                    /** @enum {string} */
+                    rule: "bank_down" | "app_approval" | "app_approval_expired" | "degraded_delay" | "degraded_failure" | "next_business_day" | "consent_max_days";
+                };
                 deliveries: {
                     id: number;
                     /** @enum {string} */
@@ -2760,7 +2772,7 @@ export interface components {
             /** @description 1-based step number */
             index: number;
             /** @enum {string} */
-            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "expectReport" | "faults" | "wait" | "set" | "include";
+            kind: "request" | "control" | "advanceClock" | "registerWebhook" | "expectWebhook" | "expectNoWebhook" | "expectRequest" | "expectNoRequest" | "expectReport" | "faults" | "bank" | "wait" | "set" | "include";
             label: string;
             /**
              * @description Steps after a failed one are skipped
@@ -2882,6 +2894,10 @@ export interface components {
                     consents: {
                         [key: string]: number;
                     };
+                };
+                /** @description What the integration met at banks with a profile (docs/banks.md): payments and consents each rule was behind — `bank_down` (a payment failed after its payer tried a down bank), `app_approval_expired` (a decoupled approval that never came), `next_business_day` (a settlement held to the next business day), … */
+                bankRules: {
+                    [key: string]: number;
                 };
                 events: {
                     event: string;
@@ -3188,7 +3204,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "d38e65e1-d3fa-44e6-ab1f-3b4345c1816c",
+                     *           "clientId": "c4eac2bf-fb9c-4b8f-897c-61a5cf28a332",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -3197,18 +3213,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_0ca27c1ab04c83b8b43d"
+                     *           "subTppId": "stpp_5417d5b8ea675e5ac93e"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *           "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_3efb97628d49fcaa0120"
+                     *           "subTppId": "stpp_22135e472b5554de0938"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -3278,11 +3294,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "0d22b0ee-7c40-4aed-8ab4-20112a6edb0b",
+                     *       "clientId": "92857755-123b-45f2-a022-e128ead39f68",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_WKMqkL06lNCRtsje-pPCzbj3",
-                     *       "onboardingToken": "onb_WKMqkL06lNCRtsje-pPCzbj3",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_JlZvX9aP87nOifOyOBNXNcod",
+                     *       "onboardingToken": "onb_JlZvX9aP87nOifOyOBNXNcod",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -3350,16 +3366,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "e2be59ff-af84-4f4a-941a-dd792a0b04b0",
+                     *       "clientId": "a512a814-7ccf-4be4-8f4f-806a4788315a",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_hH4BTxup1_VpAUolyK6zAvik",
-                     *       "onboardingToken": "onb_hH4BTxup1_VpAUolyK6zAvik",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_MaD6aWfR4wKvuxVPOBbuchRV",
+                     *       "onboardingToken": "onb_MaD6aWfR4wKvuxVPOBbuchRV",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_f543d48248c0e002595a"
+                     *       "subTppId": "stpp_a25630586f26a23e4d59"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -3421,7 +3437,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *       "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3484,7 +3500,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_3efb97628d49fcaa0120"
+                     *       "subTppId": "stpp_22135e472b5554de0938"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3539,8 +3555,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_6T0gya6ewd5h35LotLMlGKEj",
-                     *       "onboardingToken": "onb_6T0gya6ewd5h35LotLMlGKEj",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_QsayeUVjEkFBF8XliOZGQMfr",
+                     *       "onboardingToken": "onb_QsayeUVjEkFBF8XliOZGQMfr",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3656,7 +3672,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                 *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3682,9 +3698,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3748,9 +3764,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3821,7 +3837,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_0f6b6f293b7feb43d54d4baa",
+                     *       "id": "wh_7e37bf19c3158bedfa018a4a",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3830,7 +3846,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_fb5f3cb8c0ebab9be5c8ae4514aa0a0a90db04d7ebc67493",
+                     *       "secret": "whsec_961b435c540643fb77d4e5dc2ea72e53d2b8bdeb98e37fef",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3885,8 +3901,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
-                     *       "eventId": "evt_01a21e9cd8b88e5e99575861",
+                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *       "eventId": "evt_01a21ea7dd7c1b77b487b8bd",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -3955,7 +3971,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjdjNmZjMjM1LTk2M2QtNDNlZS1hMzA1LTJkZjQwYWEyYTI1MiJ9.9f1AiBhkH4EIDdv76FUcdQSIbh6NxAEVuqhJ16HxSiI"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImNiN2JmMjIzLTM0NDctNDdiNC04NjQ0LTA0YzUzNGFlOTM1MiJ9.sueP26nVD7FkRAfdol1oQhYcfzeQOyRQ7kfrqjeHgFc"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -4035,11 +4051,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
+                     *       "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_UFV4XQpN6rBWCiMQd6q9W_89YCNlpcY1"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_QZTWoguYPl4Q2ihmTeftgF7vVvlCsPP1"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -4109,11 +4125,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "283a08f2-12be-4f91-839c-7a52f91c3533",
+                     *         "requestId": "b430dce9-4775-470e-b9b5-eecf9073321e",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_2eebba0d85664304ab42135947bab2fc"
+                     *         "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -4125,7 +4141,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
+                     *         "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4196,8 +4212,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
-                     *       "consentId": "cns_2eebba0d85664304ab42135947bab2fc",
+                     *       "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *       "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4745,8 +4761,8 @@ export interface operations {
                      *           "profile": {
                      *             "health": {
                      *               "status": "down",
-                     *               "from": "2026-03-02T09:40:00.007Z",
-                     *               "until": "2026-03-02T10:40:00.007Z",
+                     *               "from": "2026-03-02T09:40:00.001Z",
+                     *               "until": "2026-03-02T10:40:00.001Z",
                      *               "delaySeconds": 60
                      *             },
                      *             "authorization": {
@@ -4767,7 +4783,7 @@ export interface operations {
                      *             "seed": 7,
                      *             "profile": "weekend-settlement"
                      *           },
-                     *           "setAt": "2026-03-02T09:40:00.007Z"
+                     *           "setAt": "2026-03-02T09:40:00.001Z"
                      *         },
                      *         {
                      *           "bankId": "fjord-sparekasse",
@@ -4900,8 +4916,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.007Z",
-                     *           "until": "2026-03-02T10:40:00.007Z",
+                     *           "from": "2026-03-02T09:40:00.001Z",
+                     *           "until": "2026-03-02T10:40:00.001Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -4922,7 +4938,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.007Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -4997,8 +5013,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.007Z",
-                     *           "until": "2026-03-02T10:40:00.007Z",
+                     *           "from": "2026-03-02T09:40:00.001Z",
+                     *           "until": "2026-03-02T10:40:00.001Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -5019,7 +5035,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.007Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -5186,7 +5202,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.007Z",
+                     *       "now": "2026-03-02T09:40:00.001Z",
                      *       "fired": 0
                      *     }
                      */
@@ -5241,9 +5257,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.007Z",
+                     *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23366125751
+                     *       "offsetMs": -23366847556
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5297,9 +5313,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.001Z",
+                     *       "now": "2026-03-02T09:30:00.000Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23366125751
+                     *       "offsetMs": -23366847556
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5426,9 +5442,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5501,7 +5517,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "6b3f1493-8de8-4ed9-beb8-4b0c1761aaea",
+                     *       "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -5566,39 +5582,39 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a21e9cda9d0713c1b8db5f",
+                     *           "eventId": "evt_01a21ea7de0bcc0751f42d26",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.007Z",
-                     *           "createdAt": "2026-03-02T09:40:00.007Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
-                     *           "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23",
-                     *           "traceparent": "00-069c1af5474a6d086bfb3ea0ce0c8809-ee09bdc3dd3aa18d-01"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247",
+                     *           "traceparent": "00-9f2376d3c4adf524f997a2d7fc7439f4-4533ae6e4e627569-01"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a21e9cda95b4accba80d7f",
+                     *           "eventId": "evt_01a21ea7de094d0951cd9cb2",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.007Z",
-                     *           "createdAt": "2026-03-02T09:40:00.007Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"baa2328c-9162-4f37-89a8-8404ffc3243a\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
-                     *           "signature": "8da04ead7be1555954705c218563b17393180848a7ba3277301af430abc12bd9",
-                     *           "traceparent": "00-838417030e7bdeae2c8e1c88bdc79020-1eddb78481d12473-01"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"8e209b77-0d0a-48cc-9dd4-861bc4c13adc\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "22a789fb30966b0381476d2ce5157ff33f9dd7d16a4c7f7f5de76541dc6480ee",
+                     *           "traceparent": "00-5c0d6e2fb9cb9f6762de44d655dba24c-2d1b5ce7bf04067c-01"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -5654,21 +5670,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a21e9cda9d0713c1b8db5f",
+                     *       "eventId": "evt_01a21ea7de0bcc0751f42d26",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.007Z",
-                     *       "createdAt": "2026-03-02T09:40:00.007Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
-                     *       "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23",
-                     *       "traceparent": "00-069c1af5474a6d086bfb3ea0ce0c8809-ee09bdc3dd3aa18d-01"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247",
+                     *       "traceparent": "00-9f2376d3c4adf524f997a2d7fc7439f4-4533ae6e4e627569-01"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5725,9 +5741,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a21e9cda9d0713c1b8db5f",
+                     *       "eventId": "evt_01a21ea7de0bcc0751f42d26",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -5735,10 +5751,10 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.007Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.007Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"f5b18bf7-76e0-47b1-8d91-14ade67a8c38\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.007Z\"}}",
-                     *       "signature": "589e77d320692b78320d050e5d3485a3bd1d4c68a1b6632a8698326111611b23"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5794,8 +5810,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.007Z",
-                     *             "to": "2026-03-02T09:45:00.007Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -5805,8 +5821,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.007Z",
-                     *             "to": "2026-03-02T09:45:00.007Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           }
                      *         },
                      *         {
@@ -5822,7 +5838,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.007Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -5895,8 +5911,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.007Z",
-                     *             "to": "2026-03-02T09:45:00.007Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -5906,8 +5922,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.007Z",
-                     *             "to": "2026-03-02T09:45:00.007Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           }
                      *         },
                      *         {
@@ -5923,7 +5939,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.007Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -6026,9 +6042,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-27T20:05:25.850Z",
+                     *           "startedAt": "2026-11-27T20:17:27.583Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -6039,67 +6055,67 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 11 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
                      *               "title": "valid merchant.activated",
                      *               "status": "pass",
-                     *               "reason": "200 in 4 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.deactivated",
                      *               "title": "valid merchant.deactivated",
                      *               "status": "pass",
-                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 3 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 4 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
                      *               "title": "no X-Webhook-Signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 5 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 0 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
                      *               "title": "payment.failed after payment.completed (same payment)",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "unknown-event",
@@ -6175,9 +6191,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-27T20:05:25.850Z",
+                     *       "startedAt": "2026-11-27T20:17:27.583Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -6188,67 +6204,67 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 11 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
                      *           "title": "valid merchant.activated",
                      *           "status": "pass",
-                     *           "reason": "200 in 4 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.deactivated",
                      *           "title": "valid merchant.deactivated",
                      *           "status": "pass",
-                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 3 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 4 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
                      *           "title": "no X-Webhook-Signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 5 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 0 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
                      *           "title": "payment.failed after payment.completed (same payment)",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 1 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "unknown-event",
@@ -6329,7 +6345,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T20:05:25.281Z",
+                     *           "wallAt": "2026-11-27T20:17:27.412Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6343,13 +6359,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 3.079,
-                     *           "requestId": "req_03f56b4ecab2513609aa8908",
+                     *           "durationMs": 0.672,
+                     *           "requestId": "req_d850a6aaeb8cd389d7862965",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -6361,19 +6377,19 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "b5a6580eab95e761d2642854619bde9e"
+                     *           "traceId": "afa3a4d049d2d11c779ee12210bf40f5"
                      *         },
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T20:05:25.277Z",
+                     *           "wallAt": "2026-11-27T20:17:27.411Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6387,13 +6403,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 5.103,
-                     *           "requestId": "req_c53ba629bd8ff3902d0faa83",
+                     *           "durationMs": 2.289,
+                     *           "requestId": "req_62e4ce64e48bc17347d659de",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -6405,14 +6421,14 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "71304c3f400ed98ed99134d68ab98d47"
+                     *           "traceId": "eb4390861db4e9fe8cf7895a4710815c"
                      *         }
                      *       ]
                      *     }
@@ -6568,7 +6584,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-27T20:05:25.281Z",
+                     *       "wallAt": "2026-11-27T20:17:27.412Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -6582,13 +6598,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 3.079,
-                     *       "requestId": "req_03f56b4ecab2513609aa8908",
+                     *       "durationMs": 0.672,
+                     *       "requestId": "req_d850a6aaeb8cd389d7862965",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -6600,14 +6616,14 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
                      *       },
-                     *       "traceId": "b5a6580eab95e761d2642854619bde9e"
+                     *       "traceId": "afa3a4d049d2d11c779ee12210bf40f5"
                      *     }
                      */
                     "application/json": components["schemas"]["JournalEntry"];
@@ -6961,9 +6977,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.007Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23366125751
+                     *         "offsetMs": -23366847556
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -7064,15 +7080,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "baa2328c-9162-4f37-89a8-8404ffc3243a",
+                     *             "clientId": "8e209b77-0d0a-48cc-9dd4-861bc4c13adc",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.007Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.007Z",
+                     *             "createdAt": "2026-03-02T09:40:00.001Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.001Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_7a2ee7764df0a3fe152f"
+                     *             "subTppId": "stpp_3a4272fc4a6a40ed4e69"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -7135,14 +7151,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.007Z",
-                     *         "subTppId": "stpp_3efb97628d49fcaa0120"
+                     *         "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *         "subTppId": "stpp_22135e472b5554de0938"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -7235,9 +7251,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_gMI6jhlZpn1RJQmXD2wu7t",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7304,9 +7320,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_QHBxRGyITx8OdOFrgmMYFA",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7320,7 +7336,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_c53ba629bd8ff3902d0faa83"
+                     *             "requestId": "req_62e4ce64e48bc17347d659de"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7333,7 +7349,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_6014516f5d237932580e55de"
+                     *             "requestId": "req_28169bcf7197172f86c541d5"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7345,7 +7361,7 @@ export interface operations {
                      *           "status": null,
                      *           "cause": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a21e9cd8ac5a4e47b27934",
+                     *           "eventId": "evt_01a21ea7dd78700a527469e2",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -7423,11 +7439,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "283a08f2-12be-4f91-839c-7a52f91c3533",
+                     *             "requestId": "b430dce9-4775-470e-b9b5-eecf9073321e",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_2eebba0d85664304ab42135947bab2fc"
+                     *             "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -7486,7 +7502,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_0f6b6f293b7feb43d54d4baa",
+                     *           "id": "wh_7e37bf19c3158bedfa018a4a",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -7495,7 +7511,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_fb5f3cb8c0ebab9be5c8ae4514aa0a0a90db04d7ebc67493",
+                     *           "secret": "whsec_961b435c540643fb77d4e5dc2ea72e53d2b8bdeb98e37fef",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -7548,6 +7564,37 @@ export interface operations {
                     /**
                      * @example {
                      *       "items": [
+                     *         {
+                     *           "name": "app-approval-times-out",
+                     *           "steps": 13,
+                     *           "description": "The payer's bank asks for approval in its app (decoupled); the page waits, the approval never comes, and the payment expires with payment.failed (expired).",
+                     *           "tags": [
+                     *             "payment",
+                     *             "bank",
+                     *             "hosted",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending",
+                     *             "payment:failed",
+                     *             "event:payment.failed"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "bank-outage-during-checkout",
+                     *           "steps": 13,
+                     *           "description": "Nordlys Bank goes down for an hour during checkout; the payer's choice of it is refused on the hosted page with the other banks offered, and paying with another bank completes the payment.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "bank",
+                     *             "hosted"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending",
+                     *             "payment:paid",
+                     *             "event:payment.completed"
+                     *           ]
+                     *         },
                      *         {
                      *           "name": "consent-authorized-read",
                      *           "steps": 10,
@@ -7611,6 +7658,23 @@ export interface operations {
                      *           ],
                      *           "covers": [
                      *             "payment:pending"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "name": "friday-evening-payment-settles-monday",
+                     *           "steps": 14,
+                     *           "description": "A bank that settles on business days takes a payment approved after its 15:00 cut-off on a Friday evening; the payment stays processing (AcceptedCustomerProfile) over the weekend and settles at 09:00 on Monday.",
+                     *           "tags": [
+                     *             "payment",
+                     *             "bank",
+                     *             "hosted",
+                     *             "clock"
+                     *           ],
+                     *           "covers": [
+                     *             "payment:pending",
+                     *             "payment:processing",
+                     *             "payment:paid",
+                     *             "event:payment.completed"
                      *           ]
                      *         },
                      *         {
@@ -7887,17 +7951,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "7f299774",
+                     *       "runId": "360e5a1c",
                      *       "passed": true,
-                     *       "durationMs": 372,
-                     *       "startedAt": "2026-11-27T20:05:26.608Z",
+                     *       "durationMs": 331,
+                     *       "startedAt": "2026-11-27T20:17:27.877Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 15,
+                     *           "durationMs": 3,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -7905,15 +7969,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 4,
-                     *           "detail": "wh_9e96f67f2ca6a25cfa4c5514 → http://127.0.0.1:9/obsim-scenario/7f299774/1"
+                     *           "durationMs": 1,
+                     *           "detail": "wh_b6252e86a9ab676c97ee4e21 → http://127.0.0.1:9/obsim-scenario/360e5a1c/1"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 8,
+                     *           "durationMs": 2,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -7921,8 +7985,8 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 13,
-                     *           "detail": "now 2026-11-27T20:05:31.649Z, 1 transition(s) fired"
+                     *           "durationMs": 2,
+                     *           "detail": "now 2026-11-27T20:17:32.885Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
@@ -7930,14 +7994,14 @@ export interface operations {
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
                      *           "durationMs": 2,
-                     *           "detail": "evt_01a21e9cddf70c4cdec7df3e signature valid"
+                     *           "detail": "evt_01a21ea7df4d0219c395291c signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 12,
+                     *           "durationMs": 1,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -7945,7 +8009,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 311,
+                     *           "durationMs": 319,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -8001,9 +8065,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-27T20:05:26.560Z",
+                     *           "createdAt": "2026-11-27T20:17:27.864Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.007Z",
+                     *             "now": "2026-03-02T09:40:00.001Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -8077,9 +8141,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T20:05:26.560Z",
+                     *       "createdAt": "2026-11-27T20:17:27.864Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.007Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8149,9 +8213,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T20:05:26.560Z",
+                     *       "createdAt": "2026-11-27T20:17:27.864Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.007Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8281,9 +8345,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_c53ba629bd8ff3902d0faa83"
+                     *             "requestId": "req_62e4ce64e48bc17347d659de"
                      *           },
-                     *           "traceId": "71304c3f400ed98ed99134d68ab98d47"
+                     *           "traceId": "eb4390861db4e9fe8cf7895a4710815c"
                      *         },
                      *         {
                      *           "id": 8,
@@ -8295,9 +8359,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_6014516f5d237932580e55de"
+                     *             "requestId": "req_28169bcf7197172f86c541d5"
                      *           },
-                     *           "traceId": "e699fd5a19d508e56f5eb945356c47cd"
+                     *           "traceId": "52fd4b494b34474a6dd1a9c40ad62266"
                      *         }
                      *       ]
                      *     }
@@ -8357,13 +8421,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": null,
                      *           "to": "pending_onboarding",
-                     *           "at": "2026-03-02T09:40:00.007Z",
+                     *           "at": "2026-03-02T09:40:00.001Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createMerchant",
-                     *             "requestId": "req_7bf24f647c094d5d1bf6119c"
+                     *             "requestId": "req_890d58e086c48ffe9f17504f"
                      *           },
-                     *           "traceId": "d31abeb01c4a4a44b4cebd84c7a516fd"
+                     *           "traceId": "40c1d1dc8575a642621ad0217d85e5a1"
                      *         },
                      *         {
                      *           "id": 14,
@@ -8371,13 +8435,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": "pending_onboarding",
                      *           "to": "awaiting_approval",
-                     *           "at": "2026-03-02T09:40:00.007Z",
+                     *           "at": "2026-03-02T09:40:00.001Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "submit-onboarding",
-                     *             "requestId": "req_f82f1a2a969ef3398b0584ca"
+                     *             "requestId": "req_229b7bb53ea55ddd766d842f"
                      *           },
-                     *           "traceId": "838417030e7bdeae2c8e1c88bdc79020"
+                     *           "traceId": "5c0d6e2fb9cb9f6762de44d655dba24c"
                      *         }
                      *       ]
                      *     }
@@ -8434,30 +8498,30 @@ export interface operations {
                      *         {
                      *           "id": 11,
                      *           "resource": "consent",
-                     *           "resourceId": "283a08f2-12be-4f91-839c-7a52f91c3533",
+                     *           "resourceId": "b430dce9-4775-470e-b9b5-eecf9073321e",
                      *           "from": null,
                      *           "to": "pending",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createConsent",
-                     *             "requestId": "req_15970ef0da03a83ddfd0e0a7"
+                     *             "requestId": "req_19b84740db90a35edadc5715"
                      *           },
-                     *           "traceId": "4b16ade660db5588913ebaa9c718935b"
+                     *           "traceId": "0f3c5151356f1f9396286efc52e79d0a"
                      *         },
                      *         {
                      *           "id": 12,
                      *           "resource": "consent",
-                     *           "resourceId": "283a08f2-12be-4f91-839c-7a52f91c3533",
+                     *           "resourceId": "b430dce9-4775-470e-b9b5-eecf9073321e",
                      *           "from": "pending",
                      *           "to": "authorized",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "authorize",
-                     *             "requestId": "req_d1a6ec342a6ff9cf4dd71d4a"
+                     *             "requestId": "req_55b7c117a97d07dbdc50cac7"
                      *           },
-                     *           "traceId": "4c9d2151d91155ff0395326502566b5c"
+                     *           "traceId": "28e3c5658b56dc20145ae98f48478e23"
                      *         }
                      *       ]
                      *     }
@@ -8512,13 +8576,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_0485b28e8cbf445f308a",
+                     *           "sandboxId": "sbx_3af1b126fbccc0cacc1a",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-27T20:05:26.995Z",
-                     *           "expiresAt": "2026-11-27T22:05:26.995Z",
+                     *           "createdAt": "2026-11-27T20:17:28.213Z",
+                     *           "expiresAt": "2026-11-27T22:17:28.213Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-27T20:05:26.997Z",
+                     *             "now": "2026-11-27T20:17:28.214Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -8588,13 +8652,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_0485b28e8cbf445f308a",
+                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T20:05:26.995Z",
-                     *       "expiresAt": "2026-11-27T22:05:26.995Z",
+                     *       "createdAt": "2026-11-27T20:17:28.213Z",
+                     *       "expiresAt": "2026-11-27T22:17:28.213Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T20:05:26.996Z",
+                     *         "now": "2026-11-27T20:17:28.213Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -8604,12 +8668,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_0485b28e8cbf445f308a",
-                     *         "clientSecret": "sbx_secret_DX-WwX1At3dDCjnNxAoHlKp8Pv90w_fc"
+                     *         "clientId": "sbx_3af1b126fbccc0cacc1a",
+                     *         "clientSecret": "sbx_secret_CkeZ_JP0se1nihqf_h6l69XT9voCpV43"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "93633030-c50a-4112-87bc-76490a09494f"
+                     *         "clientId": "c958fca8-a56a-4e9b-a5b8-f45957c8866e"
                      *       }
                      *     }
                      */
@@ -8661,13 +8725,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_0485b28e8cbf445f308a",
+                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T20:05:26.995Z",
-                     *       "expiresAt": "2026-11-27T22:05:26.995Z",
+                     *       "createdAt": "2026-11-27T20:17:28.213Z",
+                     *       "expiresAt": "2026-11-27T22:17:28.213Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T20:05:26.998Z",
+                     *         "now": "2026-11-27T20:17:28.215Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -8726,7 +8790,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_0485b28e8cbf445f308a",
+                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -8790,7 +8854,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-27T20:05:25.938Z",
+                     *       "generatedAt": "2026-11-27T20:17:27.609Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
@@ -9310,6 +9374,7 @@ export interface operations {
                      *             "pending -> failed": 1
                      *           }
                      *         },
+                     *         "bankRules": {},
                      *         "events": [
                      *           {
                      *             "event": "payment.completed",
@@ -9381,7 +9446,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T20:05:25.850Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T20:17:27.583Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -9471,7 +9536,7 @@ export interface operations {
                     "application/yaml": string;
                     /**
                      * @example {
-                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: f5b18bf7-76e0-47b1-8d91-14ade67a8c38\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: b27a45b5-34e9-49e2-8259-61776c0fe2f3\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
                      *       "steps": 1,
                      *       "warnings": [
                      *         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -9533,7 +9598,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                 *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -9577,7 +9642,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                 *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -9618,7 +9683,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                 *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -9656,14 +9721,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.007Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "f5b18bf7-76e0-47b1-8d91-14ade67a8c38",
+                 *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.007Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -9697,14 +9762,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.007Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "baa2328c-9162-4f37-89a8-8404ffc3243a",
+                 *         "clientId": "8e209b77-0d0a-48cc-9dd4-861bc4c13adc",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.007Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -9740,7 +9805,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_0f6b6f293b7feb43d54d4baa",
+                 *         "webhookId": "wh_7e37bf19c3158bedfa018a4a",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -33,6 +33,12 @@ export const BANK_RULES = [
 ] as const;
 export type BankRule = (typeof BANK_RULES)[number];
 
+/** The bank and rule behind a change: on its transition and on the events it sent (docs/banks.md). */
+export interface BankNote {
+  bankId: string;
+  rule: BankRule;
+}
+
 /** A bank with a profile in force in one sandbox. */
 export interface BankInForce {
   bank: { bankId: string; country: BankCountry };

@@ -57,6 +57,8 @@ export interface ReadinessInput {
   consents: Record<string, number>;
   /** Transitions made, by name (`pending -> failed (expired)`), per resource kind. */
   transitions?: { payments: Record<string, number>; merchants: Record<string, number>; consents: Record<string, number> };
+  /** Payments and consents a bank profile's rule was behind, by rule (docs/banks.md). */
+  bankRules?: Record<string, number>;
   /** The check-receiver runs made against the registered webhooks, oldest first. */
   receiverChecks: readonly ReceiverCheckSeen[];
   /** The journal dropped older entries (its bounds): what they showed is not in the report. */

@@ -29,6 +29,8 @@ export interface ReadinessReport {
     consents: StatesSeen;
     /** Transitions made, by name (`pending -> failed (expired)`), per resource kind. */
     transitions: { payments: Record<string, number>; merchants: Record<string, number>; consents: Record<string, number> };
+    /** What the integration met at banks with a profile: payments and consents each rule was behind (docs/banks.md). */
+    bankRules: Record<string, number>;
     events: EventSeen[];
     /** Events the contract lists that no delivery carried. */
     neverProduced: string[];
@@ -144,6 +146,7 @@ export function readinessReport(input: ReadinessInput): ReadinessReport {
     merchants: states(input.merchants, MERCHANT_STATUSES),
     consents: states(input.consents, CONSENT_STATUSES),
     transitions: input.transitions ?? { payments: {}, merchants: {}, consents: {} },
+    bankRules: input.bankRules ?? {},
     events,
     neverProduced: events.filter((e) => e.acknowledged + e.failed === 0).map((e) => e.event),
   };

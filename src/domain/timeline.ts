@@ -1,7 +1,8 @@
 /**
  * A payment's timeline (GET /_sandbox/payments/{paymentId}, the console's payment page): every
  * state it went through (its transitions, src/domain/transitions.ts) with what caused each, the
- * payer's first look at the hosted page, and the events each change emitted with their
+ * payer's first look at the hosted page, the payer sent to approve in the bank's app, the bank and
+ * profile rule behind a change (docs/banks.md), and the events each change emitted with their
  * deliveries. A payment whose transitions the sandbox no longer keeps (it keeps its newest
  * 10,000) shows its creation and its last change, as its row tells them.
  */
@@ -23,13 +24,15 @@ export interface TimelineCause {
 
 export interface TimelineEntry {
   at: string;
-  kind: 'created' | 'page_opened' | 'status_changed' | 'event';
+  kind: 'created' | 'page_opened' | 'app_approval_requested' | 'status_changed' | 'event';
   status: PaymentStatus | null;
   /** What made a change (created, status_changed); null otherwise or when not known. */
   cause: TimelineCause | null;
   event: string | null;
   eventId: string | null;
   deliveries: TimelineDelivery[];
+  /** The bank and its profile's rule behind a change (docs/banks.md), when one was. */
+  bank?: { bankId: string; rule: string };
 }
 
 interface PaymentFacts {
@@ -37,6 +40,8 @@ interface PaymentFacts {
   created_at: string;
   updated_at: string;
   page_opened_at: string | null;
+  app_approval_requested_at: string | null;
+  bank_id: string | null;
 }
 
 export interface TimelineTransition {
@@ -44,6 +49,7 @@ export interface TimelineTransition {
   to: string;
   at: string;
   cause: TimelineCause;
+  bank?: { bankId: string; rule: string };
 }
 
 export function paymentTimeline(
@@ -70,7 +76,8 @@ export function paymentTimeline(
   const changedAt: string[] = [];
   if (transitions.length > 0 && transitions[0].from === null) {
     for (const t of transitions) {
-      timeline.push(entry(t.at, t.from === null ? 'created' : 'status_changed', t.to as PaymentStatus, t.cause));
+      const changed = entry(t.at, t.from === null ? 'created' : 'status_changed', t.to as PaymentStatus, t.cause);
+      timeline.push(t.bank ? { ...changed, bank: t.bank } : changed);
       if (t.from !== null) changedAt.push(t.at);
     }
   } else {
@@ -81,6 +88,13 @@ export function paymentTimeline(
     }
   }
   if (payment.page_opened_at) timeline.push(entry(payment.page_opened_at, 'page_opened'));
+  // waiting for the payer's approval in the bank app (a decoupled bank): while it waits, and after
+  if (payment.app_approval_requested_at && payment.bank_id) {
+    timeline.push({
+      ...entry(payment.app_approval_requested_at, 'app_approval_requested'),
+      bank: { bankId: payment.bank_id, rule: 'app_approval' },
+    });
+  }
   for (const at of new Set(changedAt)) {
     for (const e of eventsAt(at)) {
       timeline.push({ ...entry(e.created_at, 'event'), event: e.name, eventId: e.id, deliveries: deliveriesOf(e.id) });

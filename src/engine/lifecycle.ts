@@ -14,7 +14,7 @@
  * clock advance produces the same history as waiting would have.
  */
 import { bankPaymentTimer, endingRule, HELD_FOR_BUSINESS_DAY, payerApproval, processingRule } from '../domain/bank-rules.js';
-import type { BankInForce, BankRule, PayerApproval } from '../domain/bank-rules.js';
+import type { BankInForce, BankNote, BankRule, PayerApproval } from '../domain/bank-rules.js';
 import { consentTimer, decideConsent, grantedExpiry, type ConsentTrigger } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
 import { parseTraceContext, traceHeaders, type TraceHeaders } from '../domain/trace-context.js';
@@ -73,10 +73,21 @@ export function createLifecycle(
     const b = bankOf(row.bank_id);
     return b ? bankPaymentTimer(row, b, settings) : paymentTimer(row, settings);
   };
-  const bankNote = (bankId: string | null, rule: string | null) => (bankId && rule ? { bank: { bankId, rule } } : {});
+  const noteOf = (bankId: string | null, rule: BankRule | null): BankNote | null => (bankId && rule ? { bankId, rule } : null);
+  const bankNote = (bankId: string | null, rule: BankRule | null) => {
+    const bank = noteOf(bankId, rule);
+    return bank ? { bank } : {};
+  };
 
-  function emit(partnerId: string, events: readonly EventName[], data: object, atIso: string, trace: TraceHeaders | null): void {
-    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], trace);
+  function emit(
+    partnerId: string,
+    events: readonly EventName[],
+    data: object,
+    atIso: string,
+    trace: TraceHeaders | null,
+    bank: BankNote | null = null,
+  ): void {
+    for (const name of events) outbox.emit(partnerId, envelope(name, data, atIso) as Parameters<typeof outbox.emit>[1], trace, bank);
   }
 
   /** Replace the aggregate's timer with the one its new state asks for (if any), in the change's trace. */
@@ -153,7 +164,8 @@ export function createLifecycle(
     });
     if (events.length > 0) {
       const merchantName = store.merchants.getAny(updated.merchant_id)?.company_name ?? '';
-      emit(row.partner_id, events, paymentEventData(updated, merchantName, change.updated_at), change.updated_at, traceOf(cause));
+      const data = paymentEventData(updated, merchantName, change.updated_at);
+      emit(row.partner_id, events, data, change.updated_at, traceOf(cause), noteOf(bankId, rule));
     }
     reschedule(row.partner_id, 'payment', id, timerOf(updated), traceOf(cause));
     return updated;

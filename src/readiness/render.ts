@@ -66,6 +66,8 @@ export function reportText(r: SandboxReadiness, color = false): string {
   out.push(`  ${lifecycleLine('failure reasons', l.failureReasons)}`);
   out.push(`  ${lifecycleLine('merchants', l.merchants)}`);
   out.push(`  ${lifecycleLine('consents', l.consents)}`);
+  const banks = Object.entries(l.bankRules).map(([rule, n]) => `${rule.replace(/_/g, ' ')} ${n}`);
+  if (banks.length) out.push(`  bank profiles met: ${banks.join(', ')}`);
   const events = l.events
     .filter((e) => e.acknowledged + e.failed > 0)
     .map((e) => `${e.event} ${e.acknowledged} acknowledged${e.failed ? `, ${e.failed} failed` : ''}`);
@@ -104,6 +106,8 @@ export function reportMarkdown(r: SandboxReadiness): string {
     ['consents', l.consents],
   ] as const)
     out.push(`- ${lifecycleLine(name, s)}`);
+  const banks = Object.entries(l.bankRules).map(([rule, n]) => `\`${rule}\` ${n}`);
+  if (banks.length) out.push(`- bank profiles met: ${banks.join(', ')}`);
   out.push(`- events never produced: ${l.neverProduced.join(', ') || 'none'}`);
   return `${out.join('\n')}\n`;
 }

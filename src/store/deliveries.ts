@@ -41,6 +41,8 @@ export interface DeliveryWithEvent extends DeliveryRow {
   secret: string | null;
   /** The event's W3C tracestate: what each attempt sends with its traceparent (104_tracestate). */
   tracestate: string | null;
+  /** JSON BankNote: the bank and profile rule behind the change that sent the event (105); null: none. */
+  bank: string | null;
 }
 
 /** What the worker needs to send one delivery. */
@@ -85,7 +87,7 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-const WITH_EVENT = `SELECT d.*, e.name, e.body, e.tracestate, w.secret FROM deliveries d
+const WITH_EVENT = `SELECT d.*, e.name, e.body, e.tracestate, e.bank, w.secret FROM deliveries d
   JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id`;
 /** The list's filters, each a condition only when given (so SQLite can pick the index it names). */
 const FILTERS = {

@@ -154,6 +154,7 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       ALTER TABLE payments ADD COLUMN bank_rule TEXT;
       ALTER TABLE transitions ADD COLUMN bank_id TEXT;
       ALTER TABLE transitions ADD COLUMN bank_rule TEXT;
+      ALTER TABLE events ADD COLUMN bank TEXT;
     `,
   },
 ];

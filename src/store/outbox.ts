@@ -7,6 +7,7 @@
  * The body is serialized once here and stored, so every attempt (and every redelivery) sends
  * the same bytes under the same X-Webhook-Id (= event id).
  */
+import type { BankNote } from '../domain/bank-rules.js';
 import type { WebhookEnvelope } from '../domain/events.js';
 import type { TraceHeaders } from '../domain/trace-context.js';
 import { newEventId } from '../domain/ids.js';
@@ -16,7 +17,7 @@ import type { DeliveryStore } from './deliveries.js';
 
 export function outboxStore(db: Db, deliveries: DeliveryStore) {
   const insertEvent = db.prepare(
-    'INSERT INTO events (id, partner_id, name, body, created_at, traceparent, tracestate) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO events (id, partner_id, name, body, created_at, traceparent, tracestate, bank) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const subscribed = db.prepare(
     `SELECT id, url FROM webhooks
@@ -29,7 +30,7 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       WHERE partner_id = ? AND created_at = ? AND json_extract(body, '$.data.paymentId') = ? ORDER BY id`,
   );
 
-  function record(partnerId: string, envelope: WebhookEnvelope, trace: TraceHeaders | null): string {
+  function record(partnerId: string, envelope: WebhookEnvelope, trace: TraceHeaders | null, bank: BankNote | null = null): string {
     const id = newEventId();
     insertEvent.run(
       id,
@@ -39,6 +40,7 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       envelope.timestamp,
       trace?.traceparent ?? null,
       trace?.tracestate ?? null,
+      bank && JSON.stringify(bank),
     );
     return id;
   }
@@ -53,8 +55,13 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
      * transaction that makes the change, with the trace context of that change (every delivery
      * of the event continues its trace). Returns the event id.
      */
-    emit(partnerId: string, envelope: WebhookEnvelope & { event: EventName }, trace: TraceHeaders | null = null): string {
-      const id = record(partnerId, envelope, trace);
+    emit(
+      partnerId: string,
+      envelope: WebhookEnvelope & { event: EventName },
+      trace: TraceHeaders | null = null,
+      bank: BankNote | null = null,
+    ): string {
+      const id = record(partnerId, envelope, trace, bank);
       for (const hook of subscribed.all(partnerId, envelope.event) as { id: string; url: string }[]) {
         deliveries.insert(id, hook, partnerId, envelope.timestamp);
       }

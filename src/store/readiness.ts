@@ -19,6 +19,8 @@ export interface ReachedStates {
   consents: StateCounts;
   /** Transitions made, by name (`pending -> failed (expired)`), per resource. */
   transitions: { payments: StateCounts; merchants: StateCounts; consents: StateCounts };
+  /** Payments and consents a bank profile's rule was behind (docs/banks.md), by rule. */
+  bankRules: StateCounts;
 }
 
 export interface FinishedDeliveryRow {
@@ -55,6 +57,12 @@ export function readinessStore(db: Db) {
        GROUP BY resource, from_state, to_state, reason`,
     )
     .raw();
+  const bankRuleCounts = db
+    .prepare(
+      `SELECT bank_rule, count(DISTINCT resource || ' ' || resource_id) FROM transitions WHERE partner_id = ? AND bank_rule IS NOT NULL
+       GROUP BY bank_rule`,
+    )
+    .raw();
   /** States reached (transitions into each) and transitions made, by resource. */
   function reached(partnerId: string): ReachedStates {
     const out: ReachedStates = {
@@ -63,6 +71,7 @@ export function readinessStore(db: Db) {
       merchants: {},
       consents: {},
       transitions: { payments: {}, merchants: {}, consents: {} },
+      bankRules: Object.fromEntries(bankRuleCounts.all(partnerId) as [string, number][]),
     };
     const plural = { payment: 'payments', merchant: 'merchants', consent: 'consents' } as const;
     for (const [resource, from, to, reason, n] of transitionCounts.all(partnerId) as [

@@ -2,6 +2,7 @@
  * A delivery as the control API shows it: the delivery joined with its event (name, exact
  * body) and the signature sent (or, not yet attempted, the one that will be sent).
  */
+import type { BankNote } from '../domain/bank-rules.js';
 import type { FaultMark } from '../domain/chaos.js';
 import type { DeliveryWithEvent } from '../store/deliveries.js';
 import { sign } from './sign.js';
@@ -24,6 +25,7 @@ export function deliveryView(r: DeliveryWithEvent) {
     body: r.body,
     signature: r.signature ?? (r.secret !== null ? sign(r.secret, r.body) : ''),
     ...(r.fault !== null ? { fault: JSON.parse(r.fault) as FaultMark } : {}),
+    ...(r.bank ? { bank: JSON.parse(r.bank) as BankNote } : {}),
     ...(r.traceparent !== null ? { traceparent: r.traceparent, ...(r.tracestate ? { tracestate: r.tracestate } : {}) } : {}),
   };
 }
