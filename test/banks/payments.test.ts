@@ -9,6 +9,7 @@ import { build } from '../helpers/app.js';
 import { advance } from '../helpers/engine.js';
 import { events, newPayment, postForm, textOf } from '../helpers/hosted.js';
 import { call } from '../helpers/partner.js';
+import { reportMarkdown, reportText } from '../../src/readiness/render.js';
 
 type App = Awaited<ReturnType<typeof build>>;
 const setBank = async (app: App, bankId: string, body: unknown) => {
@@ -195,4 +196,37 @@ t.test('the healthy profile on every bank answers and delivers exactly as no pro
       .replace(/pay_\d+_[\w-]+/g, 'TOKEN');
   }
   t.same(await run(true), await run(false));
+});
+
+t.test('where it shows: the delivery log, the payment timeline and the readiness report name the bank and rule', async (t) => {
+  const app = await build(t);
+  await call(app, 'POST', '/v1/partner/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['payment.completed', 'payment.failed'] });
+  await setBank(app, 'baltic-credit', { profile: 'app-approval-timeout' });
+  await setBank(app, 'nordlys-bank', { profile: 'weekend-settlement' });
+  const timedOut = await newPayment(app);
+  await app.inject({ method: 'GET', url: timedOut.path });
+  await postForm(app, timedOut.path, { decision: 'approve', bankId: 'baltic-credit' });
+  const waiting = (await call(app, 'GET', `/_sandbox/payments/${timedOut.id}`)).body.timeline;
+  t.match(waiting.at(-1), { kind: 'app_approval_requested', bank: { bankId: 'baltic-credit', rule: 'app_approval' } });
+  await advance(app, '30m');
+  const failed = (await call(app, 'GET', '/_sandbox/deliveries?event=payment.failed')).body.items[0];
+  t.same(failed.bank, { bankId: 'baltic-credit', rule: 'app_approval_expired' }, 'the delivery log names the bank and rule');
+  const timeline = (await call(app, 'GET', `/_sandbox/payments/${timedOut.id}`)).body.timeline;
+  t.match(
+    timeline.find((e: { kind: string }) => e.kind === 'status_changed'),
+    {
+      status: 'failed',
+      bank: { bankId: 'baltic-credit', rule: 'app_approval_expired' },
+    },
+  );
+
+  await advance(app, '31h'); // Friday evening in Copenhagen
+  const held = await newPayment(app);
+  await app.inject({ method: 'GET', url: held.path });
+  await postForm(app, held.path, { decision: 'approve', bankId: 'nordlys-bank' });
+  await advance(app, '3d');
+  const report = (await call(app, 'GET', '/_sandbox/report')).body;
+  t.same(report.lifecycles.bankRules, { app_approval_expired: 1, next_business_day: 1 });
+  t.match(reportText(report), 'bank profiles met: app approval expired 1, next business day 1');
+  t.match(reportMarkdown(report), '- bank profiles met: `app_approval_expired` 1, `next_business_day` 1');
 });
