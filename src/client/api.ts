@@ -2582,6 +2582,14 @@ export interface components {
             durationMs: number;
             /** @description The x-request-id of the answer */
             requestId: string;
+            /** @description One entry's read only (GET /_sandbox/requests/{id}): the changes this request made that a bank profile's rule was behind (docs/banks.md), e.g. an approval a degraded bank will reject */
+            bank?: {
+                resource: string;
+                resourceId: string;
+                bankId: string;
+                /** @enum {string} */
+                rule: "bank_down" | "app_approval" | "app_approval_expired" | "degraded_delay" | "degraded_failure" | "next_business_day" | "consent_max_days";
+            }[];
             /** @description The W3C trace id of the request's span (the answer's traceparent): the trace its changes and the webhooks they caused continue (docs/operations.md). Absent in entries kept before obsim recorded traces */
             traceId?: string;
             /** @description For a successful write: the ids it created or changed (from its path and its answer); empty for reads and refusals */

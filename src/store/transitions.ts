@@ -68,6 +68,8 @@ export function transitionStore(db: Db) {
     'SELECT * FROM transitions WHERE partner_id = CAST(? AS TEXT) AND resource = CAST(? AS TEXT) AND resource_id = CAST(? AS TEXT) ORDER BY id',
   );
   const ofPartner = db.prepare('SELECT * FROM transitions WHERE partner_id = ? ORDER BY id');
+  // one journal entry's read: along the partner's transitions (at most TRANSITIONS_KEPT), no index of its own to keep
+  const ofRequest = db.prepare('SELECT * FROM transitions WHERE partner_id = ? AND request_id = ? ORDER BY id');
   const trim = db.prepare(
     `DELETE FROM transitions WHERE partner_id = ? AND id < (
        SELECT id FROM transitions WHERE partner_id = ? ORDER BY id DESC LIMIT 1 OFFSET ${TRANSITIONS_KEPT - 1})`,
@@ -106,6 +108,8 @@ export function transitionStore(db: Db) {
     /** One resource's transitions, oldest first. */
     ofResource: (partnerId: string, resource: TransitionResource, resourceId: string | number) =>
       ofResource.all(partnerId, resource, String(resourceId)) as TransitionRow[],
+    /** The transitions one request made (its x-request-id), oldest first. */
+    ofRequest: (partnerId: string, requestId: string) => ofRequest.all(partnerId, requestId) as TransitionRow[],
     /** Every transition a sandbox keeps, oldest first. */
     ofPartner: (partnerId: string) => ofPartner.all(partnerId) as TransitionRow[],
     /** Forget a sandbox's transitions (its reset or deletion; call inside a transaction). */

@@ -143,6 +143,13 @@ t.test('the degraded failure names its bank and rule, with the documented failur
     'processing->failed (bank_rejected) [nordlys-bank degraded_failure]',
   ]);
   t.equal(events(app, 'payment.failed')[0].data.failureReason, 'bank_rejected');
+  const approval = (await call(app, 'GET', '/_sandbox/requests?method=POST&pathPrefix=/pay/')).body.items[0];
+  const entry = (await call(app, 'GET', `/_sandbox/requests/${approval.id}`)).body;
+  t.same(
+    entry.bank,
+    [{ resource: 'payment', resourceId: String(p.id), bankId: 'nordlys-bank', rule: 'degraded_failure' }],
+    'the journal names it',
+  );
 });
 
 t.test('business-day settlement: before the cut-off at once; Friday evening settles Monday at 09:00 local', async (t) => {

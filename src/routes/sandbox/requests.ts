@@ -164,7 +164,11 @@ export async function requestRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const entry = journalOf().get(owner(request), request.params.requestId);
       if (!entry) throw new ApiError('journal_entry_not_found', { message: `No journal entry ${request.params.requestId}` });
-      return entry;
+      const bank = app.store.transitions
+        .ofRequest(owner(request), entry.requestId)
+        .filter((t) => t.bank_rule !== null)
+        .map((t) => ({ resource: t.resource, resourceId: t.resource_id, bankId: t.bank_id ?? '', rule: t.bank_rule! }));
+      return bank.length > 0 ? { ...entry, bank } : entry;
     },
   );
 
