@@ -145,6 +145,20 @@ t.test('random operation sequences by two partners in two environments never cro
     },
   });
   t.equal(chaos.statusCode, 200, 'the production sandbox has a fault profile');
+  // bank profiles (docs/banks.md) in the production partner's sandbox only
+  for (const [bankId, profile] of [
+    ['nordlys-bank', 'degraded'],
+    ['fjord-sparekasse', 'strict-ais'],
+    ['thames-mutual', 'weekend-settlement'],
+  ]) {
+    const set = await apps.production.inject({
+      method: 'PUT',
+      url: `/_sandbox/banks/${bankId}`,
+      headers: PROD,
+      payload: { profile, seed: 7 },
+    });
+    t.equal(set.statusCode, 200, `the production sandbox's ${bankId} is ${profile}`);
+  }
   const injected = (body: string) => body.includes("injected by the sandbox's fault profile");
 
   /** Everything that exists, with its owner. */
@@ -384,6 +398,18 @@ t.test('random operation sequences by two partners in two environments never cro
     deliveries: apps[env].db.prepare('SELECT count(*) FROM deliveries WHERE fault IS NOT NULL').pluck().get() as number,
   });
   t.same(faultsIn('sandbox'), { requests: 0, deliveries: 0 }, 'no request or delivery of the sandbox without a profile was given a fault');
+  for (const actor of [PARTNER, OTHER_PARTNER]) {
+    const banks = await apps.sandbox.inject({ method: 'GET', url: '/_sandbox/banks', headers: actor });
+    t.ok(
+      banks.json<{ items: { profile: unknown }[] }>().items.every((b) => b.profile === null),
+      `${actor['x-partner-client-id']} sees no bank profile: the other sandbox's are its own`,
+    );
+  }
+  t.equal(
+    apps.sandbox.db.prepare('SELECT count(*) FROM transitions WHERE bank_rule IS NOT NULL').pluck().get(),
+    0,
+    'no change in the sandbox without bank profiles names a bank rule',
+  );
   const inProduction = faultsIn('production');
   t.ok(inProduction.requests + inProduction.deliveries > 0, `the profile did inject (${JSON.stringify(inProduction)})`);
   t.comment(
