@@ -10,10 +10,12 @@ import { parse } from 'yaml';
 import { defaultConfig } from '../../src/config.js';
 import { SHIPPED_BANK_PROFILES } from '../../src/domain/bank-profiles.js';
 import { BANK_RULES } from '../../src/domain/bank-rules.js';
+import { validateScenario } from '../../src/scenarios/loader.js';
 import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
 import { call } from '../helpers/partner.js';
+import { failure, runSteps } from '../helpers/scenarios.js';
 
 const { page, block, printed } = docsPage('docs/banks.md');
 const missing = missingTools('bash', 'curl', 'jq');
@@ -50,6 +52,13 @@ t.test('the profile example is accepted and filled in as the page describes it',
     seed: 20261127,
   });
   t.equal(r.body.health, 'degraded');
+});
+
+t.test('the scenario example is valid and passes', async (t) => {
+  const doc = parse(block('banks-scenario', 'yaml')) as { name: string; steps: never[] };
+  validateScenario(doc, 'app-approval-that-arrives.yaml');
+  const result = await runSteps(await build(t), doc.steps);
+  t.equal(failure(result), '');
 });
 
 t.test('every shipped profile and every rule has its row', async (t) => {
