@@ -133,7 +133,12 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** Partner API call on the listening server (JSON). */
-export async function partner<T = any>(baseUrl: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function partner<T = any>(
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...PARTNER, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
