@@ -18,6 +18,8 @@
  *   OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build …
  *                                      run another build of obsim (a before/after of the
  *                                        lifecycle, which bench:ab does not run)
+ *   OBSIM_BENCH_SERVE_ARGS='--persona tmp/all-banks.yaml' npm run bench -- …
+ *                                      every obsim of the run with these serve flags too
  *
  * What it does: builds obsim (npm run build), starts it from dist/ with a file database (WAL)
  * in a temp folder and the settings a user gets (payments settle 5 s after creation), plus a

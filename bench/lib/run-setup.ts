@@ -50,7 +50,12 @@ export const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------- servers
 export const tmp = mkdtempSync(join(tmpdir(), 'obsim-bench-'));
-const OBSIM_MAIN = [process.env.OBSIM_BENCH_BIN ?? 'dist/src/bin.js', 'serve'];
+// OBSIM_BENCH_SERVE_ARGS: more `obsim serve` flags for every obsim of the run (e.g. `--persona tmp/all-banks.yaml`)
+const OBSIM_MAIN = [
+  process.env.OBSIM_BENCH_BIN ?? 'dist/src/bin.js',
+  'serve',
+  ...(process.env.OBSIM_BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
+];
 /** The diagnostic variant: no payment settles or expires during the run. */
 export const SETTLE_LATER = ['--settle-delay', '1h', '--payment-expiry', '2h'];
 
