@@ -51,11 +51,16 @@ export const causeOf = (cause: { kind: string; name: string; requestId?: string 
     : '';
 
 /** A resource's transitions, oldest first (merchant and consent pages). */
+/** The bank and its profile's rule behind a change (docs/banks.md); nothing when none. */
+export function bankRule(bank: { bankId: string; rule: string } | undefined): RawHtml | '' {
+  return bank ? html` <span class="muted" data-testid="bank-rule">· ${bank.bankId}: ${bank.rule.replace(/_/g, ' ')}</span>` : '';
+}
+
 export function transitionsList(transitions: S['SandboxTransitionList']): RawHtml {
   if (transitions.items.length === 0) return html`<p class="muted">No transitions kept.</p>`;
   return html`<ol data-testid="transitions">${transitions.items.map(
     (t) =>
-      html`<li><time datetime="${t.at}">${t.at}</time> · ${t.from === null ? html`created ${badge(t.to)}` : html`${badge(t.from)} → ${badge(t.to)}`}${t.reason ? html` (${t.reason.replace(/_/g, ' ')})` : ''}${causeOf(t.cause)}</li>`,
+      html`<li><time datetime="${t.at}">${t.at}</time> · ${t.from === null ? html`created ${badge(t.to)}` : html`${badge(t.from)} → ${badge(t.to)}`}${t.reason ? html` (${t.reason.replace(/_/g, ' ')})` : ''}${causeOf(t.cause)}${bankRule(t.bank)}</li>`,
   )}</ol>`;
 }
 

@@ -8,7 +8,7 @@ import { isError, withQuery } from '../api.js';
 import { ACTION, first, type Form, ID, type ConsoleKit } from '../kit.js';
 import { actionButton, csrfField, live } from '../layout.js';
 import type { ConsoleSession } from '../session.js';
-import { badge, causeOf, input, pager, type S, select, table } from '../views.js';
+import { badge, causeOf, input, pager, type S, select, table, bankRule } from '../views.js';
 
 const amount = (p: S['Payment']) => `${p.amount.toFixed(2)} ${p.currency}`;
 
@@ -87,7 +87,7 @@ ${csrfField(session)}<input type="hidden" name="back" value="${back}">
 <section class="card"><h2>Timeline</h2>
 <ol data-testid="timeline">${d.timeline.map(
       (e) =>
-        html`<li><time datetime="${e.at}">${e.at}</time> · ${e.kind === 'event' ? html`event <strong>${e.event}</strong> <code>${e.eventId}</code>` : e.kind === 'created' ? html`created (${e.status ?? 'pending'})` : e.kind === 'page_opened' ? 'payer opened the payment page' : e.kind === 'app_approval_requested' ? html`payer sent to approve in the bank app ${badge('waiting')}` : html`status changed to ${badge(e.status)}`}${causeOf(e.cause)}${e.bank ? html` <span class="muted" data-testid="bank-rule">· ${e.bank.bankId}: ${e.bank.rule.replace(/_/g, ' ')}</span>` : ''}
+        html`<li><time datetime="${e.at}">${e.at}</time> · ${e.kind === 'event' ? html`event <strong>${e.event}</strong> <code>${e.eventId}</code>` : e.kind === 'created' ? html`created (${e.status ?? 'pending'})` : e.kind === 'page_opened' ? 'payer opened the payment page' : e.kind === 'app_approval_requested' ? html`payer sent to approve in the bank app ${badge('waiting')}` : html`status changed to ${badge(e.status)}`}${causeOf(e.cause)}${bankRule(e.bank)}
 ${e.deliveries.length ? html`<ul>${e.deliveries.map((x) => html`<li><a href="/console/deliveries/${x.id}">delivery ${x.id}</a> ${badge(x.outcome ?? x.state)}${x.statusCode ? html` HTTP ${x.statusCode}` : ''}</li>`)}</ul>` : ''}</li>`,
     )}</ol>
 </section>`,

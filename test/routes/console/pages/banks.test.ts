@@ -6,6 +6,8 @@ import t from 'tap';
 import { build } from '../../../helpers/app.js';
 import { act, signIn, view } from '../../../helpers/console.js';
 import { call } from '../../../helpers/partner.js';
+import { aisApp } from '../../../helpers/ais.js';
+import { newPayment, postForm } from '../../../helpers/hosted.js';
 
 t.test('banks: listed with health and profile; set, refused, reset', async (t) => {
   const app = await build(t);
@@ -34,4 +36,25 @@ t.test('banks: listed with health and profile; set, refused, reset', async (t) =
   const reset = await act(app, s, '/console/banks/fjord-sparekasse/reset', {});
   t.match(reset.page, 'fjord-sparekasse: profile reset');
   t.equal((await call(app, 'GET', '/_sandbox/banks/fjord-sparekasse')).body.profile, null);
+});
+
+t.test("a payment's timeline and a consent's transitions show the bank and rule behind a change", async (t) => {
+  const app = await build(t);
+  const s = await signIn(app);
+  await call(app, 'PUT', '/_sandbox/banks/rhein-direktbank', { profile: 'slow-app-approval' });
+  const p = await newPayment(app);
+  await app.inject({ method: 'GET', url: p.path });
+  await postForm(app, p.path, { decision: 'approve', bankId: 'rhein-direktbank' });
+  const waiting = await view(app, s, `/console/payments/${p.id}`);
+  t.match(waiting.body, /payer sent to approve in the bank app <span class="badge [a-z]+">waiting<\/span>/);
+  await call(app, 'POST', '/_sandbox/clock/advance', { duration: '10m' });
+  const paid = await view(app, s, `/console/payments/${p.id}`);
+  t.match(paid.body, /status changed to <span class="badge ok">paid<\/span>.*data-testid="bank-rule">· rhein-direktbank: app approval</);
+
+  const ais = await aisApp(t);
+  await call(ais.app, 'PUT', '/_sandbox/banks/nordlys-bank', { ais: { consentMaxDays: 30 } });
+  const consent = await ais.createConsent('user-typical', { expirationDateTime: ais.app.clock.iso(180 * 86_400_000) });
+  ais.app.engine.consent(consent.requestId, 'authorize', { bankId: 'nordlys-bank', cause: { kind: 'control', name: 'test' } });
+  const page = await view(ais.app, await signIn(ais.app), `/console/consents/${consent.requestId}`);
+  t.match(page.body, /data-testid="bank-rule">· nordlys-bank: consent max days</);
 });
