@@ -1,14 +1,12 @@
 /**
  * The scenario file format (scenarios/*.yaml|json). One story per file: a name, optional
- * variables, and a list of steps. Each step is an object with exactly ONE step-kind key
- * (`request`, `control`, `advanceClock`, `registerWebhook`, `expectWebhook`, `expectNoWebhook`,
- * `wait`, `set`) plus an optional `name`.
+ * variables, and a list of steps. Each step is an object with exactly ONE step-kind key (the
+ * keys of STEP_KINDS below) plus an optional `name`.
  *
  * This module is the source of truth: scenarios/scenario.schema.json is a copy written for
  * editors (YAML files point to it with `# yaml-language-server: $schema=./scenario.schema.json`)
  * and test/scenarios/schema.test.ts checks the two are equal. The step reference in
- * docs/scenarios-and-cli.md is
- * checked against STEP_KINDS and the descriptions here.
+ * docs/scenarios-and-cli.md is checked against STEP_KINDS and the descriptions here.
  *
  * Every string anywhere in a step may use templating: `${merchant.clientId}`, `${uuid}`,
  * `${unique}`, `${random.int}`, `${now+90d}` … (see src/scenarios/template.ts). A string that is

@@ -53,7 +53,7 @@ t.test('wrong step kind: file, step number and the kinds that exist', async (t) 
   t.equal(err.step, 2);
   t.match(
     err.reason,
-    /unknown step kind "sleep" \(expected one of: request, control, advanceClock, registerWebhook, expectWebhook, expectNoWebhook, expectRequest, expectNoRequest, expectReport, faults, wait, set, include\)/,
+    /unknown step kind "sleep" \(expected one of: request, control, advanceClock, registerWebhook, expectWebhook, expectNoWebhook, expectRequest, expectNoRequest, expectReport, faults, bank, wait, set, include\)/,
   );
   t.match(err.message, /bad\.yaml: step 2: unknown step kind "sleep"/);
 });
