@@ -83,6 +83,12 @@ export const CASES: CaseDef[] = [
     request: (kind, fx) => txRequest(kind, fx, 'large', 20),
   },
   {
+    id: 'tx100',
+    label: 'POST transactions, 100 items (100k account)',
+    servers: ['obsim', 'sqlite'],
+    request: (kind, fx) => txRequest(kind, fx, 'large', 100),
+  },
+  {
     id: 'tx200',
     label: 'POST transactions, 200 items (100k account)',
     servers: ['obsim', 'sqlite'],
