@@ -148,7 +148,7 @@ export const SandboxPaymentList = pageOf('SandboxPaymentList', {
   properties: { payment: { $ref: 'Payment#' }, actions: PAYMENT_ACTION_LIST },
 } as const);
 
-export const TIMELINE_KINDS = ['created', 'page_opened', 'app_approval_requested', 'status_changed', 'event'] as const;
+export const TIMELINE_KINDS = ['created', 'page_opened', 'bank_unavailable', 'app_approval_requested', 'status_changed', 'event'] as const;
 
 export const SandboxPayment = {
   $id: 'SandboxPayment',

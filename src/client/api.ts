@@ -2446,7 +2446,7 @@ export interface components {
                 /** Format: date-time */
                 at: string;
                 /** @enum {string} */
-                kind: "created" | "page_opened" | "app_approval_requested" | "status_changed" | "event";
+                kind: "created" | "page_opened" | "bank_unavailable" | "app_approval_requested" | "status_changed" | "event";
                 /** @enum {string|null} */
                 status: "pending" | "processing" | "paid" | "failed" | null;
                 /** @description What made a change (created, status_changed): as a transition names it (GET /_sandbox/payments/{paymentId}/transitions). */

@@ -30,13 +30,23 @@ export interface PaymentRow {
   app_approval_requested_at: string | null;
   /** The bank profile rule governing what the payment waits for (src/domain/bank-rules.ts, 105). */
   bank_rule: string | null;
+  /** The last bank the payer chose while it was down, and when (the payer then chose another or left; 105). */
+  bank_unavailable_id: string | null;
+  bank_unavailable_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export type NewPayment = Omit<
   PaymentRow,
-  'id' | 'page_opened_at' | 'app_approval_requested_at' | 'bank_rule' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'page_opened_at'
+  | 'app_approval_requested_at'
+  | 'bank_rule'
+  | 'bank_unavailable_id'
+  | 'bank_unavailable_at'
+  | 'created_at'
+  | 'updated_at'
 >;
 
 export const PAYMENT_STATUSES = ['pending', 'processing', 'paid', 'failed'] as const;

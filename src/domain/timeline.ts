@@ -24,7 +24,7 @@ export interface TimelineCause {
 
 export interface TimelineEntry {
   at: string;
-  kind: 'created' | 'page_opened' | 'app_approval_requested' | 'status_changed' | 'event';
+  kind: 'created' | 'page_opened' | 'bank_unavailable' | 'app_approval_requested' | 'status_changed' | 'event';
   status: PaymentStatus | null;
   /** What made a change (created, status_changed); null otherwise or when not known. */
   cause: TimelineCause | null;
@@ -42,6 +42,8 @@ interface PaymentFacts {
   page_opened_at: string | null;
   app_approval_requested_at: string | null;
   bank_id: string | null;
+  bank_unavailable_id: string | null;
+  bank_unavailable_at: string | null;
 }
 
 export interface TimelineTransition {
@@ -88,6 +90,13 @@ export function paymentTimeline(
     }
   }
   if (payment.page_opened_at) timeline.push(entry(payment.page_opened_at, 'page_opened'));
+  // the payer chose a bank that was down (and then another, or left)
+  if (payment.bank_unavailable_at && payment.bank_unavailable_id) {
+    timeline.push({
+      ...entry(payment.bank_unavailable_at, 'bank_unavailable'),
+      bank: { bankId: payment.bank_unavailable_id, rule: 'bank_down' },
+    });
+  }
   // waiting for the payer's approval in the bank app (a decoupled bank): while it waits, and after
   if (payment.app_approval_requested_at && payment.bank_id) {
     timeline.push({

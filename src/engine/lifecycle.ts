@@ -186,8 +186,9 @@ export function createLifecycle(
     const plan = b ? payerApproval(b, atMs) : 'approve';
     if (plan === 'unavailable' || (plan === 'app' && decision === 'approve')) {
       paymentMachine.transition(row.status, 'approve'); // 409 once the payment has moved on
-      const rule = plan === 'app' ? 'app_approval' : 'bank_down';
-      const updated = store.payments.noteBank(id, b!.bank.bankId, rule, plan === 'app' ? isoOf(atMs) : null);
+      const { bankId: chosen } = b!.bank;
+      const updated =
+        plan === 'app' ? store.payments.noteAppApproval(id, chosen, isoOf(atMs)) : store.payments.noteUnavailable(id, chosen, isoOf(atMs));
       reschedule(row.partner_id, 'payment', id, timerOf(updated), traceOf(cause));
       return plan;
     }

@@ -139,8 +139,8 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
   },
   {
     // Bank profiles (src/domain/bank-profiles.ts): how a sandbox bank behaves in one sandbox; a
-    // payment waiting for the payer's approval in the bank app; the bank and the profile rule
-    // behind a transition (docs/banks.md)
+    // payment waiting for the payer's approval in the bank app, or whose payer last tried a bank
+    // that was down; the bank and the profile rule behind a transition (docs/banks.md)
     name: '105_bank_profiles',
     sql: `
       CREATE TABLE bank_profiles (
@@ -152,6 +152,8 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       ) WITHOUT ROWID;
       ALTER TABLE payments ADD COLUMN app_approval_requested_at TEXT;
       ALTER TABLE payments ADD COLUMN bank_rule TEXT;
+      ALTER TABLE payments ADD COLUMN bank_unavailable_id TEXT;
+      ALTER TABLE payments ADD COLUMN bank_unavailable_at TEXT;
       ALTER TABLE transitions ADD COLUMN bank_id TEXT;
       ALTER TABLE transitions ADD COLUMN bank_rule TEXT;
       ALTER TABLE events ADD COLUMN bank TEXT;

@@ -33,6 +33,9 @@ export function paymentStore(db: Db) {
      WHERE id = @id RETURNING *`,
   );
   const noteBank = db.prepare('UPDATE payments SET bank_id = ?, bank_rule = ?, app_approval_requested_at = ? WHERE id = ? RETURNING *');
+  const noteUnavailable = db.prepare(
+    "UPDATE payments SET bank_id = ?, bank_rule = 'bank_down', bank_unavailable_id = ?, bank_unavailable_at = ? WHERE id = ? RETURNING *",
+  );
 
   const list = db.prepare(
     `SELECT * FROM payments WHERE partner_id = CAST(@partner AS TEXT) AND id < @before
@@ -71,6 +74,8 @@ export function paymentStore(db: Db) {
         ...p,
         page_opened_at: null,
         app_approval_requested_at: null,
+        bank_unavailable_id: null,
+        bank_unavailable_at: null,
         bank_rule: null,
         created_at: nowIso,
         updated_at: nowIso,
@@ -93,8 +98,9 @@ export function paymentStore(db: Db) {
     /** Record that the payer opened the hosted page (domain/payment.ts payerOpensPage); returns the new row. */
     markPageOpened: (id: number, atIso: string) => markOpened.get(atIso, id) as PaymentRow,
     /** A pending payment's bank and the bank rule it now waits under (a down bank chosen, an app approval asked for). */
-    noteBank: (id: number, bankId: string, rule: string, appApprovalRequestedAt: string | null) =>
-      noteBank.get(bankId, rule, appApprovalRequestedAt, id) as PaymentRow,
+    noteAppApproval: (id: number, bankId: string, atIso: string) => noteBank.get(bankId, 'app_approval', atIso, id) as PaymentRow,
+    /** The payer chose `bankId` while it was down (the page offered the others). */
+    noteUnavailable: (id: number, bankId: string, atIso: string) => noteUnavailable.get(bankId, bankId, atIso, id) as PaymentRow,
     /** Write a transition decided by domain/payment.ts decidePayment; returns the new row. */
     update: (id: number, change: PaymentChange) => update.get({ ...change, id }) as PaymentRow,
     /** The hosted payment page token of a payment (`paymentUrl` ends with it). */

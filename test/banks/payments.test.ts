@@ -27,7 +27,9 @@ t.test('a down bank: shown unavailable, refused with the others offered; another
   const app = await build(t);
   await setBank(app, 'nordlys-bank', { profile: 'down' });
   const p = await newPayment(app);
+  await advance(app, '1s');
   const page = await app.inject({ method: 'GET', url: p.path });
+  await advance(app, '1s');
   t.match(page.body, /Nordlys Bank <span class="hint">DK · BIC NLYSDKKKXXX · unavailable right now/);
   t.notMatch(page.body, /Fjord Sparekasse <span class="hint">[^<]*unavailable/);
   const refused = await postForm(app, p.path, { decision: 'approve', bankId: 'nordlys-bank' });
@@ -37,10 +39,24 @@ t.test('a down bank: shown unavailable, refused with the others offered; another
     'Error: Nordlys Bank is unavailable right now. Choose another bank, or cancel the payment.',
   );
   t.equal((await status(app, p.id)).status, 'pending');
+  await advance(app, '1s');
   const other = await postForm(app, p.path, { decision: 'approve', bankId: 'fjord-sparekasse' });
   t.equal(other.statusCode, 303);
   t.equal((await status(app, p.id)).status, 'paid');
   t.same(await transitions(app, p.id), ['created->pending', 'pending->processing', 'processing->paid'], 'the down bank is behind nothing');
+  const timeline = (await call(app, 'GET', `/_sandbox/payments/${p.id}`)).body.timeline;
+  t.same(
+    timeline.map((e: { kind: string; status: string | null; bank?: { bankId: string } }) => [e.kind, e.status, e.bank?.bankId ?? null]),
+    [
+      ['created', 'pending', null],
+      ['page_opened', null, null],
+      ['bank_unavailable', null, 'nordlys-bank'],
+      ['status_changed', 'processing', null],
+      ['status_changed', 'paid', null],
+      ['event', null, null],
+    ],
+    'the timeline shows the down bank tried, then the payment with another',
+  );
 });
 
 t.test('a payment left with a down bank expires, the transition naming the bank and the rule', async (t) => {

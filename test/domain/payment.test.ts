@@ -24,6 +24,8 @@ function payment(amount: number, over: Partial<PaymentRow> = {}, settings = SAND
     page_opened_at: null,
     app_approval_requested_at: null,
     bank_rule: null,
+    bank_unavailable_id: null,
+    bank_unavailable_at: null,
     created_at: new Date(NOW).toISOString(),
     updated_at: new Date(NOW).toISOString(),
     ...over,

@@ -87,7 +87,7 @@ ${csrfField(session)}<input type="hidden" name="back" value="${back}">
 <section class="card"><h2>Timeline</h2>
 <ol data-testid="timeline">${d.timeline.map(
       (e) =>
-        html`<li><time datetime="${e.at}">${e.at}</time> · ${e.kind === 'event' ? html`event <strong>${e.event}</strong> <code>${e.eventId}</code>` : e.kind === 'created' ? html`created (${e.status ?? 'pending'})` : e.kind === 'page_opened' ? 'payer opened the payment page' : e.kind === 'app_approval_requested' ? html`payer sent to approve in the bank app ${badge('waiting')}` : html`status changed to ${badge(e.status)}`}${causeOf(e.cause)}${bankRule(e.bank)}
+        html`<li><time datetime="${e.at}">${e.at}</time> · ${e.kind === 'event' ? html`event <strong>${e.event}</strong> <code>${e.eventId}</code>` : e.kind === 'created' ? html`created (${e.status ?? 'pending'})` : e.kind === 'page_opened' ? 'payer opened the payment page' : e.kind === 'app_approval_requested' ? html`payer sent to approve in the bank app ${badge('waiting')}` : e.kind === 'bank_unavailable' ? html`payer chose a bank that was down; the page offered the others` : html`status changed to ${badge(e.status)}`}${causeOf(e.cause)}${bankRule(e.bank)}
 ${e.deliveries.length ? html`<ul>${e.deliveries.map((x) => html`<li><a href="/console/deliveries/${x.id}">delivery ${x.id}</a> ${badge(x.outcome ?? x.state)}${x.statusCode ? html` HTTP ${x.statusCode}` : ''}</li>`)}</ul>` : ''}</li>`,
     )}</ol>
 </section>`,
