@@ -3,40 +3,21 @@
  * the page says, the profile example is accepted and filled in as the page says — and every
  * shipped profile has its row, every rule its row, every documented refusal is the server's.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { parse } from 'yaml';
-import { defaultConfig } from '../../src/config.js';
 import { SHIPPED_BANK_PROFILES } from '../../src/domain/bank-profiles.js';
 import { BANK_RULES } from '../../src/domain/bank-rules.js';
 import { validateScenario } from '../../src/scenarios/loader.js';
-import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
-import { docsPage, missingTools } from '../helpers/docs.js';
+import { docsPage, runTryIt, tryItSkip } from '../helpers/docs.js';
 import { call } from '../helpers/partner.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
 
 const { page, block, printed } = docsPage('docs/banks.md');
-const missing = missingTools('bash', 'curl', 'jq');
 
-t.test(
-  'the Try it block prints what the page says',
-  { skip: missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false },
-  async (t) => {
-    const server = await startServer(
-      { ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true },
-      () => undefined,
-    );
-    t.teardown(() => server.close());
-    const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('banks-example', 'sh')], {
-      env: { ...process.env, OBSIM: server.url },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    t.equal(run.stdout, printed('banks-example'));
-  },
-);
+t.test('the Try it block prints what the page says', { skip: tryItSkip() }, async (t) => {
+  t.equal(await runTryIt(t, block('banks-example', 'sh')), printed('banks-example'));
+});
 
 t.test('the profile example is accepted and filled in as the page describes it', async (t) => {
   const app = await build(t);

@@ -5,11 +5,10 @@
  * every shipped profile has its section, every rule kind its row, every documented refusal is
  * the server's.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { parse } from 'yaml';
 import { defaultConfig } from '../../src/config.js';
@@ -19,31 +18,16 @@ import { validateScenario } from '../../src/scenarios/loader.js';
 import { startServer } from '../../src/server.js';
 import { build } from '../helpers/app.js';
 import { call } from '../helpers/partner.js';
-import { docsPage, missingTools } from '../helpers/docs.js';
+import { docsPage, runTryIt, tryItSkip } from '../helpers/docs.js';
 import { ROOT, runObsim, TSX } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
 
 t.setTimeout(180_000);
 const { page, block, printed, printsLine } = docsPage('docs/chaos.md');
-const missing = missingTools('bash', 'curl', 'jq');
 
-t.test(
-  'the Try it block prints what the page says',
-  { skip: missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false },
-  async (t) => {
-    const server = await startServer(
-      { ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true },
-      () => undefined,
-    );
-    t.teardown(() => server.close());
-    const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('chaos-example', 'sh')], {
-      env: { ...process.env, OBSIM: server.url },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    t.equal(run.stdout, printed('chaos-example'));
-  },
-);
+t.test('the Try it block prints what the page says', { skip: tryItSkip() }, async (t) => {
+  t.equal(await runTryIt(t, block('chaos-example', 'sh')), printed('chaos-example'));
+});
 
 t.test('the profile example is accepted as the page describes it', async (t) => {
   const app = await build(t);

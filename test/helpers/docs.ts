@@ -2,9 +2,13 @@
  * What the docs tests share: a docs page's marked example blocks (`<!-- name:start -->` around a
  * fenced block) and the text the page says one prints.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Test } from 'tap';
+import { defaultConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
 import { ROOT } from './processes.js';
 
 /** A docs page and its marked blocks. */
@@ -29,3 +33,25 @@ export function docsPage(file: string) {
 /** The shell tools a "Try it" block uses that this machine lacks (CI installs them). */
 export const missingTools = (...tools: string[]): string[] =>
   tools.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+
+/**
+ * A page's "Try it" block (`name`, sh) run with bash against a listening obsim on a frozen clock
+ * (`$OBSIM` its URL): what it printed, to compare with what the page says it prints. A test
+ * skips it where bash, curl or jq is missing (outside CI: CI installs them).
+ */
+export async function runTryIt(t: Test, script: string): Promise<string> {
+  const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true }, () => undefined);
+  t.teardown(() => server.close());
+  const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+    env: { ...process.env, OBSIM: server.url },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return run.stdout;
+}
+
+/** Why a "Try it" test is skipped here (a tool missing outside CI), or false. */
+export function tryItSkip(): string | false {
+  const missing = missingTools('bash', 'curl', 'jq');
+  return missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false;
+}
