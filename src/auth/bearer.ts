@@ -59,13 +59,13 @@ export function requireBearer(app: FastifyInstance): void {
       // merchant's partner is known: the refusal goes to that journal (the readiness report's
       // expired_token_reused); any other refused token names nobody it can be trusted to
       if (err instanceof ApiError && err.code === 'token_expired') {
-        const owner = app.store.merchants.getAny(unverifiedMerchantId(token) ?? 0)?.partner_id;
+        const owner = app.store.merchants.partnerOf(unverifiedMerchantId(token) ?? 0);
         if (owner !== undefined) request.journalOwner = owner;
       }
       throw err instanceof ApiError ? withChallenge(err, 'invalid_token') : err;
     }
     // the sandbox of the token's merchant: its clock, its data
-    const partnerId = app.store.merchants.getAny(request.aisToken.merchantId)?.partner_id;
+    const partnerId = app.store.merchants.partnerOf(request.aisToken.merchantId);
     request.sandbox = partnerId === undefined ? app.engine.world(DEFAULT_SANDBOX) : app.engine.worldOf(partnerId);
     if (partnerId !== undefined) request.journalOwner = partnerId;
   });

@@ -23,7 +23,7 @@ export const tokensPlugin = fp(
         environment: app.config.environment,
         // a token lives on its merchant's sandbox's clock (app.engine exists by the first request)
         clockFor: (merchantId) => {
-          const partnerId = merchantId === undefined ? undefined : app.store.merchants.getAny(merchantId)?.partner_id;
+          const partnerId = merchantId === undefined ? undefined : app.store.merchants.partnerOf(merchantId);
           return partnerId === undefined ? app.clock : app.engine.worldOf(partnerId).clock;
         },
         ttlMs: app.config.tokenTtlMs,

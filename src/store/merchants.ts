@@ -19,6 +19,10 @@ export function merchantStore(db: Db) {
   const statusForPartner = db.prepare('SELECT id, status, sub_tpp_id, sub_tpp_status FROM merchants WHERE id = ? AND partner_id = ?');
   const nameById = db.prepare('SELECT company_name FROM merchants WHERE id = ?').pluck();
   const byId = db.prepare('SELECT * FROM merchants WHERE id = ?');
+  // every AIS request resolves its token's merchant to a partner (and its answer to a client id):
+  // one column, not the row with its onboarding details
+  const partnerById = db.prepare('SELECT partner_id FROM merchants WHERE id = ?').pluck();
+  const clientIdById = db.prepare('SELECT client_id FROM merchants WHERE id = ?').pluck();
   // the payment path needs four columns; SELECT * also decoded `details` (the fast-track JSON)
   const byClientIdForPartner = db.prepare(
     'SELECT id, client_id, status, company_name FROM merchants WHERE client_id = ? AND partner_id = ?',
@@ -55,6 +59,10 @@ export function merchantStore(db: Db) {
     nameOf: (id: number) => nameById.get(id) as string | undefined,
     /** Unscoped read, for the engine, hosted pages and AIS (which hold a token or an id, not a partner). */
     getAny: (id: number) => byId.get(id) as MerchantRow | undefined,
+    /** The partner a merchant belongs to (any partner's merchant), or undefined. */
+    partnerOf: (id: number) => partnerById.get(id) as string | undefined,
+    /** A merchant's client id (any partner's merchant), or undefined. */
+    clientIdOf: (id: number) => clientIdById.get(id) as string | undefined,
     /** The merchant a payment names (id, client_id, status, company_name only). */
     getByClientId: (clientId: string, partnerId: string) =>
       byClientIdForPartner.get(clientId, partnerId) as Pick<MerchantRow, 'id' | 'client_id' | 'status' | 'company_name'> | undefined,

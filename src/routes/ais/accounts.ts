@@ -148,9 +148,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   }
 
   function merchantClientId(merchantId: number): string {
-    const merchant = store.merchants.getAny(merchantId);
-    if (!merchant) throw new ApiError('merchant_not_found', { field: 'merchantId' });
-    return merchant.client_id;
+    const clientId = store.merchants.clientIdOf(merchantId);
+    if (clientId === undefined) throw new ApiError('merchant_not_found', { field: 'merchantId' });
+    return clientId;
   }
 
   app.post<{ Body: AccountsBody; Reply: AccountsResponseT }>(
