@@ -2,6 +2,7 @@
  * Bank profiles (docs/banks.md, src/domain/bank-profiles.ts): the request that sets one, and the
  * sandbox banks as GET /_sandbox/banks shows them.
  */
+import { BANK_RULES } from '../src/domain/bank-rules.js';
 import { AUTHORIZATION_MODES, BANK_HEALTH, SETTLEMENT_MODES, SHIPPED_BANK_PROFILES } from '../src/domain/bank-profiles.js';
 
 const instant = { type: 'string', description: 'ISO 8601 instant on the sandbox clock' } as const;
@@ -69,6 +70,14 @@ function profileProperties(input: boolean) {
     seed: { type: 'integer', minimum: 0, maximum: 4294967295, description: 'Same seed and same payments: the same failures' },
   } as const;
 }
+
+/** The bank and its profile's rule behind a change (a transition, a timeline entry, a delivery). */
+export const BANK_NOTE = {
+  type: 'object',
+  required: ['bankId', 'rule'],
+  additionalProperties: false,
+  properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
+} as const;
 
 /** A profile as a request sends it, inline (the persona file's schema is standalone: no $ref). */
 export const BANK_PROFILE_INPUT = { type: 'object', additionalProperties: false, properties: profileProperties(true) } as const;

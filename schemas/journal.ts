@@ -3,7 +3,7 @@
  * The matcher refuses unknown properties in every mode (propertyNames, which lenient mode does
  * not strip): a misspelled criterion would otherwise match everything and a verification pass.
  */
-import { BANK_RULES } from '../src/domain/bank-rules.js';
+import { BANK_NOTE } from './banks.js';
 import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { Timestamp } from './common.js';
@@ -65,15 +65,9 @@ export const JournalEntry = {
       description:
         "One entry's read only (GET /_sandbox/requests/{id}): the changes this request made that a bank profile's rule was behind (docs/banks.md), e.g. an approval a degraded bank will reject",
       items: {
-        type: 'object',
-        required: ['resource', 'resourceId', 'bankId', 'rule'],
-        additionalProperties: false,
-        properties: {
-          resource: { type: 'string' },
-          resourceId: { type: 'string' },
-          bankId: { type: 'string' },
-          rule: { type: 'string', enum: BANK_RULES },
-        },
+        ...BANK_NOTE,
+        required: ['resource', 'resourceId', ...BANK_NOTE.required],
+        properties: { resource: { type: 'string' }, resourceId: { type: 'string' }, ...BANK_NOTE.properties },
       },
     },
     traceId: {

@@ -4,7 +4,7 @@
  * registered webhooks), with the control actions legal from each resource's state. The web
  * console is built on these and nothing else, so a script can read all it shows.
  */
-import { BANK_RULES } from '../src/domain/bank-rules.js';
+import { BANK_NOTE } from './banks.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { CONSENT_STATUSES } from '../src/domain/consent.js';
 import { EVENT_NAMES } from '../src/domain/machine.js';
@@ -186,11 +186,8 @@ export const SandboxPayment = {
           event: { type: ['string', 'null'], enum: [...EVENT_NAMES, null] },
           eventId: { type: ['string', 'null'] },
           bank: {
-            type: 'object',
+            ...BANK_NOTE,
             description: "The bank and its profile's rule behind a change, or the app the payer was sent to (docs/banks.md)",
-            required: ['bankId', 'rule'],
-            additionalProperties: false,
-            properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
           },
           deliveries: {
             type: 'array',
@@ -288,13 +285,7 @@ export const SandboxTransition = {
       pattern: '^[0-9a-f]{32}$',
       description: 'The W3C trace id of the trace the change belongs to (docs/operations.md).',
     },
-    bank: {
-      type: 'object',
-      description: 'The bank and the rule of its profile behind the change (docs/banks.md), when one was.',
-      required: ['bankId', 'rule'],
-      additionalProperties: false,
-      properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
-    },
+    bank: { ...BANK_NOTE, description: 'The bank and the rule of its profile behind the change (docs/banks.md), when one was.' },
   },
 } as const;
 

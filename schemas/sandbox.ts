@@ -2,7 +2,7 @@
  * Sandbox control API schemas (/_sandbox/*, OpenAPI tag `sandbox`). These endpoints are obsim's
  * own, not the provider's: they drive time, outcomes and webhook deliveries for testing.
  */
-import { BANK_RULES } from '../src/domain/bank-rules.js';
+import { BANK_NOTE } from './banks.js';
 import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS } from '../src/domain/payment.js';
@@ -186,12 +186,9 @@ export const Delivery = {
         "The sandbox's fault profile acted on this delivery (docs/chaos.md): dropped (outcome chaos_drop, never sent), held back (webhook_delay, webhook_reorder), or this delivery is a duplicate (webhook_duplicate)",
     },
     bank: {
-      type: 'object',
+      ...BANK_NOTE,
       description:
         "The bank and its profile's rule behind the change that sent this event (docs/banks.md): why a payment failed or settled when it did",
-      required: ['bankId', 'rule'],
-      additionalProperties: false,
-      properties: { bankId: { type: 'string' }, rule: { type: 'string', enum: BANK_RULES } },
     },
     traceparent: {
       type: 'string',

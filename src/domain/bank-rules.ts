@@ -19,7 +19,7 @@
 import { businessDaySettlement, type BankCountry } from './bank-calendar.js';
 import { backUpAt, healthAt, type BankProfile } from './bank-profiles.js';
 import { magicOutcome } from './magic.js';
-import { paymentTimer, type PaymentRow, type PaymentTrigger } from './payment.js';
+import { paymentTimer, type PaymentChange, type PaymentRow, type PaymentTrigger } from './payment.js';
 import { isSandbox, type LifecycleSettings, type TimerRequest } from './settings.js';
 
 export const BANK_RULES = [
@@ -46,7 +46,7 @@ export interface BankInForce {
 }
 
 /** bankPaymentStatus of a payment held for the next business day (ISO 20022 ACCP: accepted, not yet settling). */
-export const HELD_FOR_BUSINESS_DAY = 'AcceptedCustomerProfile';
+const HELD_FOR_BUSINESS_DAY = 'AcceptedCustomerProfile';
 
 /** What the payer's approval on the hosted page meets at a profiled bank. */
 export type PayerApproval = 'unavailable' | 'app' | 'approve';
@@ -62,15 +62,43 @@ export function payerApproval(b: BankInForce, nowMs: number): PayerApproval {
  * a degraded bank, so the same seed and sequence give the same failures); a business-days bank
  * holds an approval after its cut-off or on a shut day.
  */
-export function processingRule(b: BankInForce, atMs: number, drawFailure: () => boolean): BankRule | null {
+function processingRule(b: BankInForce, atMs: number, drawFailure: () => boolean): BankRule | null {
   if (healthAt(b.profile, atMs) === 'degraded') return drawFailure() ? 'degraded_failure' : 'degraded_delay';
   const { mode, cutOff } = b.profile.settlement;
   if (mode === 'business_days' && businessDaySettlement(atMs, b.bank.country, cutOff).deferred) return 'next_business_day';
   return null;
 }
 
+/**
+ * A payment change at a profiled bank: the rule the transition names (the one the change ends, or
+ * the one the payment now waits under) and the change with the rule it keeps. Entering
+ * `processing`, the bank decides how it answers (processingRule; a held payment reports
+ * HELD_FOR_BUSINESS_DAY); an approval from the app is named as such.
+ */
+export function atBank(
+  row: PaymentRow,
+  trigger: PaymentTrigger,
+  change: PaymentChange,
+  b: BankInForce,
+  atMs: number,
+  drawFailure: () => boolean,
+): { change: PaymentChange; rule: BankRule | null } {
+  const ending = endingRule(row, trigger);
+  if (change.status !== 'processing') return { change: { ...change, bank_rule: ending }, rule: ending };
+  const next = processingRule(b, atMs, drawFailure);
+  const fromApp = ending === 'app_approval';
+  return {
+    change: {
+      ...change,
+      bank_rule: next ?? (fromApp ? ending : null),
+      ...(next === 'next_business_day' ? { bank_payment_status: HELD_FOR_BUSINESS_DAY } : {}),
+    },
+    rule: fromApp ? ending : next,
+  };
+}
+
 /** The rule the transition ending a wait names, by the trigger that ends it. */
-export function endingRule(row: Pick<PaymentRow, 'bank_rule'>, trigger: PaymentTrigger): BankRule | null {
+function endingRule(row: Pick<PaymentRow, 'bank_rule'>, trigger: PaymentTrigger): BankRule | null {
   const rule = row.bank_rule as BankRule | null;
   if (rule === 'app_approval' && trigger === 'expire') return 'app_approval_expired';
   // the payer chose another bank after a down one: the down one is behind nothing any more
@@ -112,4 +140,24 @@ export function bankPaymentTimer(row: PaymentRow, b: BankInForce, settings: Life
       return { trigger: settleOrReject(row, settings), dueAtMs: settlesAt(b, enteredMs) };
   }
   return paymentTimer(row, settings);
+}
+
+/**
+ * A transactions read as a profiled bank answers it (docs/banks.md, "Account data"): no older than
+ * `historyDays` before `nowMs`, no pending transactions when it lists none (they are an account's
+ * newest, fixtures/generate.ts: the booked ones end at the newest booked, `newestBooked`), and at
+ * most `pageSize` of them. Booking-date windows are ISO 8601 strings (string order = time order).
+ */
+export function bankRead(
+  ais: BankProfile['ais'],
+  window: { from: string; to: string },
+  limit: number,
+  nowMs: number,
+  newestBooked: () => string | undefined,
+): { window: { from: string; to: string }; limit: number } {
+  const kept = { ...window };
+  const oldest = ais.historyDays === null ? undefined : new Date(nowMs - ais.historyDays * 86_400_000).toISOString();
+  if (oldest !== undefined && kept.from < oldest) kept.from = oldest;
+  if (!ais.pendingTransactions) kept.to = [kept.to, newestBooked() ?? ''].sort()[0];
+  return { window: kept, limit: ais.pageSize === null ? limit : Math.min(limit, ais.pageSize) };
 }

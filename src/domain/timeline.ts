@@ -6,6 +6,7 @@
  * deliveries. A payment whose transitions the sandbox no longer keeps (it keeps its newest
  * 10,000) shows its creation and its last change, as its row tells them.
  */
+import type { BankNote } from './bank-rules.js';
 import type { PaymentStatus } from './payment.js';
 import type { CauseKind } from './transitions.js';
 
@@ -32,7 +33,7 @@ export interface TimelineEntry {
   eventId: string | null;
   deliveries: TimelineDelivery[];
   /** The bank and its profile's rule behind a change (docs/banks.md), when one was. */
-  bank?: { bankId: string; rule: string };
+  bank?: BankNote;
 }
 
 interface PaymentFacts {
@@ -51,7 +52,7 @@ export interface TimelineTransition {
   to: string;
   at: string;
   cause: TimelineCause;
-  bank?: { bankId: string; rule: string };
+  bank?: BankNote;
 }
 
 export function paymentTimeline(

@@ -6,6 +6,7 @@
  * lifecycle coverage and the trace spans read them; the trace context travels with them into the
  * timers they schedule and the webhooks they send (docs/operations.md).
  */
+import type { BankNote } from './bank-rules.js';
 import type { TraceContext } from './trace-context.js';
 
 export const TRANSITION_RESOURCES = ['payment', 'merchant', 'consent'] as const;
@@ -63,7 +64,7 @@ export interface Transition {
   /** The W3C trace id of the trace the change belongs to. */
   traceId?: string;
   /** The bank and its profile rule behind the change (docs/banks.md), when one was. */
-  bank?: { bankId: string; rule: string };
+  bank?: BankNote;
 }
 
 /** How a transition is named in a readiness checklist: `pending -> failed (expired)`, `created -> pending`. */

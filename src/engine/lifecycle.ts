@@ -13,7 +13,7 @@
  * transition uses the timer's due instant as `atMs` (updated_at, event timestamps), so a big
  * clock advance produces the same history as waiting would have.
  */
-import { bankPaymentTimer, endingRule, HELD_FOR_BUSINESS_DAY, payerApproval, processingRule } from '../domain/bank-rules.js';
+import { atBank, bankPaymentTimer, payerApproval } from '../domain/bank-rules.js';
 import type { BankInForce, BankNote, BankRule, PayerApproval } from '../domain/bank-rules.js';
 import { consentTimer, decideConsent, grantedExpiry, type ConsentTrigger } from '../domain/consent.js';
 import { ApiError } from '../domain/errors.js';
@@ -135,20 +135,13 @@ export function createLifecycle(
   function payment(id: number, trigger: PaymentTrigger, opts: PaymentOpts, atMs: number): PaymentRow {
     const row = store.payments.getAny(id);
     if (!row || (opts.partnerId !== undefined && row.partner_id !== opts.partnerId)) throw new ApiError('payment_not_found');
-    const { change, events } = decidePayment(row, trigger, opts.bankId, atMs);
-    const bankId = change.bank_id ?? row.bank_id;
+    const decided = decidePayment(row, trigger, opts.bankId, atMs);
+    const { events } = decided;
+    const bankId = decided.change.bank_id ?? row.bank_id;
     const b = bankOf(bankId);
-    // the bank rule the transition names: the one that ends here, or the one the payment now waits under
-    let rule: BankRule | null = null;
-    if (b) {
-      rule = endingRule(row, trigger);
-      if (change.status === 'processing') {
-        const next = processingRule(b, atMs, () => banks!.drawFailure(sandboxId, b.bank.bankId));
-        change.bank_rule = next ?? (rule === 'app_approval' ? rule : null);
-        if (next === 'next_business_day') change.bank_payment_status = HELD_FOR_BUSINESS_DAY;
-        if (rule !== 'app_approval') rule = next;
-      } else change.bank_rule = rule;
-    }
+    const { change, rule } = b
+      ? atBank(row, trigger, decided.change, b, atMs, () => banks!.drawFailure(sandboxId, b.bank.bankId))
+      : { change: decided.change, rule: null };
     const updated = store.payments.update(id, change);
     const { cause } = opts;
     transition({

@@ -253,44 +253,44 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     if (comparison.verdict === 'uncomparable' && unknown.length && res.statusCode >= 400) {
       comparison.reason = `${comparison.reason}: the id map does not know ${unknown.join(', ')}`;
     }
-    totals[comparison.verdict]++;
-    if (exchanges.length >= KEPT) exchanges.shift();
-    exchanges.push({
-      index: p.index,
-      at: p.at,
-      method: p.method,
-      path: p.url,
+    keep(p, {
       operationId: op.operationId,
-      upstreamStatus: p.upstream.status,
       obsimStatus: res.statusCode,
       verdict: comparison.verdict,
       ...(comparison.reason ? { reason: comparison.reason } : {}),
       drifts: comparison.drifts,
-      upstreamMs: p.upstreamMs,
-      request: { headers: p.headers, body: p.body.toString('utf8') },
-      upstream: p.upstream,
       obsim: obsimAnswer,
     });
   }
 
   function replayFailed(p: Pending, err: unknown): void {
-    totals.uncomparable++;
+    keep(p, {
+      operationId: operations.match(p.method, p.url.split('?')[0])?.operationId ?? null,
+      obsimStatus: null,
+      verdict: 'uncomparable',
+      reason: `the replay into obsim failed: ${(err as Error).message}`,
+      drifts: [],
+      obsim: null,
+    });
+  }
+
+  /** Count an exchange's verdict and keep it (the newest KEPT), with what the partner's request and the upstream's answer were. */
+  function keep(
+    p: Pending,
+    outcome: Omit<ExchangeEntry, 'index' | 'at' | 'method' | 'path' | 'upstreamStatus' | 'upstreamMs' | 'request' | 'upstream'>,
+  ): void {
+    totals[outcome.verdict]++;
     if (exchanges.length >= KEPT) exchanges.shift();
     exchanges.push({
       index: p.index,
       at: p.at,
       method: p.method,
       path: p.url,
-      operationId: operations.match(p.method, p.url.split('?')[0])?.operationId ?? null,
       upstreamStatus: p.upstream.status,
-      obsimStatus: null,
-      verdict: 'uncomparable',
-      reason: `the replay into obsim failed: ${(err as Error).message}`,
-      drifts: [],
       upstreamMs: p.upstreamMs,
       request: { headers: p.headers, body: p.body.toString('utf8') },
       upstream: p.upstream,
-      obsim: null,
+      ...outcome,
     });
   }
 

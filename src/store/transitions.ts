@@ -3,6 +3,7 @@
  * transaction of the change. Bounded per sandbox like the journal: the newest TRANSITIONS_KEPT
  * of a partner are kept (the oldest go in batches, every TRIM_EVERY rows a partner writes).
  */
+import type { BankNote, BankRule } from '../domain/bank-rules.js';
 import type { Cause, CauseKind, Transition, TransitionResource } from '../domain/transitions.js';
 import { formatTraceparent, parseTraceparent } from '../domain/trace-context.js';
 import type { Db } from './db.js';
@@ -25,7 +26,7 @@ export interface TransitionRow {
   request_id: string | null;
   traceparent: string | null;
   bank_id: string | null;
-  bank_rule: string | null;
+  bank_rule: BankRule | null;
 }
 
 export interface NewTransition {
@@ -38,7 +39,7 @@ export interface NewTransition {
   at: string;
   cause: Cause;
   /** The bank and its profile rule behind the change (docs/banks.md), when one was. */
-  bank?: { bankId: string; rule: string };
+  bank?: BankNote;
 }
 
 /** A row as the API answers it. */

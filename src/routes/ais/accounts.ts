@@ -38,6 +38,7 @@ import { consentPermissions, grantsAccess, type ConsentPermission } from '../../
 import { ApiError } from '../../domain/errors.js';
 import type { AccountRow, DateWindow, TransactionRow } from '../../store/accounts.js';
 import type { ConsentRow } from '../../domain/consent.js';
+import { bankRead } from '../../domain/bank-rules.js';
 import { isoOf, parseInstant } from './dates.js';
 
 const FAR_FUTURE = '9999-12-31T23:59:59.999Z';
@@ -128,18 +129,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
    * asked for; a profiled bank (docs/banks.md) keeps `historyDays` of history, answers at most
    * `pageSize` entries, and may leave pending transactions out.
    */
-  function bankRead(request: FastifyRequest, account: AccountRow, window: DateWindow, limit: number) {
-    const ais = app.engine.banks.of(request.sandbox.id, account.bank_id)?.profile.ais;
+  function readAtBank(request: FastifyRequest, account: AccountRow, window: DateWindow, limit: number) {
     const accountId = account.account_id;
-    const kept = { ...window };
-    let used = limit;
-    if (ais) {
-      const oldest = ais.historyDays === null ? undefined : isoOf(request.sandbox.clock.nowMs() - ais.historyDays * 86_400_000);
-      if (oldest !== undefined && kept.from < oldest) kept.from = oldest;
-      // pending transactions are an account's newest (fixtures/generate.ts): the booked ones end at the newest booked
-      if (!ais.pendingTransactions) kept.to = [kept.to, store.accounts.newestBookedAt(accountId) ?? ''].sort()[0];
-      if (ais.pageSize !== null) used = Math.min(limit, ais.pageSize);
-    }
+    const ais = app.engine.banks.of(request.sandbox.id, account.bank_id)?.profile.ais;
+    const { window: kept, limit: used } = ais
+      ? bankRead(ais, window, limit, request.sandbox.clock.nowMs(), () => store.accounts.newestBookedAt(accountId))
+      : { window, limit };
     return {
       limit: used,
       count: () => store.accounts.countTransactions(accountId, kept),
@@ -231,7 +226,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const pageLimit = request.body.pageLimit ?? DEFAULT_PAGE_LIMIT;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      const read = bankRead(request, accountOf(request, userId, accountId, 'accountId'), window, pageLimit);
+      const read = readAtBank(request, accountOf(request, userId, accountId, 'accountId'), window, pageLimit);
       return {
         userId,
         merchantId,
@@ -264,7 +259,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId } = request.aisToken;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
       const window = windowFor(consent, fromDate, toDate);
-      const read = bankRead(request, accountOf(request, userId, accountId), window, MAX_PAGE_LIMIT);
+      const read = readAtBank(request, accountOf(request, userId, accountId), window, MAX_PAGE_LIMIT);
       void reply.header('x-total-count', String(read.count()));
       return read.page().map(transactionView);
     },
