@@ -30,13 +30,21 @@ const require = createRequire(import.meta.url);
 let Holidays: typeof HolidaysClass | undefined;
 const holidayYears = new Map<string, ReadonlySet<string>>();
 
+/**
+ * Load the holiday library now (a profile settling on business days was put in force), so that its
+ * first load does not happen inside the transaction of the first payment it settles.
+ */
+export function loadHolidayLibrary(): void {
+  Holidays ??= require('date-holidays') as typeof HolidaysClass;
+}
+
 /** The dates (YYYY-MM-DD, local) a country's banks are shut for a holiday in `year`. */
 export function bankHolidays(country: string, year: number): ReadonlySet<string> {
   const key = `${country} ${year}`;
   let dates = holidayYears.get(key);
   if (!dates) {
-    Holidays ??= require('date-holidays') as typeof HolidaysClass;
-    const list = new Holidays(country).getHolidays(year) || [];
+    loadHolidayLibrary();
+    const list = new Holidays!(country).getHolidays(year) || [];
     dates = new Set(list.filter((h) => h.type === 'public' || h.type === 'bank').map((h) => h.date.slice(0, 10)));
     holidayYears.set(key, dates);
   }

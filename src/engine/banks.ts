@@ -9,6 +9,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { bankById } from '../../fixtures/banks.js';
+import { loadHolidayLibrary } from '../domain/bank-calendar.js';
 import type { BankProfile } from '../domain/bank-profiles.js';
 import type { BankInForce } from '../domain/bank-rules.js';
 import type { Store } from '../store/index.js';
@@ -26,6 +27,7 @@ export function createBankBook(store: Store) {
     let banks = bySandbox.get(sandboxId);
     if (!banks) bySandbox.set(sandboxId, (banks = new Map()));
     banks.set(bankId, { bank, profile, setAt, rng: xoroshiro128plus(profile.seed | 0) });
+    if (profile.settlement.mode === 'business_days') loadHolidayLibrary();
   }
   for (const row of store.bankProfiles.all()) put(row.sandboxId, row.bankId, row.profile, row.setAt);
 
