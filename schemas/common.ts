@@ -2,11 +2,13 @@
  * Shared schemas. Every schema with an $id is registered once (schemas/index.ts) and referenced
  * by `{ $ref: '<id>#' }`, so the OpenAPI document names it under components.schemas.
  */
+const ERROR_PLACE = { type: 'string', enum: ['body', 'query', 'path', 'header', 'response'] } as const;
+
 export const ErrorBody = {
   $id: 'ErrorBody',
   title: 'ErrorBody',
   description:
-    'The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one.',
+    'The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place.',
   type: 'object',
   required: ['status', 'code', 'message', 'requestId'],
   additionalProperties: false,
@@ -14,14 +16,20 @@ export const ErrorBody = {
     status: { type: 'integer', description: 'HTTP status code, repeated' },
     code: { type: 'string', description: 'Stable error code (docs/errors.md lists them)' },
     message: { type: 'string', description: 'Human-readable explanation' },
-    field: { type: 'string', description: 'Offending request property, e.g. `amount` or `address.countryCode`' },
+    field: {
+      type: 'string',
+      description:
+        'Where the problem is: an RFC 6901 JSON pointer into the part of the request `in` names, e.g. `/amount`, `/address/countryCode`, `/ubos/0/fullName`; the empty string for the whole part',
+    },
+    in: { ...ERROR_PLACE, description: 'The part `field` points into: the JSON body, the query string, the path parameters, a header (by lower-case name), or the answer (a 500 response_validation_failed)' },
     details: {
       type: 'array',
+      description: 'Every problem found (the first is also in `field` and `message`)',
       items: {
         type: 'object',
         required: ['field', 'message'],
         additionalProperties: false,
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
+        properties: { field: { type: 'string', description: 'An RFC 6901 JSON pointer, as `field`' }, in: ERROR_PLACE, message: { type: 'string' } },
       },
     },
     requestId: { type: 'string', description: 'Request id; also sent as the x-request-id response header' },

@@ -11,7 +11,7 @@
  * 403s for a missing permission `error="insufficient_scope"`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type ErrorPlace } from '../domain/errors.js';
 import { DEFAULT_SANDBOX } from '../domain/sandbox.js';
 import type { TokenPermission } from '../domain/consent.js';
 import { unverifiedMerchantId, type TokenClaims } from './tokens.js';
@@ -28,6 +28,7 @@ function withChallenge(err: ApiError, error: string): ApiError {
   return new ApiError(err.code, {
     message: err.message,
     field: err.field,
+    in: err.in,
     headers: { 'www-authenticate': `${REALM}, error="${error}", error_description="${err.message.replace(/["\\]/g, '')}"` },
   });
 }
@@ -75,13 +76,28 @@ export function requireBearer(app: FastifyInstance): void {
  * 403 unless the token was issued for this user and merchant and (when given) carries the
  * permission.
  */
-export function requireToken(request: FastifyRequest, userId: string, merchantId: number, permission?: TokenPermission): TokenClaims {
+export function requireToken(
+  request: FastifyRequest,
+  userId: string,
+  merchantId: number,
+  permission?: TokenPermission,
+  /** Where the request carried the two (a body, or a path and a query string). */
+  places: { userId: ErrorPlace; merchantId: ErrorPlace } = { userId: 'body', merchantId: 'body' },
+): TokenClaims {
   const claims = request.aisToken;
   if (claims.userId !== userId) {
-    throw new ApiError('token_subject_mismatch', { message: 'The bearer token was issued for another userId', field: 'userId' });
+    throw new ApiError('token_subject_mismatch', {
+      message: 'The bearer token was issued for another userId',
+      field: '/userId',
+      in: places.userId,
+    });
   }
   if (claims.merchantId !== merchantId) {
-    throw new ApiError('token_subject_mismatch', { message: 'The bearer token was issued for another merchantId', field: 'merchantId' });
+    throw new ApiError('token_subject_mismatch', {
+      message: 'The bearer token was issued for another merchantId',
+      field: '/merchantId',
+      in: places.merchantId,
+    });
   }
   if (permission && !claims.permissions.includes(permission)) {
     throw withChallenge(

@@ -43,7 +43,8 @@ export async function controlCall<T>(
     let why = text;
     try {
       const e = JSON.parse(text) as { field?: string; message?: string };
-      why = e.field !== undefined && !e.message?.startsWith(e.field) ? `${e.field}: ${e.message}` : (e.message ?? text);
+      why = e.message ?? text;
+      if (e.field) why += ` (at ${e.field})`;
     } catch {
       /* not the error body: shown as it is */
     }

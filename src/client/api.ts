@@ -1347,7 +1347,7 @@ export interface components {
     schemas: {
         /**
          * ErrorBody
-         * @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one.
+         * @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place.
          */
         ErrorBody: {
             /** @description HTTP status code, repeated */
@@ -1356,10 +1356,19 @@ export interface components {
             code: string;
             /** @description Human-readable explanation */
             message: string;
-            /** @description Offending request property, e.g. `amount` or `address.countryCode` */
+            /** @description Where the problem is: an RFC 6901 JSON pointer into the part of the request `in` names, e.g. `/amount`, `/address/countryCode`, `/ubos/0/fullName`; the empty string for the whole part */
             field?: string;
+            /**
+             * @description The part `field` points into: the JSON body, the query string, the path parameters, a header (by lower-case name), or the answer (a 500 response_validation_failed)
+             * @enum {string}
+             */
+            in?: "body" | "query" | "path" | "header" | "response";
+            /** @description Every problem found (the first is also in `field` and `message`) */
             details?: {
+                /** @description An RFC 6901 JSON pointer, as `field` */
                 field: string;
+                /** @enum {string} */
+                in?: "body" | "query" | "path" | "header" | "response";
                 message: string;
             }[];
             /** @description Request id; also sent as the x-request-id response header */
@@ -3243,7 +3252,7 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3254,7 +3263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3314,7 +3323,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardMerchantResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3325,7 +3334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3389,7 +3398,7 @@ export interface operations {
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3400,7 +3409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3454,7 +3463,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestMerchantResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3465,7 +3474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3514,7 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3525,7 +3534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3572,7 +3581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendOnboardingResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3583,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3642,7 +3651,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoreResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3653,7 +3662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3717,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3728,7 +3737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3783,7 +3792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3794,7 +3803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3861,7 +3870,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3872,7 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3918,7 +3927,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3929,7 +3938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3985,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -3996,7 +4005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4069,7 +4078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Consent"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4080,7 +4089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4160,7 +4169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsentList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4171,7 +4180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4281,7 +4290,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountsResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4292,7 +4301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4358,7 +4367,7 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4369,7 +4378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4460,7 +4469,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionsResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4471,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4610,7 +4619,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4621,7 +4630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4654,7 +4663,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4665,7 +4674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4715,7 +4724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             503: {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4726,7 +4735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4869,7 +4878,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxBankList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4880,7 +4889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4952,7 +4961,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxBank"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -4963,7 +4972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5049,7 +5058,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxBank"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5060,7 +5069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5107,7 +5116,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxBank"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5118,7 +5127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5158,7 +5167,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5169,7 +5178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5217,7 +5226,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClockAdvanceResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5228,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5273,7 +5282,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5284,7 +5293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5329,7 +5338,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5340,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5388,7 +5397,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxMerchantActionResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5399,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5461,7 +5470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5472,7 +5481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5535,7 +5544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Consent"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5546,7 +5555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5632,7 +5641,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDeliveryList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5643,7 +5652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5698,7 +5707,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDelivery"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5709,7 +5718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5768,7 +5777,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDelivery"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5779,7 +5788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5852,7 +5861,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5863,7 +5872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5953,7 +5962,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -5964,7 +5973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6005,7 +6014,7 @@ export interface operations {
                     "application/json": components["schemas"]["FaultProfile"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6016,7 +6025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6142,7 +6151,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6153,7 +6162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6287,7 +6296,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxReceiverCheck"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6298,7 +6307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6445,7 +6454,7 @@ export interface operations {
                     "application/har+json": components["schemas"]["JournalHar"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6457,7 +6466,7 @@ export interface operations {
                     "application/har+json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6496,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalCleared"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6507,7 +6516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6544,7 +6553,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6555,7 +6564,7 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6637,7 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalEntry"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6648,7 +6657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6701,7 +6710,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalCount"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6712,7 +6721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6767,7 +6776,7 @@ export interface operations {
                     "application/json": components["schemas"]["JournalVerifyResult"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6778,7 +6787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6832,7 +6841,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxResetResponse"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6843,7 +6852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6938,7 +6947,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxMagicValues"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -6949,7 +6958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7034,7 +7043,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxOverview"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7045,7 +7054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7112,7 +7121,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxMerchantList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7123,7 +7132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7199,7 +7208,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxMerchant"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7210,7 +7219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7275,7 +7284,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxPaymentList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7286,7 +7295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7385,7 +7394,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxPayment"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7396,7 +7405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7465,7 +7474,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxConsentList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7476,7 +7485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7528,7 +7537,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxWebhookList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7539,7 +7548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7905,7 +7914,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxScenarioList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -7916,7 +7925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8027,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxScenarioRunResult"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8038,7 +8047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8096,7 +8105,7 @@ export interface operations {
                     "application/json": components["schemas"]["SnapshotList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8107,7 +8116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8170,7 +8179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Snapshot"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8181,7 +8190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8242,7 +8251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Snapshot"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8253,7 +8262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8297,7 +8306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8308,7 +8317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8377,7 +8386,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxTransitionList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8388,7 +8397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8457,7 +8466,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxTransitionList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8468,7 +8477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8537,7 +8546,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxTransitionList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8548,7 +8557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8607,7 +8616,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxList"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8618,7 +8627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8688,7 +8697,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxCreated"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8699,7 +8708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8753,7 +8762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Sandbox"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8764,7 +8773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8815,7 +8824,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxDeleted"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -8826,7 +8835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -9489,7 +9498,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxReadinessReport"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -9500,7 +9509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -9556,7 +9565,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxScenarioDraft"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "4XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
@@ -9568,7 +9577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` names the offending request property when there is one. */
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
             "5XX": {
                 headers: {
                     /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */

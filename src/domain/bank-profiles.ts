@@ -10,7 +10,7 @@
  * 6901 pointer into the request body.
  */
 import { newSeed } from './chaos.js';
-import { ApiError } from './errors.js';
+import { invalidInput as invalid, type JsonPointer } from './errors.js';
 
 export const BANK_HEALTH = ['healthy', 'degraded', 'down'] as const;
 export type BankHealth = (typeof BANK_HEALTH)[number];
@@ -107,8 +107,8 @@ export const SHIPPED_BANK_PROFILES: Record<string, { summary: string; input: Ban
   },
 };
 
-export const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', { field, message, details: [{ field, message }] });
+/** Longest duration a profile takes (delays, windows): ten years of sandbox time, the clock's longest step too. */
+export const MAX_PROFILE_SECONDS = 315_360_000;
 
 const CUT_OFF = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -118,7 +118,7 @@ const CUT_OFF = /^([01]\d|2[0-3]):[0-5]\d$/;
  * `at`: the pointer of the profile in the request body ('' for PUT /_sandbox/banks/{bankId},
  * '/banks/nordlys-bank' inside a sandbox creation). Throws a 400 naming the first problem.
  */
-export function bankProfileToApply(input: BankProfileInput, nowMs: number, at = '', random?: () => number): BankProfile {
+export function bankProfileToApply(input: BankProfileInput, nowMs: number, at: JsonPointer = '', random?: () => number): BankProfile {
   let base: BankProfileInput = {};
   if (input.profile !== undefined) {
     const shipped = SHIPPED_BANK_PROFILES[input.profile];
@@ -168,9 +168,9 @@ export function bankProfileToApply(input: BankProfileInput, nowMs: number, at = 
   };
 }
 
-function checkNumber(value: unknown, field: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw invalid(field, `${field.split('/').pop()} must be a number of seconds, 0 or more`);
+function checkNumber(value: unknown, field: JsonPointer): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_PROFILE_SECONDS)
+    throw invalid(field, `${field.split('/').pop()} must be a number of seconds from 0 to ${MAX_PROFILE_SECONDS} (ten years)`);
 }
 
 /** The bank's health at `nowMs`: its status inside its window, healthy outside it. */

@@ -5,7 +5,7 @@
  * as an RFC 6901 JSON pointer into the request body, so a client can show it beside the field.
  */
 import { isApiRule, newSeed, type FaultProfile, type FaultRule, type FaultWindow } from './chaos.js';
-import { ApiError } from './errors.js';
+import { invalidInput as invalid, readablePointer, type JsonPointer } from './errors.js';
 import { TEST_EVENT } from './events.js';
 import { EVENT_NAMES } from './machine.js';
 
@@ -64,8 +64,6 @@ export const SHIPPED_PROFILES: Record<string, { summary: string; rules: (nowMs: 
   },
 };
 
-const invalid = (field: string, message: string) => new ApiError('validation_failed', { field, message, details: [{ field, message }] });
-
 /**
  * The profile to put in force: a named profile expanded at `nowMs` (the sandbox's clock), the
  * rules checked against the operations the API serves, a seed chosen when none was given.
@@ -76,7 +74,7 @@ export function profileToApply(
   input: FaultProfileInput,
   known: { operations: readonly { operationId: string; route: string }[] },
   nowMs: number,
-  at = '',
+  at: JsonPointer = '',
   random?: () => number,
 ): FaultProfile {
   let rules: FaultRule[] = [];
@@ -90,7 +88,7 @@ export function profileToApply(
   const own = input.rules ?? [];
   own.forEach((r, i) => checkRule(r, `${at}/rules/${i}`, known));
   rules = rules.concat(own);
-  if (rules.length === 0) throw invalid(at === '' ? '/rules' : `${at}/rules`, 'a profile needs rules or a shipped profile name');
+  if (rules.length === 0) throw invalid(`${at}/rules`, 'a profile needs rules or a shipped profile name');
   return {
     seed: input.seed ?? newSeed(random),
     ...(input.profile !== undefined ? { profile: input.profile } : {}),
@@ -107,14 +105,14 @@ const NEEDS: Partial<Record<FaultRule['kind'], string>> = {
 };
 const LATENCY_NEEDS = { fixed: ['ms'], uniform: ['minMs', 'maxMs'], normal: ['meanMs', 'stddevMs'] } as const;
 
-function checkRule(r: FaultRule, at: string, known: { operations: readonly { operationId: string; route: string }[] }): void {
+function checkRule(r: FaultRule, at: JsonPointer, known: { operations: readonly { operationId: string; route: string }[] }): void {
   const needed = NEEDS[r.kind];
   if (needed !== undefined && (r as unknown as Record<string, unknown>)[needed] === undefined) {
-    throw invalid(`${at}/${needed}`, `${at}/${needed} is required`);
+    throw invalid(`${at}/${needed}`, `${readablePointer(`${at}/${needed}`)} is required`);
   }
   if (r.kind === 'latency') {
     const missing = LATENCY_NEEDS[r.latency.distribution].find((f) => (r.latency as Record<string, unknown>)[f] === undefined);
-    if (missing) throw invalid(`${at}/latency/${missing}`, `${at}/latency/${missing} is required`);
+    if (missing) throw invalid(`${at}/latency/${missing}`, `${readablePointer(`${at}/latency/${missing}`)} is required`);
   }
   if (isApiRule(r)) {
     if (r.operation !== undefined && !known.operations.some((o) => o.operationId === r.operation || o.route === r.operation)) {

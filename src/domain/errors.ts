@@ -85,27 +85,67 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/**
+ * Where a problem is: an RFC 6901 JSON pointer (`/address/countryCode`, `/ubos/0/fullName`; ``
+ * for the whole part) into the part of the request named by `in` (the query string and the path
+ * parameters read as one object each, the headers by lower-case name), or of the answer for
+ * `response` (an answer that broke its own schema).
+ */
+export type JsonPointer = '' | `/${string}`;
+export type ErrorPlace = 'body' | 'query' | 'path' | 'header' | 'response';
+
+/** A pointer made of `segments`, each escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`). */
+export const pointer = (...segments: readonly (string | number)[]): JsonPointer =>
+  segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('') as JsonPointer;
+
+/** The segments of a pointer, unescaped (`/a~1b/0` → `a/b`, `0`). */
+export const pointerSegments = (p: JsonPointer): string[] =>
+  p === '' ? [] : p.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** A pointer as a reader names the place in a sentence: `/address/countryCode` → `address.countryCode`, `/ubos/0` → `ubos[0]`. */
+export function readablePointer(at: JsonPointer): string {
+  let out = '';
+  for (const s of pointerSegments(at)) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out;
+}
+
 export interface ErrorDetail {
-  field: string;
+  field: JsonPointer;
+  in?: ErrorPlace;
   message: string;
 }
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly field: string | undefined;
+  readonly field: JsonPointer | undefined;
+  /** Where `field` points: the body unless said otherwise. */
+  readonly in: ErrorPlace | undefined;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
     readonly code: ErrorCode,
-    options: { message?: string; field?: string; details?: ErrorDetail[]; status?: number; headers?: Record<string, string> } = {},
+    options: {
+      message?: string;
+      field?: JsonPointer;
+      in?: ErrorPlace;
+      details?: ErrorDetail[];
+      status?: number;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(options.message ?? ERROR_CATALOGUE[code].message);
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
     this.field = options.field;
+    this.in = options.field === undefined ? undefined : (options.in ?? 'body');
     this.details = options.details;
     this.headers = options.headers;
   }
+}
+
+/** 400 validation_failed for one problem at `field` (a pointer into `place`). */
+export function invalidInput(field: JsonPointer, message: string, place: ErrorPlace = 'body'): ApiError {
+  return new ApiError('validation_failed', { field, in: place, message, details: [{ field, in: place, message }] });
 }
 
 /** 503 while the database fails writes (`cause`: disk full, read-only, locked, … in words): nothing was changed, retry. */
@@ -120,14 +160,18 @@ export interface ErrorBody {
   status: number;
   code: string;
   message: string;
-  field?: string;
+  field?: JsonPointer;
+  in?: ErrorPlace;
   details?: ErrorDetail[];
   requestId: string;
 }
 
 export function errorBody(err: ApiError, requestId: string): ErrorBody {
   const body: ErrorBody = { status: err.status, code: err.code, message: err.message, requestId };
-  if (err.field !== undefined) body.field = err.field;
+  if (err.field !== undefined) {
+    body.field = err.field;
+    body.in = err.in;
+  }
   if (err.details !== undefined && err.details.length > 0) body.details = err.details;
   return body;
 }

@@ -4,6 +4,7 @@
  * misses a failed verification explains itself with. Pure: the store keeps the entries, the
  * journal plugin records them, the routes translate HTTP.
  */
+import { pointer, type JsonPointer } from './errors.js';
 import { partialMatch, short } from './match.js';
 
 /** Written in place of a credential: the header is known to have been sent, its value is not kept. */
@@ -246,13 +247,13 @@ export function jsonPathValue(value: unknown, path: string): unknown {
   return at;
 }
 
-/** The first problem in a matcher, as a field name and a reason (null: usable). */
-export function matcherProblem(m: RequestMatcher): { field: string; message: string } | null {
+/** The first problem in a matcher, as a pointer into the matcher and a reason (null: usable). */
+export function matcherProblem(m: RequestMatcher): { field: JsonPointer; message: string } | null {
   for (const path of Object.keys(m.jsonPath ?? {})) {
     try {
       jsonPathValue({}, path);
     } catch (err) {
-      return { field: `jsonPath.${path}`, message: `${(err as Error).message} (use $.name, $.a.b, $.items[0])` };
+      return { field: pointer('jsonPath', path), message: `${(err as Error).message} (use $.name, $.a.b, $.items[0])` };
     }
   }
   return null;

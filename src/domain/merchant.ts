@@ -8,7 +8,7 @@
  * Webhook payloads name the activated state `active` (contract: merchant.activated payload);
  * `webhookStatusName()` does that mapping in one place.
  */
-import { ApiError, type ErrorCode } from './errors.js';
+import { ApiError, type ErrorCode, type JsonPointer } from './errors.js';
 import { newOnboardingToken, newSubTppId } from './ids.js';
 import { defineMachine, type EventName } from './machine.js';
 import type { FastTrackMagic } from './magic.js';
@@ -245,18 +245,18 @@ type MerchantRef = Pick<MerchantRow, 'id' | 'status'>;
  */
 const ACTIVATION_NEEDED: Record<
   'payments' | 'stores' | 'consents' | 'tokens',
-  { code: ErrorCode; field?: string; message?: (m: MerchantRef) => string }
+  { code: ErrorCode; field?: JsonPointer; message?: (m: MerchantRef) => string }
 > = {
   payments: {
     code: 'merchant_not_activated',
-    field: 'merchantClientId',
+    field: '/merchantClientId',
     message: (m) => `Merchant ${m.id} is ${m.status}; only an activated merchant can take payments`,
   },
   stores: { code: 'merchant_not_activated', message: (m) => `Merchant ${m.id} is ${m.status}; stores can be added once it is activated` },
-  consents: { code: 'merchant_not_activated', field: 'merchantId' },
+  consents: { code: 'merchant_not_activated', field: '/merchantId' },
   tokens: {
     code: 'merchant_id_not_activated',
-    field: 'merchantId',
+    field: '/merchantId',
     message: (m) => `Merchant ${m.id} is ${m.status}; tokens are issued for activated merchants only`,
   },
 };

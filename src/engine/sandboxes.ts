@@ -107,7 +107,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
       const clientSecret = newSandboxSecret();
       const now = wall();
       const snapshot = input.snapshot === undefined ? undefined : store.snapshots.get(input.snapshot);
-      if (input.snapshot !== undefined && !snapshot) throw new ApiError('snapshot_not_found', { field: 'snapshot' });
+      if (input.snapshot !== undefined && !snapshot) throw new ApiError('snapshot_not_found', { field: '/snapshot' });
       const clock =
         snapshot && input.clock === undefined
           ? new VirtualClock(snapshotClock(snapshot, now), wall)
@@ -192,7 +192,7 @@ export function createSandboxes(deps: { store: Store; engine: Engine; wallClock?
     snapshot(partnerId: string, sandboxId: string, name: string): SnapshotInfo {
       const world = engine.world(sandboxId);
       return store.tx(() => {
-        if (store.snapshots.get(name)) throw new ApiError('snapshot_exists', { field: 'name' });
+        if (store.snapshots.get(name)) throw new ApiError('snapshot_exists', { field: '/name' });
         const data = store.snapshots.capture(partnerId);
         const row: SnapshotRow = {
           name,

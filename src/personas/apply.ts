@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Persona } from '../../schemas/persona.js';
 import { TOKEN_PERMISSIONS } from '../domain/consent.js';
 import { CONSENT_PERMISSIONS } from '../domain/consent.js';
+import { pointer, readablePointer, type JsonPointer } from '../domain/errors.js';
 import { PersonaError } from './load.js';
 
 export interface PersonaApplied {
@@ -27,7 +28,7 @@ export async function applyPersona(
 ): Promise<PersonaApplied> {
   const headers = { 'x-partner-client-id': partner.clientId, 'x-partner-client-secret': partner.clientSecret };
   const call = async (
-    path: string,
+    at: JsonPointer,
     method: 'GET' | 'POST' | 'PUT',
     url: string,
     payload?: unknown,
@@ -37,22 +38,26 @@ export async function applyPersona(
       method,
       url,
       // what the persona builds is recorded as its doing (src/plugins/tracing.ts, X-Obsim-Cause)
-      headers: { ...headers, 'x-obsim-cause': `persona: ${persona.name} ${path}`, ...extra },
+      headers: { ...headers, 'x-obsim-cause': `persona: ${persona.name} ${readablePointer(at)}`, ...extra },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-    if (res.statusCode !== 200)
-      throw new PersonaError(persona.name, path, `${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    if (res.statusCode !== 200) {
+      // a refusal that names its place in the body sent names it in the persona too
+      const field = res.headers['content-type']?.toString().includes('json') ? (res.json<{ field?: string; in?: string }>()) : {};
+      const within = payload !== undefined && field.in === 'body' && field.field?.startsWith('/') ? (field.field as JsonPointer) : '';
+      throw new PersonaError(persona.name, `${at}${within}`, `${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    }
     return res.json<Json>();
   };
-  const control = (path: string, url: string, payload?: unknown) => call(path, 'POST', `/_sandbox/${url}`, payload);
+  const control = (at: JsonPointer, url: string, payload?: unknown) => call(at, 'POST', `/_sandbox/${url}`, payload);
   const applied: PersonaApplied = { merchants: [], payments: 0, consents: 0, webhooks: [] };
 
   // the banks first: the world the persona builds is already in the banks' hands
   for (const [bankId, profile] of Object.entries(persona.banks ?? {}))
-    await call(`banks.${bankId}`, 'PUT', `/_sandbox/banks/${encodeURIComponent(bankId)}`, profile);
+    await call(pointer('banks', bankId), 'PUT', `/_sandbox/banks/${encodeURIComponent(bankId)}`, profile);
 
   for (const [i, m] of (persona.merchants ?? []).entries()) {
-    const at = `merchants[${i}]`;
+    const at = pointer('merchants', i);
     let merchant: Json;
     if (m.state === 'activated' || m.state === 'inactive') {
       merchant = await call(at, 'POST', '/v1/partner/merchants/test', { companyName: m.companyName });
@@ -71,10 +76,10 @@ export async function applyPersona(
     applied.merchants.push({ companyName: m.companyName, merchantId, clientId, state: m.state });
 
     for (const [j, s] of (m.stores ?? []).entries())
-      await call(`${at}.stores[${j}]`, 'POST', `/v1/partner/merchants/${merchantId}/stores`, { name: s.name });
+      await call(`${at}${pointer('stores', j)}`, 'POST', `/v1/partner/merchants/${merchantId}/stores`, { name: s.name });
 
     for (const [j, p] of (m.payments ?? []).entries()) {
-      const pat = `${at}.payments[${j}]`;
+      const pat: JsonPointer = `${at}${pointer('payments', j)}`;
       const payment = await call(pat, 'POST', '/v1/partner/payments', {
         merchantClientId: clientId,
         amount: p.amount,
@@ -88,7 +93,7 @@ export async function applyPersona(
     }
 
     for (const [j, c] of (m.consents ?? []).entries()) {
-      const cat = `${at}.consents[${j}]`;
+      const cat: JsonPointer = `${at}${pointer('consents', j)}`;
       const { token } = await call(cat, 'POST', '/v1/auth/generate-token', {
         userId: c.userId,
         merchantId,
@@ -118,7 +123,7 @@ export async function applyPersona(
   }
 
   for (const [i, w] of (persona.webhooks ?? []).entries()) {
-    const hook = await call(`webhooks[${i}]`, 'POST', '/v1/partner/webhooks', { url: w.url, events: w.events });
+    const hook = await call(pointer('webhooks', i), 'POST', '/v1/partner/webhooks', { url: w.url, events: w.events });
     if (w.secret) app.store.tx(() => app.store.webhooks.setSecret(hook.id as string, w.secret!));
     applied.webhooks.push({ id: hook.id as string, url: w.url, secret: w.secret ?? (hook.secret as string) });
   }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PersonaSchema, type Persona } from '../../schemas/persona.js';
+import { pointer, readablePointer, type JsonPointer } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
 import { packageRoot } from '../package-root.js';
 
@@ -17,9 +18,11 @@ const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
 export class PersonaError extends Error {
   constructor(
     readonly source: string,
-    readonly path: string,
+    /** Where in the persona document (an RFC 6901 pointer; '' for the whole document). */
+    readonly at: JsonPointer,
     readonly reason: string,
   ) {
+    const path = readablePointer(at);
     super(`${source}: ${path ? `${path}: ` : ''}${reason}`);
   }
 }
@@ -34,23 +37,18 @@ function validate(): ValidateFunction {
   return validator;
 }
 
-const pathOf = (e: ErrorObject): string =>
-  e.instancePath
-    .split('/')
-    .slice(1)
-    .reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc === '' ? s : `${acc}.${s}`), '');
-
-function reasonOf(e: ErrorObject): { path: string; reason: string } {
-  const path = pathOf(e);
+/** Where an Ajv error is (a missing or unknown property: the property itself), and why. */
+function reasonOf(e: ErrorObject): { at: JsonPointer; reason: string } {
+  const at = e.instancePath as JsonPointer;
   switch (e.keyword) {
     case 'required':
-      return { path, reason: `missing required field "${String(e.params.missingProperty)}"` };
+      return { at: `${at}${pointer(String(e.params.missingProperty))}`, reason: 'is required' };
     case 'additionalProperties':
-      return { path, reason: `unknown field "${String(e.params.additionalProperty)}"` };
+      return { at: `${at}${pointer(String(e.params.additionalProperty))}`, reason: 'is not a known property' };
     case 'enum':
-      return { path, reason: `must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}` };
+      return { at, reason: `must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}` };
     default:
-      return { path, reason: e.message ?? 'is not valid' };
+      return { at, reason: e.message ?? 'is not valid' };
   }
 }
 
@@ -59,19 +57,19 @@ export function validatePersona(doc: unknown, source: string): Persona {
   const copy = structuredClone(doc);
   const check = validate();
   if (!check(copy)) {
-    const { path, reason } = reasonOf(check.errors![0]);
-    throw new PersonaError(source, path, reason);
+    const { at, reason } = reasonOf(check.errors![0]);
+    throw new PersonaError(source, at, reason);
   }
   const persona = copy as Persona;
   for (const [i, m] of (persona.merchants ?? []).entries()) {
     if (m.state === 'activated') continue;
-    if (m.payments?.length) throw new PersonaError(source, `merchants[${i}].payments`, 'only an activated merchant can have payments');
-    if (m.consents?.length) throw new PersonaError(source, `merchants[${i}].consents`, 'only an activated merchant can have consents');
+    if (m.payments?.length) throw new PersonaError(source, pointer('merchants', i, 'payments'), 'only an activated merchant can have payments');
+    if (m.consents?.length) throw new PersonaError(source, pointer('merchants', i, 'consents'), 'only an activated merchant can have consents');
   }
   for (const [i, m] of (persona.merchants ?? []).entries()) {
     for (const [j, p] of (m.payments ?? []).entries()) {
       if (p.failureReason !== undefined && p.state !== 'failed') {
-        throw new PersonaError(source, `merchants[${i}].payments[${j}].failureReason`, 'only a failed payment has a failureReason');
+        throw new PersonaError(source, pointer('merchants', i, 'payments', j, 'failureReason'), 'only a failed payment has a failureReason');
       }
     }
   }

@@ -18,7 +18,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   void (reply as unknown as FastifyReply)
     .code(400)
     .type('application/json')
-    .send(errorBody(new ApiError('validation_failed', { message, field: 'url' }), request.id));
+    .send(errorBody(new ApiError('validation_failed', { message, field: '', in: 'path' }), request.id));
 };
 
 const REASON: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

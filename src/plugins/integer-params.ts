@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../domain/errors.js';
+import { invalidInput, pointer } from '../domain/errors.js';
 
 const DIGITS = /^-?\d+$/;
 
@@ -26,15 +26,15 @@ export const integerParamsPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('onRoute', (route) => {
       const checks = [
-        ...integerKeys(route.schema?.params).map((key) => ({ part: 'params' as const, key })),
-        ...integerKeys(route.schema?.querystring).map((key) => ({ part: 'query' as const, key })),
+        ...integerKeys(route.schema?.params).map((key) => ({ part: 'params' as const, place: 'path' as const, key })),
+        ...integerKeys(route.schema?.querystring).map((key) => ({ part: 'query' as const, place: 'query' as const, key })),
       ];
       if (checks.length === 0) return;
       const hook: preValidationHookHandler = (request, _reply, done) => {
-        for (const { part, key } of checks) {
+        for (const { part, place, key } of checks) {
           const raw = (request[part] as Record<string, unknown> | undefined)?.[key];
           if (typeof raw === 'string' && !DIGITS.test(raw)) {
-            done(new ApiError('validation_failed', { field: key, message: `${key} must be of type integer` }));
+            done(invalidInput(pointer(key), `${key} must be of type integer`, place));
             return;
           }
         }

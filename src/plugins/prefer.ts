@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PreferRequestHeader } from '../../schemas/common.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, invalidInput } from '../domain/errors.js';
 
 export const PREFER_MAX_DELAY_MS = 30_000;
 
@@ -36,15 +36,12 @@ export function parsePrefer(header: string | string[] | undefined): Preference {
     const value = m[2].trim();
     if (name === 'code') {
       if (!/^\d{3}$/.test(value) || Number(value) < 100 || Number(value) > 599) {
-        throw new ApiError('validation_failed', {
-          field: 'Prefer',
-          message: `Prefer: code must be an HTTP status code 100-599, got "${value}"`,
-        });
+        throw invalidInput('/prefer', `Prefer: code must be an HTTP status code 100-599, got "${value}"`, 'header');
       }
       out.code = Number(value);
     } else if (name === 'delay') {
       if (!/^\d{1,9}$/.test(value)) {
-        throw new ApiError('validation_failed', { field: 'Prefer', message: `Prefer: delay must be whole milliseconds, got "${value}"` });
+        throw invalidInput('/prefer', `Prefer: delay must be whole milliseconds, got "${value}"`, 'header');
       }
       out.delayMs = Math.min(Number(value), PREFER_MAX_DELAY_MS);
     }

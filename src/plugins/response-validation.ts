@@ -24,7 +24,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, errorBody, type ErrorDetail } from '../domain/errors.js';
+import { ApiError, errorBody, pointer, type ErrorDetail, type JsonPointer } from '../domain/errors.js';
+import { readableName } from './validation.js';
 
 const CHECKED = Symbol('obsim.responseChecked');
 const ERROR_BODY_REF = { $ref: 'ErrorBody#' } as const;
@@ -54,20 +55,12 @@ export function responseSchemaFor(response: unknown, status: number, contentType
   return entry;
 }
 
-function pathOf(e: ErrorObject): string {
-  let field = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((out, s) => (/^\d+$/.test(s) ? `${out}[${s}]` : out === '' ? s : `${out}.${s}`), '');
-  const extra =
-    e.keyword === 'additionalProperties'
-      ? String(e.params.additionalProperty)
-      : e.keyword === 'required'
-        ? String(e.params.missingProperty)
-        : undefined;
-  if (extra !== undefined) field = field === '' ? extra : `${field}.${extra}`;
-  return field === '' ? '(body)' : field;
+/** The RFC 6901 pointer into the answer of what an Ajv error is about. */
+function pointerOf(e: ErrorObject): JsonPointer {
+  const at = e.instancePath as JsonPointer;
+  if (e.keyword === 'additionalProperties') return `${at}${pointer(String(e.params.additionalProperty))}`;
+  if (e.keyword === 'required') return `${at}${pointer(String(e.params.missingProperty))}`;
+  return at;
 }
 
 function describe(e: ErrorObject, field: string): string {
@@ -117,13 +110,13 @@ export const responseValidationPlugin = fp(
       if (schema === undefined) return undefined;
       if (schema === null) {
         const message = `Response ${where}: status ${status} is not documented for this route`;
-        return { message, details: [{ field: '(status)', message }] };
+        return { message, details: [{ field: '', in: 'response', message }] };
       }
       const validate = validatorFor(schema);
       if (validate(body)) return undefined;
-      const details = (validate.errors ?? []).map((e) => {
-        const field = pathOf(e);
-        return { field, message: describe(e, field) };
+      const details = (validate.errors ?? []).map((e): ErrorDetail => {
+        const field = pointerOf(e);
+        return { field, in: 'response', message: describe(e, readableName(field, 'response')) };
       });
       return { message: `Response ${where} violates its documented schema: ${details.map((d) => d.message).join('; ')}`, details };
     };
@@ -133,6 +126,7 @@ export const responseValidationPlugin = fp(
       const err = new ApiError('response_validation_failed', {
         message: violation.message,
         field: violation.details[0]?.field,
+        in: 'response',
         details: violation.details,
       });
       void reply.code(err.status);
@@ -160,7 +154,7 @@ export const responseValidationPlugin = fp(
       } catch (err) {
         const message = `Response ${request.method} ${request.url.split('?')[0]} ${reply.statusCode} is labelled JSON but is not valid JSON: ${(err as Error).message}`;
         void reply.removeHeader('content-length');
-        return JSON.stringify(fail(request, reply, { message, details: [{ field: '(body)', message }] }));
+        return JSON.stringify(fail(request, reply, { message, details: [{ field: '', in: 'response', message }] }));
       }
       const violation = check(request, reply, body);
       if (!violation) return payload;

@@ -1,20 +1,23 @@
 /**
- * Request validation: two Ajv instances chosen per request part.
+ * Request validation: Ajv instances chosen per request part and per door.
  *
  * - body: no type coercion (a sandbox exists to catch integrator mistakes: "12.5" for a number
- *   is a 400 naming the field). Unknown properties are dropped by default (removeAdditional on
- *   schemas that say additionalProperties: false) and rejected with 400 unknown_field in strict
- *   mode (--strict).
+ *   is a 400 naming the field).
  * - querystring, params, headers: strings coerced to the declared types (?page=2 is a number).
+ * - Unknown properties. obsim's own controls (`/_sandbox/…`, openapi-controls.json) refuse them at
+ *   every depth of the body and in the query string, with 400 `unknown_field` and a pointer to the
+ *   property: a typo in a control must never answer 200 having done nothing (docs/errors.md). The
+ *   provider's API drops them, as the provider is taken to (docs/decisions.md), and refuses them
+ *   in strict mode (--strict).
  *
- * Both instances know every shared schema, so `{ $ref: 'X#' }` works in any part.
+ * Every instance knows every shared schema, so `{ $ref: 'X#' }` works in any part.
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { ApiError, ErrorDetail } from '../domain/errors.js';
-import { ApiError as ApiErrorClass } from '../domain/errors.js';
+import type { ApiError, ErrorDetail, ErrorPlace, JsonPointer } from '../domain/errors.js';
+import { ApiError as ApiErrorClass, pointer, readablePointer } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
 import { compiledOnce, isRecording, precompiledKey, record } from './precompiled.js';
 
@@ -25,6 +28,11 @@ const standaloneCode = lazyRequire<(ajv: Ajv, fn: ValidateFunction) => string>('
 const require = createRequire(import.meta.url);
 /** Everything besides the schema that a compiled validator depends on. */
 const COMPILER_VERSIONS = [require('ajv/package.json').version, require('ajv-formats/package.json').version] as const;
+
+/** Routes of obsim's own control API (openapi-controls.json): strict at every door. */
+export const isControlRoute = (url: string | undefined): boolean => url !== undefined && url.startsWith('/_sandbox');
+
+type AjvKind = 'body' | 'strict-body' | 'parts';
 
 export function buildValidatorCompiler(sharedSchemas: readonly object[], strict: boolean): FastifySchemaCompiler<unknown> {
   // strictNumbers: NaN and ±Infinity (JSON `1e999`) are not numbers (found by the fuzz suite:
@@ -39,36 +47,43 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
     strictNumbers: true,
     validateSchema: false,
   };
-  const bodyOptions: Options = { ...base, coerceTypes: false, removeAdditional: strict ? false : true };
-  const partsOptions: Options = { ...base, coerceTypes: true, removeAdditional: false };
+  const options: Record<AjvKind, Options> = {
+    body: { ...base, coerceTypes: false, removeAdditional: true },
+    'strict-body': { ...base, coerceTypes: false, removeAdditional: false },
+    parts: { ...base, coerceTypes: true, removeAdditional: false },
+  };
   // building dist/compiled (src/precompile.ts): Ajv also keeps each validator's source
   const recording = isRecording();
-  const ajvs = new Map<boolean, Ajv>();
-  const ajvFor = (body: boolean): Ajv => {
-    let ajv = ajvs.get(body);
+  const ajvs = new Map<AjvKind, Ajv>();
+  const ajvFor = (kind: AjvKind): Ajv => {
+    let ajv = ajvs.get(kind);
     if (!ajv) {
       const { Ajv, _ } = ajvModule();
       const code: Options = recording ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {};
-      ajv = new Ajv({ ...(body ? bodyOptions : partsOptions), ...code });
+      ajv = new Ajv({ ...options[kind], ...code });
       ajvFormats().default(ajv);
       for (const schema of sharedSchemas) ajv.addSchema(schema);
-      ajvs.set(body, ajv);
+      ajvs.set(kind, ajv);
     }
     return ajv;
   };
   // the schemas a route schema can $ref are part of what its validator depends on (hashed once)
   const shared = createHash('sha256').update(JSON.stringify(sharedSchemas)).digest('base64url');
-  // one validator per distinct (part, schema): many routes share a body or params schema
+  // one validator per distinct (kind, schema): many routes share a body or params schema
   const compiled = new Map<string, ValidateFunction>();
-  return ({ schema, httpPart }) => {
-    const body = httpPart === 'body';
-    const key = `${body ? 'b' : 'p'}${JSON.stringify(schema)}`;
+  return ({ schema, httpPart, url }) => {
+    const control = isControlRoute(url);
+    const kind: AjvKind = httpPart !== 'body' ? 'parts' : strict || control ? 'strict-body' : 'body';
+    // a control's query string is closed: a parameter it does not name is refused like a body property
+    const closed = control && httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
+    const effective = closed ? { ...(schema as object), additionalProperties: false } : schema;
+    const key = `${kind}${JSON.stringify(effective)}`;
     let validate = compiled.get(key);
     if (!validate) {
-      const pkey = precompiledKey('validators', COMPILER_VERSIONS, body ? bodyOptions : partsOptions, shared, schema);
+      const pkey = precompiledKey('validators', COMPILER_VERSIONS, options[kind], shared, effective);
       validate = compiledOnce<ValidateFunction>('validators', pkey, () => {
-        const fresh = ajvFor(body).compile(schema as object);
-        if (recording) record('validators', pkey, standaloneCode()(ajvFor(body), fresh));
+        const fresh = ajvFor(kind).compile(effective as object);
+        if (recording) record('validators', pkey, standaloneCode()(ajvFor(kind), fresh));
         return fresh;
       });
       // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
@@ -80,28 +95,29 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
   };
 }
 
-/** Dotted path of an Ajv error: `/address/countryCode` -> `address.countryCode`, `/ubos/0` -> `ubos[0]`. */
-function fieldOf(error: ErrorObject): string {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+/** Fastify's name of a request part → where an error body says the problem is. */
+const PLACE: Record<string, ErrorPlace> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** The RFC 6901 pointer to what an Ajv error is about (Ajv's instancePath is one already). */
+function pointerOf(error: ErrorObject): JsonPointer {
+  let at = error.instancePath as JsonPointer;
+  if (error.keyword === 'required') at = `${at}${pointer(String(error.params.missingProperty))}`;
+  if (error.keyword === 'additionalProperties') at = `${at}${pointer(String(error.params.additionalProperty))}`;
   // propertyNames (schemas that refuse unknown properties even in lenient mode): the name at fault
-  if (error.propertyName !== undefined) segments.push(error.propertyName);
-  let out = '';
-  for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
-  return out;
+  if (error.propertyName !== undefined) at = `${at}${pointer(error.propertyName)}`;
+  return at;
 }
 
-function describe(error: ErrorObject, field: string, part: string): string {
-  const where = field === '' ? part : field;
+/** A pointer as a reader names the place in a sentence: `/address/countryCode` → `address.countryCode`, `/ubos/0` → `ubos[0]`. */
+export function readableName(at: JsonPointer, part: ErrorPlace): string {
+  return readablePointer(at) || (part === 'query' ? 'the query string' : part);
+}
+
+function describe(error: ErrorObject, where: string): string {
   switch (error.keyword) {
     case 'required':
       return `${where} is required`;
     case 'additionalProperties':
-      return `${where} is not a known property`;
     case 'propertyNames':
       return `${where} is not a known property`;
     case 'type':
@@ -113,35 +129,24 @@ function describe(error: ErrorObject, field: string, part: string): string {
   }
 }
 
-/** Turn Fastify's validation error into the one error shape, naming the first offending field. */
-export function validationToApiError(errors: ErrorObject[], part: string): ApiError {
-  const details: ErrorDetail[] = errors.map((e) => {
-    const field = fieldOf(e);
-    return { field: field === '' ? part : field, message: describe(e, field, part) };
-  });
-  const first = details[0] ?? { field: part, message: `${part} is not valid` };
-  const unknown = errors[0]?.keyword === 'additionalProperties' || errors[0]?.propertyName !== undefined;
-  return new ApiErrorClass(unknown ? 'unknown_field' : 'validation_failed', {
-    message: first.message,
-    field: first.field,
-    details,
-  });
-}
+const isUnknownProperty = (e: ErrorObject | undefined) => e?.keyword === 'additionalProperties' || e?.propertyName !== undefined;
 
 /**
- * The one error shape with `field` as an RFC 6901 JSON pointer into the request body, for the
- * bodies documented that way (fault profiles, docs/chaos.md): `/faults/rules/1/rate`.
+ * Ajv's errors for one request part as the one error shape: `field` an RFC 6901 pointer to the
+ * first offending place (an unknown property: the property itself), `in` the part, every problem
+ * in `details`. An unknown property is `unknown_field`, anything else `validation_failed`.
  */
-export function pointerValidationError(errors: ErrorObject[]): ApiError {
-  const e = errors[0];
-  let pointer = e.instancePath;
-  const escape = (s: unknown) => String(s).replace(/~/g, '~0').replace(/\//g, '~1');
-  if (e.keyword === 'required') pointer += `/${escape(e.params.missingProperty)}`;
-  if (e.keyword === 'additionalProperties') pointer += `/${escape(e.params.additionalProperty)}`;
-  const message = describe(e, pointer === '' ? '/' : pointer, 'body');
-  return new ApiErrorClass(e.keyword === 'additionalProperties' ? 'unknown_field' : 'validation_failed', {
-    message,
-    field: pointer,
-    details: [{ field: pointer, message }],
+export function validationToApiError(errors: ErrorObject[], fastifyPart: string): ApiError {
+  const part = PLACE[fastifyPart] ?? 'body';
+  const details: ErrorDetail[] = errors.map((e) => {
+    const at = pointerOf(e);
+    return { field: at, in: part, message: describe(e, readableName(at, part)) };
+  });
+  const first = details[0] ?? { field: '' as const, in: part, message: `${readableName('', part)} is not valid` };
+  return new ApiErrorClass(isUnknownProperty(errors[0]) ? 'unknown_field' : 'validation_failed', {
+    message: first.message,
+    field: first.field,
+    in: part,
+    details,
   });
 }

@@ -3,7 +3,7 @@
  * deliveries made from its start, handed to the domain's rules (domain/scenario-draft.ts), and
  * the draft written as a YAML scenario file with its comments.
  */
-import { ApiError } from '../domain/errors.js';
+import { ApiError, invalidInput } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
 import { draftScenario, type DraftEntry, type ScenarioDraft } from '../domain/scenario-draft.js';
 import type { Journal, JournalFilter } from '../journal/index.js';
@@ -34,10 +34,11 @@ function bound(
   if (/^[A-Za-z0-9._:-]{1,128}$/.test(raw)) {
     const id = entryWithRequestId(raw);
     if (id !== undefined) return { id };
-    throw new ApiError('validation_failed', { field, message: `${field}: no journal entry of this sandbox has the request id "${raw}"` });
+    throw invalidInput(`/${field}`, `${field}: no journal entry of this sandbox has the request id "${raw}"`, 'query');
   }
   throw new ApiError('validation_failed', {
-    field,
+    field: `/${field}`,
+    in: 'query',
     message: `${field} must be a journal entry id (an integer, as in GET /_sandbox/requests), an entry's request id (its x-request-id) or an ISO 8601 instant on the sandbox clock; got "${raw}"`,
   });
 }
@@ -57,10 +58,10 @@ export function recordDraft(deps: { journal: Journal; store: Store }, partnerId:
   const since = bound(q.since, 'since', entryWithRequestId);
   const until = bound(q.until, 'until', entryWithRequestId);
   if (since && until && 'id' in since && 'id' in until && since.id > until.id) {
-    throw new ApiError('validation_failed', { field: 'until', message: `until (#${until.id}) is before since (#${since.id})` });
+    throw invalidInput('/until', `until (#${until.id}) is before since (#${since.id})`, 'query');
   }
   if (since && until && 'at' in since && 'at' in until && since.at > until.at) {
-    throw new ApiError('validation_failed', { field: 'until', message: `until (${until.at}) is before since (${since.at})` });
+    throw invalidInput('/until', `until (${until.at}) is before since (${since.at})`, 'query');
   }
   const filter: JournalFilter = {};
   if (since) Object.assign(filter, 'id' in since ? { afterId: since.id - 1 } : { since: since.at });

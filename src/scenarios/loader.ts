@@ -6,6 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pointer, type JsonPointer } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
 import { packageRoot } from '../package-root.js';
 import { CONTROL_TARGETS, ScenarioSchema, STEP_KINDS, type StepKind } from '../../schemas/scenario.js';
@@ -19,6 +20,8 @@ export class ScenarioLoadError extends Error {
     readonly file: string,
     readonly reason: string,
     readonly step?: number,
+    /** Where in the scenario document (an RFC 6901 pointer), when the problem is in one place. */
+    readonly at?: JsonPointer,
   ) {
     super(`${file}${step !== undefined ? `: step ${step}` : ''}: ${reason}`);
   }
@@ -70,11 +73,15 @@ function describeError(e: ErrorObject, prefix: string): string {
   }
 }
 
-/** Pick the most useful error of an Ajv run (oneOf errors hide the real one). */
-function bestError(errors: ErrorObject[] | null | undefined, prefix: string): string {
+/** Pick the most useful error of an Ajv run (oneOf errors hide the real one): its words, and where it is. */
+function bestError(errors: ErrorObject[] | null | undefined, prefix: string): { message: string; at: JsonPointer } {
   const list = errors ?? [];
   const specific = list.find((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if') ?? list[0];
-  return specific ? describeError(specific, prefix) : 'is not valid';
+  if (!specific) return { message: 'is not valid', at: '' };
+  let at = specific.instancePath as JsonPointer;
+  if (specific.keyword === 'required') at = `${at}${pointer(String(specific.params.missingProperty))}`;
+  if (specific.keyword === 'additionalProperties') at = `${at}${pointer(String(specific.params.additionalProperty))}`;
+  return { message: describeError(specific, prefix), at };
 }
 
 /** Validate an already-parsed scenario document. `file` is used in error messages. */
@@ -87,13 +94,18 @@ export function validateScenario(doc: unknown, file: string): Scenario {
     raw.steps.forEach((step, i) => validateStep(step, i + 1, file));
   }
   const topValidator = scenarioValidators().top;
-  if (!topValidator(raw)) throw new ScenarioLoadError(file, bestError(topValidator.errors, ''));
+  if (!topValidator(raw)) {
+    const { message, at } = bestError(topValidator.errors, '');
+    throw new ScenarioLoadError(file, message, undefined, at);
+  }
   return raw as unknown as Scenario;
 }
 
 function validateStep(step: unknown, n: number, file: string): void {
+  const here = pointer('steps', n - 1);
+  const fail = (reason: string, ...within: (string | number)[]) => new ScenarioLoadError(file, reason, n, `${here}${pointer(...within)}`);
   if (step === null || typeof step !== 'object' || Array.isArray(step)) {
-    throw new ScenarioLoadError(file, `a step must be an object with one of: ${KINDS.join(', ')}`, n);
+    throw fail(`a step must be an object with one of: ${KINDS.join(', ')}`);
   }
   const keys = Object.keys(step).filter((k) => k !== 'name');
   const kinds = keys.filter((k): k is StepKind => (KINDS as string[]).includes(k));
@@ -103,43 +115,41 @@ function validateStep(step: unknown, n: number, file: string): void {
       ['expect', 'capture', 'body'].includes(unknown[0]) && kinds.length === 1
         ? `; "${unknown[0]}" belongs inside the ${kinds[0]} step`
         : '';
-    throw new ScenarioLoadError(file, `unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})${hint}`, n);
+    throw fail(`unknown step kind "${unknown[0]}" (expected one of: ${KINDS.join(', ')})${hint}`, unknown[0]);
   }
-  if (kinds.length === 0) throw new ScenarioLoadError(file, `the step has no kind (expected one of: ${KINDS.join(', ')})`, n);
-  if (kinds.length > 1) throw new ScenarioLoadError(file, `a step has exactly one kind, this one has ${kinds.join(' and ')}`, n);
+  if (kinds.length === 0) throw fail(`the step has no kind (expected one of: ${KINDS.join(', ')})`);
+  if (kinds.length > 1) throw fail(`a step has exactly one kind, this one has ${kinds.join(' and ')}`, kinds[1]);
   const s = step as Record<string, unknown>;
-  if (s.name !== undefined && typeof s.name !== 'string') throw new ScenarioLoadError(file, '"name" must be a string', n);
+  if (s.name !== undefined && typeof s.name !== 'string') throw fail('"name" must be a string', 'name');
   const kind = kinds[0];
   const validate = scenarioValidators().steps.get(kind)!;
-  if (!validate(s[kind])) throw new ScenarioLoadError(file, `${kind}: ${bestError(validate.errors, '')}`, n);
-  if (kind === 'control') checkControl(s.control as Record<string, unknown>, n, file);
+  if (!validate(s[kind])) {
+    const { message, at } = bestError(validate.errors, '');
+    throw new ScenarioLoadError(file, `${kind}: ${message}`, n, `${here}${pointer(kind)}${at}`);
+  }
+  if (kind === 'control') checkControl(s.control as Record<string, unknown>, (reason, ...within) => fail(reason, 'control', ...within));
   if (kind === 'request') {
     const r = s.request as Record<string, unknown>;
     if ([r.body, r.rawBody, r.form].filter((v) => v !== undefined).length > 1) {
-      throw new ScenarioLoadError(file, 'request: give one of "body", "rawBody" or "form", not several', n);
+      throw fail('request: give one of "body", "rawBody" or "form", not several', 'request');
     }
   }
 }
 
-function checkControl(c: Record<string, unknown>, n: number, file: string): void {
+function checkControl(c: Record<string, unknown>, fail: (reason: string, ...within: string[]) => ScenarioLoadError): void {
   const targets = (['merchant', 'payment', 'consent', 'delivery', 'reset'] as const).filter((t) => c[t] !== undefined);
   if (targets.length !== 1) {
-    throw new ScenarioLoadError(file, 'control: give exactly one of "merchant", "payment", "consent", "delivery" or "reset"', n);
+    throw fail('control: give exactly one of "merchant", "payment", "consent", "delivery" or "reset"');
   }
   const target = targets[0];
   if (target === 'reset') {
-    if (c.action !== undefined) throw new ScenarioLoadError(file, 'control: "reset" takes no action', n);
+    if (c.action !== undefined) throw fail('control: "reset" takes no action', 'action');
     return;
   }
   const allowed = CONTROL_TARGETS[target] as readonly string[];
-  if (c.action === undefined)
-    throw new ScenarioLoadError(file, `control: missing required field "action" (for ${target}: ${allowed.join(', ')})`, n);
+  if (c.action === undefined) throw fail(`control: missing required field "action" (for ${target}: ${allowed.join(', ')})`, 'action');
   if (!allowed.includes(c.action as string)) {
-    throw new ScenarioLoadError(
-      file,
-      `control: "${String(c.action)}" is not an action on a ${target} (expected one of: ${allowed.join(', ')})`,
-      n,
-    );
+    throw fail(`control: "${String(c.action)}" is not an action on a ${target} (expected one of: ${allowed.join(', ')})`, 'action');
   }
 }
 

@@ -51,7 +51,7 @@ t.test('obsim faults: set, show, clear; refused profiles on one line', async (t)
   writeFileSync(file, 'rules:\n  - { kind: error, rate: 0.1, status: 503 }\n  - { kind: error, rate: 3, status: 503 }\n');
   const bad = await runObsim(['faults', 'set', '--file', file], { env });
   t.equal(bad.code, 2);
-  t.equal(bad.stderr.trim(), 'obsim faults: PUT /_sandbox/faults answered 400: /rules/1/rate must be <= 1');
+  t.equal(bad.stderr.trim(), 'obsim faults: PUT /_sandbox/faults answered 400: rules[1].rate must be <= 1 (at /rules/1/rate)');
   const nothing = await runObsim(['faults', 'set'], { env });
   t.equal(nothing.code, 2);
   t.match(nothing.stderr, /give --profile, --file or both/);

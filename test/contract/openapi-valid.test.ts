@@ -206,5 +206,5 @@ t.test('the documented header parameters do not validate: a malformed x-request-
   t.same(schemaErrors('ErrorBody', json(forced)), []);
   const malformed = await call({ prefer: 'code=abc' });
   t.equal(malformed.statusCode, 400);
-  t.match(json(malformed), { code: 'validation_failed', field: 'Prefer' });
+  t.match(json(malformed), { code: 'validation_failed', field: '/prefer', in: 'header' });
 });

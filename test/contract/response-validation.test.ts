@@ -71,11 +71,11 @@ t.test('a response matching its schema passes through unchanged', async (t) => {
 t.test('each kind of drift is a loud 500 naming the violation', async (t) => {
   const app = await appWithRoutes(t);
   const cases: [string, string, RegExp][] = [
-    ['enum', 'status', /status must be one of: active, inactive/],
-    ['extra', 'secretInternal', /secretInternal is not in the documented schema/],
-    ['missing', 'status', /status is required by the documented schema but missing/],
-    ['type', 'id', /id must be integer/],
-    ['format', 'at', /at must match format "date-time"/],
+    ['enum', '/status', /status must be one of: active, inactive/],
+    ['extra', '/secretInternal', /secretInternal is not in the documented schema/],
+    ['missing', '/status', /status is required by the documented schema but missing/],
+    ['type', '/id', /id must be integer/],
+    ['format', '/at', /at must match format "date-time"/],
   ];
   for (const [kind, field, message] of cases) {
     const res = await app.inject({ url: `/_t/obj/${kind}` });
@@ -84,6 +84,7 @@ t.test('each kind of drift is a loud 500 naming the violation', async (t) => {
     t.same(schemaErrors('ErrorBody', body), [], `${kind}: the 500 is itself an ErrorBody`);
     t.equal(body.code, 'response_validation_failed', kind);
     t.equal(body.field, field, `${kind}: names the field`);
+    t.equal(body.in, 'response', `${kind}: in the answer`);
     t.match(body.message, message, `${kind}: says what is wrong`);
     t.match(body.message, /GET \/_t\/obj\/:kind 200/, `${kind}: names the route and status`);
     t.equal(res.headers['x-request-id'], body.requestId);

@@ -55,3 +55,9 @@ export function schemaErrors(id: string, body: unknown): string[] {
 export function forceMerchantStatus(app: FastifyInstance, merchantId: number, status: MerchantStatus): void {
   app.db.prepare('UPDATE merchants SET status = ?, updated_at = ? WHERE id = ?').run(status, app.clock.iso(), merchantId);
 }
+
+/**
+ * The RFC 6901 pointer a test expects in an error's `field`, written the way a reader names the
+ * place: `ubos[0].dateOfBirth` → `/ubos/0/dateOfBirth` (names here never hold `~` or `/`).
+ */
+export const at = (readable: string): string => (readable === '' ? '' : `/${readable.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`);

@@ -125,25 +125,25 @@ t.test('a persona with bank profiles: in force in its sandbox from the start', a
 t.test('invalid personas: refused naming the path and the reason, nothing created', async (t) => {
   const app = await build(t);
   const cases: [unknown, string, RegExp][] = [
-    ['no-such-persona', 'persona', /no such file, and not the name of a shipped persona/],
-    [{ name: 'x', merchants: [{ companyName: 'A', state: 'dormant' }] }, 'persona.merchants[0].state', /must be one of: activated/],
+    ['no-such-persona', '/persona', /no such file, and not the name of a shipped persona/],
+    [{ name: 'x', merchants: [{ companyName: 'A', state: 'dormant' }] }, '/persona/merchants/0/state', /must be one of: activated/],
     [
       { name: 'x', merchants: [{ companyName: 'A', state: 'pending_onboarding', payments: [{ amount: 1, referenceNumber: 'r' }] }] },
-      'persona.merchants[0].payments',
+      '/persona/merchants/0/payments',
       /only an activated merchant can have payments/,
     ],
     [
       { name: 'x', merchants: [{ companyName: 'A', state: 'activated', payments: [{ amount: 1, referenceNumber: 'r', colour: 'red' }] }] },
-      'persona.merchants[0].payments[0]',
-      /unknown field "colour"/,
+      '/persona/merchants/0/payments/0/colour',
+      /merchants\[0\]\.payments\[0\]\.colour: is not a known property/,
     ],
-    [{ name: 'x', webhooks: [{ url: 'ftp://nope', events: ['payment.completed'] }] }, 'persona.webhooks[0].url', /must match pattern/],
-    [{ name: 'x', banks: { 'nordlys-bank': { failureRate: 2 } } }, 'persona.banks.nordlys-bank.failureRate', /must be <= 1/],
-    [{ name: 'x', banks: { 'no-bank': { profile: 'down' } } }, 'persona.banks.no-bank', /not a sandbox bank/],
+    [{ name: 'x', webhooks: [{ url: 'ftp://nope', events: ['payment.completed'] }] }, '/persona/webhooks/0/url', /must match pattern/],
+    [{ name: 'x', banks: { 'nordlys-bank': { failureRate: 2 } } }, '/persona/banks/nordlys-bank/failureRate', /must be <= 1/],
+    [{ name: 'x', banks: { 'no-bank': { profile: 'down' } } }, '/persona/banks/no-bank', /not a sandbox bank/],
     // valid by the schema, refused by the API while building: the half-built sandbox is deleted
     [
       { name: 'x', merchants: [{ companyName: 'A', state: 'activated', consents: [{ userId: '' + 'x'.repeat(300) }] }] },
-      'persona.merchants[0].consents[0]',
+      '/persona/merchants/0/consents/0/userId',
       /answered 400/,
     ],
   ];
@@ -156,7 +156,7 @@ t.test('invalid personas: refused naming the path and the reason, nothing create
   t.equal(count(app, 'sandboxes', 'deleted_at IS NULL'), 0, 'no sandbox is left');
   t.equal(count(app, 'merchants', "partner_id LIKE 'sbx_%'"), 0, 'no row of one either');
   t.throws(() => loadPersona('/nonexistent/file.yaml'), { name: 'Error', source: '/nonexistent/file.yaml' });
-  t.ok(new PersonaError('f', 'p', 'r') instanceof Error);
+  t.ok(new PersonaError('f', '/p', 'r') instanceof Error);
 });
 
 t.test('obsim serve --persona builds it for the default partner, once per database', async (t) => {
@@ -181,7 +181,7 @@ t.test('obsim serve --persona builds it for the default partner, once per databa
   await t.rejects(
     startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', persona: file }, () => undefined),
     {
-      message: /invalid configuration: persona: .*mine\.yaml: merchants\[0\]: missing required field "state"/,
+      message: /invalid configuration: persona: .*mine\.yaml: merchants\[0\]\.state: is required/,
     },
   );
 });

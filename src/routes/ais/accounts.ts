@@ -35,7 +35,7 @@ import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import type { TokenPermission } from '../../domain/consent.js';
 import { consentPermissions, grantsAccess, type ConsentPermission } from '../../domain/consent.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidInput } from '../../domain/errors.js';
 import type { AccountRow, DateWindow, TransactionRow } from '../../store/accounts.js';
 import type { ConsentRow } from '../../domain/consent.js';
 import { bankRead } from '../../domain/bank-rules.js';
@@ -106,18 +106,19 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return consent;
   }
 
-  function accountOf(request: FastifyRequest, userId: string, accountId: string, field?: string): AccountRow {
+  /** The account, or 404 naming where its id came from (the body, or the path). */
+  function accountOf(request: FastifyRequest, userId: string, accountId: string, place: 'body' | 'path'): AccountRow {
     const account = store.accounts.getAccount(userId, accountId, request.sandbox.clock.nowMs());
-    if (!account) throw new ApiError('account_not_found', { message: `Account ${accountId} not found`, field });
+    if (!account) throw new ApiError('account_not_found', { message: `Account ${accountId} not found`, field: '/accountId', in: place });
     return account;
   }
 
   /** The booking-date window: the request's filters, never before the consent's transactionFromDateTime. */
-  function windowFor(consent: ConsentRow, fromDate: string | undefined, toDate: string | undefined): DateWindow {
-    const fromMs = fromDate === undefined ? undefined : parseInstant(fromDate, 'fromDate');
-    const toMs = toDate === undefined ? undefined : parseInstant(toDate, 'toDate', true);
+  function windowFor(consent: ConsentRow, fromDate: string | undefined, toDate: string | undefined, place: 'body' | 'query'): DateWindow {
+    const fromMs = fromDate === undefined ? undefined : parseInstant(fromDate, 'fromDate', false, place);
+    const toMs = toDate === undefined ? undefined : parseInstant(toDate, 'toDate', true, place);
     if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
-      throw new ApiError('validation_failed', { message: 'fromDate must not be after toDate', field: 'fromDate' });
+      throw invalidInput('/fromDate', 'fromDate must not be after toDate', place);
     }
     const floor = consent.transaction_from_date_time;
     const from = fromMs === undefined || isoOf(fromMs) < floor ? floor : isoOf(fromMs);
@@ -144,7 +145,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   function merchantClientId(merchantId: number): string {
     const clientId = store.merchants.clientIdOf(merchantId);
-    if (clientId === undefined) throw new ApiError('merchant_not_found', { field: 'merchantId' });
+    if (clientId === undefined) throw new ApiError('merchant_not_found', { field: '/merchantId' });
     return clientId;
   }
 
@@ -196,7 +197,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId, merchantId, accountId } = request.body;
       authorizeRead(request, userId, merchantId, 'ais:balance:read', 'ReadBalances');
-      const a = accountOf(request, userId, accountId, 'accountId');
+      const a = accountOf(request, userId, accountId, 'body');
       return {
         userId,
         merchantId,
@@ -225,8 +226,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId, accountId, fromDate, toDate } = request.body;
       const pageLimit = request.body.pageLimit ?? DEFAULT_PAGE_LIMIT;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
-      const window = windowFor(consent, fromDate, toDate);
-      const read = readAtBank(request, accountOf(request, userId, accountId, 'accountId'), window, pageLimit);
+      const window = windowFor(consent, fromDate, toDate, 'body');
+      const read = readAtBank(request, accountOf(request, userId, accountId, 'body'), window, pageLimit);
       return {
         userId,
         merchantId,
@@ -258,8 +259,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { fromDate, toDate } = request.query;
       const { userId, merchantId } = request.aisToken;
       const consent = authorizeRead(request, userId, merchantId, 'ais:transactions:read', 'ReadTransactionsDetail');
-      const window = windowFor(consent, fromDate, toDate);
-      const read = readAtBank(request, accountOf(request, userId, accountId), window, MAX_PAGE_LIMIT);
+      const window = windowFor(consent, fromDate, toDate, 'query');
+      const read = readAtBank(request, accountOf(request, userId, accountId, 'path'), window, MAX_PAGE_LIMIT);
       void reply.header('x-total-count', String(read.count()));
       return read.page().map(transactionView);
     },

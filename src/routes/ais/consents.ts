@@ -11,7 +11,7 @@ import { MerchantIdQuery, UserIdParams } from '../../../schemas/ais.js';
 import { AisHeaders, responses } from '../../../schemas/common.js';
 import { bearerSecurity, requireToken } from '../../auth/bearer.js';
 import { awaitsUser, consentPermissions } from '../../domain/consent.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidInput } from '../../domain/errors.js';
 import { assertActivated } from '../../domain/merchant.js';
 import type { ConsentRow } from '../../domain/consent.js';
 import { isoOf, parseInstant } from './dates.js';
@@ -60,19 +60,13 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
       const expiresMs = parseInstant(body.expirationDateTime, 'expirationDateTime');
       const fromMs = parseInstant(body.transactionFromDateTime, 'transactionFromDateTime');
       if (expiresMs <= now) {
-        throw new ApiError('validation_failed', {
-          message: `expirationDateTime must be in the future (now is ${isoOf(now)})`,
-          field: 'expirationDateTime',
-        });
+        throw invalidInput('/expirationDateTime', `expirationDateTime must be in the future (now is ${isoOf(now)})`);
       }
       if (fromMs >= expiresMs) {
-        throw new ApiError('validation_failed', {
-          message: 'transactionFromDateTime must be before expirationDateTime',
-          field: 'transactionFromDateTime',
-        });
+        throw invalidInput('/transactionFromDateTime', 'transactionFromDateTime must be before expirationDateTime');
       }
       const merchant = store.merchants.getAny(body.merchantId);
-      if (!merchant) throw new ApiError('merchant_not_found', { field: 'merchantId' });
+      if (!merchant) throw new ApiError('merchant_not_found', { field: '/merchantId' });
       assertActivated(merchant, 'consents');
       const row = store.tx(() => {
         const inserted = store.consents.insert(
@@ -112,7 +106,7 @@ export async function consentRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = request.params;
       const { merchantId } = request.query;
-      requireToken(request, userId, merchantId);
+      requireToken(request, userId, merchantId, undefined, { userId: 'path', merchantId: 'query' });
       const rows = store.consents.listForUser(userId, merchantId).map((c) => request.sandbox.consentAsOf(c));
       return rows.map((row) => consentView(row, app.publicUrl));
     },

@@ -45,7 +45,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const { userId, merchantId, permissions } = request.body;
       const merchant = request.partner ? store.merchants.get(merchantId, request.partner.clientId) : store.merchants.getAny(merchantId);
       if (!merchant)
-        throw new ApiError('merchant_id_unknown', { message: `merchantId ${merchantId} names no merchant`, field: 'merchantId' });
+        throw new ApiError('merchant_id_unknown', { message: `merchantId ${merchantId} names no merchant`, field: '/merchantId' });
       journalAs(request, merchant.partner_id);
       assertActivated(merchant, 'tokens');
       const { token } = await app.tokens.sign({ userId, merchantId, permissions });

@@ -31,7 +31,7 @@ export function tolerateEmptyJsonBody(scope: FastifyInstance): void {
       if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
         return done(
           new ApiError('validation_failed', {
-            field: 'body',
+            field: '',
             message: 'This endpoint takes no body: send none, or a JSON object (ignored)',
           }),
         );

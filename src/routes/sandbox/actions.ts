@@ -16,7 +16,7 @@ import {
   type PaymentActionParamsT,
 } from '../../../schemas/sandbox.js';
 import { CONSENT_TRIGGER, MERCHANT_TRIGGER, paymentTrigger } from '../../domain/controls.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidInput } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { causeOf } from '../../plugins/tracing.js';
 import { consentView } from '../ais/consents.js';
@@ -67,7 +67,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       const { paymentId, action } = request.params;
       const reason = request.body?.reason;
       if (reason !== undefined && action !== 'fail') {
-        throw new ApiError('validation_failed', { field: 'reason', message: 'reason is only accepted by the fail action' });
+        throw invalidInput('/reason', 'reason is only accepted by the fail action');
       }
       const row = request.sandbox.payment(paymentId, paymentTrigger(action, reason), {
         partnerId: request.partner.clientId,
@@ -95,7 +95,7 @@ export async function actionRoutes(app: FastifyInstance): Promise<void> {
       const { requestId, action } = request.params;
       const errorMessage = request.body?.errorMessage;
       if (errorMessage !== undefined && action !== 'deny') {
-        throw new ApiError('validation_failed', { field: 'errorMessage', message: 'errorMessage is only accepted by the deny action' });
+        throw invalidInput('/errorMessage', 'errorMessage is only accepted by the deny action');
       }
       const row = request.sandbox.consent(requestId, CONSENT_TRIGGER[action], {
         partnerId: request.partner.clientId,

@@ -1,22 +1,26 @@
 /**
  * GET /_sandbox/banks, GET / PUT / DELETE /_sandbox/banks/{bankId}: how the sandbox banks behave
- * in the caller's sandbox (docs/banks.md). A profile's problems are answered with `field` as a
- * JSON pointer into the body (an unknown bank id in the path: `field` "bankId"), and nothing of a
+ * in the caller's sandbox (docs/banks.md). A profile's problems are answered with `field` a JSON
+ * pointer into the body (an unknown bank id in the path: `/bankId` in the path), and nothing of a
  * refused profile is applied.
  */
 import type { FastifyInstance } from 'fastify';
 import { SANDBOX_BANKS, type SandboxBank } from '../../../fixtures/banks.js';
 import { responses } from '../../../schemas/common.js';
-import { bankProfileToApply, healthAt, invalid, SHIPPED_BANK_PROFILES, type BankProfileInput } from '../../domain/bank-profiles.js';
+import { bankProfileToApply, healthAt, SHIPPED_BANK_PROFILES, type BankProfileInput } from '../../domain/bank-profiles.js';
+import { invalidInput, type JsonPointer } from '../../domain/errors.js';
 import type { BankBook } from '../../engine/banks.js';
 import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { pointerValidationError } from '../../plugins/validation.js';
+import { validationToApiError } from '../../plugins/validation.js';
 
-/** A sandbox bank by id, or a 400 naming `field` (the path parameter, or a pointer into the body). */
-export function knownBank(bankId: string, field = 'bankId'): SandboxBank {
+/** A sandbox bank by id, or a 400 naming where the id was (the path parameter, or `at` in the body). */
+export function knownBank(bankId: string, at?: JsonPointer): SandboxBank {
   const bank = SANDBOX_BANKS.find((b) => b.bankId === bankId);
-  if (!bank) throw invalid(field, `"${bankId}" is not a sandbox bank; one of: ${SANDBOX_BANKS.map((b) => b.bankId).join(', ')}`);
+  if (!bank) {
+    const message = `"${bankId}" is not a sandbox bank; one of: ${SANDBOX_BANKS.map((b) => b.bankId).join(', ')}`;
+    throw at === undefined ? invalidInput('/bankId', message, 'path') : invalidInput(at, message);
+  }
   return bank;
 }
 
@@ -98,7 +102,7 @@ export async function bankRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const bank = knownBank(request.params.bankId);
-      if (request.validationError) throw pointerValidationError(request.validationError.validation as never);
+      if (request.validationError) throw validationToApiError(request.validationError.validation as never, 'body');
       const { sandbox } = request;
       banks.set(sandbox.id, { [bank.bankId]: bankProfileToApply(request.body ?? {}, sandbox.clock.nowMs()) }, sandbox.clock.iso());
       return bankView(banks, sandbox, bank);

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import type { ClockAdvanceBody } from '../../../schemas/sandbox.js';
-import { parseDuration } from '../../config-parsers.js';
-import { ApiError } from '../../domain/errors.js';
+import { durationMs } from '../../domain/durations.js';
+import { invalidInput } from '../../domain/errors.js';
 import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 
@@ -49,30 +49,21 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body ?? {};
       const given = (['ms', 'duration', 'to'] as const).filter((k) => body[k] !== undefined);
       if (given.length !== 1) {
-        throw new ApiError('validation_failed', {
-          field: given[1] ?? 'ms',
-          message: 'Give exactly one of ms, duration ("5s", "2m", "1h", "7d") or to (ISO 8601 instant)',
-        });
+        throw invalidInput(`/${given[1] ?? 'ms'}`, 'Give exactly one of ms, duration ("5s", "2m", "1h", "7d") or to (ISO 8601 instant)');
       }
       let ms: number;
       if (body.ms !== undefined) ms = body.ms;
-      else if (body.duration !== undefined) ms = parseDuration(body.duration);
+      else if (body.duration !== undefined) ms = durationMs(body.duration, '/duration');
       else {
         const target = Date.parse(body.to!);
         ms = target - request.sandbox.clock.nowMs();
         if (ms < 0)
-          throw new ApiError('validation_failed', {
-            field: 'to',
-            message: `to (${body.to}) is before the current simulated time ${request.sandbox.clock.iso()}; the clock only moves forward`,
-          });
+          throw invalidInput('/to', `to (${body.to}) is before the current simulated time ${request.sandbox.clock.iso()}; the clock only moves forward`);
       }
       // at most 10 years per call, whichever way it was given (a "99999999d" duration used to
       // overflow the Date range and answer 500; found by the fuzz suite)
       if (!Number.isFinite(ms) || ms > MAX_ADVANCE_MS) {
-        throw new ApiError('validation_failed', {
-          field: given[0],
-          message: `The clock moves at most ${MAX_ADVANCE_MS} ms (10 years) per call`,
-        });
+        throw invalidInput(`/${given[0]}`, `The clock moves at most ${MAX_ADVANCE_MS} ms (10 years) per call`);
       }
       // due transitions fire in slices: other requests are answered while a burst settles
       const fired = await request.sandbox.advance(ms);

@@ -9,7 +9,6 @@ import { profileToApply, type FaultProfileInput } from '../../domain/chaos-profi
 import type { Chaos } from '../../engine/chaos.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import type { RouteEntry } from '../../plugins/route-table.js';
-import { pointerValidationError } from '../../plugins/validation.js';
 import { providerOperations } from '../../readiness/collect.js';
 
 /** The operations a rule may name (an operationId, or METHOD /path/{template}). */
@@ -47,7 +46,6 @@ export async function faultRoutes(app: FastifyInstance): Promise<void> {
   app.put<{ Body: FaultProfileInput }>(
     '/faults',
     {
-      attachValidation: true,
       schema: {
         ...common,
         ...view,
@@ -59,7 +57,6 @@ export async function faultRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      if (request.validationError) throw pointerValidationError(request.validationError.validation as never);
       const { sandbox } = request;
       const profile = profileToApply(request.body ?? {}, faultTargets(app.routeTable), sandbox.clock.nowMs());
       app.chaos.set(sandbox.id, profile, sandbox.clock.iso());

@@ -13,7 +13,7 @@ import {
   type JournalQueryT,
   type JournalVerifyRequestT,
 } from '../../../schemas/journal.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidInput } from '../../domain/errors.js';
 import { matcherProblem, type RequestMatcher } from '../../domain/journal.js';
 import { journalHar } from '../../journal/har.js';
 import type { Journal, LiveEvent } from '../../journal/index.js';
@@ -29,14 +29,14 @@ function decodeCursor(cursor: string): number {
   const m = Buffer.from(cursor, 'base64url')
     .toString('utf8')
     .match(/^j:(\d{1,15})$/);
-  if (!m) throw new ApiError('validation_failed', { message: 'cursor is not a nextCursor this server handed out', field: 'cursor' });
+  if (!m) throw invalidInput('/cursor', 'cursor is not a nextCursor this server handed out', 'query');
   return Number(m[1]);
 }
 
 function checkedMatcher(m: RequestMatcher | undefined): RequestMatcher {
   const matcher = m ?? {};
   const problem = matcherProblem(matcher);
-  if (problem) throw new ApiError('validation_failed', { message: problem.message, field: `request.${problem.field}` });
+  if (problem) throw invalidInput(`/request${problem.field}`, problem.message);
   return matcher;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, invalidInput } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import {
   expandPaths,
@@ -71,17 +71,14 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { name, scenario: inline, reset, vars, isolate } = request.body;
       if ((name === undefined) === (inline === undefined)) {
-        throw new ApiError('validation_failed', {
-          field: name === undefined ? 'name' : 'scenario',
-          message: 'Give exactly one of "name" or "scenario"',
-        });
+        throw invalidInput(name === undefined ? '/name' : '/scenario', 'Give exactly one of "name" or "scenario"');
       }
       let scenario: Scenario;
       if (name !== undefined) {
         const file = findShippedScenario(name);
         if (!file)
           throw new ApiError('scenario_not_found', {
-            field: 'name',
+            field: '/name',
             message: `No shipped scenario named ${name} (GET /_sandbox/scenarios lists them)`,
           });
         scenario = loadScenarioFile(file);
@@ -90,16 +87,10 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
           scenario = validateScenario(structuredClone(inline), 'scenario');
         } catch (err) {
           if (!(err instanceof ScenarioLoadError)) throw err;
-          throw new ApiError('validation_failed', {
-            field: err.step !== undefined ? `scenario.steps[${err.step - 1}]` : 'scenario',
-            message: err.message,
-          });
+          throw invalidInput(`/scenario${err.at ?? ''}`, err.message);
         }
         if (scenario.steps.length > MAX_INLINE_STEPS) {
-          throw new ApiError('validation_failed', {
-            field: 'scenario.steps',
-            message: `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)`,
-          });
+          throw invalidInput('/scenario/steps', `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)`);
         }
       }
       const partner = {

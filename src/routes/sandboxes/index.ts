@@ -8,18 +8,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import type { SandboxCreateBody } from '../../../schemas/sandboxes.js';
-import { parseDuration } from '../../config-parsers.js';
 import { bankProfileToApply, type BankProfileInput } from '../../domain/bank-profiles.js';
 import { knownBank } from '../sandbox/banks.js';
 import { profileToApply, type FaultProfileInput } from '../../domain/chaos-profiles.js';
-import { ApiError } from '../../domain/errors.js';
+import { durationMs } from '../../domain/durations.js';
+import { ApiError, invalidInput, pointer, type JsonPointer } from '../../domain/errors.js';
 import { MAX_SANDBOX_TTL_MS, MIN_SANDBOX_TTL_MS, sandboxSettings, type SandboxSettingsOverrides } from '../../domain/sandbox.js';
 import type { Persona } from '../../../schemas/persona.js';
 import { applyPersona } from '../../personas/apply.js';
 import { loadPersona, PersonaError, validatePersona } from '../../personas/load.js';
 import type { SandboxRow } from '../../store/sandboxes.js';
 import { ADMIN_KEY_HEADER, adminCheck } from '../../plugins/admin-key.js';
-import { pointerValidationError, validationToApiError } from '../../plugins/validation.js';
 import { faultTargets, faultView } from '../sandbox/faults.js';
 
 export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
@@ -57,26 +56,12 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
     };
   };
 
-  const duration = (raw: string | number | undefined, field: string): number | undefined => {
-    if (raw === undefined) return undefined;
-    if (typeof raw === 'number') {
-      if (!Number.isInteger(raw) || raw < 0)
-        throw new ApiError('validation_failed', { field, message: `${field} must be whole milliseconds >= 0` });
-      return raw;
-    }
-    try {
-      return parseDuration(raw, field);
-    } catch {
-      throw new ApiError('validation_failed', { field, message: `${field} must be a duration such as "500ms", "5s", "2m", "1h", "7d"` });
-    }
-  };
-
   app.post<{ Body: SandboxCreateBody }>(
     '/',
     {
       prefixTrailingSlash: 'no-slash',
-      // a problem in `faults` is answered with a JSON pointer (docs/chaos.md), the rest as everywhere
-      attachValidation: true,
+      // who may create is told before what is wrong with the body
+      onRequest: async (request) => requireAdmin(request),
       schema: {
         ...common,
         operationId: 'createSandbox',
@@ -88,29 +73,17 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      requireAdmin(request);
-      if (request.validationError) {
-        const errors = request.validationError.validation as never as { instancePath: string }[];
-        throw /^\/(faults|banks)(\/|$)/.test(errors[0]?.instancePath ?? '')
-          ? pointerValidationError(errors as never)
-          : validationToApiError(errors as never, 'body');
-      }
       const body = request.body ?? {};
-      const ttlMs = duration(body.ttl, 'ttl');
-      if (ttlMs !== undefined && (ttlMs < MIN_SANDBOX_TTL_MS || ttlMs > MAX_SANDBOX_TTL_MS)) {
-        throw new ApiError('validation_failed', { field: 'ttl', message: 'ttl must be between 1s and 30d' });
-      }
+      const duration = (raw: string | number | undefined, at: JsonPointer, bounds?: { min?: number; max?: number }) =>
+        raw === undefined ? undefined : durationMs(raw, at, bounds);
+      const ttlMs = duration(body.ttl, '/ttl', { min: MIN_SANDBOX_TTL_MS, max: MAX_SANDBOX_TTL_MS });
       const settings: SandboxSettingsOverrides = {};
-      const settle = duration(body.settleDelay, 'settleDelay');
-      const approval = duration(body.approvalDelay, 'approvalDelay');
-      const expiry = duration(body.paymentExpiry, 'paymentExpiry');
+      const settle = duration(body.settleDelay, '/settleDelay');
+      const approval = duration(body.approvalDelay, '/approvalDelay');
+      const expiry = duration(body.paymentExpiry, '/paymentExpiry', { min: 1_000 });
       if (settle !== undefined) settings.settleDelayMs = settle;
       if (approval !== undefined) settings.approvalDelayMs = approval;
-      if (expiry !== undefined) {
-        if (expiry < 1_000)
-          throw new ApiError('validation_failed', { field: 'paymentExpiry', message: 'paymentExpiry must be at least 1s' });
-        settings.paymentExpiryMs = expiry;
-      }
+      if (expiry !== undefined) settings.paymentExpiryMs = expiry;
       sandboxSettings(app.settings, settings); // the same merge its world makes
       // the persona is read and checked before anything is created
       let persona: Persona | undefined;
@@ -119,22 +92,22 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         else if (body.persona !== undefined) persona = validatePersona(body.persona, 'persona');
       } catch (err) {
         if (!(err instanceof PersonaError)) throw err;
-        throw new ApiError('validation_failed', { field: err.path ? `persona.${err.path}` : 'persona', message: err.message });
+        throw invalidInput(`/persona${err.at}`, err.message);
       }
       // checked before anything is created (a window of a named profile is placed again on the new clock below)
       const faultsAsked = (body as { faults?: FaultProfileInput }).faults;
       const faults = faultsAsked && profileToApply(faultsAsked, faultTargets(app.routeTable), Date.now(), '/faults');
       const banksAsked = (body as { banks?: Record<string, BankProfileInput> }).banks ?? {};
       for (const [bankId, input] of Object.entries(banksAsked)) {
-        knownBank(bankId, `/banks/${bankId}`);
-        bankProfileToApply(input, Date.now(), `/banks/${bankId}`);
+        knownBank(bankId, pointer('banks', bankId));
+        bankProfileToApply(input, Date.now(), pointer('banks', bankId));
       }
       const created = app.sandboxes.create({ name: body.name, ttlMs, clock: body.clock, settings, snapshot: body.snapshot });
       if (Object.keys(banksAsked).length > 0) {
         // a window or forSeconds is placed on the new sandbox's clock
         const world = app.engine.world(created.row.id);
         const profiles = Object.fromEntries(
-          Object.entries(banksAsked).map(([bankId, input]) => [bankId, bankProfileToApply(input, world.clock.nowMs(), `/banks/${bankId}`)]),
+          Object.entries(banksAsked).map(([bankId, input]) => [bankId, bankProfileToApply(input, world.clock.nowMs(), pointer('banks', bankId))]),
         );
         app.engine.banks.set(created.row.id, profiles, world.clock.iso());
       }
@@ -151,7 +124,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         } catch (err) {
           app.sandboxes.delete(created.row.id); // nothing half-built stays
           if (!(err instanceof PersonaError)) throw err;
-          throw new ApiError('validation_failed', { field: `persona.${err.path}`, message: err.message });
+          throw invalidInput(`/persona${err.at}`, err.message);
         }
       }
       return {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { build, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
+import { at, build, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
 import { call, count, testMerchant } from '../../helpers/partner.js';
 
 const URL = '/v1/partner/webhooks';
@@ -52,7 +52,8 @@ t.test('validation: url and events', async (t) => {
   for (const [kind, payload, field] of cases) {
     const r = await call(app, 'POST', URL, payload);
     t.equal(r.status, 400, `${kind}: ${field}`);
-    t.match(r.body, { code: 'validation_failed', field }, `${kind}: ${field} (${r.body?.message})`);
+    t.match(r.body, { code: 'validation_failed', in: 'body' }, `${kind}: ${field} (${r.body?.message})`);
+    t.equal(r.body.field, at(field), `${kind}: names ${field}`);
     t.same(schemaErrors('ErrorBody', r.body), []);
   }
   t.equal(count(app, 'webhooks'), 0);

@@ -140,7 +140,7 @@ t.test('Prefer: code forces an error without running the handler', async (t) => 
   const ok = await call(app, 'GET', '/v1/partner/merchants', undefined, { ...PARTNER, prefer: 'code=200' });
   t.equal(ok.status, 200, 'a 2xx preference runs the request normally');
   const bad = await call(app, 'GET', '/v1/partner/merchants', undefined, { ...PARTNER, prefer: 'code=abc' });
-  t.match(bad.body, { status: 400, code: 'validation_failed', field: 'Prefer' });
+  t.match(bad.body, { status: 400, code: 'validation_failed', field: '/prefer', in: 'header' });
   const ignored = await call(app, 'GET', '/_sandbox/clock', undefined, { ...PARTNER, prefer: 'code=500' });
   t.equal(ignored.status, 200, 'only /v1 calls are affected');
   const unknown = await call(app, 'GET', '/v1/partner/merchants', undefined, { ...PARTNER, prefer: 'return=minimal' });

@@ -231,7 +231,7 @@ t.test('a bad profile at creation: a pointer under /faults, and no sandbox', asy
   t.equal(unknownOp.body.field, '/faults/rules/0/operation');
   t.equal(count(app, 'sandboxes'), before, 'nothing created');
   const elsewhere = await call(app, 'POST', '/_sandbox/sandboxes', { ttl: true }, {});
-  t.equal(elsewhere.body.field, 'ttl', 'other fields are named as before');
+  t.equal(elsewhere.body.field, '/ttl', 'other fields by their pointer too');
 });
 
 t.test('a slow token endpoint: generate-token is placed by its merchant when it names no partner', async (t) => {

@@ -109,7 +109,7 @@ t.test('refused requests are recorded with their status, code and field', async 
       () => call(app, 'POST', '/v1/partner/payments', { merchantClientId: m.clientId, amount: '10', referenceNumber: 'r' }),
       400,
       'validation_failed',
-      'amount',
+      '/amount',
     ],
     [
       '401',
@@ -289,13 +289,13 @@ t.test('a malformed matcher is a 400 naming the field, and changes nothing', asy
   await testMerchant(app);
   const before = storedJournal(app).length;
   for (const [body, field] of [
-    [{ request: { methd: 'POST' } }, 'request.methd'],
-    [{ request: { status: 'teapot' } }, 'request.status'],
-    [{ request: { path: 'no-slash' } }, 'request.path'],
-    [{ request: { jsonPath: { '$..x': 1 } } }, 'request.jsonPath.$..x'],
-    [{ request: {}, count: -1 }, 'count'],
-    [{ request: {}, atLeast: 'one' }, 'atLeast'],
-    [{ request: {}, exactly: 1 }, 'exactly'],
+    [{ request: { methd: 'POST' } }, '/request/methd'],
+    [{ request: { status: 'teapot' } }, '/request/status'],
+    [{ request: { path: 'no-slash' } }, '/request/path'],
+    [{ request: { jsonPath: { '$..x': 1 } } }, '/request/jsonPath/$..x'],
+    [{ request: {}, count: -1 }, '/count'],
+    [{ request: {}, atLeast: 'one' }, '/atLeast'],
+    [{ request: {}, exactly: 1 }, '/exactly'],
   ] as const) {
     const r = await verify(app, body);
     t.equal(r.status, 400, JSON.stringify(body));

@@ -199,10 +199,10 @@ t.test('OBSIM_ADMIN_KEY guards creating, listing and deleting; a sandbox may rea
 t.test('bad input is a 400 that creates nothing; production refuses', async (t) => {
   const app = await build(t);
   for (const [body, field] of [
-    [{ ttl: '5 parsecs' }, 'ttl'],
-    [{ ttl: '90d' }, 'ttl'],
-    [{ settleDelay: -1 }, 'settleDelay'],
-    [{ clock: { start: 'yesterday' } }, undefined],
+    [{ ttl: '5 parsecs' }, '/ttl'],
+    [{ ttl: '90d' }, '/ttl'],
+    [{ settleDelay: -1 }, '/settleDelay'],
+    [{ clock: { start: 'yesterday' } }, '/clock/start'],
   ] as const) {
     const res = await createSandbox(app, body);
     t.equal(res.status, 400, JSON.stringify(body));

@@ -236,7 +236,15 @@ exports[`test/routes/partner/snapshots.test.ts > TAP > partner API responses > v
 Object {
   "body": Object {
     "code": "validation_failed",
-    "field": "amount",
+    "details": Array [
+      Object {
+        "field": "/amount",
+        "in": "body",
+        "message": "amount must have at most 2 decimal places",
+      },
+    ],
+    "field": "/amount",
+    "in": "body",
     "message": "amount must have at most 2 decimal places",
     "requestId": "req_<hex>",
     "status": 400,
