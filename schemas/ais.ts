@@ -5,7 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { TOKEN_PERMISSIONS } from '../src/domain/consent.js';
 import { CONSENT_PERMISSIONS, CONSENT_STATUSES } from '../src/domain/consent.js';
-import { Timestamp } from './common.js';
+import { MAX_ID, Timestamp } from './common.js';
 
 // enums come from their one definition (domain tuples, the token service)
 export const TOKEN_PERMISSION_ENUM = TOKEN_PERMISSIONS;
@@ -29,7 +29,12 @@ const IsoInput = {
 } as const;
 
 const UserId = { type: 'string', minLength: 1, maxLength: 200, description: 'User identifier issued by an identity provider' } as const;
-const MerchantId = { type: 'integer', minimum: 1, description: 'Merchant identifier (merchantId of the partner API)' } as const;
+const MerchantId = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_ID,
+  description: 'Merchant identifier (merchantId of the partner API)',
+} as const;
 const AccountId = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
 // ---------------------------------------------------------------- token

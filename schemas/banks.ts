@@ -3,11 +3,20 @@
  * sandbox banks as GET /_sandbox/banks shows them.
  */
 import { BANK_RULES } from '../src/domain/bank-rules.js';
-import { AUTHORIZATION_MODES, BANK_HEALTH, SETTLEMENT_MODES, SHIPPED_BANK_PROFILES } from '../src/domain/bank-profiles.js';
+import {
+  AUTHORIZATION_MODES,
+  BANK_HEALTH,
+  MAX_PROFILE_SECONDS,
+  SETTLEMENT_MODES,
+  SHIPPED_BANK_PROFILES,
+} from '../src/domain/bank-profiles.js';
+import { MAX_PAGE_LIMIT } from './ais.js';
 
-const instant = { type: 'string', description: 'ISO 8601 instant on the sandbox clock' } as const;
-const seconds = { type: 'number', minimum: 0 } as const;
-const days = { type: ['integer', 'null'], minimum: 1 } as const;
+const instant = { type: 'string', format: 'date-time', maxLength: 40, description: 'ISO 8601 instant on the sandbox clock' } as const;
+/** Sandbox seconds, at most ten years (a window or delay past that names no instant a date can hold). */
+const seconds = { type: 'number', minimum: 0, maximum: MAX_PROFILE_SECONDS } as const;
+/** Ten years of days. */
+const days = { type: ['integer', 'null'], minimum: 1, maximum: 3650 } as const;
 
 /** The fields of a profile; `input` adds what only a request may send (forSeconds). */
 function profileProperties(input: boolean) {
@@ -40,6 +49,7 @@ function profileProperties(input: boolean) {
         approvalDelaySeconds: {
           type: ['number', 'null'],
           minimum: 0,
+          maximum: MAX_PROFILE_SECONDS,
           description: 'decoupled: when the app approval arrives (sandbox seconds, default 120); null: never, the payment expires',
         },
       },
@@ -51,6 +61,8 @@ function profileProperties(input: boolean) {
         mode: { type: 'string', enum: SETTLEMENT_MODES },
         cutOff: {
           type: 'string',
+          pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+          maxLength: 5,
           description:
             "business_days: the latest time of day (HH:MM, the bank's local time) an approval settles the same day (default 15:00)",
         },
@@ -61,7 +73,11 @@ function profileProperties(input: boolean) {
       additionalProperties: false,
       properties: {
         historyDays: { ...days, description: 'Days of transaction history returned (null: all the consent allows)' },
-        pageSize: { ...days, description: 'Most transactions in one answer (null: the API maximum); pageLimit answers the one used' },
+        pageSize: {
+          ...days,
+          maximum: MAX_PAGE_LIMIT,
+          description: 'Most transactions in one answer (null: the API maximum); pageLimit answers the one used',
+        },
         pendingTransactions: { type: 'boolean', description: 'Whether pending transactions are listed (default true)' },
         consentMaxDays: { ...days, description: 'Longest consent granted: a longer one is shortened when authorized (null: as asked)' },
       },

@@ -47,13 +47,16 @@ const FaultRuleFields = {
   properties: {
     kind: { type: 'string', enum: [...API_FAULT_KINDS, ...WEBHOOK_FAULT_KINDS] },
     rate: { type: 'number', minimum: 0, maximum: 1 },
-    operation: { type: 'string', minLength: 1 },
-    event: { type: 'string', minLength: 1 },
+    operation: { type: 'string', minLength: 1, maxLength: 200 },
+    event: { type: 'string', minLength: 1, maxLength: 100 },
     window: {
       type: 'object',
       required: ['from', 'to'],
       additionalProperties: false,
-      properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } },
+      properties: {
+        from: { type: 'string', format: 'date-time', maxLength: 40 },
+        to: { type: 'string', format: 'date-time', maxLength: 40 },
+      },
     },
     latency: Latency,
     status: {

@@ -21,7 +21,11 @@ export const ErrorBody = {
       description:
         'Where the problem is: an RFC 6901 JSON pointer into the part of the request `in` names, e.g. `/amount`, `/address/countryCode`, `/ubos/0/fullName`; the empty string for the whole part',
     },
-    in: { ...ERROR_PLACE, description: 'The part `field` points into: the JSON body, the query string, the path parameters, a header (by lower-case name), or the answer (a 500 response_validation_failed)' },
+    in: {
+      ...ERROR_PLACE,
+      description:
+        'The part `field` points into: the JSON body, the query string, the path parameters, a header (by lower-case name), or the answer (a 500 response_validation_failed)',
+    },
     details: {
       type: 'array',
       description: 'Every problem found (the first is also in `field` and `message`)',
@@ -29,12 +33,22 @@ export const ErrorBody = {
         type: 'object',
         required: ['field', 'message'],
         additionalProperties: false,
-        properties: { field: { type: 'string', description: 'An RFC 6901 JSON pointer, as `field`' }, in: ERROR_PLACE, message: { type: 'string' } },
+        properties: {
+          field: { type: 'string', description: 'An RFC 6901 JSON pointer, as `field`' },
+          in: ERROR_PLACE,
+          message: { type: 'string' },
+        },
       },
     },
     requestId: { type: 'string', description: 'Request id; also sent as the x-request-id response header' },
   },
 } as const;
+
+/**
+ * The largest id obsim accepts anywhere (merchant, payment, delivery, journal entry): 2^31 − 1.
+ * Ids are issued far below it; a larger one names nothing and is a 400, not a lookup.
+ */
+export const MAX_ID = 2_147_483_647;
 
 /** ISO 8601 timestamp with milliseconds, e.g. 2026-11-21T10:00:00.000Z. */
 export const Timestamp = { type: 'string', format: 'date-time' } as const;

@@ -6,11 +6,11 @@
 import { BANK_NOTE } from './banks.js';
 import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
-import { Timestamp } from './common.js';
+import { MAX_ID, Timestamp } from './common.js';
 
-const METHOD = { type: 'string', pattern: '^[A-Za-z]{1,10}$', description: 'HTTP method, any case (GET, POST, …)' } as const;
+const METHOD = { type: 'string', pattern: '^[A-Za-z]{1,10}$', maxLength: 10, description: 'HTTP method, any case (GET, POST, …)' } as const;
 const PATH = { type: 'string', minLength: 1, maxLength: 2048, pattern: '^/' } as const;
-const HEADER_NAME = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" } as const;
+const HEADER_NAME = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$", maxLength: 100 } as const;
 
 export const JournalEntry = {
   $id: 'JournalEntry',
@@ -113,8 +113,8 @@ export const JournalQuery = {
     pathPrefix: { ...PATH, description: 'Paths starting with this' },
     status: { type: 'integer', minimum: 100, maximum: 599 },
     code: { type: 'string', maxLength: 100, description: 'Error code of refused requests, e.g. validation_failed' },
-    since: { ...Timestamp, description: 'Answered at or after this instant (virtual clock)' },
-    until: { ...Timestamp, description: 'Answered at or before this instant (virtual clock)' },
+    since: { ...Timestamp, maxLength: 40, description: 'Answered at or after this instant (virtual clock)' },
+    until: { ...Timestamp, maxLength: 40, description: 'Answered at or before this instant (virtual clock)' },
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
     cursor: { type: 'string', maxLength: 100, description: 'nextCursor of the previous page' },
     format: {
@@ -131,7 +131,7 @@ export type JournalQueryT = FromSchema<typeof JournalQuery>;
 export const JournalIdParams = {
   type: 'object',
   required: ['requestId'],
-  properties: { requestId: { type: 'integer', minimum: 1, description: 'The entry id (JournalEntry.id)' } },
+  properties: { requestId: { type: 'integer', minimum: 1, maximum: MAX_ID, description: 'The entry id (JournalEntry.id)' } },
 } as const;
 export type JournalIdParamsT = FromSchema<typeof JournalIdParams>;
 
@@ -161,11 +161,11 @@ export const REQUEST_MATCHER = {
     status: {
       oneOf: [
         { type: 'integer', minimum: 100, maximum: 599 },
-        { type: 'string', pattern: '^[1-5]xx$' },
+        { type: 'string', pattern: '^[1-5]xx$', maxLength: 3 },
       ],
     },
     code: { type: 'string', maxLength: 100 },
-    query: { type: 'object', additionalProperties: { type: 'string' } },
+    query: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', maxLength: 2000 } },
     body: { description: 'Partial match of the request body' },
     jsonPath: { type: 'object', propertyNames: { pattern: '^\\$' }, additionalProperties: true },
     headerPresent: { type: 'array', maxItems: 20, items: HEADER_NAME },
@@ -185,7 +185,7 @@ export const JournalCountRequest = {
   propertyNames: { enum: ['request', 'after'] },
   properties: {
     request: { $ref: 'RequestMatcher#' },
-    after: { type: 'integer', minimum: 0, description: 'Only entries with a greater id' },
+    after: { type: 'integer', minimum: 0, maximum: MAX_ID, description: 'Only entries with a greater id' },
   },
 } as const;
 export type JournalCountRequestT = FromSchema<typeof JournalCountRequest, { references: [typeof RequestMatcher] }>;
@@ -202,7 +202,7 @@ export const JournalVerifyRequest = {
     count: COUNT,
     atLeast: COUNT,
     atMost: COUNT,
-    after: { type: 'integer', minimum: 0, description: 'Only entries with a greater id' },
+    after: { type: 'integer', minimum: 0, maximum: MAX_ID, description: 'Only entries with a greater id' },
   },
 } as const;
 export type JournalVerifyRequestT = FromSchema<typeof JournalVerifyRequest, { references: [typeof RequestMatcher] }>;

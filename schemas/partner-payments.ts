@@ -5,7 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
-import { Timestamp } from './common.js';
+import { MAX_ID, Timestamp } from './common.js';
 import { EVENT_NAME_ENUM, Address } from './partner.js';
 
 // ---------------------------------------------------------------- stores
@@ -20,7 +20,7 @@ export const CreateStoreRequest = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     address: { $ref: 'Address#' },
-    mccCode: { type: 'string', pattern: '^[0-9]{4}$', description: '4-digit merchant category code of this store' },
+    mccCode: { type: 'string', pattern: '^[0-9]{4}$', maxLength: 4, description: '4-digit merchant category code of this store' },
     partnerRefId: { type: 'string', maxLength: 200 },
   },
 } as const;
@@ -56,7 +56,7 @@ export const CreatePaymentRequest = {
   required: ['merchantClientId', 'amount', 'referenceNumber'],
   additionalProperties: false,
   properties: {
-    merchantClientId: { type: 'string', format: 'uuid', description: "The merchant's clientId" },
+    merchantClientId: { type: 'string', format: 'uuid', maxLength: 36, description: "The merchant's clientId" },
     amount: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'DKK, at most 2 decimals' },
     referenceNumber: {
       type: 'string',
@@ -115,7 +115,7 @@ export type PaymentT = FromSchema<typeof Payment>;
 export const PaymentIdParams = {
   type: 'object',
   required: ['paymentId'],
-  properties: { paymentId: { type: 'integer', minimum: 1 } },
+  properties: { paymentId: { type: 'integer', minimum: 1, maximum: MAX_ID } },
 } as const;
 export type PaymentIdParamsT = FromSchema<typeof PaymentIdParams>;
 

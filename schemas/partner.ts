@@ -6,7 +6,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { EVENT_NAMES } from '../src/domain/machine.js';
 import { MERCHANT_KINDS, REPORTED_MERCHANT_STATUSES, SUB_TPP_STATES } from '../src/domain/merchant.js';
-import { Timestamp } from './common.js';
+import { MAX_ID, Timestamp } from './common.js';
 
 // enums come from the domain's `as const` tuples (one source per definition)
 export const EVENT_NAME_ENUM = EVENT_NAMES;
@@ -71,6 +71,7 @@ export const Person = {
       type: 'string',
       format: 'date',
       pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      maxLength: 10,
       description: 'YYYY-MM-DD, a real calendar date before today',
     },
   },
@@ -85,7 +86,13 @@ export const Address = {
     street: { type: 'string', maxLength: 200 },
     city: { type: 'string', maxLength: 100 },
     postalCode: { type: 'string', maxLength: 20 },
-    countryCode: { type: 'string', pattern: '^[A-Z]{2}$', default: 'DK', description: 'ISO 3166-1 alpha-2, upper case; defaults to DK' },
+    countryCode: {
+      type: 'string',
+      pattern: '^[A-Z]{2}$',
+      maxLength: 2,
+      default: 'DK',
+      description: 'ISO 3166-1 alpha-2, upper case; defaults to DK',
+    },
   },
 } as const;
 
@@ -122,10 +129,11 @@ export const FastTrackMerchantRequest = {
     bic: {
       type: 'string',
       pattern: '^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$',
+      maxLength: 11,
       description: 'BIC/SWIFT, 8 or 11 characters, upper case',
     },
     primaryUseCase: { type: 'string', enum: PRIMARY_USE_CASES, default: 'PIS: In store merchant payment' },
-    mccCode: { type: 'string', pattern: '^[0-9]{4}$', description: '4-digit merchant category code' },
+    mccCode: { type: 'string', pattern: '^[0-9]{4}$', maxLength: 4, description: '4-digit merchant category code' },
     isSoleTrader: { type: 'boolean' },
     soleTrader: PersonRef,
     ubos: PersonList,
@@ -263,7 +271,7 @@ export const MerchantListQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    page: { type: 'integer', minimum: 1, default: 1, description: 'Page number, starting at 1' },
+    page: { type: 'integer', minimum: 1, maximum: MAX_ID, default: 1, description: 'Page number, starting at 1' },
     limit: {
       type: 'integer',
       minimum: 1,
@@ -311,7 +319,7 @@ export type ResendOnboardingResponseT = FromSchema<typeof ResendOnboardingRespon
 export const MerchantIdParams = {
   type: 'object',
   required: ['merchantId'],
-  properties: { merchantId: { type: 'integer', minimum: 1 } },
+  properties: { merchantId: { type: 'integer', minimum: 1, maximum: MAX_ID } },
 } as const;
 export type MerchantIdParamsT = FromSchema<typeof MerchantIdParams>;
 

@@ -19,6 +19,7 @@ const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50 } as
 const CURSOR = {
   type: 'string',
   pattern: '^[1-9][0-9]{0,15}$',
+  maxLength: 16,
   description: 'nextCursor of the previous page: the items after it, newest first',
 } as const;
 const NEXT_CURSOR = { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page' } as const;

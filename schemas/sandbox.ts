@@ -6,7 +6,7 @@ import { BANK_NOTE } from './banks.js';
 import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS } from '../src/domain/payment.js';
-import { Timestamp } from './common.js';
+import { MAX_ID, Timestamp } from './common.js';
 import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../src/domain/controls.js';
 
 /** Body of the control calls that take none: absent, `null` or `{}`; anything else is a 400. */
@@ -42,8 +42,8 @@ export const ClockAdvanceRequest = {
   additionalProperties: false,
   properties: {
     ms: { type: 'integer', minimum: 0, maximum: 315_360_000_000 },
-    duration: { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)\\s*$', description: 'e.g. 5s, 2m, 1h, 7d' },
-    to: { type: 'string', format: 'date-time' },
+    duration: { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)\\s*$', maxLength: 20, description: 'e.g. 5s, 2m, 1h, 7d' },
+    to: { type: 'string', format: 'date-time', maxLength: 40 },
   },
 } as const;
 export type ClockAdvanceBody = FromSchema<typeof ClockAdvanceRequest>;
@@ -64,7 +64,7 @@ export const MerchantActionParams = {
   type: 'object',
   required: ['merchantId', 'action'],
   properties: {
-    merchantId: { type: 'integer', minimum: 1 },
+    merchantId: { type: 'integer', minimum: 1, maximum: MAX_ID },
     action: { type: 'string', enum: MERCHANT_ACTIONS },
   },
 } as const;
@@ -88,7 +88,7 @@ export const PaymentActionParams = {
   type: 'object',
   required: ['paymentId', 'action'],
   properties: {
-    paymentId: { type: 'integer', minimum: 1 },
+    paymentId: { type: 'integer', minimum: 1, maximum: MAX_ID },
     action: { type: 'string', enum: PAYMENT_ACTIONS },
   },
 } as const;
@@ -245,7 +245,7 @@ export const DeliveryList = {
 export const DeliveryIdParams = {
   type: 'object',
   required: ['deliveryId'],
-  properties: { deliveryId: { type: 'integer', minimum: 1 } },
+  properties: { deliveryId: { type: 'integer', minimum: 1, maximum: MAX_ID } },
 } as const;
 export type DeliveryIdParamsT = FromSchema<typeof DeliveryIdParams>;
 

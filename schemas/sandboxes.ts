@@ -4,12 +4,16 @@
  */
 import { BANKS_FIELD } from './banks.js';
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_DURATION_MS } from '../src/domain/durations.js';
 import { Timestamp } from './common.js';
 import { DELETED_COUNTS } from './sandbox.js';
 
 const DURATION = {
   type: ['string', 'integer'],
-  description: 'A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds',
+  maxLength: 20,
+  minimum: 0,
+  maximum: MAX_DURATION_MS,
+  description: 'A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds (at most ten years)',
 } as const;
 
 export const SandboxCreateRequest = {
@@ -25,13 +29,15 @@ export const SandboxCreateRequest = {
     clock: {
       type: 'object',
       additionalProperties: false,
-      properties: { start: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } },
+      properties: { start: { type: 'string', format: 'date-time', maxLength: 40 }, frozen: { type: 'boolean' } },
     },
     settleDelay: DURATION,
     approvalDelay: DURATION,
     paymentExpiry: DURATION,
     snapshot: {
       type: 'string',
+      pattern: '^[A-Za-z0-9._-]{1,64}$',
+      maxLength: 64,
       description: 'Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given',
     },
     faults: {
@@ -45,6 +51,7 @@ export const SandboxCreateRequest = {
         'Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json)',
       type: ['string', 'object'],
       pattern: '^[a-z0-9][a-z0-9-]*$',
+      maxLength: 100,
     },
   },
 } as const;
@@ -169,6 +176,7 @@ export const SandboxDeleted = {
 const SNAPSHOT_NAME = {
   type: 'string',
   pattern: '^[A-Za-z0-9._-]{1,64}$',
+  maxLength: 64,
   description: 'Letters, digits, . _ -; unique in the simulator',
 } as const;
 

@@ -344,15 +344,30 @@ export const ScenarioRunRequest = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', description: 'A shipped scenario, e.g. `payment-paid`' },
-    scenario: { type: 'object', description: 'An inline scenario: `{ name, steps: [...] }` (see scenarios/scenario.schema.json)' },
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 100, description: 'A shipped scenario, e.g. `payment-paid`' },
+    scenario: {
+      type: 'object',
+      description:
+        'An inline scenario: `{ name, steps: [...] }`, checked against scenarios/scenario.schema.json (an unknown property at any depth is a 400 naming it)',
+    },
     reset: { type: 'boolean', default: false, description: "POST /_sandbox/reset first (deletes ALL of the partner's data)" },
     isolate: {
       type: 'boolean',
       default: false,
       description: "Run in a fresh sandbox (its own data and clock), deleted afterwards; the caller's data and clock are untouched",
     },
-    vars: { type: 'object', description: 'Variables set before the first step' },
+    vars: {
+      type: 'object',
+      maxProperties: 100,
+      propertyNames: { maxLength: 100 },
+      additionalProperties: {
+        type: ['string', 'number', 'boolean'],
+        maxLength: 10_000,
+        minimum: -Number.MAX_SAFE_INTEGER,
+        maximum: Number.MAX_SAFE_INTEGER,
+      },
+      description: 'Variables set before the first step (`${name}` in the steps)',
+    },
   },
 } as const;
 

@@ -2059,18 +2059,18 @@ export interface components {
          */
         SandboxCreateRequest: {
             name?: string;
-            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds */
+            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds (at most ten years) */
             ttl?: string | number;
             clock?: {
                 /** Format: date-time */
                 start?: string;
                 frozen?: boolean;
             };
-            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds */
+            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds (at most ten years) */
             settleDelay?: string | number;
-            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds */
+            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds (at most ten years) */
             approvalDelay?: string | number;
-            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds */
+            /** @description A duration: "500ms", "5s", "2m", "1h", "7d", or whole milliseconds (at most ten years) */
             paymentExpiry?: string | number;
             /** @description Start from this snapshot (POST /_sandbox/snapshots): its data with new ids, and its clock unless `clock` is given */
             snapshot?: string;
@@ -2769,7 +2769,7 @@ export interface components {
         SandboxScenarioRunRequest: {
             /** @description A shipped scenario, e.g. `payment-paid` */
             name?: string;
-            /** @description An inline scenario: `{ name, steps: [...] }` (see scenarios/scenario.schema.json) */
+            /** @description An inline scenario: `{ name, steps: [...] }`, checked against scenarios/scenario.schema.json (an unknown property at any depth is a 400 naming it) */
             scenario?: Record<string, never>;
             /**
              * @description POST /_sandbox/reset first (deletes ALL of the partner's data)
@@ -2781,8 +2781,10 @@ export interface components {
              * @default false
              */
             isolate: boolean;
-            /** @description Variables set before the first step */
-            vars?: Record<string, never>;
+            /** @description Variables set before the first step (`${name}` in the steps) */
+            vars?: {
+                [key: string]: string | number | boolean;
+            };
         };
         /** SandboxScenarioStepResult */
         SandboxScenarioStepResult: {
@@ -3051,9 +3053,15 @@ export interface components {
             health?: {
                 /** @enum {string} */
                 status?: "healthy" | "degraded" | "down";
-                /** @description ISO 8601 instant on the sandbox clock */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant on the sandbox clock
+                 */
                 from?: string;
-                /** @description ISO 8601 instant on the sandbox clock */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant on the sandbox clock
+                 */
                 until?: string;
                 /** @description How late a degraded bank answers an approval (sandbox seconds, default 60) */
                 delaySeconds?: number;
@@ -3104,9 +3112,15 @@ export interface components {
             health: {
                 /** @enum {string} */
                 status?: "healthy" | "degraded" | "down";
-                /** @description ISO 8601 instant on the sandbox clock */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant on the sandbox clock
+                 */
                 from?: string;
-                /** @description ISO 8601 instant on the sandbox clock */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant on the sandbox clock
+                 */
                 until?: string;
                 /** @description How late a degraded bank answers an approval (sandbox seconds, default 60) */
                 delaySeconds?: number;

@@ -25,6 +25,7 @@ export function durationMs(
     if (!Number.isFinite(parsed)) throw invalidInput(at, `${name} must be a duration such as "500ms", "5s", "2m", "1h", "7d"`, place);
     value = Math.round(parsed);
   }
-  if (value < min || value > max) throw invalidInput(at, `${name} must be from ${ms(min, { long: true })} to ${ms(max, { long: true })}`, place);
+  if (value < min || value > max)
+    throw invalidInput(at, `${name} must be from ${ms(min, { long: true })} to ${ms(max, { long: true })}`, place);
   return value;
 }

@@ -100,7 +100,12 @@ export const pointer = (...segments: readonly (string | number)[]): JsonPointer 
 
 /** The segments of a pointer, unescaped (`/a~1b/0` → `a/b`, `0`). */
 export const pointerSegments = (p: JsonPointer): string[] =>
-  p === '' ? [] : p.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  p === ''
+    ? []
+    : p
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** A pointer as a reader names the place in a sentence: `/address/countryCode` → `address.countryCode`, `/ubos/0` → `ubos[0]`. */
 export function readablePointer(at: JsonPointer): string {

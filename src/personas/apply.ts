@@ -43,7 +43,7 @@ export async function applyPersona(
     });
     if (res.statusCode !== 200) {
       // a refusal that names its place in the body sent names it in the persona too
-      const field = res.headers['content-type']?.toString().includes('json') ? (res.json<{ field?: string; in?: string }>()) : {};
+      const field = res.headers['content-type']?.toString().includes('json') ? res.json<{ field?: string; in?: string }>() : {};
       const within = payload !== undefined && field.in === 'body' && field.field?.startsWith('/') ? (field.field as JsonPointer) : '';
       throw new PersonaError(persona.name, `${at}${within}`, `${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
     }

@@ -63,13 +63,19 @@ export function validatePersona(doc: unknown, source: string): Persona {
   const persona = copy as Persona;
   for (const [i, m] of (persona.merchants ?? []).entries()) {
     if (m.state === 'activated') continue;
-    if (m.payments?.length) throw new PersonaError(source, pointer('merchants', i, 'payments'), 'only an activated merchant can have payments');
-    if (m.consents?.length) throw new PersonaError(source, pointer('merchants', i, 'consents'), 'only an activated merchant can have consents');
+    if (m.payments?.length)
+      throw new PersonaError(source, pointer('merchants', i, 'payments'), 'only an activated merchant can have payments');
+    if (m.consents?.length)
+      throw new PersonaError(source, pointer('merchants', i, 'consents'), 'only an activated merchant can have consents');
   }
   for (const [i, m] of (persona.merchants ?? []).entries()) {
     for (const [j, p] of (m.payments ?? []).entries()) {
       if (p.failureReason !== undefined && p.state !== 'failed') {
-        throw new PersonaError(source, pointer('merchants', i, 'payments', j, 'failureReason'), 'only a failed payment has a failureReason');
+        throw new PersonaError(
+          source,
+          pointer('merchants', i, 'payments', j, 'failureReason'),
+          'only a failed payment has a failureReason',
+        );
       }
     }
   }

@@ -75,7 +75,8 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
     const control = isControlRoute(url);
     const kind: AjvKind = httpPart !== 'body' ? 'parts' : strict || control ? 'strict-body' : 'body';
     // a control's query string is closed: a parameter it does not name is refused like a body property
-    const closed = control && httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
+    const closed =
+      control && httpPart === 'querystring' && (schema as { additionalProperties?: unknown }).additionalProperties === undefined;
     const effective = closed ? { ...(schema as object), additionalProperties: false } : schema;
     const key = `${kind}${JSON.stringify(effective)}`;
     let validate = compiled.get(key);

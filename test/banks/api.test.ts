@@ -95,7 +95,7 @@ t.test('an unknown bank id: 400 naming bankId, for every method', async (t) => {
     const r = await call(app, method, '/_sandbox/banks/no-such-bank', method === 'PUT' ? { profile: 'down' } : undefined);
     t.equal(r.status, 400, method);
     t.equal(r.body.field, '/bankId');
-      t.equal(r.body.in, 'path');
+    t.equal(r.body.in, 'path');
     t.match(r.body.message, /nordlys-bank/);
   }
 });

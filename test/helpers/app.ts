@@ -60,4 +60,10 @@ export function forceMerchantStatus(app: FastifyInstance, merchantId: number, st
  * The RFC 6901 pointer a test expects in an error's `field`, written the way a reader names the
  * place: `ubos[0].dateOfBirth` → `/ubos/0/dateOfBirth` (names here never hold `~` or `/`).
  */
-export const at = (readable: string): string => (readable === '' ? '' : `/${readable.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`);
+export const at = (readable: string): string =>
+  readable === ''
+    ? ''
+    : `/${readable
+        .replace(/\[(\d+)\]/g, '.$1')
+        .split('.')
+        .join('/')}`;

@@ -35,7 +35,10 @@ export async function paymentRoutes(app: FastifyInstance): Promise<void> {
       const { row, merchantName } = store.tx(() => {
         const merchant = store.merchants.getByClientId(merchantClientId, partnerId);
         if (!merchant) {
-          throw new ApiError('merchant_not_found', { field: '/merchantClientId', message: `No merchant with clientId ${merchantClientId}` });
+          throw new ApiError('merchant_not_found', {
+            field: '/merchantClientId',
+            message: `No merchant with clientId ${merchantClientId}`,
+          });
         }
         assertActivated(merchant, 'payments');
         const row = store.payments.insert(

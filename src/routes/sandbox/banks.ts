@@ -54,7 +54,7 @@ export async function bankRoutes(app: FastifyInstance): Promise<void> {
   const params = {
     type: 'object',
     required: ['bankId'],
-    properties: { bankId: { type: 'string', description: 'A sandbox bank id (GET /_sandbox/banks)' } },
+    properties: { bankId: { type: 'string', maxLength: 64, description: 'A sandbox bank id (GET /_sandbox/banks)' } },
   } as const;
   const one = { params, response: responses({ $ref: 'SandboxBank#' }) };
 

@@ -58,7 +58,10 @@ export async function clockRoutes(app: FastifyInstance): Promise<void> {
         const target = Date.parse(body.to!);
         ms = target - request.sandbox.clock.nowMs();
         if (ms < 0)
-          throw invalidInput('/to', `to (${body.to}) is before the current simulated time ${request.sandbox.clock.iso()}; the clock only moves forward`);
+          throw invalidInput(
+            '/to',
+            `to (${body.to}) is before the current simulated time ${request.sandbox.clock.iso()}; the clock only moves forward`,
+          );
       }
       // at most 10 years per call, whichever way it was given (a "99999999d" duration used to
       // overflow the Date range and answer 500; found by the fuzz suite)

@@ -90,7 +90,10 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
           throw invalidInput(`/scenario${err.at ?? ''}`, err.message);
         }
         if (scenario.steps.length > MAX_INLINE_STEPS) {
-          throw invalidInput('/scenario/steps', `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)`);
+          throw invalidInput(
+            '/scenario/steps',
+            `An inline scenario has at most ${MAX_INLINE_STEPS} steps (run longer ones with obsim scenario run)`,
+          );
         }
       }
       const partner = {

@@ -11,7 +11,7 @@ import { partnerSecurity } from '../../plugins/partner-auth.js';
 const NAME_PARAMS = {
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' } },
+  properties: { name: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$', maxLength: 64 } },
 } as const;
 
 export async function snapshotRoutes(app: FastifyInstance): Promise<void> {

@@ -107,7 +107,10 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         // a window or forSeconds is placed on the new sandbox's clock
         const world = app.engine.world(created.row.id);
         const profiles = Object.fromEntries(
-          Object.entries(banksAsked).map(([bankId, input]) => [bankId, bankProfileToApply(input, world.clock.nowMs(), pointer('banks', bankId))]),
+          Object.entries(banksAsked).map(([bankId, input]) => [
+            bankId,
+            bankProfileToApply(input, world.clock.nowMs(), pointer('banks', bankId)),
+          ]),
         );
         app.engine.banks.set(created.row.id, profiles, world.clock.iso());
       }
