@@ -162,6 +162,7 @@ export const BANKS_FIELD = {
   type: 'object',
   description:
     'Bank profiles in force from the start, by bank id (docs/banks.md): a problem is a 400 whose `field` is a JSON pointer (`/banks/nordlys-bank/failureRate`)',
+  maxProperties: 20,
   additionalProperties: { $ref: 'BankProfileRequest#' },
 } as const;
 

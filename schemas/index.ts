@@ -14,7 +14,7 @@ import { recordingSchemas } from './recording.js';
 import { sandboxReadSchemas } from './sandbox-reads.js';
 import { sandboxSchemas } from './sandbox.js';
 import { sandboxesSchemas } from './sandboxes.js';
-import { scenarioApiSchemas } from './scenario.js';
+import { scenarioApiSchemas } from './scenario-api.js';
 import { webhookSchemas } from './webhooks.js';
 
 export const sharedSchemas: readonly { $id: string }[] = [

@@ -167,7 +167,7 @@ export const REQUEST_MATCHER = {
     code: { type: 'string', maxLength: 100 },
     query: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', maxLength: 2000 } },
     body: { description: 'Partial match of the request body' },
-    jsonPath: { type: 'object', propertyNames: { pattern: '^\\$' }, additionalProperties: true },
+    jsonPath: { type: 'object', maxProperties: 20, propertyNames: { pattern: '^\\$', maxLength: 200 }, additionalProperties: true },
     headerPresent: { type: 'array', maxItems: 20, items: HEADER_NAME },
     headerAbsent: { type: 'array', maxItems: 20, items: HEADER_NAME },
   },

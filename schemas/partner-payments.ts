@@ -4,7 +4,7 @@
  * default and rejected in strict mode (see src/plugins/validation.ts).
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
+import { BANK_PAYMENT_STATUS_TEXT, FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
 import { MAX_ID, Timestamp } from './common.js';
 import { EVENT_NAME_ENUM, Address } from './partner.js';
 
@@ -96,7 +96,7 @@ export const Payment = {
     status: { type: 'string', enum: PAYMENT_STATUSES },
     bankPaymentStatus: {
       type: 'string',
-      description: 'Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled',
+      description: BANK_PAYMENT_STATUS_TEXT,
     },
     failureReason: { type: ['string', 'null'], enum: [...FAILURE_REASONS, null] },
     amount: { type: 'number' },

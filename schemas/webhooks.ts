@@ -9,6 +9,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { EVENT_NAMES } from '../src/domain/machine.js';
 import type { MerchantEventData as DomainMerchantEventData } from '../src/domain/merchant.js';
 import {
+  BANK_PAYMENT_STATUS_TEXT,
   FAILURE_REASONS,
   PAYMENT_CURRENCY,
   PAYMENT_STATUSES,
@@ -47,7 +48,7 @@ export const PaymentEventData = {
     merchantName: { type: 'string' },
     bankPaymentStatus: {
       type: 'string',
-      description: 'AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one',
+      description: `AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one. ${BANK_PAYMENT_STATUS_TEXT}`,
     },
     timestamp: TIMESTAMP,
     failureReason: { type: 'string', enum: FAILURE_REASONS, description: 'payment.failed only' },

@@ -21,6 +21,8 @@ const RECEIVER_SHOWN_AS = 'https://partner.example/webhooks/obsim';
 interface Example {
   request?: unknown;
   response?: unknown;
+  /** The 200 answer in another media type the operation offers, by type. */
+  media?: Record<string, unknown>;
 }
 
 const received = new Map<string, unknown>();
@@ -173,6 +175,8 @@ await call('getDelivery', 'GET', `/_sandbox/deliveries/${delivery.id}`);
 await call('redeliverDelivery', 'POST', `/_sandbox/deliveries/${delivery.id}/redeliver`, {});
 await deliveries();
 const entries = (await call('listRequests', 'GET', '/_sandbox/requests?limit=2&path=/v1/partner/payments')).items as { id: number }[];
+const har = await app.inject({ url: '/_sandbox/requests?limit=1&path=/v1/partner/payments&format=har', headers: PARTNER });
+examples.listRequests.media = { 'application/har+json': JSON.parse(har.body) as unknown };
 await call('getRequest', 'GET', `/_sandbox/requests/${entries[0].id}`);
 const matcher = { request: { method: 'POST', path: '/v1/partner/payments', body: { referenceNumber: 'order-1001' } } };
 await call('countRequests', 'POST', '/_sandbox/requests/count', matcher);
@@ -233,6 +237,6 @@ writeFileSync(
   OUT,
   `/* Generated from a scripted session by scripts/openapi-examples.ts (npm run openapi:examples). Do not edit. */\n` +
     `/** Request and response examples of the OpenAPI documents, by operationId: answers obsim really gave. */\n` +
-    `export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: unknown }> = ${text};\n`,
+    `export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: unknown; media?: Record<string, unknown> }> = ${text};\n`,
 );
 console.log(`schemas/examples.ts: ${Object.keys(examples).length} operations`);

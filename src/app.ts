@@ -14,6 +14,7 @@ import { clockPlugin } from './plugins/clock.js';
 import { enginePlugin, webhookWorkerPlugin } from './plugins/engine.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
+import { closedControlsPlugin } from './plugins/closed-controls.js';
 import { integerParamsPlugin } from './plugins/integer-params.js';
 import { journalPlugin } from './plugins/journal.js';
 import { partnerRequestPlugin } from './plugins/partner-auth.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(formbody);
   await app.register(rateLimitPlugin);
   await app.register(integerParamsPlugin);
+  await app.register(closedControlsPlugin);
   if (config.metrics) await app.register(metricsPlugin);
   await app.register(routes);
   return app;

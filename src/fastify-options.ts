@@ -6,7 +6,7 @@
 import { LogController, type FastifyServerOptions } from 'fastify';
 import { sharedSchemas } from '../schemas/index.js';
 import type { Config } from './config.js';
-import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/client-errors.js';
 import { genReqId } from './plugins/request-id.js';
 import { dedupedSerializerFactory } from './plugins/serializers.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
@@ -30,7 +30,9 @@ export function fastifyOptions(config: Config, logger: FastifyServerOptions['log
     logController: new LogController({ disableRequestLogging: !config.requestLog }),
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
-    routerOptions: { maxParamLength: 200 },
+    // no path parameter is cut off by the router: every one reaches its schema, so a value too long
+    // is a 400 naming it (no route here matches by regular expression, which is what the cap guards)
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     frameworkErrors,

@@ -1619,7 +1619,7 @@ export interface components {
             paymentId: number;
             /** @enum {string} */
             status: "pending" | "processing" | "paid" | "failed";
-            /** @description Pending, AcceptedSettlementInProcess, AcceptedSettlementCompleted, Rejected or Cancelled */
+            /** @description One of: Pending (created), AcceptedCustomerProfile (approved; a bank that settles on business days holds it to its next business day), AcceptedSettlementInProcess (approved, settling), AcceptedSettlementCompleted (paid), Rejected (the bank rejected it), Cancelled (abandoned or expired) */
             bankPaymentStatus: string;
             /** @enum {string|null} */
             failureReason: "bank_rejected" | "payer_abandoned" | "expired" | null;
@@ -1897,7 +1897,7 @@ export interface components {
             currency: "DKK";
             merchantClientId: string;
             merchantName: string;
-            /** @description AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one */
+            /** @description AcceptedSettlementCompleted for a settled payment; Rejected or Cancelled for a failed one. One of: Pending (created), AcceptedCustomerProfile (approved; a bank that settles on business days holds it to its next business day), AcceptedSettlementInProcess (approved, settling), AcceptedSettlementCompleted (paid), Rejected (the bank rejected it), Cancelled (abandoned or expired) */
             bankPaymentStatus: string;
             /**
              * Format: date-time
@@ -3235,7 +3235,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "c4eac2bf-fb9c-4b8f-897c-61a5cf28a332",
+                     *           "clientId": "467cf20b-8d06-4dde-991f-1d534a621c3d",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -3244,18 +3244,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_5417d5b8ea675e5ac93e"
+                     *           "subTppId": "stpp_f1651c21f7bd69d58703"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *           "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_22135e472b5554de0938"
+                     *           "subTppId": "stpp_41d1010b3a99eba04ecc"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -3325,11 +3325,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "92857755-123b-45f2-a022-e128ead39f68",
+                     *       "clientId": "54a9fc15-c9fc-45eb-bc76-4ea7cbc6b979",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_JlZvX9aP87nOifOyOBNXNcod",
-                     *       "onboardingToken": "onb_JlZvX9aP87nOifOyOBNXNcod",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_JOT6auqGx4Yb8a7ua01_FudA",
+                     *       "onboardingToken": "onb_JOT6auqGx4Yb8a7ua01_FudA",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -3397,16 +3397,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "a512a814-7ccf-4be4-8f4f-806a4788315a",
+                     *       "clientId": "f6519351-f623-4051-b9f2-4de52b91b0f0",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_MaD6aWfR4wKvuxVPOBbuchRV",
-                     *       "onboardingToken": "onb_MaD6aWfR4wKvuxVPOBbuchRV",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
+                     *       "onboardingToken": "onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_a25630586f26a23e4d59"
+                     *       "subTppId": "stpp_449613dc53d850de9c4f"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -3468,7 +3468,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *       "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3531,7 +3531,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_22135e472b5554de0938"
+                     *       "subTppId": "stpp_41d1010b3a99eba04ecc"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3586,8 +3586,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_QsayeUVjEkFBF8XliOZGQMfr",
-                     *       "onboardingToken": "onb_QsayeUVjEkFBF8XliOZGQMfr",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2nCxVCK0fqhpiywlFOBXYQ9i",
+                     *       "onboardingToken": "onb_2nCxVCK0fqhpiywlFOBXYQ9i",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3703,7 +3703,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                 *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3729,9 +3729,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3795,9 +3795,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3868,7 +3868,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_7e37bf19c3158bedfa018a4a",
+                     *       "id": "wh_ac41e9c7f3777792bb08fba5",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -3877,7 +3877,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_961b435c540643fb77d4e5dc2ea72e53d2b8bdeb98e37fef",
+                     *       "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -3932,8 +3932,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
-                     *       "eventId": "evt_01a21ea7dd7c1b77b487b8bd",
+                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *       "eventId": "evt_01a224bb829b0dd4686e1e27",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -4002,7 +4002,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6ImNiN2JmMjIzLTM0NDctNDdiNC04NjQ0LTA0YzUzNGFlOTM1MiJ9.sueP26nVD7FkRAfdol1oQhYcfzeQOyRQ7kfrqjeHgFc"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjgzYzUxNzZkLWYxZjktNGU0OS05ODM4LTVhODgzNGRhOTNmNyJ9.lcK7wTOdlqHS7J_6S2Ae7El4UL4lKeQlLc6lULZa1Lo"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -4082,11 +4082,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
+                     *       "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_QZTWoguYPl4Q2ihmTeftgF7vVvlCsPP1"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_QTZkNLzknZMr6LZcexpLNTfZPeNsVFkb"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -4156,11 +4156,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "b430dce9-4775-470e-b9b5-eecf9073321e",
+                     *         "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc"
+                     *         "consentId": "cns_db86786963154007943fd7fe81d764d7"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -4172,7 +4172,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
+                     *         "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4243,8 +4243,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
-                     *       "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc",
+                     *       "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *       "consentId": "cns_db86786963154007943fd7fe81d764d7",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4792,8 +4792,8 @@ export interface operations {
                      *           "profile": {
                      *             "health": {
                      *               "status": "down",
-                     *               "from": "2026-03-02T09:40:00.001Z",
-                     *               "until": "2026-03-02T10:40:00.001Z",
+                     *               "from": "2026-03-02T09:40:00.003Z",
+                     *               "until": "2026-03-02T10:40:00.003Z",
                      *               "delaySeconds": 60
                      *             },
                      *             "authorization": {
@@ -4814,7 +4814,7 @@ export interface operations {
                      *             "seed": 7,
                      *             "profile": "weekend-settlement"
                      *           },
-                     *           "setAt": "2026-03-02T09:40:00.001Z"
+                     *           "setAt": "2026-03-02T09:40:00.003Z"
                      *         },
                      *         {
                      *           "bankId": "fjord-sparekasse",
@@ -4947,8 +4947,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.001Z",
-                     *           "until": "2026-03-02T10:40:00.001Z",
+                     *           "from": "2026-03-02T09:40:00.003Z",
+                     *           "until": "2026-03-02T10:40:00.003Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -4969,7 +4969,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.001Z"
+                     *       "setAt": "2026-03-02T09:40:00.003Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -5044,8 +5044,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.001Z",
-                     *           "until": "2026-03-02T10:40:00.001Z",
+                     *           "from": "2026-03-02T09:40:00.003Z",
+                     *           "until": "2026-03-02T10:40:00.003Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -5066,7 +5066,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.001Z"
+                     *       "setAt": "2026-03-02T09:40:00.003Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -5233,7 +5233,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.001Z",
+                     *       "now": "2026-03-02T09:40:00.003Z",
                      *       "fired": 0
                      *     }
                      */
@@ -5288,9 +5288,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.001Z",
+                     *       "now": "2026-03-02T09:30:00.003Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23366847556
+                     *       "offsetMs": -23468798552
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5344,9 +5344,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.000Z",
+                     *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23366847556
+                     *       "offsetMs": -23468798552
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5473,9 +5473,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5548,7 +5548,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "343a63ef-c948-4686-8f9f-2aaab930bb2b",
+                     *       "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -5613,39 +5613,39 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a21ea7de0bcc0751f42d26",
+                     *           "eventId": "evt_01a224bb8431b85ae0dd483a",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *           "createdAt": "2026-03-02T09:40:00.001Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *           "createdAt": "2026-03-02T09:40:00.003Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247",
-                     *           "traceparent": "00-9f2376d3c4adf524f997a2d7fc7439f4-4533ae6e4e627569-01"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *           "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
+                     *           "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a21ea7de094d0951cd9cb2",
+                     *           "eventId": "evt_01a224bb8430ac6dde466961",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *           "createdAt": "2026-03-02T09:40:00.001Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *           "createdAt": "2026-03-02T09:40:00.003Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"8e209b77-0d0a-48cc-9dd4-861bc4c13adc\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *           "signature": "22a789fb30966b0381476d2ce5157ff33f9dd7d16a4c7f7f5de76541dc6480ee",
-                     *           "traceparent": "00-5c0d6e2fb9cb9f6762de44d655dba24c-2d1b5ce7bf04067c-01"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"5cabaeb2-3613-4490-8494-f9ac0b330678\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *           "signature": "ff1a9aa2566abab8ddc25f25648cf8abf151f519c1fb9a14ed654dbc2ac080bf",
+                     *           "traceparent": "00-477895139926ed636fd55a538d24e043-98a97df27c29accd-01"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -5701,21 +5701,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a21ea7de0bcc0751f42d26",
+                     *       "eventId": "evt_01a224bb8431b85ae0dd483a",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.001Z",
-                     *       "createdAt": "2026-03-02T09:40:00.001Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.003Z",
+                     *       "createdAt": "2026-03-02T09:40:00.003Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247",
-                     *       "traceparent": "00-9f2376d3c4adf524f997a2d7fc7439f4-4533ae6e4e627569-01"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *       "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
+                     *       "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5772,9 +5772,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a21ea7de0bcc0751f42d26",
+                     *       "eventId": "evt_01a224bb8431b85ae0dd483a",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -5782,10 +5782,10 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.001Z",
+                     *       "createdAt": "2026-03-02T09:40:00.003Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b27a45b5-34e9-49e2-8259-61776c0fe2f3\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
-                     *       "signature": "cdae6b1f662e9c4166bb1e223bc8cd4bb51da16db2c33e0de023a5e607b5b247"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
+                     *       "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -5841,8 +5841,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.001Z",
-                     *             "to": "2026-03-02T09:45:00.001Z"
+                     *             "from": "2026-03-02T09:40:00.003Z",
+                     *             "to": "2026-03-02T09:45:00.003Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -5852,8 +5852,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.001Z",
-                     *             "to": "2026-03-02T09:45:00.001Z"
+                     *             "from": "2026-03-02T09:40:00.003Z",
+                     *             "to": "2026-03-02T09:45:00.003Z"
                      *           }
                      *         },
                      *         {
@@ -5869,7 +5869,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.001Z"
+                     *       "setAt": "2026-03-02T09:40:00.003Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -5942,8 +5942,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.001Z",
-                     *             "to": "2026-03-02T09:45:00.001Z"
+                     *             "from": "2026-03-02T09:40:00.003Z",
+                     *             "to": "2026-03-02T09:45:00.003Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -5953,8 +5953,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.001Z",
-                     *             "to": "2026-03-02T09:45:00.001Z"
+                     *             "from": "2026-03-02T09:40:00.003Z",
+                     *             "to": "2026-03-02T09:45:00.003Z"
                      *           }
                      *         },
                      *         {
@@ -5970,7 +5970,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.001Z"
+                     *       "setAt": "2026-03-02T09:40:00.003Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -6073,9 +6073,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-27T20:17:27.583Z",
+                     *           "startedAt": "2026-11-29T00:36:38.777Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -6086,13 +6086,13 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 9 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 4 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
@@ -6104,25 +6104,25 @@ export interface operations {
                      *               "id": "event.merchant.deactivated",
                      *               "title": "valid merchant.deactivated",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 5 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 2 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 0 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
@@ -6134,25 +6134,25 @@ export interface operations {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 1 ms"
+                     *               "reason": "refused with 401 in 0 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
                      *               "title": "payment.failed after payment.completed (same payment)",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "unknown-event",
                      *               "title": "an event the contract does not list (merchant.updated)",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 0 ms (limit 2000 ms)"
                      *             }
                      *           ],
                      *           "hints": []
@@ -6222,9 +6222,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-27T20:17:27.583Z",
+                     *       "startedAt": "2026-11-29T00:36:38.777Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -6235,13 +6235,13 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 9 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 4 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
@@ -6253,25 +6253,25 @@ export interface operations {
                      *           "id": "event.merchant.deactivated",
                      *           "title": "valid merchant.deactivated",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 5 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 2 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 0 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
@@ -6283,25 +6283,25 @@ export interface operations {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 1 ms"
+                     *           "reason": "refused with 401 in 0 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
                      *           "title": "payment.failed after payment.completed (same payment)",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "unknown-event",
                      *           "title": "an event the contract does not list (merchant.updated)",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 0 ms (limit 2000 ms)"
                      *         }
                      *       ],
                      *       "hints": []
@@ -6376,7 +6376,7 @@ export interface operations {
                      *         {
                      *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T20:17:27.412Z",
+                     *           "wallAt": "2026-11-29T00:36:38.156Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6390,13 +6390,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 0.672,
-                     *           "requestId": "req_d850a6aaeb8cd389d7862965",
+                     *           "durationMs": 0.469,
+                     *           "requestId": "req_e5208eea53c38bc68266458e",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -6408,19 +6408,19 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "afa3a4d049d2d11c779ee12210bf40f5"
+                     *           "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
                      *         },
                      *         {
                      *           "id": 9,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-27T20:17:27.411Z",
+                     *           "wallAt": "2026-11-29T00:36:38.155Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6434,13 +6434,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 2.289,
-                     *           "requestId": "req_62e4ce64e48bc17347d659de",
+                     *           "durationMs": 1.667,
+                     *           "requestId": "req_a8402b951d3848f43ba29616",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -6452,19 +6452,103 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "eb4390861db4e9fe8cf7895a4710815c"
+                     *           "traceId": "d9640455143a35b465f28b3f9abf30bc"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["JournalList"];
+                    /**
+                     * @example {
+                     *       "log": {
+                     *         "version": "1.2",
+                     *         "creator": {
+                     *           "name": "obsim",
+                     *           "version": "0.1.0"
+                     *         },
+                     *         "entries": [
+                     *           {
+                     *             "startedDateTime": "2026-11-29T00:36:38.156Z",
+                     *             "time": 0.469,
+                     *             "cache": {},
+                     *             "timings": {
+                     *               "send": 0,
+                     *               "wait": 0.469,
+                     *               "receive": 0
+                     *             },
+                     *             "request": {
+                     *               "method": "POST",
+                     *               "url": "http://localhost:4010/v1/partner/payments",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "x-partner-client-id",
+                     *                   "value": "sandbox-partner"
+                     *                 },
+                     *                 {
+                     *                   "name": "x-partner-client-secret",
+                     *                   "value": "[redacted]"
+                     *                 },
+                     *                 {
+                     *                   "name": "user-agent",
+                     *                   "value": "lightMyRequest"
+                     *                 },
+                     *                 {
+                     *                   "name": "content-type",
+                     *                   "value": "application/json"
+                     *                 },
+                     *                 {
+                     *                   "name": "content-length",
+                     *                   "value": "102"
+                     *                 }
+                     *               ],
+                     *               "queryString": [],
+                     *               "headersSize": -1,
+                     *               "bodySize": 102,
+                     *               "postData": {
+                     *                 "mimeType": "application/json",
+                     *                 "text": "{\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
+                     *               }
+                     *             },
+                     *             "response": {
+                     *               "status": 200,
+                     *               "statusText": "",
+                     *               "httpVersion": "HTTP/1.1",
+                     *               "cookies": [],
+                     *               "headers": [
+                     *                 {
+                     *                   "name": "x-request-id",
+                     *                   "value": "req_e5208eea53c38bc68266458e"
+                     *                 },
+                     *                 {
+                     *                   "name": "content-type",
+                     *                   "value": "application/json"
+                     *                 }
+                     *               ],
+                     *               "content": {
+                     *                 "mimeType": "application/json",
+                     *                 "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
+                     *                 "size": 439
+                     *               },
+                     *               "redirectURL": "",
+                     *               "headersSize": -1,
+                     *               "bodySize": 439
+                     *             },
+                     *             "comment": "journal entry 10, at 2026-03-02T09:30:00.000Z on the sandbox clock"
+                     *           }
+                     *         ],
+                     *         "_nextCursor": "ajoxMA"
+                     *       }
+                     *     }
+                     */
                     "application/har+json": components["schemas"]["JournalHar"];
                 };
             };
@@ -6615,7 +6699,7 @@ export interface operations {
                      * @example {
                      *       "id": 10,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-27T20:17:27.412Z",
+                     *       "wallAt": "2026-11-29T00:36:38.156Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -6629,13 +6713,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 0.672,
-                     *       "requestId": "req_d850a6aaeb8cd389d7862965",
+                     *       "durationMs": 0.469,
+                     *       "requestId": "req_e5208eea53c38bc68266458e",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -6647,14 +6731,14 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
                      *       },
-                     *       "traceId": "afa3a4d049d2d11c779ee12210bf40f5"
+                     *       "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
                      *     }
                      */
                     "application/json": components["schemas"]["JournalEntry"];
@@ -7008,9 +7092,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23366847556
+                     *         "offsetMs": -23468798552
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -7111,15 +7195,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "8e209b77-0d0a-48cc-9dd4-861bc4c13adc",
+                     *             "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.001Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *             "createdAt": "2026-03-02T09:40:00.003Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.003Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_3a4272fc4a6a40ed4e69"
+                     *             "subTppId": "stpp_12b6c9acaaacb60de7c4"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -7182,14 +7266,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.001Z",
-                     *         "subTppId": "stpp_22135e472b5554de0938"
+                     *         "updatedAt": "2026-03-02T09:40:00.003Z",
+                     *         "subTppId": "stpp_41d1010b3a99eba04ecc"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -7282,9 +7366,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_Xv42BgWPK0X6telFqanA3z",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7351,9 +7435,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_WAl2B7yucLxiwJPABmNqbV",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7367,7 +7451,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_62e4ce64e48bc17347d659de"
+                     *             "requestId": "req_a8402b951d3848f43ba29616"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7380,7 +7464,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_28169bcf7197172f86c541d5"
+                     *             "requestId": "req_8891d90baeb5a9e2feb1f94e"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7392,7 +7476,7 @@ export interface operations {
                      *           "status": null,
                      *           "cause": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a21ea7dd78700a527469e2",
+                     *           "eventId": "evt_01a224bb82975ed6354eda57",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -7470,11 +7554,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "b430dce9-4775-470e-b9b5-eecf9073321e",
+                     *             "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_e133a6d4f3e846668e97d9bc3c1fcccc"
+                     *             "consentId": "cns_db86786963154007943fd7fe81d764d7"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -7533,7 +7617,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_7e37bf19c3158bedfa018a4a",
+                     *           "id": "wh_ac41e9c7f3777792bb08fba5",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -7542,7 +7626,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_961b435c540643fb77d4e5dc2ea72e53d2b8bdeb98e37fef",
+                     *           "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -7982,17 +8066,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "360e5a1c",
+                     *       "runId": "aa490230",
                      *       "passed": true,
-                     *       "durationMs": 331,
-                     *       "startedAt": "2026-11-27T20:17:27.877Z",
+                     *       "durationMs": 370,
+                     *       "startedAt": "2026-11-29T00:36:40.263Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 3,
+                     *           "durationMs": 10,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -8000,15 +8084,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 1,
-                     *           "detail": "wh_b6252e86a9ab676c97ee4e21 → http://127.0.0.1:9/obsim-scenario/360e5a1c/1"
+                     *           "durationMs": 2,
+                     *           "detail": "wh_258a4d1a9475ca225f641cf9 → http://127.0.0.1:9/obsim-scenario/aa490230/1"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 2,
+                     *           "durationMs": 3,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -8016,23 +8100,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "now 2026-11-27T20:17:32.885Z, 1 transition(s) fired"
+                     *           "durationMs": 6,
+                     *           "detail": "now 2026-11-29T00:36:45.282Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "evt_01a21ea7df4d0219c395291c signature valid"
+                     *           "durationMs": 10,
+                     *           "detail": "evt_01a224bb8ad93cce62758569 signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 1,
+                     *           "durationMs": 2,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -8040,7 +8124,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 319,
+                     *           "durationMs": 335,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -8096,9 +8180,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-27T20:17:27.864Z",
+                     *           "createdAt": "2026-11-29T00:36:40.232Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.001Z",
+                     *             "now": "2026-03-02T09:40:00.003Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -8172,9 +8256,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T20:17:27.864Z",
+                     *       "createdAt": "2026-11-29T00:36:40.232Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8244,9 +8328,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-27T20:17:27.864Z",
+                     *       "createdAt": "2026-11-29T00:36:40.232Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.001Z",
+                     *         "now": "2026-03-02T09:40:00.003Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8376,9 +8460,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_62e4ce64e48bc17347d659de"
+                     *             "requestId": "req_a8402b951d3848f43ba29616"
                      *           },
-                     *           "traceId": "eb4390861db4e9fe8cf7895a4710815c"
+                     *           "traceId": "d9640455143a35b465f28b3f9abf30bc"
                      *         },
                      *         {
                      *           "id": 8,
@@ -8390,9 +8474,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_28169bcf7197172f86c541d5"
+                     *             "requestId": "req_8891d90baeb5a9e2feb1f94e"
                      *           },
-                     *           "traceId": "52fd4b494b34474a6dd1a9c40ad62266"
+                     *           "traceId": "bcac19283ca596e1127b6f84cff19d81"
                      *         }
                      *       ]
                      *     }
@@ -8452,13 +8536,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": null,
                      *           "to": "pending_onboarding",
-                     *           "at": "2026-03-02T09:40:00.001Z",
+                     *           "at": "2026-03-02T09:40:00.003Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createMerchant",
-                     *             "requestId": "req_890d58e086c48ffe9f17504f"
+                     *             "requestId": "req_109488d2ff4769ff16b5673d"
                      *           },
-                     *           "traceId": "40c1d1dc8575a642621ad0217d85e5a1"
+                     *           "traceId": "5926c35ea53c45bed62a0105cad31641"
                      *         },
                      *         {
                      *           "id": 14,
@@ -8466,13 +8550,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": "pending_onboarding",
                      *           "to": "awaiting_approval",
-                     *           "at": "2026-03-02T09:40:00.001Z",
+                     *           "at": "2026-03-02T09:40:00.003Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "submit-onboarding",
-                     *             "requestId": "req_229b7bb53ea55ddd766d842f"
+                     *             "requestId": "req_f96ea74bdbc3994af5b7c0bf"
                      *           },
-                     *           "traceId": "5c0d6e2fb9cb9f6762de44d655dba24c"
+                     *           "traceId": "477895139926ed636fd55a538d24e043"
                      *         }
                      *       ]
                      *     }
@@ -8529,30 +8613,30 @@ export interface operations {
                      *         {
                      *           "id": 11,
                      *           "resource": "consent",
-                     *           "resourceId": "b430dce9-4775-470e-b9b5-eecf9073321e",
+                     *           "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
                      *           "from": null,
                      *           "to": "pending",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createConsent",
-                     *             "requestId": "req_19b84740db90a35edadc5715"
+                     *             "requestId": "req_cba0461aa945c74c5819c233"
                      *           },
-                     *           "traceId": "0f3c5151356f1f9396286efc52e79d0a"
+                     *           "traceId": "887dc0da7a2cba158127776a9d770321"
                      *         },
                      *         {
                      *           "id": 12,
                      *           "resource": "consent",
-                     *           "resourceId": "b430dce9-4775-470e-b9b5-eecf9073321e",
+                     *           "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
                      *           "from": "pending",
                      *           "to": "authorized",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "authorize",
-                     *             "requestId": "req_55b7c117a97d07dbdc50cac7"
+                     *             "requestId": "req_924d61f561776a74e284a5a2"
                      *           },
-                     *           "traceId": "28e3c5658b56dc20145ae98f48478e23"
+                     *           "traceId": "7339b2cc9c4176fa2309592506636bc5"
                      *         }
                      *       ]
                      *     }
@@ -8607,13 +8691,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_3af1b126fbccc0cacc1a",
+                     *           "sandboxId": "sbx_e63aa77f8c27828cd8b6",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-27T20:17:28.213Z",
-                     *           "expiresAt": "2026-11-27T22:17:28.213Z",
+                     *           "createdAt": "2026-11-29T00:36:40.644Z",
+                     *           "expiresAt": "2026-11-29T02:36:40.644Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-27T20:17:28.214Z",
+                     *             "now": "2026-11-29T00:36:40.647Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -8683,13 +8767,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
+                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T20:17:28.213Z",
-                     *       "expiresAt": "2026-11-27T22:17:28.213Z",
+                     *       "createdAt": "2026-11-29T00:36:40.644Z",
+                     *       "expiresAt": "2026-11-29T02:36:40.644Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T20:17:28.213Z",
+                     *         "now": "2026-11-29T00:36:40.647Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -8699,12 +8783,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_3af1b126fbccc0cacc1a",
-                     *         "clientSecret": "sbx_secret_CkeZ_JP0se1nihqf_h6l69XT9voCpV43"
+                     *         "clientId": "sbx_e63aa77f8c27828cd8b6",
+                     *         "clientSecret": "sbx_secret_1r-ao79PULyBMQVt42eXtihdwlYwZfGE"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "c958fca8-a56a-4e9b-a5b8-f45957c8866e"
+                     *         "clientId": "49bb0a87-f2e2-404b-a400-6ae7cff7b108"
                      *       }
                      *     }
                      */
@@ -8756,13 +8840,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
+                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-27T20:17:28.213Z",
-                     *       "expiresAt": "2026-11-27T22:17:28.213Z",
+                     *       "createdAt": "2026-11-29T00:36:40.644Z",
+                     *       "expiresAt": "2026-11-29T02:36:40.644Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-27T20:17:28.215Z",
+                     *         "now": "2026-11-29T00:36:40.648Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -8821,7 +8905,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_3af1b126fbccc0cacc1a",
+                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -8885,7 +8969,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-27T20:17:27.609Z",
+                     *       "generatedAt": "2026-11-29T00:36:38.831Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
@@ -9477,7 +9561,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-27T20:17:27.583Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-29T00:36:38.777Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -9567,7 +9651,7 @@ export interface operations {
                     "application/yaml": string;
                     /**
                      * @example {
-                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: b27a45b5-34e9-49e2-8259-61776c0fe2f3\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
                      *       "steps": 1,
                      *       "warnings": [
                      *         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -9629,7 +9713,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                 *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -9673,7 +9757,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                 *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -9714,7 +9798,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                 *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -9752,14 +9836,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.001Z",
+                 *       "timestamp": "2026-03-02T09:40:00.003Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "b27a45b5-34e9-49e2-8259-61776c0fe2f3",
+                 *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.001Z"
+                 *         "timestamp": "2026-03-02T09:40:00.003Z"
                  *       }
                  *     }
                  */
@@ -9793,14 +9877,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.001Z",
+                 *       "timestamp": "2026-03-02T09:40:00.003Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "8e209b77-0d0a-48cc-9dd4-861bc4c13adc",
+                 *         "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.001Z"
+                 *         "timestamp": "2026-03-02T09:40:00.003Z"
                  *       }
                  *     }
                  */
@@ -9836,7 +9920,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_7e37bf19c3158bedfa018a4a",
+                 *         "webhookId": "wh_ac41e9c7f3777792bb08fba5",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }

@@ -19,7 +19,7 @@
 import { businessDaySettlement, type BankCountry } from './bank-calendar.js';
 import { backUpAt, healthAt, type BankProfile } from './bank-profiles.js';
 import { magicOutcome } from './magic.js';
-import { paymentTimer, type PaymentChange, type PaymentRow, type PaymentTrigger } from './payment.js';
+import { paymentTimer, type BankPaymentStatus, type PaymentChange, type PaymentRow, type PaymentTrigger } from './payment.js';
 import { isSandbox, type LifecycleSettings, type TimerRequest } from './settings.js';
 
 export const BANK_RULES = [
@@ -46,7 +46,7 @@ export interface BankInForce {
 }
 
 /** bankPaymentStatus of a payment held for the next business day (ISO 20022 ACCP: accepted, not yet settling). */
-const HELD_FOR_BUSINESS_DAY = 'AcceptedCustomerProfile';
+const HELD_FOR_BUSINESS_DAY: BankPaymentStatus = 'AcceptedCustomerProfile';
 
 /** What the payer's approval on the hosted page meets at a profiled bank. */
 export type PayerApproval = 'unavailable' | 'app' | 'approve';

@@ -56,6 +56,25 @@ export const PAYMENT_TRIGGERS = ['approve', 'settle', 'reject', 'abandon', 'expi
 export type PaymentTrigger = (typeof PAYMENT_TRIGGERS)[number];
 
 export const FAILURE_REASONS = ['bank_rejected', 'payer_abandoned', 'expired'] as const;
+
+/**
+ * Every bankPaymentStatus obsim sends (ISO 20022 style names, as the contract's
+ * AcceptedSettlementCompleted), in the order a payment meets them: AcceptedCustomerProfile is a
+ * payment a business-days bank holds to its next business day (docs/banks.md).
+ */
+export const BANK_PAYMENT_STATUSES = [
+  'Pending',
+  'AcceptedCustomerProfile',
+  'AcceptedSettlementInProcess',
+  'AcceptedSettlementCompleted',
+  'Rejected',
+  'Cancelled',
+] as const;
+export type BankPaymentStatus = (typeof BANK_PAYMENT_STATUSES)[number];
+
+/** The documents' words for BANK_PAYMENT_STATUSES (a description: the contract gives the field no enum). */
+export const BANK_PAYMENT_STATUS_TEXT =
+  'One of: Pending (created), AcceptedCustomerProfile (approved; a bank that settles on business days holds it to its next business day), AcceptedSettlementInProcess (approved, settling), AcceptedSettlementCompleted (paid), Rejected (the bank rejected it), Cancelled (abandoned or expired)';
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** Payments are in Danish kroner (the provider's sandbox banks are Nordic; the contract shows no currency field in requests). */
@@ -88,7 +107,7 @@ export const paymentMachine = defineMachine<PaymentStatus, PaymentTrigger>('paym
 ]);
 
 /** bankPaymentStatus per state (ISO 20022 style names, as the contract's AcceptedSettlementCompleted). */
-export function bankPaymentStatus(status: PaymentStatus, reason: FailureReason | null): string {
+export function bankPaymentStatus(status: PaymentStatus, reason: FailureReason | null): BankPaymentStatus {
   switch (status) {
     case 'pending':
       return 'Pending';

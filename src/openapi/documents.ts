@@ -168,6 +168,8 @@ function attachExamples(op: Operation): void {
   // an operation answering several media types (a scenario draft: YAML or JSON) shows its JSON answer
   const media = ok && (ok['application/json'] ?? Object.values(ok)[0]);
   if (media && example.response !== undefined) media.example = example.response;
+  // and each other type it answers, when the session saw it (the journal as HAR)
+  for (const [type, value] of Object.entries(example.media ?? {})) if (ok?.[type]) ok[type].example = value;
 }
 
 const REF = '#/components/schemas/';

@@ -10,10 +10,13 @@ import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import { ApiError, errorBody } from '../domain/errors.js';
 import { newRequestId } from './request-id.js';
 
+/** Longest path parameter the router passes on (past it: 400 naming the path); more than a request line can hold. */
+export const MAX_PARAM_LENGTH = 16_384;
+
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
   const message =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? 'A path parameter is longer than 200 characters'
+      ? `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`
       : 'The URL is not valid (bad percent-encoding?)';
   void (reply as unknown as FastifyReply)
     .code(400)

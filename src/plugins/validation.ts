@@ -29,7 +29,11 @@ const require = createRequire(import.meta.url);
 /** Everything besides the schema that a compiled validator depends on. */
 const COMPILER_VERSIONS = [require('ajv/package.json').version, require('ajv-formats/package.json').version] as const;
 
-/** Routes of obsim's own control API (openapi-controls.json): strict at every door. */
+/**
+ * Routes of obsim's own controls (/_sandbox/…, openapi-controls.json): strict at every door. The
+ * health check and the metrics take no input and ignore a query string, as probes and scrapers
+ * add their own.
+ */
 export const isControlRoute = (url: string | undefined): boolean => url !== undefined && url.startsWith('/_sandbox');
 
 type AjvKind = 'body' | 'strict-body' | 'parts';

@@ -47,10 +47,12 @@ t.test('obsim banks: set, show, reset; refusals on one line', async (t) => {
   writeFileSync(file, 'settlement:\n  cutOff: "3pm"\n');
   const bad = await runObsim(['banks', 'set', 'nordlys-bank', '--file', file], { env });
   t.equal(bad.code, 2);
-  t.match(bad.stderr, 'obsim banks: PUT /_sandbox/banks/nordlys-bank answered 400: /settlement/cutOff: cutOff must be a time of day');
+  t.match(bad.stderr, 'obsim banks: PUT /_sandbox/banks/nordlys-bank answered 400: settlement.cutOff must match pattern');
+  t.match(bad.stderr, '(at /settlement/cutOff)');
   const unknown = await runObsim(['banks', 'show', 'no-bank'], { env });
   t.equal(unknown.code, 2);
-  t.match(unknown.stderr, 'bankId: "no-bank" is not a sandbox bank');
+  t.match(unknown.stderr, '"no-bank" is not a sandbox bank; one of: nordlys-bank');
+  t.match(unknown.stderr, '(at /bankId)');
   const nothing = await runObsim(['banks', 'set', 'nordlys-bank'], { env });
   t.equal(nothing.code, 2);
   t.match(nothing.stderr, 'give --profile, --file or both');

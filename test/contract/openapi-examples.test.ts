@@ -30,7 +30,7 @@ function* operations(doc: Doc): Generator<Op> {
 }
 
 for (const file of ['openapi.json', 'openapi-controls.json']) {
-  t.test(`${file}: every JSON request body and 200 answer has an example valid against its schema`, async (t) => {
+  t.test(`${file}: every JSON request body and 2xx JSON answer has an example valid against its schema`, async (t) => {
     const doc = read(file);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
@@ -52,13 +52,16 @@ for (const file of ['openapi.json', 'openapi-controls.json']) {
           for (const e of check(request.schema!, request.example)) problems.push(`${op.operationId} request example: ${e}`);
         }
       }
-      const ok = op.responses['200']?.content;
-      const json = ok?.['application/json'];
-      if (json?.schema) {
-        if (json.example === undefined) problems.push(`${op.operationId}: no 200 example`);
-        else {
-          checked++;
-          for (const e of check(json.schema, json.example)) problems.push(`${op.operationId} 200 example: ${e}`);
+      // every 2xx answer in a JSON media type (application/json, application/har+json, …)
+      for (const [status, answer] of Object.entries(op.responses)) {
+        if (!/^2\d\d$/.test(status)) continue;
+        for (const [type, media] of Object.entries(answer.content ?? {})) {
+          if (!/[/+]json\b/.test(type) || !media.schema) continue;
+          if (media.example === undefined) problems.push(`${op.operationId}: no ${status} ${type} example`);
+          else {
+            checked++;
+            for (const e of check(media.schema, media.example)) problems.push(`${op.operationId} ${status} ${type} example: ${e}`);
+          }
         }
       }
     }

@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { expandPaths, loadScenarioFile, parseScenarioText, shippedScenariosDir, validateScenario } from '../../src/scenarios/loader.js';
@@ -17,7 +18,7 @@ import { failure } from '../helpers/scenarios.js';
 t.setTimeout(240_000);
 
 const schema = JSON.parse(readFileSync(new URL('../../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object;
-const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+const validate = addFormats.default(new Ajv({ strict: false, allErrors: true })).compile(schema);
 
 t.test('every shipped scenario: run it, record it, run the recording on a fresh sandbox', async (t) => {
   const app = await build(t);

@@ -102,7 +102,8 @@ export async function bankRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const bank = knownBank(request.params.bankId);
-      if (request.validationError) throw validationToApiError(request.validationError.validation as never, 'body');
+      if (request.validationError)
+        throw validationToApiError(request.validationError.validation as never, request.validationError.validationContext ?? 'body');
       const { sandbox } = request;
       banks.set(sandbox.id, { [bank.bankId]: bankProfileToApply(request.body ?? {}, sandbox.clock.nowMs()) }, sandbox.clock.iso());
       return bankView(banks, sandbox, bank);
