@@ -6,6 +6,8 @@ import { BANK_NOTE } from './banks.js';
 import { FaultMark } from './chaos.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import { FAILURE_REASONS } from '../src/domain/payment.js';
+import { EVENT_NAMES } from '../src/domain/machine.js';
+import { MERCHANT_STATUSES } from '../src/domain/merchant.js';
 import { MAX_ID, Timestamp } from './common.js';
 import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../src/domain/controls.js';
 
@@ -79,8 +81,8 @@ export const MerchantActionResponse = {
   additionalProperties: false,
   properties: {
     merchantId: { type: 'integer' },
-    status: { type: 'string' },
-    previousStatus: { type: 'string' },
+    status: { type: 'string', enum: MERCHANT_STATUSES },
+    previousStatus: { type: 'string', enum: MERCHANT_STATUSES },
   },
 } as const;
 
@@ -167,7 +169,7 @@ export const Delivery = {
   properties: {
     id: { type: 'integer' },
     eventId: { type: 'string', description: 'Sent as X-Webhook-Id; unchanged on redelivery' },
-    event: { type: 'string', description: 'Event name (payment.completed, …, webhook.test)' },
+    event: { type: 'string', enum: [...EVENT_NAMES, 'webhook.test'], description: 'Event name; webhook.test for a test delivery' },
     webhookId: { type: 'string' },
     url: { type: 'string' },
     state: { type: 'string', enum: DELIVERY_STATES },

@@ -7,7 +7,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { EVENT_NAMES } from '../src/domain/machine.js';
-import type { MerchantEventData as DomainMerchantEventData } from '../src/domain/merchant.js';
+import { WEBHOOK_MERCHANT_STATUS_TEXT, type MerchantEventData as DomainMerchantEventData } from '../src/domain/merchant.js';
 import {
   BANK_PAYMENT_STATUS_TEXT,
   FAILURE_REASONS,
@@ -69,8 +69,8 @@ export const MerchantEventData = {
     merchantId: { type: 'integer' },
     clientId: { type: 'string' },
     companyName: { type: 'string' },
-    status: { type: 'string' },
-    previousStatus: { type: 'string' },
+    status: { type: 'string', description: WEBHOOK_MERCHANT_STATUS_TEXT },
+    previousStatus: { type: 'string', description: WEBHOOK_MERCHANT_STATUS_TEXT },
     timestamp: TIMESTAMP,
   },
 } as const;

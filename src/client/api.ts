@@ -1918,7 +1918,9 @@ export interface components {
             merchantId: number;
             clientId: string;
             companyName: string;
+            /** @description One of: pending_onboarding, pending_completion, pending_partner_ais, awaiting_approval, active, rejected, inactive (the stored statuses, activated named active) */
             status: string;
+            /** @description One of: pending_onboarding, pending_completion, pending_partner_ais, awaiting_approval, active, rejected, inactive (the stored statuses, activated named active) */
             previousStatus: string;
             /**
              * Format: date-time
@@ -2226,8 +2228,10 @@ export interface components {
          */
         SandboxMerchantActionResponse: {
             merchantId: number;
-            status: string;
-            previousStatus: string;
+            /** @enum {string} */
+            status: "pending_onboarding" | "pending_completion" | "pending_partner_ais" | "awaiting_approval" | "activated" | "rejected" | "inactive";
+            /** @enum {string} */
+            previousStatus: "pending_onboarding" | "pending_completion" | "pending_partner_ais" | "awaiting_approval" | "activated" | "rejected" | "inactive";
         };
         /**
          * SandboxPaymentActionRequest
@@ -2252,8 +2256,11 @@ export interface components {
             id: number;
             /** @description Sent as X-Webhook-Id; unchanged on redelivery */
             eventId: string;
-            /** @description Event name (payment.completed, …, webhook.test) */
-            event: string;
+            /**
+             * @description Event name; webhook.test for a test delivery
+             * @enum {string}
+             */
+            event: "payment.completed" | "payment.failed" | "merchant.activated" | "merchant.deactivated" | "merchant.onboarding.completed" | "webhook.test";
             webhookId: string;
             url: string;
             /** @enum {string} */

@@ -124,6 +124,9 @@ export function webhookStatusName(status: MerchantStatus): string {
   return status === 'activated' ? 'active' : status;
 }
 
+/** The documents' words for a merchant event's status and previousStatus (a description: the contract types them as strings). */
+export const WEBHOOK_MERCHANT_STATUS_TEXT = `One of: ${MERCHANT_STATUSES.map(webhookStatusName).join(', ')} (the stored statuses, activated named active)`;
+
 // ---------------------------------------------------------------- creation
 
 export interface OnboardingLink {

@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { OPERATION_EXAMPLES } from '../../schemas/examples.js';
+import { servedDocument, unnamedInAnswer, unnamedInDelivery } from '../helpers/document-values.js';
 
 type Media = { schema?: object; example?: unknown };
 type Op = {
@@ -102,4 +103,18 @@ t.test('an example that does not match its schema is caught (the check can fail)
   const example = doc.paths['/v1/partner/payments'].post.requestBody!.content['application/json'].example as object;
   t.ok(validate(example), 'the committed example validates');
   t.notOk(validate({ ...example, amount: '149.95' }), 'the amount as a string does not');
+});
+
+t.test('the check that every value sent is named by the document finds one that is not', async (t) => {
+  const doc = read('openapi.json');
+  const served = servedDocument(doc);
+  const payment = { paymentId: 5000001, status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted' };
+  t.same(unnamedInAnswer(served, 'GET', '/v1/partner/payments/5000001/status', 200, payment), []);
+  t.same(unnamedInAnswer(served, 'GET', '/v1/partner/payments/5000001/status', 200, { ...payment, bankPaymentStatus: 'Settled' }), [
+    'GET /v1/partner/payments/5000001/status 200/bankPaymentStatus: "Settled"',
+  ]);
+  t.same(unnamedInAnswer(served, 'GET', '/v1/partner/payments/5000001/status', 200, { ...payment, status: 'refunded' }), [
+    'GET /v1/partner/payments/5000001/status 200/status: "refunded"',
+  ]);
+  t.same(unnamedInDelivery(doc, { event: 'payment.refunded' }), ['event "payment.refunded" has no webhook in the document']);
 });

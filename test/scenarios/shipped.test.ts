@@ -27,6 +27,7 @@ import {
   type TransportResponse,
 } from '../../src/scenarios/transport.js';
 import type { Scenario } from '../../src/scenarios/types.js';
+import { servedDocument, unnamedInAnswer, unnamedInDelivery } from '../helpers/document-values.js';
 import { failure } from '../helpers/scenarios.js';
 import { transitionProblems } from '../helpers/transitions.js';
 
@@ -48,6 +49,9 @@ const CONTRACT = {
   events: ['payment.completed', 'payment.failed', 'merchant.activated', 'merchant.deactivated', 'merchant.onboarding.completed'],
   payload: ['merchant.activated:active', 'merchant.deactivated:inactive', 'payment.completed:paid', 'payment.failed:failed'],
 };
+
+/** Every 2xx JSON answer a scenario got, for the documents' check. */
+const answers: { method: string; path: string; status: number; json: unknown }[] = [];
 
 interface Observed {
   /** `merchant:activated`, `payment:paid`, `consent:expired`, … as answered by the simulator. */
@@ -77,6 +81,7 @@ function objectsOf(body: unknown): Record<string, unknown>[] {
 function observe(req: TransportRequest, res: TransportResponse, seen: Observed): void {
   if (res.status < 200 || res.status >= 300) return; // error bodies carry a numeric status
   const path = req.path.split('?')[0];
+  if (res.json !== undefined) answers.push({ method: req.method, path, status: res.status, json: res.json });
   const aggregate = AGGREGATES.find(([re]) => re.test(path))?.[1];
   if (aggregate) {
     for (const o of objectsOf(res.json)) {
@@ -147,6 +152,24 @@ t.test('every shipped scenario passes in-process and reaches what its covers: sa
     for (const p of seen.payload) union.payload.add(p);
     for (const c of scenario.covers ?? []) union.declared.add(c);
   }
+
+  // everything obsim answered and delivered in them, its documents name (test/helpers/document-values.ts)
+  const provider = servedDocument((await app.inject({ url: '/openapi.json' })).json());
+  const controls = servedDocument((await app.inject({ url: '/_sandbox/openapi.json' })).json());
+  const unnamed = answers.flatMap((a) =>
+    unnamedInAnswer(a.path.startsWith('/v1/') ? provider : controls, a.method, a.path, a.status, a.json),
+  );
+  const delivered = (app.db.prepare('SELECT body FROM events').pluck().all() as string[]).map((b) => JSON.parse(b) as { event?: string });
+  unnamed.push(...delivered.flatMap((body) => unnamedInDelivery(provider.doc, body)));
+  t.same(
+    [...new Set(unnamed)],
+    [],
+    `every value of ${answers.length} answers and ${delivered.length} events is named by the served documents`,
+  );
+  t.ok(
+    answers.some((a) => JSON.stringify(a.json).includes('"bankPaymentStatus":"AcceptedCustomerProfile"')),
+    'a payment held for a business day was among them',
+  );
 
   // what the scenarios changed is on record, consistent with the states reached, and caused by their steps
   t.same(transitionProblems(app, PARTNER_ID), [], 'every resource: a chain of transitions from its creation to its state');
