@@ -1,18 +1,21 @@
 /**
  * Business days of the sandbox banks' countries (docs/banks.md, "Settlement"): a bank with
- * `settlement.mode: business_days` settles a payment approved on a business day up to its cut-off
- * at once, and one approved later, on a weekend or on a public holiday at SETTLES_AT (the bank's
- * local time) on the next business day.
+ * `settlement.mode: business_days` settles within its business day, from SETTLES_AT to its
+ * cut-off, on the bank's local clock. A payment approved on a business day up to its cut-off
+ * settles that day, at once, or at SETTLES_AT when approved before it; one approved later, on a
+ * weekend or on a day the country's banks are closed, at SETTLES_AT on the next business day.
  *
- * Holidays come from date-holidays (its `public` and `bank` types: the days banks are shut; an
- * `observance` such as Danish Christmas Eve is not one). The library is loaded on first use
- * (about 140 ms and 13 MB of data, which a sandbox that never settles on business days does not
- * pay) and asked once per country and year: its own per-date lookup takes about a millisecond.
+ * A business day is a day the country's banks are open, which is not the country's public holidays
+ * alone: each country's closing days are date-holidays' `public` and `bank` days (for Great
+ * Britain, the England and Wales region that holds its banks' calendar), plus, in the library's
+ * own rule language, the closing days it lists only as an observance or not at all (BANK_CLOSING_DAYS).
+ * The library is loaded on first use (about 140 ms and 13 MB of data, which a sandbox that never
+ * settles on business days does not pay) and asked once per country and year.
  */
 import { createRequire } from 'node:module';
 import type HolidaysClass from 'date-holidays';
 
-/** When a payment held for the next business day settles there (the bank's local time). */
+/** When a bank settling on business days opens for settlement (the bank's local time). */
 export const SETTLES_AT = '09:00';
 
 /** The countries of the sandbox banks (fixtures/banks.ts). */
@@ -24,6 +27,22 @@ export const BANK_TIME_ZONES: Record<BankCountry, string> = {
   SE: 'Europe/Stockholm',
   DE: 'Europe/Berlin',
   GB: 'Europe/London',
+};
+
+/**
+ * Where each country's bank calendar starts in date-holidays (country, and the region whose
+ * calendar its banks keep), and the closing days the library does not give as `public` or `bank`
+ * days, in its rule language (docs/banks.md names the published lists they come from).
+ */
+const BANK_CALENDARS: Record<BankCountry, { region?: string; alsoClosed: readonly string[] }> = {
+  // England and Wales: the library has the Summer bank holiday only in its regions
+  GB: { region: 'ENG', alsoClosed: [] },
+  // Danish banks also close on Constitution Day, the Friday after Ascension Day, Christmas Eve and
+  // New Year's Eve (the first and third are only observances in the library, the others absent)
+  DK: { alsoClosed: ['06-05', 'easter 40', '12-24', '12-31'] },
+  // the library gives Christmas Eve, New Year's Eve (and in Sweden Midsummer Eve) as bank days already
+  DE: { alsoClosed: [] },
+  SE: { alsoClosed: [] },
 };
 
 const require = createRequire(import.meta.url);
@@ -38,13 +57,16 @@ export function loadHolidayLibrary(): void {
   Holidays ??= require('date-holidays') as typeof HolidaysClass;
 }
 
-/** The dates (YYYY-MM-DD, local) a country's banks are shut for a holiday in `year`. */
-export function bankHolidays(country: string, year: number): ReadonlySet<string> {
+/** The dates (YYYY-MM-DD, local) a country's banks are closed in `year`, weekends aside. */
+export function bankClosingDays(country: BankCountry, year: number): ReadonlySet<string> {
   const key = `${country} ${year}`;
   let dates = holidayYears.get(key);
   if (!dates) {
     loadHolidayLibrary();
-    const list = new Holidays!(country).getHolidays(year) || [];
+    const calendar = BANK_CALENDARS[country];
+    const library = calendar.region ? new Holidays!(country, calendar.region) : new Holidays!(country);
+    for (const rule of calendar.alsoClosed) library.setHoliday(rule, { name: { en: 'Bank closing day' }, type: 'bank' });
+    const list = library.getHolidays(year) || [];
     dates = new Set(list.filter((h) => h.type === 'public' || h.type === 'bank').map((h) => h.date.slice(0, 10)));
     holidayYears.set(key, dates);
   }
@@ -89,21 +111,25 @@ export function localInstant(date: string, hhmm: string, timeZone: string): numb
 
 const nextDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-/** Not a Saturday or Sunday, and not a bank holiday of `country`. */
-export function isBusinessDay(date: string, country: string): boolean {
+/** Not a Saturday or Sunday, and not a day the banks of `country` are closed. */
+export function isBusinessDay(date: string, country: BankCountry): boolean {
   const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
-  return weekday !== 0 && weekday !== 6 && !bankHolidays(country, +date.slice(0, 4)).has(date);
+  return weekday !== 0 && weekday !== 6 && !bankClosingDays(country, +date.slice(0, 4)).has(date);
 }
 
 /**
  * When a payment approved at `approvedMs` at a bank of `country` with cut-off `cutOff` settles:
- * at once on a business day up to the cut-off (inclusive), else at SETTLES_AT on the next
- * business day (`deferred`).
+ * approved on a business day up to the cut-off (inclusive), that day, at once or at SETTLES_AT if
+ * approved before it; otherwise at SETTLES_AT on the next business day. `deferred`: not at once.
  */
 export function businessDaySettlement(approvedMs: number, country: BankCountry, cutOff: string): { atMs: number; deferred: boolean } {
   const timeZone = BANK_TIME_ZONES[country];
   const { date, minutes } = wall(approvedMs, timeZone);
-  if (isBusinessDay(date, country) && minutes <= minutesOf(cutOff)) return { atMs: approvedMs, deferred: false };
+  if (isBusinessDay(date, country) && minutes <= minutesOf(cutOff)) {
+    if (minutes >= minutesOf(SETTLES_AT)) return { atMs: approvedMs, deferred: false };
+    // before the bank opens: held to its opening that morning (never earlier than the approval)
+    return { atMs: Math.max(approvedMs, localInstant(date, SETTLES_AT, timeZone)), deferred: true };
+  }
   let day = nextDate(date);
   while (!isBusinessDay(day, country)) day = nextDate(day);
   return { atMs: localInstant(day, SETTLES_AT, timeZone), deferred: true };

@@ -98,7 +98,7 @@ export const SHIPPED_BANK_PROFILES: Record<string, { summary: string; input: Ban
     input: { authorization: { mode: 'decoupled', approvalDelaySeconds: null } },
   },
   'weekend-settlement': {
-    summary: 'Settles on business days only (15:00 cut-off, the country’s public holidays)',
+    summary: 'Settles on business days only (09:00 to a 15:00 cut-off, closed on the days its country’s banks close)',
     input: { settlement: { mode: 'business_days', cutOff: '15:00' } },
   },
   'strict-ais': {

@@ -59,12 +59,22 @@ t.test('the refusals in the table are the server’s', async (t) => {
     ['cutOff', { settlement: { cutOff: '3pm' } }, '/settlement/cutOff'],
     ['delay', { authorization: { approvalDelaySeconds: -1 } }, '/authorization/approvalDelaySeconds'],
     ['history', { ais: { historyDays: 0 } }, '/ais/historyDays'],
+    ['a typo', { authorisation: { mode: 'decoupled' } }, '/authorisation'],
+    ['an unknown nested property', { authorization: { mode: 'decoupled', delay: '3m' } }, '/authorization/delay'],
+    ['30 February', { health: { status: 'down', from: '2027-02-30T09:00:00Z' } }, '/health/from'],
+    ['ten years and more', { health: { status: 'down', forSeconds: 1e13 } }, '/health/forSeconds'],
+    ['an approval never that late', { authorization: { approvalDelaySeconds: 1e13 } }, '/authorization/approvalDelaySeconds'],
   ];
+  t.equal((await call(app, 'PUT', '/_sandbox/banks/nordlys-bank', { profile: 'strict-ais' })).status, 200);
   for (const [what, body, field] of cases) {
     const r = await call(app, 'PUT', '/_sandbox/banks/nordlys-bank', body);
     t.equal(r.status, 400, what);
     t.equal(r.body.field, field, what);
     t.match(page, `\`${field}\``, `${field} is in the table`);
   }
-  t.equal((await call(app, 'GET', '/_sandbox/banks/nordlys-bank')).body.profile, null, 'nothing was applied');
+  t.equal(
+    (await call(app, 'GET', '/_sandbox/banks/nordlys-bank')).body.profile.profile,
+    'strict-ais',
+    'nothing was applied: the profile in force stays',
+  );
 });
