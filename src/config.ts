@@ -72,7 +72,7 @@ export interface Config {
   adminKey: string | undefined;
   /** GET /metrics (Prometheus). */
   metrics: boolean;
-  /** With an admin key set, GET /metrics also takes this bearer token. */
+  /** Guards GET /metrics (alone or beside an admin key): the bearer token a scraper sends. */
   metricsToken: string | undefined;
   /** Metrics carry a sandbox label on requests and deliveries (a series per sandbox). */
   metricsSandboxLabel: boolean;
@@ -293,7 +293,7 @@ export const SETTINGS = [
     default: undefined,
     defaultText: 'unset',
     parse: optStr,
-    help: 'With an admin key set, GET /metrics also takes Authorization: Bearer <this token> (a scraper needs no admin key)',
+    help: 'Guards GET /metrics: a scrape sends Authorization: Bearer <this token> (or the admin key, when one is set)',
   }),
   s({
     key: 'metricsSandboxLabel',

@@ -27,7 +27,8 @@ export const ERROR_CATALOGUE = {
   admin_key_invalid: { status: 401, message: 'The X-Obsim-Admin-Key header does not match OBSIM_ADMIN_KEY' },
   metrics_unauthorized: {
     status: 401,
-    message: 'GET /metrics needs Authorization: Bearer <OBSIM_METRICS_TOKEN> or the admin key (the server runs with OBSIM_ADMIN_KEY)',
+    message:
+      'GET /metrics needs Authorization: Bearer <OBSIM_METRICS_TOKEN> or the admin key (the server runs with a metrics token or OBSIM_ADMIN_KEY)',
   },
   token_missing: { status: 401, message: 'An Authorization: Bearer <token> header is required' },
   token_malformed: { status: 401, message: 'The bearer token is not a well-formed JWT' },

@@ -8,8 +8,11 @@
  * read when Prometheus scrapes. No label carries a sandbox id, a path or a request id, unless the
  * operator asks for a sandbox label (--metrics-sandbox-label) and accepts a series per sandbox.
  *
- * Guarded like the other controls when an admin key is set: `Authorization: Bearer <token>` with
- * OBSIM_METRICS_TOKEN, or the admin key; open otherwise (the default sandbox profile).
+ * Guarded whenever a metrics token or an admin key is set: `Authorization: Bearer <token>` with
+ * OBSIM_METRICS_TOKEN, or the admin key (as the bearer or X-Obsim-Admin-Key); open when neither is
+ * (the default sandbox profile). The start says which.
+ *
+ * With a series per sandbox (--metrics-sandbox-label), a removed sandbox's series leave with it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -124,7 +127,10 @@ export const metricsPlugin = fp(
       registers: [registry],
     });
     app.sandboxes.onCreated(() => created.inc());
-    app.sandboxes.onRemoved((_id, reason) => removed.inc({ reason }));
+    app.sandboxes.onRemoved((id, reason) => {
+      removed.inc({ reason });
+      if (perSandbox) void forgetSandbox(id);
+    });
     new Gauge({
       name: 'obsim_sandboxes',
       help: "Sandboxes live now (created ones; the configured partners' default sandbox is not counted)",
@@ -253,6 +259,20 @@ export const metricsPlugin = fp(
       },
     });
 
+    /** A removed sandbox's series (--metrics-sandbox-label): none of it is scraped any more. */
+    async function forgetSandbox(sandboxId: string): Promise<void> {
+      for (const metric of [requests, deliveries]) {
+        for (const { labels } of (await metric.get()).values) if (labels.sandbox === sandboxId) metric.remove(labels as never);
+      }
+    }
+
+    const guarded = config.metricsToken !== undefined || config.adminKey !== undefined;
+    app.startupNotes.push(
+      guarded
+        ? `metrics:    GET /metrics guarded: Authorization: Bearer <${config.metricsToken ? 'the metrics token' : 'the admin key'}>${config.metricsToken && config.adminKey ? ' or the admin key' : ''}`
+        : 'metrics:    GET /metrics open to anyone who can reach it (--metrics-token or an admin key guards it)',
+    );
+
     app.get(
       '/metrics',
       {
@@ -261,7 +281,7 @@ export const metricsPlugin = fp(
           operationId: 'getMetrics',
           summary: "The process's metrics in Prometheus's text format",
           description:
-            'Requests by operation and status class with a latency histogram, sandboxes, payments, merchants and consents by state, webhook deliveries by event and outcome with their lag, timers due and overdue, clock lag, the journal, chaos injections, the database files, and Node process and event-loop metrics (docs/operations.md). When the server runs with an admin key, send `Authorization: Bearer <OBSIM_METRICS_TOKEN>` or the admin key (X-Obsim-Admin-Key, or as the bearer); open otherwise.',
+            'Requests by operation and status class with a latency histogram, sandboxes, payments, merchants and consents by state, webhook deliveries by event and outcome with their lag, timers due and overdue, clock lag, the journal, chaos injections, the database files, and Node process and event-loop metrics (docs/operations.md). When the server runs with a metrics token or an admin key, send `Authorization: Bearer <OBSIM_METRICS_TOKEN>` or the admin key (X-Obsim-Admin-Key, or as the bearer); open otherwise.',
           security: [{}, { metricsToken: [] }, { adminKey: [] }],
           response: responses({
             description: 'Prometheus text exposition format 0.0.4',
@@ -270,7 +290,7 @@ export const metricsPlugin = fp(
         },
       },
       async (request, reply) => {
-        if (config.adminKey) {
+        if (guarded) {
           const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
           const admin = request.headers[ADMIN_KEY_HEADER];
           const ok =

@@ -18,6 +18,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { redactUrl } from '../domain/redaction.js';
 import type { TraceContext } from '../domain/trace-context.js';
 import { packageVersion } from '../package-root.js';
 import type { Telemetry } from './types.js';
@@ -100,7 +101,7 @@ export function otelTelemetry(env: NodeJS.ProcessEnv): Telemetry {
           kind: SpanKind.CLIENT,
           attributes: {
             'http.request.method': 'POST',
-            'url.full': attributes.url,
+            'url.full': redactUrl(attributes.url),
             'obsim.webhook.event': attributes.event,
             'obsim.delivery.id': attributes.deliveryId,
             ...(attributes.redeliveryOf !== null ? { 'obsim.delivery.redelivery_of': attributes.redeliveryOf } : {}),

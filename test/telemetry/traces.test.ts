@@ -282,3 +282,17 @@ t.test('a failed attempt: its span has an error status and the answer it got', a
   const [server] = await spansWhere((s) => s.kind === SERVER && s.traceId === '1234567890abcdef1234567890abcdef');
   t.equal(server.status, 0, 'the request itself succeeded');
 });
+
+t.test("a delivery span never carries a secret of the receiver's URL: its query values that name one are redacted", async (t) => {
+  const TRACE_URL = 'c0ffee0000000000000000000000beef';
+  const app = await build(t);
+  const rx = await startReceiver(t);
+  await hook(app, `${rx.url}?token=abc123&apiKey=k-9&tenant=shop-1`, ['payment.completed']);
+  const m = await testMerchant(app);
+  const p = await pay(app, m.clientId);
+  await call(app, 'POST', `/_sandbox/payments/${p.paymentId}/complete`, undefined, { ...PARTNER, traceparent: traceparent(TRACE_URL) });
+  await rx.waitFor(1);
+  const [delivery] = await spansWhere((s) => s.kind === CLIENT && s.traceId === TRACE_URL);
+  t.equal(delivery?.attributes['url.full'], `${rx.url}?token=REDACTED&apiKey=REDACTED&tenant=shop-1`);
+  t.notMatch(JSON.stringify(spans), /abc123|k-9/, 'in no span at all');
+});

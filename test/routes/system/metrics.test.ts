@@ -122,7 +122,9 @@ t.test('the exposition: what promtool accepts, the counters following what happe
       [],
     );
     t.equal(check.error, undefined, 'promtool ran');
-    t.ok(check.status === 0 || problems.length > 0, 'a failure says why');
+    // promtool exits 1 when the exposition does not parse, 3 when it parses with lint findings
+    t.ok(check.status === 0 || check.status === 3, `it parses (promtool exit ${check.status})`);
+    t.equal(check.status === 3, problems.length > 0, 'a lint finding is what made it exit 3');
   });
 });
 
@@ -146,6 +148,20 @@ t.test('guarded when an admin key is set: the metrics token or the admin key', a
     3,
     'refusals are counted too',
   );
+});
+
+t.test('guarded by a metrics token alone (no admin key): the token or nothing; the start says which guard is in force', async (t) => {
+  const app = await build(t, { config: { metricsToken: 'scrape-secret' } });
+  t.equal((await scrape(app)).status, 401, 'no token: refused');
+  t.equal((await scrape(app, { authorization: 'Bearer wrong' })).status, 401, 'another token: refused');
+  t.equal((await scrape(app, { authorization: 'Bearer scrape-secret' })).status, 200, 'the metrics token');
+  t.match(app.startupNotes.join('\n'), /metrics: +GET \/metrics guarded: Authorization: Bearer <the metrics token>/);
+
+  const open = await build(t);
+  t.equal((await scrape(open)).status, 200, 'neither set: open');
+  t.match(open.startupNotes.join('\n'), /metrics: +GET \/metrics open to anyone/);
+  const both = await build(t, { config: { metricsToken: 'scrape-secret', adminKey: 'admin-secret' } });
+  t.match(both.startupNotes.join('\n'), /guarded: Authorization: Bearer <the metrics token> or the admin key/);
 });
 
 t.test('--metrics off: no route, nothing counted', async (t) => {
@@ -188,4 +204,8 @@ t.test('1,000 sandboxes created, used and deleted: the series stay bounded; a sa
     'the created sandbox by its id',
   );
   t.equal(value(l, 'obsim_http_requests_total', { operation: 'listMerchants', sandbox: 'default' }), 1, "the configured partners' sandbox");
+  t.equal((await call(labelled, 'DELETE', `/_sandbox/sandboxes/${s.body.sandboxId}`, undefined, headers)).status, 200);
+  const gone = await scrape(labelled);
+  t.notMatch(gone.text, new RegExp(s.body.sandboxId), 'a deleted sandbox leaves no series behind');
+  t.equal(value(gone.samples, 'obsim_http_requests_total', { operation: 'listMerchants', sandbox: 'default' }), 1, 'the others stay');
 });
