@@ -139,16 +139,20 @@ const inWindow = (r: FaultRule, nowMs: number): boolean =>
 /**
  * The decisions of one profile in force, in the order requests and deliveries arrive. Matching
  * is what advances a rule's stream: a rule outside its window, or for another operation, draws
- * nothing.
+ * nothing. `drawn`: how many matches each rule's stream has already drawn for (a profile kept
+ * across a restart goes on where it stood).
  */
-export function createFaultDecider(profile: FaultProfile) {
+export function createFaultDecider(profile: FaultProfile, drawn: readonly number[] = []) {
   const rngs = streams(profile.seed, profile.rules.length);
+  const matches = profile.rules.map((_r, i) => drawn[i] ?? 0);
+  for (const [i, n] of matches.entries()) for (let k = 0; k < n * DRAWS; k++) uniformFloat64(rngs[i]);
   const apiRules = profile.rules.map((r, i) => ({ r, i })).filter((x): x is { r: ApiRule; i: number } => isApiRule(x.r));
   const webhookRules = profile.rules.map((r, i) => ({ r, i })).filter((x): x is { r: WebhookRule; i: number } => !isApiRule(x.r));
 
   /** The draws of one match of rule `i`: whether it fires, and the values its fault takes. */
   function draw(i: number, rate: number): [fires: boolean, u1: number, u2: number] {
     const g = rngs[i];
+    matches[i]++;
     const u: number[] = [];
     for (let k = 0; k < DRAWS; k++) u.push(uniformFloat64(g));
     return [u[0] < rate, u[1], u[2]];
@@ -156,6 +160,8 @@ export function createFaultDecider(profile: FaultProfile) {
 
   return {
     profile,
+    /** How many matches each rule's stream has drawn for. */
+    drawn: (): readonly number[] => [...matches],
     /** The partner request's fault, from the first rule (in profile order) that fires; each matching rule draws. */
     api(op: OperationName, nowMs: number): ApiFault | undefined {
       let chosen: ApiFault | undefined;

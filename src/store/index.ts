@@ -14,6 +14,9 @@
  * - after-commit listeners (webhook worker, timer arming) run after the real COMMIT, and the
  *   webhook worker claims nothing while a group is open (`groupOpen`), so no event leaves before
  *   the change that caused it is committed.
+ * - what is kept in memory beside the rows follows them: `afterCommit(fn)` runs fn once the COMMIT
+ *   that holds the calling savepoint's work has succeeded (never when it, or the group, rolls
+ *   back), and `onUndo(fn)` runs fn when it rolls back (a seeded draw taken inside it is given back).
  * A COMMIT that fails rolls the whole group back; every waiting request then answers an error
  * (503 `storage_unavailable` when the database is failing: disk full, read-only, locked). When
  * SQLite itself rolls the whole transaction back (it does on a full disk or an I/O error in the
@@ -56,7 +59,17 @@ interface Group {
   locked?: unknown;
   /** A tx() of this group completed: its COMMIT proves the database takes writes. */
   wrote?: boolean;
+  /** What the group's released savepoints asked to run after its COMMIT, and to undo when it rolls back. */
+  frame: Frame;
 }
+
+/** The in-memory consequences of a savepoint's work: kept with it, dropped or undone with it. */
+interface Frame {
+  afterCommit: (() => void)[];
+  undo: (() => void)[];
+}
+
+const newFrame = (): Frame => ({ afterCommit: [], undo: [] });
 
 /** meta key the health check writes to find out whether the database takes writes again. */
 const HEALTH_PROBE_KEY = 'health_probe';
@@ -74,11 +87,21 @@ export function createStore(db: Db) {
     fault = storageFault(err) ?? fault;
   }
 
+  /** Savepoints open now, innermost last: each one's in-memory consequences. */
+  const frames: Frame[] = [];
+
+  /** A group rolled back whole: what its savepoints did in memory is undone, newest first. */
+  function undoGroup(g: Group): void {
+    for (const fn of g.frame.undo.reverse()) fn();
+    g.frame = newFrame();
+  }
+
   /** SQLite rolled the group's transaction back under us: fail every request waiting on it. */
   function failGroup(err: unknown): void {
     const g = group;
     if (!g || db.inTransaction) return;
     group = undefined;
+    undoGroup(g);
     g.reject(err);
   }
 
@@ -91,7 +114,7 @@ export function createStore(db: Db) {
       reject = rej;
     });
     promise.catch(() => undefined); // observed by committed() callers; never an unhandled rejection
-    group = { promise, resolve, reject };
+    group = { promise, resolve, reject, frame: newFrame() };
     setImmediate(flush);
   }
 
@@ -109,10 +132,13 @@ export function createStore(db: Db) {
       } catch {
         /* the connection is gone: nothing was committed */
       }
+      undoGroup(g);
       g.reject(err);
       return;
     }
     if (g.wrote) fault = undefined;
+    // the in-memory books follow the rows before anyone waiting on this COMMIT reads them
+    for (const fn of g.frame.afterCommit) fn();
     g.resolve();
     for (const listener of afterCommit) listener();
   }
@@ -143,11 +169,22 @@ export function createStore(db: Db) {
    */
   function inSavepoint<T>(fn: () => T): T {
     savepointBegin.run();
+    const frame = newFrame();
+    frames.push(frame);
     try {
       const result = fn();
       savepointRelease.run();
+      frames.pop();
+      // released: its consequences now belong to the savepoint around it, or to the group
+      const outer = frames.at(-1) ?? group?.frame;
+      if (outer) {
+        outer.afterCommit.push(...frame.afterCommit);
+        outer.undo.push(...frame.undo);
+      } else for (const after of frame.afterCommit) after(); // committed already: its own transaction
       return result;
     } catch (err) {
+      frames.pop();
+      for (const fn of frame.undo.reverse()) fn();
       // SQLite may have rolled the whole transaction back already (a full disk, a lost lock)
       if (db.inTransaction) {
         savepointUndo.run();
@@ -244,6 +281,20 @@ export function createStore(db: Db) {
     /** The database is failing writes (disk full, read-only, locked, …): what the last failure said. */
     get fault(): StorageFault | undefined {
       return fault;
+    },
+
+    /**
+     * Run `fn` once the work of the savepoint this is called in is committed (at once outside any):
+     * an in-memory book changes only with the rows it mirrors.
+     */
+    afterCommit(fn: () => void): void {
+      const frame = frames.at(-1);
+      if (frame) frame.afterCommit.push(fn);
+      else fn();
+    },
+    /** Run `fn` if the work of the savepoint this is called in is rolled back (a draw given back). */
+    onUndo(fn: () => void): void {
+      frames.at(-1)?.undo.push(fn);
     },
 
     onCommit(listener: () => void): () => void {

@@ -159,4 +159,14 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       ALTER TABLE events ADD COLUMN bank TEXT;
     `,
   },
+  {
+    // Seeded draws kept with the state they belong to: how many draws a degraded bank's stream
+    // and each fault rule's stream have given, written in the transaction of the change that drew,
+    // so a rolled-back request gives its draw back and a restart goes on where it stood
+    name: '106_seeded_draws',
+    sql: `
+      ALTER TABLE bank_profiles ADD COLUMN draws INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE fault_profiles ADD COLUMN draws TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];

@@ -182,17 +182,29 @@ t.test('a down window starts and ends on the sandbox clock', async (t) => {
   t.pass('500 windows');
 });
 
-/** A store that keeps nothing: the bank book's seeded streams are what is under test. */
-const memoryStore = {
-  bankProfiles: { all: () => [], set: () => undefined, clear: () => false, clearAll: () => undefined },
-  tx: (fn: () => unknown) => fn(),
-} as unknown as Store;
+/** A store that keeps only the draw counts: the bank book's seeded streams are what is under test. */
+function memoryStore(): Store {
+  const draws = new Map<string, number>();
+  return {
+    bankProfiles: {
+      all: () => [],
+      set: (sandboxId: string, bankId: string) => void draws.set(`${sandboxId} ${bankId}`, 0),
+      nextDraw: (sandboxId: string, bankId: string) => {
+        const key = `${sandboxId} ${bankId}`;
+        draws.set(key, (draws.get(key) ?? 0) + 1);
+        return draws.get(key)!;
+      },
+    },
+    tx: (fn: () => unknown) => fn(),
+    afterCommit: (fn: () => void) => fn(),
+  } as unknown as Store;
+}
 
 t.test('a degraded bank: the same seed and sequence give the same failures, at about its rate', async (t) => {
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (seed, failureRate) => {
       const draws = (sandbox: string) => {
-        const book = createBankBook(memoryStore);
+        const book = createBankBook(memoryStore());
         book.set(sandbox, { 'nordlys-bank': bankProfileToApply({ profile: 'degraded', failureRate, seed }, YEAR_START) }, 'now');
         return Array.from({ length: 400 }, () => book.drawFailure(sandbox, 'nordlys-bank'));
       };

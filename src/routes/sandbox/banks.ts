@@ -106,6 +106,7 @@ export async function bankRoutes(app: FastifyInstance): Promise<void> {
         throw validationToApiError(request.validationError.validation as never, request.validationError.validationContext ?? 'body');
       const { sandbox } = request;
       banks.set(sandbox.id, { [bank.bankId]: bankProfileToApply(request.body ?? {}, sandbox.clock.nowMs()) }, sandbox.clock.iso());
+      await app.store.committed(); // the profile is in force once stored
       return bankView(banks, sandbox, bank);
     },
   );
@@ -124,6 +125,7 @@ export async function bankRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const bank = knownBank(request.params.bankId);
       banks.clear(request.sandbox.id, bank.bankId);
+      await app.store.committed();
       return bankView(banks, request.sandbox, bank);
     },
   );

@@ -60,6 +60,7 @@ export async function faultRoutes(app: FastifyInstance): Promise<void> {
       const { sandbox } = request;
       const profile = profileToApply(request.body ?? {}, faultTargets(app.routeTable), sandbox.clock.nowMs());
       app.chaos.set(sandbox.id, profile, sandbox.clock.iso());
+      await app.store.committed(); // the profile is in force once stored
       return faultView(app.chaos, sandbox.id);
     },
   );
@@ -77,6 +78,7 @@ export async function faultRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       app.chaos.clear(request.sandbox.id);
+      await app.store.committed();
       return faultView(app.chaos, request.sandbox.id);
     },
   );

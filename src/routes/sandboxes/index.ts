@@ -119,6 +119,8 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
         const placed = profileToApply({ ...faultsAsked, seed: faults.seed }, faultTargets(app.routeTable), clock.nowMs());
         app.chaos.set(created.row.id, placed, clock.iso());
       }
+      // the profiles are in force once stored, before a persona is built in them
+      await app.store.committed();
       const credentials = { clientId: created.row.id, clientSecret: created.clientSecret };
       let built: Awaited<ReturnType<typeof applyPersona>> | undefined;
       if (persona) {
