@@ -156,7 +156,11 @@ t.test('invalid personas: refused naming the path and the reason, nothing create
   t.equal(count(app, 'sandboxes', 'deleted_at IS NULL'), 0, 'no sandbox is left');
   t.equal(count(app, 'merchants', "partner_id LIKE 'sbx_%'"), 0, 'no row of one either');
   t.throws(() => loadPersona('/nonexistent/file.yaml'), { name: 'Error', source: '/nonexistent/file.yaml' });
-  t.ok(new PersonaError('f', '/p', 'r') instanceof Error);
+  t.equal(
+    new PersonaError('f.yaml', '/merchants/0/state', 'is required').message,
+    'f.yaml: merchants[0].state: is required',
+    'names the place readably',
+  );
 });
 
 t.test('obsim serve --persona builds it for the default partner, once per database', async (t) => {

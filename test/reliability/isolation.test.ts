@@ -12,6 +12,9 @@
  *   - faults (docs/chaos.md): the production partner's sandbox has a fault profile (errors
  *     instead of and after the work, webhooks duplicated and dropped); no request or delivery of
  *     the other sandbox is ever given one.
+ *   - bank profiles (docs/banks.md): a created sandbox C in the same app as A and B has three; its
+ *     payers pay at its banks (and A's and B's at the same banks): its changes name bank rules,
+ *     none of A's or B's ever does, and A and B see no profile.
  * OBSIM_ISOLATION_RUNS (default 20 sequences of 20 operations; 200 in test:long).
  */
 import { createHash } from 'node:crypto';
@@ -44,16 +47,22 @@ interface Owned {
 }
 
 const PROD = { 'x-partner-client-id': 'prod-partner', 'x-partner-client-secret': 'prod-secret-0123456789' };
+/** C: a sandbox created in the same app as A's and B's (its credentials are filled in when it is made). */
+const C: Actor = { name: 'C', env: 'sandbox', partner: '', headers: {} };
 const ACTORS: Actor[] = [
   { name: 'A', env: 'sandbox', partner: 'sandbox-partner', headers: PARTNER },
   { name: 'B', env: 'sandbox', partner: 'other-partner', headers: OTHER_PARTNER },
+  C,
   { name: 'P', env: 'production', partner: 'prod-partner', headers: PROD },
 ];
+/** The banks a payer of any sandbox pays at; C's first three have profiles. */
+const PAYER_BANKS = ['nordlys-bank', 'fjord-sparekasse', 'thames-mutual', 'rhein-direktbank'];
 
 const OPS = [
   'testMerchant',
   'standardMerchant',
   'payment',
+  'payAtBank',
   'paymentStatus',
   'onboardingStatus',
   'resend',
@@ -145,20 +154,23 @@ t.test('random operation sequences by two partners in two environments never cro
     },
   });
   t.equal(chaos.statusCode, 200, 'the production sandbox has a fault profile');
-  // bank profiles (docs/banks.md) in the production partner's sandbox only
-  for (const [bankId, profile] of [
-    ['nordlys-bank', 'degraded'],
-    ['fjord-sparekasse', 'strict-ais'],
-    ['thames-mutual', 'weekend-settlement'],
-  ]) {
-    const set = await apps.production.inject({
-      method: 'PUT',
-      url: `/_sandbox/banks/${bankId}`,
-      headers: PROD,
-      payload: { profile, seed: 7 },
-    });
-    t.equal(set.statusCode, 200, `the production sandbox's ${bankId} is ${profile}`);
-  }
+  // bank profiles (docs/banks.md) in sandbox C only, made in the same app as A's and B's
+  const made = await apps.sandbox.inject({
+    method: 'POST',
+    url: '/_sandbox/sandboxes',
+    payload: {
+      name: 'with-bank-profiles',
+      banks: {
+        'nordlys-bank': { profile: 'degraded', failureRate: 0.5, seed: 7 },
+        'fjord-sparekasse': { profile: 'slow-app-approval' },
+        'thames-mutual': { profile: 'weekend-settlement' },
+      },
+    },
+  });
+  t.equal(made.statusCode, 200, 'sandbox C has three bank profiles');
+  const credentials = made.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;
+  C.partner = credentials.clientId;
+  C.headers = { 'x-partner-client-id': credentials.clientId, 'x-partner-client-secret': credentials.clientSecret };
   const injected = (body: string) => body.includes("injected by the sandbox's fault profile");
 
   /** Everything that exists, with its owner. */
@@ -190,7 +202,9 @@ t.test('random operation sequences by two partners in two environments never cro
           const item = items[pick % items.length];
           return { id: item.id, foreign: !items.some((o) => mine(o) && o.id === item.id) };
         };
-        let req: { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string> } | undefined;
+        let req:
+          | { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string>; form?: Record<string, string> }
+          | undefined;
         let foreign = false;
         const h = actor.headers;
         switch (op) {
@@ -213,6 +227,14 @@ t.test('random operation sequences by two partners in two environments never cro
               url: '/v1/partner/payments',
               payload: { merchantClientId: m.id, amount: 1 + (n % 500), referenceNumber: `ref-${n}` },
             };
+            break;
+          }
+          case 'payAtBank': {
+            // the payer of one of the caller's own payments approves it on the hosted page, at a bank
+            const own = pool('payments').filter(mine);
+            if (!own.length) break;
+            const token = app.store.payments.tokenFor(Number(own[pick % own.length].id));
+            req = { method: 'POST', url: `/pay/${token}`, form: { decision: 'approve', bankId: PAYER_BANKS[n % PAYER_BANKS.length] } };
             break;
           }
           case 'paymentStatus':
@@ -318,7 +340,14 @@ t.test('random operation sequences by two partners in two environments never cro
         const foreignStrings = [...pool('merchants', 'client_id'), ...pool('webhooks')]
           .filter((o) => !mine(o) && o.id.length > 12)
           .map((o) => o.id);
-        const res = await app.inject({ method: req.method, url: req.url, headers: req.headers ?? h, payload: req.payload as object });
+        const res = req.form
+          ? await app.inject({
+              method: req.method,
+              url: req.url,
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              payload: new URLSearchParams(req.form).toString(),
+            })
+          : await app.inject({ method: req.method, url: req.url, headers: req.headers ?? h, payload: req.payload as object });
         await app.webhooks.drain();
         stats.ops++;
         const where = `${actor.name}(${actor.env}) ${op} ${req.method} ${req.url}`;
@@ -405,10 +434,38 @@ t.test('random operation sequences by two partners in two environments never cro
       `${actor['x-partner-client-id']} sees no bank profile: the other sandbox's are its own`,
     );
   }
-  t.equal(
-    apps.sandbox.db.prepare('SELECT count(*) FROM transitions WHERE bank_rule IS NOT NULL').pluck().get(),
-    0,
-    'no change in the sandbox without bank profiles names a bank rule',
+  // C's payers pay once more at each profiled bank, so that its rules have surely fired
+  const cMerchant = await apps.sandbox.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test',
+    headers: C.headers,
+    payload: { companyName: 'C ApS' },
+  });
+  for (const bankId of PAYER_BANKS.slice(0, 3)) {
+    const p = await apps.sandbox.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: C.headers,
+      payload: { merchantClientId: cMerchant.json<{ clientId: string }>().clientId, amount: 10, referenceNumber: `c-${bankId}` },
+    });
+    const token = apps.sandbox.store.payments.tokenFor(p.json<{ paymentId: number }>().paymentId);
+    await apps.sandbox.inject({
+      method: 'POST',
+      url: `/pay/${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ decision: 'approve', bankId }).toString(),
+    });
+  }
+  const rulesOf = (partner: string) =>
+    apps.sandbox.db
+      .prepare('SELECT DISTINCT bank_rule FROM transitions WHERE bank_rule IS NOT NULL AND partner_id = ?')
+      .pluck()
+      .all(partner);
+  t.ok(rulesOf(C.partner).length > 0, `rules fired in sandbox C: ${rulesOf(C.partner).join(', ')}`);
+  t.same(
+    [...rulesOf('sandbox-partner'), ...rulesOf('other-partner')],
+    [],
+    'none in the default sandbox, in the same app, at the same banks',
   );
   const inProduction = faultsIn('production');
   t.ok(inProduction.requests + inProduction.deliveries > 0, `the profile did inject (${JSON.stringify(inProduction)})`);
