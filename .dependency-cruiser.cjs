@@ -42,6 +42,14 @@ module.exports = {
       to: { path: '^src/(routes|plugins|journal|webhooks|cli|scenarios|console)/|^src/(app|server|cli|index)\\.ts$' },
     },
     {
+      name: 'mcp-not-cli',
+      severity: 'error',
+      comment:
+        'The MCP server and the CLI are two adapters over the same core (the scenario runner, its transport and triggers, the client): neither speaks through the other, so no CLI wording or CLI HTTP client reaches MCP.',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/cli(/|\\.ts$)' },
+    },
+    {
       name: 'schemas-from-domain',
       severity: 'error',
       comment: 'schemas/ are JSON Schemas whose enums come from the domain; they import nothing else of obsim.',

@@ -11,7 +11,8 @@ import { EVENT_NAMES, type EventName } from '../domain/machine.js';
 import { CONSENT_ACTIONS, MERCHANT_ACTIONS, PAYMENT_ACTIONS } from '../domain/controls.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
 import { SHIPPED_BANK_PROFILES } from '../domain/bank-profiles.js';
-import { runTrigger } from '../cli/trigger.js';
+import { httpTransport } from '../scenarios/transport.js';
+import { runTrigger } from '../scenarios/triggers.js';
 import { checkReceiver } from '../webhooks/receiver-check.js';
 import { component, providerOperations } from './contract.js';
 import { input, READ_TOOLS, type Tool } from './read-tools.js';
@@ -240,10 +241,8 @@ export const TOOLS: Tool[] = [
     },
     async run(session, args) {
       const { credentials } = session.sandbox(args.sandbox);
-      const { what, deliveries } = await runTrigger(args.event as EventName, {
-        baseUrl: session.options.baseUrl,
-        partnerClientId: credentials.clientId,
-        partnerClientSecret: credentials.clientSecret,
+      const { what, deliveries } = await runTrigger(httpTransport(session.options.baseUrl), args.event as EventName, {
+        partner: credentials,
         amount: (args.amount as number | undefined) ?? 120,
         merchant: args.merchantId as number | undefined,
         reason: (args.reason as FailureReason | undefined) ?? 'bank_rejected',

@@ -70,6 +70,16 @@ t.test('the server never reaches up to the layer that starts processes', async (
   t.notOk(forbids(r, 'src/routes/sandboxes/index.ts', 'src/plugins/shard-peers.ts'), 'the peers fan-out is a plugin the routes may use');
 });
 
+t.test('the MCP server and the CLI are adapters side by side: MCP never imports the CLI', async (t) => {
+  const r = rule('mcp-not-cli');
+  if (!r) return t.fail('mcp-not-cli is missing from .dependency-cruiser.cjs');
+  t.equal(r.severity, 'error');
+  t.ok(forbids(r, 'src/mcp/tools.ts', 'src/cli/trigger.ts'), 'mcp -> cli is forbidden');
+  t.ok(forbids(r, 'src/mcp/tools.ts', 'src/cli.ts'), 'and the CLI entry');
+  t.notOk(forbids(r, 'src/mcp/tools.ts', 'src/scenarios/triggers.ts'), 'the triggers beside the scenario runner are shared');
+  t.notOk(forbids(r, 'src/cli/mcp.ts', 'src/mcp/server.ts'), 'the CLI starts the MCP server');
+});
+
 t.test('the checker finds no violation in the tree', async (t) => {
   const bin = new URL('node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', root).pathname;
   const out = execFileSync(

@@ -17,7 +17,6 @@
  *     none of A's or B's ever does, and A and B see no profile.
  * OBSIM_ISOLATION_RUNS (default 20 sequences of 20 operations; 200 in test:long).
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,80 +25,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { decodePage } from '../../src/journal/pages.js';
 import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
+import { ACTORS, C, OPS, PAYER_BANKS, PROD, storedFaults, tableDigest, type Env, type Owned } from '../helpers/isolation.js';
 
 const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
 const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
 t.setTimeout(Math.max(180_000, RUNS * 5_000));
-
-type Env = 'sandbox' | 'production';
-interface Actor {
-  name: string;
-  env: Env;
-  partner: string;
-  headers: Record<string, string>;
-}
-interface Owned {
-  env: Env;
-  partner: string;
-  id: string;
-}
-
-const PROD = { 'x-partner-client-id': 'prod-partner', 'x-partner-client-secret': 'prod-secret-0123456789' };
-/** C: a sandbox created in the same app as A's and B's (its credentials are filled in when it is made). */
-const C: Actor = { name: 'C', env: 'sandbox', partner: '', headers: {} };
-const ACTORS: Actor[] = [
-  { name: 'A', env: 'sandbox', partner: 'sandbox-partner', headers: PARTNER },
-  { name: 'B', env: 'sandbox', partner: 'other-partner', headers: OTHER_PARTNER },
-  C,
-  { name: 'P', env: 'production', partner: 'prod-partner', headers: PROD },
-];
-/** The banks a payer of any sandbox pays at; C's first three have profiles. */
-const PAYER_BANKS = ['nordlys-bank', 'fjord-sparekasse', 'thames-mutual', 'rhein-direktbank'];
-
-const OPS = [
-  'testMerchant',
-  'standardMerchant',
-  'payment',
-  'payAtBank',
-  'paymentStatus',
-  'onboardingStatus',
-  'resend',
-  'store',
-  'webhook',
-  'testWebhook',
-  'list',
-  'completePayment',
-  'deactivate',
-  'deliveries',
-  'redeliver',
-  'token',
-  'ais',
-  'reset',
-  'otherEnvironment',
-] as const;
-
-/** Journal entries given a fault, in every page of the app's journal. */
-function storedFaults(app: FastifyInstance): number {
-  app.journal?.flush();
-  const pages = app.db.prepare('SELECT data FROM journal_pages').pluck().all() as string[];
-  return pages.reduce((n, data) => n + decodePage(data).filter((e) => e.fault !== null).length, 0);
-}
-
-function tableDigest(app: FastifyInstance, partner: string): string {
-  const h = createHash('sha256');
-  const tables = app.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
-  for (const table of tables) {
-    const cols = (app.db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
-    // the journal records requests by whose credentials or token they carry: an AIS call with a
-    // token issued for A's merchant is A's to see, whoever sent it (test/routes/sandbox/journal.test.ts)
-    if (!cols.includes('partner_id') || table === 'journal_pages') continue;
-    const rows = app.db.prepare(`SELECT * FROM "${table}" WHERE partner_id = ? ORDER BY rowid`).raw().all(partner);
-    h.update(`${table}:${JSON.stringify(rows)}\n`);
-  }
-  return h.digest('hex');
-}
 
 t.test('random operation sequences by two partners in two environments never cross', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-iso-'));
