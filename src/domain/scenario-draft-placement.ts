@@ -86,6 +86,29 @@ function subjectsOf(data: unknown): string[] {
     .map(([, v]) => String(v));
 }
 
+/**
+ * What else each value an answer handed out stands for: the values of one object name one thing,
+ * so a hosted link's token (the last segment of `paymentUrl`, an `onboardingToken`) names the
+ * payment or merchant its answer was about, and a write to /pay/<token> names that payment.
+ */
+function aliasesOf(entries: readonly DraftEntry[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const values: string[] = [];
+    for (const [k, v] of Object.entries(node)) {
+      if (typeof v === 'object') visit(v);
+      else if (isGeneratedKey(k) && (typeof v === 'string' || typeof v === 'number')) {
+        values.push(k.endsWith('Url') ? (String(v).split('?')[0].split('/').pop() ?? '') : String(v));
+      }
+    }
+    for (const v of values) if (v !== '') out.set(v, [...(out.get(v) ?? []), ...values.filter((w) => w !== v)]);
+  };
+  for (const e of entries) visit(e.responseBody);
+  return out;
+}
+
 export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery[]): Map<number, Placed[]> {
   const placed = new Map<number, Placed[]>();
   const put = (i: number, p: Placed) => {
@@ -97,12 +120,14 @@ export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery
   /** id (a path segment, an id in either body) → the writes that name it, in order. */
   const writesNaming = new Map<string, number[]>();
   const atMs = entries.map((e) => Date.parse(e.at));
+  const aliases = aliasesOf(entries);
   entries.forEach((e, j) => {
     const id = (e.responseBody as { id?: unknown } | undefined)?.id;
     if (e.method === 'POST' && e.path === '/v1/partner/webhooks' && typeof id === 'string') registeredAt.set(id, j);
     if (e.method === 'GET') return;
     const names = new Set<string>(e.path.split('/').filter((s) => s !== ''));
     for (const g of generatedValues(e.responseBody, generatedValues(e.requestBody))) names.add(String(g.value));
+    for (const n of [...names]) for (const alias of aliases.get(n) ?? []) names.add(alias);
     for (const n of names) {
       const list = writesNaming.get(n);
       if (list) list.push(j);

@@ -58,3 +58,37 @@ t.test('a capture is kept only when a later step refers to it', async (t) => {
   t.same(s[1].request.capture, { paymentId2: 'paymentId' });
   t.equal(s[2].request.path, '/v1/partner/payments/${paymentId2}/status');
 });
+
+t.test('on a frozen clock a delivery goes after the hosted-page write that caused it: a link token names its payment', async (t) => {
+  const token = 'pay_5000004_Y1q4TrJkCgXiHbe-GBlXzc';
+  const entries = [
+    entry({ method: 'POST', path: '/v1/partner/webhooks', status: 200, responseBody: { id: 'wh_1', url: 'https://x.test/h' } }),
+    entry({
+      method: 'POST',
+      path: '/v1/partner/payments',
+      status: 200,
+      responseBody: { paymentId: 5000004, status: 'pending', paymentUrl: `http://localhost:4010/pay/${token}` },
+    }),
+    entry({ method: 'POST', path: `/pay/${token}`, status: 400, requestBody: { decision: 'approve', bankId: 'down-bank' } }),
+    entry({ method: 'GET', path: '/v1/partner/payments/5000004/status', status: 200, responseBody: { status: 'pending' } }),
+    entry({ method: 'POST', path: `/pay/${token}`, status: 303, requestBody: { decision: 'approve', bankId: 'up-bank' } }),
+  ];
+  const { scenario } = draftScenario({
+    name: 'n',
+    origin: 'a test',
+    entries,
+    deliveries: [
+      {
+        id: 1,
+        event: 'payment.completed',
+        webhookId: 'wh_1',
+        body: JSON.stringify({ event: 'payment.completed', data: { paymentId: 5000004, status: 'paid' } }),
+        createdAt: AT,
+        redeliveryOf: null,
+      },
+    ],
+    truncated: false,
+  });
+  const kinds = scenario!.steps.map((s) => Object.keys(s).find((k) => k !== 'name'));
+  t.equal(kinds.at(-1), 'expectWebhook', 'after the approval that paid it, not after the refused one or the read');
+});
