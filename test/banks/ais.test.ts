@@ -7,8 +7,9 @@ import t from 'tap';
 import { json } from '../helpers/app.js';
 import { aisApp, type AisContext } from '../helpers/ais.js';
 import { call } from '../helpers/partner.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 
 async function accountsOf(ctx: AisContext, userId: string) {
   const res = await ctx.app.inject({

@@ -17,8 +17,9 @@ import { bankProfileToApply } from '../../src/domain/bank-profiles.js';
 import { openDatabase, type Db } from '../../src/store/db.js';
 import { build, PARTNER } from '../helpers/app.js';
 import { postForm } from '../helpers/hosted.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(240_000);
+t.setTimeout(scaled(240_000));
 
 /** A process of obsim on a file database whose COMMITs fail when `failing()` says so. */
 async function obsimOn(t: Tap, path: string, failing: () => boolean): Promise<{ app: FastifyInstance; db: Db }> {

@@ -7,9 +7,10 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { inCI } from '../helpers/browser.js';
+import { scaled } from '../helpers/speed.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 function runPages(ci: string | undefined): Promise<{ code: number | null; out: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, OBSIM_CHROMIUM_PATH: '/nonexistent/obsim-test/chromium' };

@@ -14,11 +14,12 @@ import { createRequire } from 'node:module';
 import t, { type Test } from 'tap';
 import type { BrowserContext, Page } from 'playwright-core';
 import { browserMissing, browserSession, consoleSignIn as signIn, inCI, partner, type BrowserSession } from '../helpers/browser.js';
+import { scaled } from '../helpers/speed.js';
 
 const missing = browserMissing();
 const skip = missing && inCI() ? 'chromium missing in CI: test/browser/pages.test.ts fails for it' : missing;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-t.setTimeout(240_000);
+t.setTimeout(scaled(240_000));
 const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2">"'&`;
 
 async function context(t: Test, session: BrowserSession, viewport = { width: 1280, height: 800 }): Promise<BrowserContext> {

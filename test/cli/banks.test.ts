@@ -10,8 +10,9 @@ import t from 'tap';
 import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 t.test('obsim banks: set, show, reset; refusals on one line', async (t) => {
   const server = await startServer(

@@ -11,8 +11,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { ROOT, runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const SECRET = 'whsec_example_receiver_test';
 
@@ -29,7 +30,7 @@ async function exampleReceiver(t: { teardown(fn: () => unknown): void }) {
       await once(child, 'exit');
     }
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   while (!/listening on (\S+)/.test(out)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the example receiver did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -48,7 +49,7 @@ t.test('the example receiver passes every check; the table, the exit code and wh
   t.match(run.stdout, /PASS {2}tampered body, original signature +refused with 401 in \d+ ms/);
 
   // the receiver logs after answering (it processes asynchronously): wait for the last check's line
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + scaled(10_000);
   while (!rx.log().includes('merchant.updated: not handled, ignored') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const log = rx.log();
   const processed = log.split('\n').filter((l) => /^payment \d+ \(check-receiver-\d+\): paid$/.test(l));

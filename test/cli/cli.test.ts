@@ -12,11 +12,12 @@ import { buildCli } from '../../src/cli.js';
 import { sign } from '../../src/webhooks/sign.js';
 import { build, PARTNER } from '../helpers/app.js';
 import { BIN, cleanEnv, runObsim, type Run } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 // generous: child processes start slowly on a busy machine
-t.setTimeout(300_000);
+t.setTimeout(scaled(300_000));
 
 const obsim = (args: string[], options: { timeoutMs?: number } = {}): Promise<Run> => runObsim(args, options);
 

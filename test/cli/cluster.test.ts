@@ -11,8 +11,9 @@ import t from 'tap';
 import { inCI } from '../helpers/browser.js';
 import { freePorts, haproxyMissing } from '../helpers/cluster.js';
 import { ROOT, runnable } from '../helpers/process.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 const { argv: bin } = runnable(['node', 'dist/src/bin.js']);
 const env = { ...process.env, OBSIM_LOG_LEVEL: 'warn' };
 

@@ -11,8 +11,9 @@ import { convert } from 'xmlbuilder2';
 import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { ROOT, runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const PARTNER = {
   'x-partner-client-id': 'sandbox-partner',

@@ -7,8 +7,9 @@ import t from 'tap';
 import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 t.test('create, use, list, delete', async (t) => {
   const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent' }, () => undefined);

@@ -13,8 +13,9 @@ import { browserMissing, inCI, launchBrowser } from '../helpers/browser.js';
 import { haproxyMissing, routerCall, startTestCluster } from '../helpers/cluster.js';
 import { runnable, ROOT } from '../helpers/process.js';
 import { expectedSignature, startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(240_000);
+t.setTimeout(scaled(240_000));
 
 const missing = haproxyMissing();
 if (missing && inCI()) t.fail(`${missing}: in CI the cluster tests must run (.ci/run installs haproxy)`);

@@ -16,10 +16,11 @@ import fc from 'fast-check';
 import t from 'tap';
 import { inCI } from '../helpers/browser.js';
 import { haproxyMissing, routerCall, startTestCluster } from '../helpers/cluster.js';
+import { scaled } from '../helpers/speed.js';
 
 const RUNS = Math.max(1, Math.round(Number(process.env.OBSIM_ISOLATION_RUNS ?? 20) / 2.5));
 const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
-t.setTimeout(Math.max(180_000, RUNS * 10_000));
+t.setTimeout(scaled(Math.max(180_000, RUNS * 10_000)));
 
 interface Actor {
   name: string;

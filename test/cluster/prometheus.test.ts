@@ -17,8 +17,9 @@ import { findExecutable } from '../../src/cluster/supervisor.js';
 import { inCI } from '../helpers/browser.js';
 import { freePorts, haproxyMissing, routerCall, startTestCluster } from '../helpers/cluster.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const missing = haproxyMissing() || (findExecutable('prometheus') ? false : 'prometheus is not installed (apt-get install prometheus)');
 if (missing && inCI()) t.fail(`${missing}: in CI the monitoring test must run (.ci/run installs both)`);
@@ -49,7 +50,7 @@ async function startPrometheus(t: Test, configFile: string): Promise<{ url: stri
     rmSync(storage, { recursive: true, force: true });
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited: ${log}`);
     try {
@@ -106,7 +107,7 @@ t.test(
     };
     /** Poll `check` every half second while `work` keeps traffic going, until it holds or 40 s pass. */
     const eventually = async (what: string, check: () => Promise<boolean>, work: () => Promise<void> = async () => {}) => {
-      const deadline = Date.now() + 40_000;
+      const deadline = Date.now() + scaled(40_000);
       for (;;) {
         await work();
         if (await check()) return true;

@@ -11,9 +11,10 @@ import t from 'tap';
 import { loadConfig, SETTINGS } from '../../src/config.js';
 import { envOf, execForm, healthcheckOf, parseDockerfile, type Stage } from '../helpers/dockerfile.js';
 import { ROOT, runnable, startCmd } from '../helpers/process.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const dockerfile = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { startCmd } from '../helpers/process.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const CMD = ['node', 'dist/src/bin.js', 'serve'];
 

@@ -21,8 +21,9 @@ import t from 'tap';
 import ts from 'typescript';
 import { build, PARTNER } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const docs = readFileSync(join(ROOT, 'docs/openapi.md'), 'utf8');
 /** The code block after `<!-- example:NAME -->` in docs/openapi.md. */

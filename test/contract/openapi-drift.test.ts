@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { DOCUMENTS as PUBLISHED } from '../../src/openapi/documents.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 // where each published document is served and committed (src/openapi/documents.ts)
 const DOCUMENTS = Object.values(PUBLISHED);

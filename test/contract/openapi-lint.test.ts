@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { DOCUMENTS as PUBLISHED } from '../../src/openapi/documents.js';
 import { ROOT } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const DOCUMENTS = Object.values(PUBLISHED).map((d) => d.file);
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);

@@ -8,9 +8,10 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import { json, PARTNER, schemaErrors, T0 } from '../helpers/app.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const Thing = {
   type: 'object',

@@ -7,9 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const count = (app: FastifyInstance) => Number(app.db.prepare('SELECT count(*) FROM merchants').pluck().get());
 const fastTrack = {

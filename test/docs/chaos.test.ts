@@ -21,8 +21,9 @@ import { call } from '../helpers/partner.js';
 import { docsPage, runTryIt, tryItSkip } from '../helpers/docs.js';
 import { ROOT, runObsim, TSX } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 const { page, block, printed, printsLine } = docsPage('docs/chaos.md');
 
 t.test('the Try it block prints what the page says', { skip: tryItSkip() }, async (t) => {

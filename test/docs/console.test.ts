@@ -10,8 +10,9 @@ import t from 'tap';
 import { screenshotsDir, SHOTS, takeScreenshots, USAGE } from '../../scripts/console-screenshots.js';
 import { browserMissing, inCI } from '../helpers/browser.js';
 import { ROOT, TSX } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 const docs = new URL('../../docs/', import.meta.url);
 const page = readFileSync(new URL('console.md', docs), 'utf8');
 

@@ -14,8 +14,9 @@ import { startObsim } from '../../src/index.js';
 import { startShadow } from '../../src/shadow/shadow.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
 import { BIN } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(90_000);
+t.setTimeout(scaled(90_000));
 const { block, printsLine } = docsPage('docs/drift.md');
 const missing = missingTools('bash', 'curl', 'jq');
 const skipShell = missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false;

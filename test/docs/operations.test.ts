@@ -20,8 +20,9 @@ import { inCI } from '../helpers/browser.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
 import { startCmd } from '../helpers/process.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(90_000);
+t.setTimeout(scaled(90_000));
 const { page, block, printed, printsLine } = docsPage('docs/operations.md');
 const missing = missingTools('bash', 'curl', 'jq');
 const skipShell = missing.length > 0 && !process.env.CI ? `${missing.join(', ')} not installed` : false;
@@ -97,7 +98,7 @@ t.test('the OpenTelemetry command line exports spans (the endpoint pointed at a 
   });
   t.teardown(() => server.child.kill('SIGKILL'));
   await fetch(`${server.url}/healthz`).then((r) => r.text());
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + scaled(10_000);
   while (services.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   t.equal(services[0], env.OTEL_SERVICE_NAME, 'spans arrive, named as the command line says');
 });

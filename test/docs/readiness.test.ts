@@ -22,8 +22,9 @@ import { build } from '../helpers/app.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
 import { ROOT, runObsim, TSX } from '../helpers/processes.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 const { page, block, printed, printsLine } = docsPage('docs/readiness.md');
 const missing = missingTools('bash', 'curl', 'jq');
 

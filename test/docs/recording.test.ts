@@ -12,8 +12,9 @@ import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { docsPage, missingTools } from '../helpers/docs.js';
 import { runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 const { block, printed } = docsPage('docs/scenarios-and-cli.md');
 const missing = missingTools('bash', 'curl', 'jq');
 

@@ -12,8 +12,9 @@ import t from 'tap';
 import { build } from '../helpers/app.js';
 import { call } from '../helpers/partner.js';
 import { expectedSignature } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 
 const readme = readFileSync(new URL('../../docs/lifecycle-and-webhooks.md', import.meta.url), 'utf8');
 
@@ -74,7 +75,7 @@ t.test('the README snippet verifies signatures: signed accepted, tampered reject
   });
 
   // wait until the snippet listens
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     const up = await fetch(url, { method: 'POST', body: 'probe' }).then(
       async (r) => (await r.arrayBuffer(), true),

@@ -7,10 +7,11 @@
 import t from 'tap';
 import { runCatalogueEntry } from '../helpers/drift.js';
 import { CATALOGUE } from './catalogue.js';
+import { scaled } from '../helpers/speed.js';
 
 const entries = process.env.OBSIM_DRIFT_ALL ? CATALOGUE : CATALOGUE.filter((e) => e.short);
 // a flow takes 0.1-0.5 s, one with webhooks its wait on top: all 50 take about a minute
-t.setTimeout(entries.length * 5_000);
+t.setTimeout(scaled(entries.length * 5_000));
 
 for (const entry of entries) {
   t.test(`${entry.id} (${entry.scenario}): ${entry.expect.kind} at ${entry.expect.pointer || '(the answer)'}`, async (t) => {

@@ -10,9 +10,10 @@ import { runFiles } from '../../src/scenarios/runner.js';
 import { httpTransport } from '../../src/scenarios/transport.js';
 import { startShadow } from '../../src/shadow/shadow.js';
 import { freePorts } from '../helpers/cluster.js';
+import { scaled } from '../helpers/speed.js';
 
 const files = expandPaths([shippedScenariosDir()]);
-t.setTimeout(files.length * 5_000);
+t.setTimeout(scaled(files.length * 5_000));
 
 t.test('every shipped scenario: no drift, at most 2 % uncomparable', async (t) => {
   let compared = 0;
@@ -32,7 +33,7 @@ t.test('every shipped scenario: no drift, at most 2 % uncomparable', async (t) =
       const [result] = await runFiles([file], { transport: httpTransport(shadow.url) });
       t.ok(result.passed, `${result.name} passes through the shadow as it does against obsim`);
       await shadow.settled();
-      const deadline = Date.now() + 4_000;
+      const deadline = Date.now() + scaled(4_000);
       while (shadow.report().summary.webhooks.waiting > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const { summary, exchanges, webhookEntries } = shadow.report();
       t.same(

@@ -6,6 +6,7 @@ import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { advance, watchEvents } from '../helpers/engine.js';
 import type { FastifyInstance } from 'fastify';
 import { TEST_CAUSE } from '../helpers/engine.js';
+import { scaled } from '../helpers/speed.js';
 
 /** Control call per trigger: [action, body]. */
 const CONTROL: Record<PaymentTrigger, [string, unknown]> = {
@@ -295,7 +296,7 @@ t.test('a running clock fires timers in real time (setTimeout armed for the next
   const app = await build(t, { clock: VirtualClock.create({ start: T0 }), config: { settleDelayMs: 80 } });
   const m = await testMerchant(app);
   const p = await newPayment(app, m.clientId);
-  const deadline = Date.now() + 3_000;
+  const deadline = Date.now() + scaled(3_000);
   while ((await status(app, p.paymentId)).status !== 'paid' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   t.equal((await status(app, p.paymentId)).status, 'paid', 'settled without any clock advance');
 });

@@ -13,9 +13,10 @@ import { buildApp, DATABASE_ENVIRONMENT_KEY } from '../../src/app.js';
 import { ConfigError } from '../../src/config-parsers.js';
 import { DEFAULT_DATABASE, loadConfig, SETTINGS } from '../../src/config.js';
 import { serve, serveFails } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 function tempDir(t: { teardown(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-envdb-'));

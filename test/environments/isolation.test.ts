@@ -7,9 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 import { expectedSignature, startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 type Headers = Record<string, string>;
 

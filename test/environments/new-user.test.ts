@@ -24,8 +24,9 @@ import { docsPage, missingTools } from '../helpers/docs.js';
 import { startCmd } from '../helpers/process.js';
 import { runObsim } from '../helpers/processes.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 /** What Node or the driver print when a process dies at exit instead of leaving cleanly. */
 const CRASH = /Assertion failed|Aborted|Segmentation fault|FATAL ERROR|node::/;

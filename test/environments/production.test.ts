@@ -10,9 +10,10 @@ import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { build, json, PARTNER, schemaErrors } from '../helpers/app.js';
 import { postForm } from '../helpers/hosted.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const LIVE = { 'x-partner-client-id': 'live-partner', 'x-partner-client-secret': 'live-secret-0123456789' };
 const production = {

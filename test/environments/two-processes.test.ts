@@ -16,9 +16,10 @@ import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { expectedSignature } from '../helpers/receiver.js';
 import { serve } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI machines run many test files at once (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 type Headers = Record<string, string>;
 

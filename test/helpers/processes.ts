@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from './speed.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Node's arguments that run a TypeScript file (through tsx): `[...TSX, 'file.ts']`. */
@@ -64,7 +65,7 @@ export async function serve(args: string[], opts: { cwd?: string; env?: Record<s
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = once(child, 'exit') as Promise<[number | null]>;
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  const deadline = Date.now() + scaled(opts.timeoutMs ?? 60_000);
   while (!/openapi\.json/.test(out)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -12,8 +12,9 @@ import t from 'tap';
 import { json, schemaErrors } from '../helpers/app.js';
 import { aisApp, normalise, type AisContext } from '../helpers/ais.js';
 import { call } from '../helpers/partner.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 
 async function pageOf100(ctx: AisContext) {
   await ctx.authorizedConsent('user-typical');

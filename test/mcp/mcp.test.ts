@@ -18,8 +18,9 @@ import t, { type Test } from 'tap';
 import { startObsim, type Obsim } from '../../src/index.js';
 import { BIN, cleanEnv, ROOT } from '../helpers/processes.js';
 import { expectedSignature, startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
 

@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
 import { buildIsCurrent, ROOT } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(600_000);
+t.setTimeout(scaled(600_000));
 
 const docs = readFileSync(join(ROOT, 'docs/testing-with-obsim.md'), 'utf8');
 /** The code block after `<!-- example:NAME -->` in docs/testing-with-obsim.md. */

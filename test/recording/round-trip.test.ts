@@ -14,8 +14,9 @@ import { runScenario } from '../../src/scenarios/runner.js';
 import { injectTransport } from '../../src/scenarios/transport.js';
 import { build, json } from '../helpers/app.js';
 import { failure } from '../helpers/scenarios.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(240_000);
+t.setTimeout(scaled(240_000));
 
 const schema = JSON.parse(readFileSync(new URL('../../scenarios/scenario.schema.json', import.meta.url), 'utf8')) as object;
 const validate = addFormats.default(new Ajv({ strict: false, allErrors: true })).compile(schema);

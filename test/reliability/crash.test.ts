@@ -22,10 +22,11 @@ import Database from 'better-sqlite3';
 import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { kill, seededRandom, startKillable } from '../helpers/crash.js';
+import { scaled } from '../helpers/speed.js';
 
 const ROUNDS = Number(process.env.OBSIM_CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.OBSIM_CRASH_SEED ?? 8);
-t.setTimeout(Math.max(180_000, ROUNDS * 30_000));
+t.setTimeout(scaled(Math.max(180_000, ROUNDS * 30_000)));
 
 interface Received {
   id: string;

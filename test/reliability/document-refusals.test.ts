@@ -19,10 +19,11 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { build, schemaErrors } from '../helpers/app.js';
 import { baseRequest, operationsOf, sitesOf, urlOf, type BaseRequest, type Site } from '../helpers/document-refusals.js';
+import { scaled } from '../helpers/speed.js';
 
 const RUNS = Number(process.env.OBSIM_REFUSAL_RUNS ?? 2);
 const SEED = Number(process.env.OBSIM_REFUSAL_SEED ?? 20261129);
-t.setTimeout(Math.max(120_000, RUNS * 60_000));
+t.setTimeout(scaled(Math.max(120_000, RUNS * 60_000)));
 
 /** The sandbox as an export would carry it: its rows, its bank and fault profiles, its clock, the snapshots and sandboxes there are. */
 function exportOf(app: FastifyInstance, sandboxId: string): string {

@@ -24,11 +24,12 @@ import { build, PARTNER } from '../helpers/app.js';
 import { fixedCases, isProtected, requestArb, sampleFor } from '../helpers/fuzz.js';
 import { newFigures, routeSeed, sendAndCheck } from '../helpers/fuzz-check.js';
 import type { FuzzContext } from '../helpers/fuzz-values.js';
+import { scaled } from '../helpers/speed.js';
 
 const RUNS = Number(process.env.OBSIM_FUZZ_RUNS ?? 40);
 const SEED = Number(process.env.OBSIM_FUZZ_SEED ?? 20261121);
 const ONLY = process.env.OBSIM_FUZZ_ROUTE; // e.g. "POST /v1/partner/payments"
-t.setTimeout(Math.max(300_000, RUNS * 6_000));
+t.setTimeout(scaled(Math.max(300_000, RUNS * 6_000)));
 
 /** A loopback receiver for any webhook the fuzzer registers. */
 async function sink(t: { teardown(fn: () => unknown): void }): Promise<string> {

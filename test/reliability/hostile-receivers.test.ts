@@ -16,10 +16,11 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { DELIVERY_TIMEOUT_MS } from '../../src/webhooks/post.js';
 import { build, json, PARTNER } from '../helpers/app.js';
+import { scaled } from '../helpers/speed.js';
 
 const LONG = process.env.OBSIM_LONG === '1';
 const LIMIT_MS = 1_500;
-t.setTimeout(LONG ? 900_000 : 180_000);
+t.setTimeout(scaled(LONG ? 900_000 : 180_000));
 
 interface Hostile {
   url: (path: string) => string;

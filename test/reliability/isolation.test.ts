@@ -27,10 +27,11 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
 import { ACTORS, C, OPS, PAYER_BANKS, PROD, storedFaults, tableDigest, type Env, type Owned } from '../helpers/isolation.js';
+import { scaled } from '../helpers/speed.js';
 
 const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
 const SEED = Number(process.env.OBSIM_ISOLATION_SEED ?? 4242);
-t.setTimeout(Math.max(180_000, RUNS * 5_000));
+t.setTimeout(scaled(Math.max(180_000, RUNS * 5_000)));
 
 t.test('random operation sequences by two partners in two environments never cross', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-iso-'));

@@ -8,9 +8,10 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { build, PARTNER, schemaErrors } from '../helpers/app.js';
+import { scaled } from '../helpers/speed.js';
 
 const LONG = process.env.OBSIM_LONG === '1';
-t.setTimeout(LONG ? 300_000 : 60_000);
+t.setTimeout(scaled(LONG ? 300_000 : 60_000));
 
 function raw(port: number, request: string, opts: { keepOpen?: boolean } = {}): Promise<{ status: number; body: string; ms: number }> {
   return new Promise((resolve, reject) => {

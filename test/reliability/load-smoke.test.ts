@@ -7,9 +7,10 @@
  */
 import t from 'tap';
 import { runLoad } from '../helpers/load.js';
+import { scaled } from '../helpers/speed.js';
 
 const SECONDS = Number(process.env.OBSIM_LOAD_SMOKE_SECONDS ?? 4);
-t.setTimeout(Math.max(120_000, SECONDS * 5_000));
+t.setTimeout(scaled(Math.max(120_000, SECONDS * 5_000)));
 
 t.test(`mixed traffic for ${SECONDS} s: no error, no 5xx, only 2xx`, async (t) => {
   const r = await runLoad({ seconds: SECONDS, connections: 4, checkMemory: false });

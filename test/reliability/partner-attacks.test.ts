@@ -7,8 +7,9 @@ import t from 'tap';
 import { PARTNER } from '../helpers/app.js';
 import { buildTwo } from '../helpers/partner.js';
 import { run, type Attack } from '../helpers/attacks.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 t.test('partner credential attacks', async (t) => {
   const app = await buildTwo(t);

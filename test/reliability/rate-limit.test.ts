@@ -5,9 +5,10 @@
 import t from 'tap';
 import { json, OTHER_PARTNER, PARTNER, schemaErrors } from '../helpers/app.js';
 import { buildTwo } from '../helpers/partner.js';
+import { scaled } from '../helpers/speed.js';
 
 const list = { method: 'GET' as const, url: '/v1/partner/merchants' };
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 t.test('off by default: 70 quick requests, no 429', async (t) => {
   const app = await buildTwo(t);

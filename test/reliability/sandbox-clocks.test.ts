@@ -18,10 +18,11 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { build, PARTNER } from '../helpers/app.js';
 import { call, testMerchant } from '../helpers/partner.js';
+import { scaled } from '../helpers/speed.js';
 
 const RUNS = Number(process.env.OBSIM_SANDBOX_RUNS ?? 15);
 const SEED = Number(process.env.OBSIM_SANDBOX_SEED ?? 1717);
-t.setTimeout(Math.max(180_000, RUNS * 10_000));
+t.setTimeout(scaled(Math.max(180_000, RUNS * 10_000)));
 
 interface Box {
   /** Partner ids whose rows belong to it (the default sandbox: the configured partner). */

@@ -17,10 +17,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { kill, seededRandom, startKillable } from '../helpers/crash.js';
+import { scaled } from '../helpers/speed.js';
 
 const ROUNDS = Number(process.env.OBSIM_CRASH_ROUNDS ?? 3);
 const SEED = Number(process.env.OBSIM_CRASH_SEED ?? 12);
-t.setTimeout(Math.max(180_000, ROUNDS * 40_000));
+t.setTimeout(scaled(Math.max(180_000, ROUNDS * 40_000)));
 
 interface Box {
   id: string;

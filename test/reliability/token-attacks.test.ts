@@ -12,11 +12,12 @@ import t from 'tap';
 import { json, PARTNER, schemaErrors } from '../helpers/app.js';
 import { buildTwo } from '../helpers/partner.js';
 import { run, type Attack } from '../helpers/attacks.js';
+import { scaled } from '../helpers/speed.js';
 
 const SECRET = 'token-attack-suite-secret-0123456789abcdef';
 const USER = 'attack-user';
 const PERMS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'];
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 const hs256 = (input: string, key: string | Buffer) => createHmac('sha256', key).update(input).digest('base64url');

@@ -11,8 +11,9 @@ import { injectTransport } from '../../src/scenarios/transport.js';
 import { build, PARTNER } from '../helpers/app.js';
 import { call, count } from '../helpers/partner.js';
 import { runObsim } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(240_000);
+t.setTimeout(scaled(240_000));
 
 const outcome = (results: ScenarioResult[]) =>
   Object.fromEntries(results.map((r) => [r.name, { passed: r.passed, steps: r.steps.map((s) => s.status).join(''), error: r.error }]));

@@ -30,9 +30,10 @@ import type { Scenario } from '../../src/scenarios/types.js';
 import { servedDocument, unnamedInAnswer, unnamedInDelivery } from '../helpers/document-values.js';
 import { failure } from '../helpers/scenarios.js';
 import { transitionProblems } from '../helpers/transitions.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const files = expandPaths([shippedScenariosDir()]);
 const PARTNER_ID = PARTNER['x-partner-client-id'];

@@ -6,9 +6,10 @@ import { runScenario } from '../../src/scenarios/runner.js';
 import type { Step } from '../../src/scenarios/types.js';
 import { validateScenario } from '../../src/scenarios/loader.js';
 import { failure, fakeTransport, runSteps, TEST_MERCHANT } from '../helpers/scenarios.js';
+import { scaled } from '../helpers/speed.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 // one simulator for the whole file (building one costs ~1s); steps create uniquely named data
 const app = await build(t);

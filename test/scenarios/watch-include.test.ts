@@ -15,6 +15,7 @@ import { injectTransport } from '../../src/scenarios/transport.js';
 import { watchScenarios } from '../../src/scenarios/watch.js';
 import { build } from '../helpers/app.js';
 import { failure, runSteps } from '../helpers/scenarios.js';
+import { scaled } from '../helpers/speed.js';
 
 const SETUP = (company: string) => `name: setup-merchant
 steps:
@@ -108,7 +109,7 @@ t.test('--watch: re-runs what changed and what includes it, prints only what cha
     ],
   );
   const next = async (n: number) => {
-    const until = Date.now() + 10_000;
+    const until = Date.now() + scaled(10_000);
     while (lines.length < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     await watching.idle();
     return lines[n - 1] ?? '(nothing printed)';

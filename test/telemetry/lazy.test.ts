@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { startCmd } from '../helpers/process.js';
+import { scaled } from '../helpers/speed.js';
 
-t.setTimeout(90_000);
+t.setTimeout(scaled(90_000));
 
 const hook = pathToFileURL(join(import.meta.dirname, '..', 'helpers', 'record-imports.mjs')).href;
 

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { scaled } from '../helpers/speed.js';
 
 interface OtlpSpan {
   traceId: string;
@@ -79,7 +80,7 @@ const { act, signIn } = await import('../helpers/console.js');
 
 /** The spans matching `where`, once at least `n` have arrived (the batch is exported every 20 ms). */
 async function spansWhere(where: (s: OtlpSpan) => boolean, n = 1): Promise<OtlpSpan[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + scaled(10_000);
   for (;;) {
     const found = spans.filter(where);
     if (found.length >= n || Date.now() > deadline) return found;

@@ -16,10 +16,11 @@ import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { ObsimContainer } from '../../src/testcontainers.js';
 import { ROOT } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 const image = process.env.OBSIM_TESTCONTAINERS_IMAGE;
 const ready = image !== undefined && process.env.DOCKER_HOST !== undefined;
-t.setTimeout(300_000);
+t.setTimeout(scaled(300_000));
 
 t.test(
   'ObsimContainer: started with an HTTP wait, typed client and sandboxes against the image',

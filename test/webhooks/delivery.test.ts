@@ -10,9 +10,10 @@ import { buildTwo, call, testMerchant } from '../helpers/partner.js';
 import { envelopeProblems } from '../helpers/contract.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { hook, pay, deliveries, closedPort, checkSigned } from '../helpers/deliveries.js';
+import { scaled } from '../helpers/speed.js';
 
 // one test waits for the real 10-second delivery limit
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 t.test('payment.completed: signed POST to the subscribed webhook only, logged with the exact body', async (t) => {
   const app = await buildTwo(t);

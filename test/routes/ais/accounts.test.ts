@@ -2,9 +2,10 @@ import t from 'tap';
 import { json, schemaErrors } from '../../helpers/app.js';
 import { aisApp, normalise, type AisContext } from '../../helpers/ais.js';
 import { TEST_CAUSE } from '../../helpers/engine.js';
+import { scaled } from '../../helpers/speed.js';
 
 // many apps in one file on a shared 2-core machine: give the file more than tap's default 30 s
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 async function ready(t: Parameters<typeof aisApp>[0], userId = 'user-typical', consent: Record<string, unknown> = {}) {
   const ctx = await aisApp(t);

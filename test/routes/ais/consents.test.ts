@@ -1,9 +1,10 @@
 import t from 'tap';
 import { at, forceMerchantStatus, json, schemaErrors, T0 } from '../../helpers/app.js';
 import { aisApp, createMerchant, normalise } from '../../helpers/ais.js';
+import { scaled } from '../../helpers/speed.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const DAY = 86_400_000;
 

@@ -12,9 +12,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import t, { type Test } from 'tap';
 import { at, json, schemaErrors } from '../../helpers/app.js';
 import { aisApp, ALL_CONSENT_PERMISSIONS, createMerchant } from '../../helpers/ais.js';
+import { scaled } from '../../helpers/speed.js';
 
 // several users, tokens and consents on a shared machine: more than tap's default 30 s
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const USER = 'user-typical';
 const OTHER_USER = 'user-multi-currency';

@@ -5,9 +5,10 @@ import { VirtualClock } from '../../../src/clock.js';
 import { openDatabase } from '../../../src/store/db.js';
 import { at, build, json, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
 import { aisApp, createMerchant, JWT_SECRET } from '../../helpers/ais.js';
+import { scaled } from '../../helpers/speed.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const URL = '/v1/auth/generate-token';
 

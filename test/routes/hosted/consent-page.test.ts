@@ -7,9 +7,10 @@ import { json } from '../../helpers/app.js';
 import { SANDBOX_BANKS } from '../../../fixtures/banks.js';
 import { aisApp } from '../../helpers/ais.js';
 import { TEST_CAUSE } from '../../helpers/engine.js';
+import { scaled } from '../../helpers/speed.js';
 
 // several app instances per file on a shared machine: more than tap's default 30 s
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const path = (url: string) => new URL(url).pathname;

@@ -5,9 +5,10 @@ import { junitXml } from '../../../src/scenarios/junit.js';
 import { ScenarioLoadError } from '../../../src/scenarios/loader.js';
 import { loadFailure } from '../../../src/scenarios/runner.js';
 import { runSteps, TEST_MERCHANT } from '../../helpers/scenarios.js';
+import { scaled } from '../../helpers/speed.js';
 
 // generous: CI runs many test files at once on few cores (tap's default is 30 s per file)
-t.setTimeout(180_000);
+t.setTimeout(scaled(180_000));
 
 const app = await build(t);
 

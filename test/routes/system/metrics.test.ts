@@ -13,8 +13,9 @@ import { inCI } from '../../helpers/browser.js';
 import { hook, pay } from '../../helpers/deliveries.js';
 import { call, count, testMerchant } from '../../helpers/partner.js';
 import { startReceiver } from '../../helpers/receiver.js';
+import { scaled } from '../../helpers/speed.js';
 
-t.setTimeout(120_000);
+t.setTimeout(scaled(120_000));
 
 interface Sample {
   name: string;
