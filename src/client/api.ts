@@ -353,7 +353,7 @@ export interface paths {
         };
         /**
          * The process's metrics in Prometheus's text format
-         * @description Requests by operation and status class with a latency histogram, sandboxes, payments, merchants and consents by state, webhook deliveries by event and outcome with their lag, timers due and overdue, clock lag, the journal, chaos injections, the database files, and Node process and event-loop metrics (docs/operations.md). When the server runs with an admin key, send `Authorization: Bearer <OBSIM_METRICS_TOKEN>` or the admin key (X-Obsim-Admin-Key, or as the bearer); open otherwise.
+         * @description Requests by operation and status class with a latency histogram, sandboxes, payments, merchants and consents by state, webhook deliveries by event and outcome with their lag, timers due and overdue, clock lag, the journal, chaos injections, the database files, and Node process and event-loop metrics (docs/operations.md). When the server runs with a metrics token or an admin key, send `Authorization: Bearer <OBSIM_METRICS_TOKEN>` or the admin key (X-Obsim-Admin-Key, or as the bearer); open otherwise.
          */
         get: operations["getMetrics"];
         put?: never;
