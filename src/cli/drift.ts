@@ -1,8 +1,8 @@
 /**
  * `obsim shadow` and `obsim drift …` (docs/drift.md):
  *
- *   obsim shadow --upstream URL [--port 4020] [--host H] [--public-url URL]
- *   obsim drift report --from URL [--format json|junit|html] [--out FILE]
+ *   obsim shadow --upstream URL [--port 4020] [--host H] [--public-url URL] [--report-port P] [--report-host H] [--max-bytes 64mb]
+ *   obsim drift report --from REPORT-URL [--format json|junit|html] [--out FILE]
  *   obsim drift run --upstream URL --scenario FILE... [--public-url URL] [--format json|junit|html] [--out FILE]
  *
  * Exit codes: 0 no drift; 1 drift found, a scenario failed, or the upstream cannot be reached;
@@ -11,6 +11,7 @@
 import { Command, Option } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
 import { lazyRequire } from '../lazy.js';
+import { byteSize } from '../config-parsers.js';
 import { portArg, urlArg } from './args.js';
 import { CliExit } from './exit.js';
 import { writeFileWhole } from './files.js';
@@ -59,34 +60,62 @@ export function registerDriftCommands(program: Command): void {
     .addOption(new Option('--port <port>', 'port to listen on').default(4020).argParser(portArg))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(publicUrlOption())
-    .action(async (opts: { upstream: string; port: number; host: string; publicUrl?: string }) => {
-      await checkUpstream(opts.upstream);
-      const { startShadow } = await import('../shadow/shadow.js');
-      const shadow = await startShadow(opts);
-      console.log(`obsim shadow listening on ${shadow.url}, in front of ${opts.upstream}`);
-      console.log(
-        opts.publicUrl
-          ? `webhooks: registrations point the upstream at ${opts.publicUrl}/_shadow/hooks/…; deliveries are forwarded to the partner's URL`
-          : 'webhooks: not compared (no --public-url)',
-      );
-      console.log(`the drift report: ${shadow.url}/_shadow/report (?format=junit|html), or obsim drift report --from ${shadow.url}`);
-      const stop = () => void shadow.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    .addOption(new Option('--report-port <port>', 'port of the report listener (0: any free one)').default(0).argParser(portArg))
+    .addOption(
+      new Option(
+        '--report-host <host>',
+        'interface of the report listener: loopback keeps the report, which holds what was captured, on this machine',
+      ).default('127.0.0.1'),
+    )
+    .addOption(
+      new Option('--max-bytes <size>', 'what the shadow keeps at most: exchanges, deliveries, the backlog, the id map (64mb, 1gb)')
+        .default(64 * 1024 * 1024, '64mb')
+        .argParser((raw: string) => byteSize(1024 * 1024)(raw, '--max-bytes')),
+    )
+    .action(
+      async (opts: {
+        upstream: string;
+        port: number;
+        host: string;
+        publicUrl?: string;
+        reportPort: number;
+        reportHost: string;
+        maxBytes: number;
+      }) => {
+        await checkUpstream(opts.upstream);
+        const { startShadow } = await import('../shadow/shadow.js');
+        const shadow = await startShadow({ ...opts });
+        console.log(`obsim shadow listening on ${shadow.url}, in front of ${opts.upstream}`);
+        console.log(
+          opts.publicUrl
+            ? `webhooks: each registration points the upstream at ${opts.publicUrl}/_shadow/hooks/<a path of its own>; deliveries are forwarded to the partner's URL`
+            : 'webhooks: not compared (no --public-url)',
+        );
+        console.log(`the drift report: ${shadow.reportUrl} (?format=junit|html), or obsim drift report --from ${shadow.reportUrl}`);
+        const stop = () => void shadow.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      },
+    );
 
   const drift = program.command('drift').description("Where obsim differs from the real provider: a shadow's report, or a scripted run");
 
   drift
     .command('report')
     .description("Read a running shadow's drift report")
-    .addOption(new Option('--from <url>', 'the shadow (obsim shadow)').makeOptionMandatory().argParser((raw: string) => urlArg(raw)))
+    .addOption(
+      new Option('--from <url>', "the shadow's report address (obsim shadow prints it: http://127.0.0.1:P/_shadow/report)")
+        .makeOptionMandatory()
+        .argParser((raw: string) => urlArg(raw)),
+    )
     .addOption(formatOption())
     .option('--out <file>', 'write the report to this file instead of standard output')
     .action(async (opts: { from: string; format: Format; out?: string }) => {
       let text: string;
       try {
-        const res = await undici().request(`${opts.from}/_shadow/report?format=${opts.format}`);
+        const base = opts.from.replace(/\/+$/, '');
+        const report = base.endsWith('/_shadow/report') ? base : `${base}/_shadow/report`;
+        const res = await undici().request(`${report}?format=${opts.format}`);
         text = await res.body.text();
         if (res.statusCode !== 200) throw new Error(`it answered ${res.statusCode}: ${text.slice(0, 200)}`);
       } catch (err) {
@@ -167,8 +196,8 @@ async function driftRun(opts: DriftRunOpts): Promise<{ drifted: boolean }> {
     await shadow.settled();
     // the last deliveries get their wait before the report judges them
     if (opts.publicUrl) await new Promise((r) => setTimeout(r, opts.webhookWait));
-    const report = shadow.report();
-    output(shadow.render(opts.format), opts.out);
+    const report = await shadow.report();
+    output(await shadow.render(opts.format), opts.out);
     const { exchanges, webhooks } = report.summary;
     const failed = results.filter((r) => !r.passed).map((r) => r.name);
     console.error(

@@ -50,10 +50,18 @@ export type Verdict = 'match' | 'drift' | 'uncomparable';
 
 /** How the comparison sees the two sides' ids and the document. */
 export interface CompareContext {
-  /** The obsim value an upstream id stands for, when the id map knows it. */
-  mapped(upstream: string): string | undefined;
+  /** The obsim id an upstream id under `key` stands for, when the id map knows it. */
+  mapped(key: string, upstream: string): string | undefined;
+  /** Whether obsim's id under `key` was made through the shadow (the map knows it). */
+  knownObsim(key: string, obsim: string): boolean;
   /** Property names the provider's document gives an enum. */
   enumKeys: ReadonlySet<string>;
+}
+
+/** What a comparison counted besides its drifts. */
+export interface CompareStats {
+  /** List items the shadow never saw made (the account's earlier ones): compared by shape only. */
+  preExisting: number;
 }
 
 /** Property names that hold ids: compared through the id map, learned from create answers. */
@@ -92,17 +100,61 @@ const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ?
 export const pointerToken = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
- * The drifts between two JSON values at `pointer`. Arrays of objects with ids are aligned by id
- * (an upstream item whose id the map does not know was made before the shadow watched and is
- * left out); other arrays item by item.
+ * The drifts between two JSON values at `pointer`. Lists of items with ids are paired by id
+ * through the map, never by position: an item the map does not know was made before the shadow
+ * watched (on either side) and is compared by shape only, counted in `stats.preExisting`; a count
+ * beside such a list (`total…`) is then not compared by value. Other lists item by item.
  */
-export function compareJson(upstream: unknown, obsim: unknown, ctx: CompareContext, pointer = '', key = ''): Drift[] {
+export function compareJson(
+  upstream: unknown,
+  obsim: unknown,
+  ctx: CompareContext,
+  pointer = '',
+  key = '',
+  stats: CompareStats = { preExisting: 0 },
+): Drift[] {
   const tu = typeOf(upstream);
   const to = typeOf(obsim);
-  if (tu !== to) {
-    // an id may be a number on one side and a string on the other only if both are the same id
-    return [{ kind: 'type', pointer, upstream, obsim }];
+  if (tu !== to) return [{ kind: 'type', pointer, upstream, obsim }];
+  if (tu === 'object') {
+    const u = upstream as Record<string, unknown>;
+    const o = obsim as Record<string, unknown>;
+    const drifts: Drift[] = [];
+    // lists first: whether every item is known decides whether a count beside them is compared
+    const before = stats.preExisting;
+    const lists = new Map<string, Drift[]>();
+    for (const k of Object.keys(u))
+      if (Array.isArray(u[k]) && k in o) lists.set(k, compareJson(u[k], o[k], ctx, `${pointer}/${pointerToken(k)}`, k, stats));
+    const unpaired = stats.preExisting > before;
+    for (const k of Object.keys(u)) {
+      const p = `${pointer}/${pointerToken(k)}`;
+      if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
+      else if (lists.has(k)) drifts.push(...lists.get(k)!);
+      else if (COUNT_KEY.test(k) && unpaired) drifts.push(...compareShape(u[k], o[k], p));
+      else drifts.push(...compareJson(u[k], o[k], ctx, p, k, stats));
+    }
+    for (const k of Object.keys(o))
+      if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
+    return drifts;
   }
+  if (tu === 'array') return compareArrays(upstream as unknown[], obsim as unknown[], ctx, pointer, key, stats);
+  if (tu === 'string') return compareStrings(upstream as string, obsim as string, ctx, pointer, key);
+  if (upstream === obsim) return [];
+  if (tu === 'number' && isIdKey(key)) {
+    const mapped = ctx.mapped(key, String(upstream));
+    return mapped === undefined || mapped === String(obsim) ? [] : [{ kind: 'value', pointer, upstream, obsim }];
+  }
+  return [{ kind: 'value', pointer, upstream, obsim }];
+}
+
+/** A count of a list's items (`total`, `totalAccounts`, `totalTransactions`). */
+const COUNT_KEY = /^total([A-Z]\w*)?$/;
+
+/** The shape of two values: their types, their fields, the format of their strings; no value. */
+export function compareShape(upstream: unknown, obsim: unknown, pointer: string): Drift[] {
+  const tu = typeOf(upstream);
+  const to = typeOf(obsim);
+  if (tu !== to) return [{ kind: 'type', pointer, upstream, obsim }];
   if (tu === 'object') {
     const u = upstream as Record<string, unknown>;
     const o = obsim as Record<string, unknown>;
@@ -110,20 +162,19 @@ export function compareJson(upstream: unknown, obsim: unknown, ctx: CompareConte
     for (const k of Object.keys(u)) {
       const p = `${pointer}/${pointerToken(k)}`;
       if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
-      else drifts.push(...compareJson(u[k], o[k], ctx, p, k));
+      else drifts.push(...compareShape(u[k], o[k], p));
     }
     for (const k of Object.keys(o))
       if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
     return drifts;
   }
-  if (tu === 'array') return compareArrays(upstream as unknown[], obsim as unknown[], ctx, pointer, key);
-  if (tu === 'string') return compareStrings(upstream as string, obsim as string, ctx, pointer, key);
-  if (upstream === obsim) return [];
-  if (tu === 'number' && isIdKey(key)) {
-    const mapped = ctx.mapped(String(upstream));
-    return mapped === undefined || mapped === String(obsim) ? [] : [{ kind: 'value', pointer, upstream, obsim }];
+  if (tu === 'array') {
+    const [a] = upstream as unknown[];
+    const [b] = obsim as unknown[];
+    return a === undefined || b === undefined ? [] : compareShape(a, b, `${pointer}/0`);
   }
-  return [{ kind: 'value', pointer, upstream, obsim }];
+  if (tu === 'string' && formatOf(upstream as string) !== formatOf(obsim as string)) return [{ kind: 'format', pointer, upstream, obsim }];
+  return [];
 }
 
 function compareStrings(upstream: string, obsim: string, ctx: CompareContext, pointer: string, key: string): Drift[] {
@@ -133,7 +184,7 @@ function compareStrings(upstream: string, obsim: string, ctx: CompareContext, po
   if (ctx.enumKeys.has(key)) return [{ kind: 'enum_value', pointer, upstream, obsim }];
   if (fu !== fo) return [{ kind: 'format', pointer, upstream, obsim }];
   if (isIdKey(key)) {
-    const mapped = ctx.mapped(upstream);
+    const mapped = ctx.mapped(key, upstream);
     return mapped === undefined || mapped === obsim ? [] : [{ kind: 'value', pointer, upstream, obsim }];
   }
   // instants, links, tokens and secrets differ between any two services: their shape is compared
@@ -141,35 +192,52 @@ function compareStrings(upstream: string, obsim: string, ctx: CompareContext, po
   return [{ kind: 'value', pointer, upstream, obsim }];
 }
 
-/** The id an array item carries (its first id-like scalar property), to align two lists. */
-function itemId(item: unknown): string | undefined {
+/** The id an array item carries (its first id-like scalar property, with its key), to pair two lists. */
+function itemId(item: unknown): [key: string, id: string] | undefined {
   if (typeOf(item) !== 'object') return undefined;
   for (const [k, v] of Object.entries(item as Record<string, unknown>)) {
-    if (isIdKey(k) && (typeof v === 'string' || typeof v === 'number')) return String(v);
+    if (isIdKey(k) && (typeof v === 'string' || typeof v === 'number')) return [k, String(v)];
   }
   return undefined;
 }
 
-function compareArrays(upstream: unknown[], obsim: unknown[], ctx: CompareContext, pointer: string, key: string): Drift[] {
+function compareArrays(
+  upstream: unknown[],
+  obsim: unknown[],
+  ctx: CompareContext,
+  pointer: string,
+  key: string,
+  stats: CompareStats,
+): Drift[] {
   const uIds = upstream.map(itemId);
   const oIds = obsim.map(itemId);
-  if (uIds.length > 0 && uIds.every((id) => id !== undefined) && oIds.every((id) => id !== undefined)) {
-    const obsimIndex = new Map(oIds.map((id, i) => [id, i]));
+  if (uIds.length + oIds.length > 0 && uIds.every((id) => id !== undefined) && oIds.every((id) => id !== undefined)) {
+    const obsimIndex = new Map(oIds.map((id, i) => [`${id[0]} ${id[1]}`, i]));
     const drifts: Drift[] = [];
     const seen = new Set<number>();
     upstream.forEach((item, i) => {
-      const mapped = ctx.mapped(uIds[i]);
-      if (mapped === undefined) return; // made before the shadow watched: obsim never saw it
-      const j = obsimIndex.get(mapped);
+      const [k, id] = uIds[i];
+      const mapped = ctx.mapped(k, id);
+      if (mapped === undefined) {
+        // made before the shadow watched: the two sides cannot be paired, only their shape compared
+        stats.preExisting++;
+        if (obsim.length > 0) drifts.push(...compareShape(item, obsim[0], `${pointer}/${i}`));
+        return;
+      }
+      const j = obsimIndex.get(`${k} ${mapped}`);
       if (j === undefined) {
         drifts.push({ kind: 'field_added', pointer: `${pointer}/${i}`, upstream: item });
         return;
       }
       seen.add(j);
-      drifts.push(...compareJson(item, obsim[j], ctx, `${pointer}/${i}`, key));
+      drifts.push(...compareJson(item, obsim[j], ctx, `${pointer}/${i}`, key, stats));
     });
     obsim.forEach((item, j) => {
-      if (!seen.has(j)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${j}`, obsim: item });
+      if (seen.has(j)) return;
+      const [k, id] = oIds[j];
+      // obsim's own earlier item (its seeded merchant): not the upstream's to list
+      if (!ctx.knownObsim(k, id)) stats.preExisting++;
+      else drifts.push({ kind: 'field_missing', pointer: `${pointer}/${j}`, obsim: item });
     });
     return drifts;
   }
@@ -179,7 +247,7 @@ function compareArrays(upstream: unknown[], obsim: unknown[], ctx: CompareContex
     const p = `${pointer}/${i}`;
     if (i >= obsim.length) drifts.push({ kind: 'field_added', pointer: p, upstream: upstream[i] });
     else if (i >= upstream.length) drifts.push({ kind: 'field_missing', pointer: p, obsim: obsim[i] });
-    else drifts.push(...compareJson(upstream[i], obsim[i], ctx, p, key));
+    else drifts.push(...compareJson(upstream[i], obsim[i], ctx, p, key, stats));
   }
   return drifts;
 }
@@ -214,6 +282,8 @@ export interface Comparison {
   verdict: Verdict;
   reason?: string;
   drifts: Drift[];
+  /** List items compared by shape only: made before the shadow watched. */
+  preExisting: number;
 }
 
 /**
@@ -222,13 +292,16 @@ export interface Comparison {
  * an id the map does not know), or a body that is not JSON on one side where the other is.
  */
 export function compareAnswers({ upstream, obsim }: AnswerPair, ctx: CompareContext): Comparison {
-  if (upstream.status >= 500) return { verdict: 'uncomparable', reason: `the upstream answered ${upstream.status}`, drifts: [] };
+  const stats: CompareStats = { preExisting: 0 };
+  if (upstream.status >= 500)
+    return { verdict: 'uncomparable', reason: `the upstream answered ${upstream.status}`, drifts: [], preExisting: 0 };
   if (obsim.status >= 400 && upstream.status < 400) {
     const code = (obsim.json as { code?: unknown } | undefined)?.code;
     return {
       verdict: 'uncomparable',
       reason: `obsim refused (${obsim.status}${typeof code === 'string' ? ` ${code}` : ''}) a step the upstream accepted (${upstream.status})`,
       drifts: [],
+      preExisting: 0,
     };
   }
   const drifts: Drift[] = [];
@@ -236,7 +309,7 @@ export function compareAnswers({ upstream, obsim }: AnswerPair, ctx: CompareCont
   drifts.push(...compareHeaders(upstream.headers, obsim.headers));
   const uJson = upstream.json !== undefined;
   const oJson = obsim.json !== undefined;
-  if (uJson && oJson) drifts.push(...compareJson(upstream.json, obsim.json, ctx));
+  if (uJson && oJson) drifts.push(...compareJson(upstream.json, obsim.json, ctx, '', '', stats));
   else if (uJson !== oJson && (upstream.text !== '' || obsim.text !== '')) {
     return {
       verdict: 'uncomparable',
@@ -246,7 +319,8 @@ export function compareAnswers({ upstream, obsim }: AnswerPair, ctx: CompareCont
           ? 'the upstream answered an empty body'
           : "the upstream's answer is not JSON",
       drifts,
+      preExisting: stats.preExisting,
     };
   }
-  return { verdict: drifts.length ? 'drift' : 'match', drifts };
+  return { verdict: drifts.length ? 'drift' : 'match', drifts, preExisting: stats.preExisting };
 }

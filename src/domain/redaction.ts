@@ -9,9 +9,12 @@
 
 export const REDACTED = 'REDACTED';
 
-/** A query parameter or header name that names a secret: `token`, `access_token`, `apiKey`, `X-Amz-Signature`, `sig`, `password`, … */
+/** A property, header or query parameter name that names a secret: `token`, `access_token`, `apiKey`, `X-Amz-Signature`, `sig`, `password`, … */
 export const SECRET_NAME =
-  /(token|secret|passw(or)?d|pwd|signature|^sig$|[_-]sig$|api[_-]?key|^key$|[_-]key$|auth|credential|session|^code$|cookie)/i;
+  /(token|secret|passw(or)?d|pwd|signature|^sig$|[_-]sig$|api[_-]?key|^key$|[_-]key$|authorization$|credential|session|cookie)/i;
+
+/** In a URL's query also `code` (an OAuth authorization code) and `auth`. */
+const secretQueryName = (name: string): boolean => SECRET_NAME.test(name) || /^(code|auth)$/i.test(name);
 
 /** `raw` with its userinfo and secret query values replaced by REDACTED; a string that is not a URL as it is. */
 export function redactUrl(raw: string): string {
@@ -28,7 +31,7 @@ export function redactUrl(raw: string): string {
     changed = true;
   }
   for (const name of new Set(url.searchParams.keys())) {
-    if (!SECRET_NAME.test(name)) continue;
+    if (!secretQueryName(name)) continue;
     url.searchParams.set(name, REDACTED);
     changed = true;
   }

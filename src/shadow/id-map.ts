@@ -1,118 +1,183 @@
 /**
- * The shadow's id map (docs/drift.md, "The id map"): which obsim id stands for which upstream id.
- * Learned by walking the two answers to the same request side by side: wherever both hold an id
- * (merchantId, clientId, paymentId, requestId, a webhook's id, a token) at the same place, the
- * upstream's value stands for obsim's; links learn the path segments in which they differ. Later
- * requests are translated with it before they are replayed into obsim: path segments, query
- * values, ids in the JSON body, and the bearer token.
+ * The shadow's id map (docs/drift.md, "The id map"): which obsim id stands for which upstream id,
+ * per kind of id, learned only where the contract places an id.
+ *
+ * - Where: the id fields of an operation's documented answer (merchantId, clientId, paymentId, a
+ *   consent's requestId and consentId, a webhook's id, accountId, transactionId, the token of
+ *   generate-token, onboardingToken, a delivery's id and eventId), read by walking the answer with
+ *   its schema (./contract.ts), and the token inside a hosted link (paymentUrl, onboardingUrl,
+ *   authorizationUrl). Nothing else: a path segment that is not an id of the contract is never
+ *   learned, and never rewritten.
+ * - Per kind: merchant 5 and payment 5 are two ids. Each kind is one-to-one.
+ * - Checked before learned: a pair that contradicts what is known (the upstream id already stands
+ *   for another obsim id, or the obsim id for another upstream id) is a conflict, reported with
+ *   both values by the caller, and not learned.
+ * - Translated back into obsim's terms where the contract places an id in a request: path
+ *   parameters of the operation's template, id fields of its body and query, the bearer token, and
+ *   a hosted link's token in whatever layout the upstream gave it.
  */
-import { isIdKey } from '../domain/drift.js';
 
-const URL_KEY = /(Url|url|Link|link)$/;
+export type IdKind =
+  | 'merchant'
+  | 'merchantClient'
+  | 'payment'
+  | 'consentRequest'
+  | 'consent'
+  | 'webhook'
+  | 'account'
+  | 'transaction'
+  | 'aisToken'
+  | 'onboardingToken'
+  | 'subTpp'
+  | 'store'
+  | 'delivery'
+  | 'event'
+  | 'paymentLink'
+  | 'consentLink';
+
+/** The kind of a hosted link field, and the kind of the token inside it. */
+export const LINK_KINDS: Record<string, IdKind> = {
+  paymentUrl: 'paymentLink',
+  onboardingUrl: 'onboardingToken',
+  authorizationUrl: 'consentLink',
+};
+
+export type Learned = { ok: true; fresh: boolean } | { ok: false; conflict: string };
+
+/** Where a hosted link keeps its token: a path segment, or a query parameter. */
+interface Layout {
+  kind: IdKind;
+  /** The link's path segments, the token's one as null. */
+  segments: (string | null)[];
+  /** The query parameter holding the token (the path holds none then). */
+  queryKey?: string;
+}
+
+/** A component of a link that can be a token: long, and not a word. */
+const tokenLike = (s: string): boolean => /^[A-Za-z0-9._~-]+$/.test(s) && (s.length >= 20 || (s.length >= 8 && /\d/.test(s)));
 
 export class IdMap {
   private readonly toObsim = new Map<string, string>();
+  private readonly toUpstream = new Map<string, string>();
+  private readonly upstreamLayouts: Layout[] = [];
+  private readonly obsimLayouts = new Map<IdKind, Layout>();
+  /** Pairs not learned because the map was full (its budget), and the bytes it holds. */
+  refused = 0;
+  bytes = 0;
+
+  constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {}
 
   get size(): number {
     return this.toObsim.size;
   }
 
-  /** The obsim value an upstream id stands for. */
-  mapped = (upstream: string): string | undefined => this.toObsim.get(upstream);
-
-  /** Learn from two answers to one request (both 2xx). */
-  learn(upstream: unknown, obsim: unknown, key = ''): void {
-    if (Array.isArray(upstream) && Array.isArray(obsim)) {
-      // two lists in the same order (the same flow made them): item by item
-      const n = Math.min(upstream.length, obsim.length);
-      for (let i = 0; i < n; i++) this.learn(upstream[i], obsim[i], key);
-      return;
-    }
-    if (isObject(upstream) && isObject(obsim)) {
-      for (const k of Object.keys(upstream)) if (k in obsim) this.learn(upstream[k], obsim[k], k);
-      return;
-    }
-    const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number';
-    if (!scalar(upstream) || !scalar(obsim)) return;
-    const u = String(upstream);
-    const o = String(obsim);
-    if (isIdKey(key)) this.add(u, o);
-    else if (URL_KEY.test(key)) this.learnLink(u, o);
+  /** The obsim id the upstream id `value` of `kind` stands for. */
+  mapped(kind: IdKind, value: string): string | undefined {
+    return this.toObsim.get(`${kind} ${value}`);
   }
 
-  /** Two links to the same thing: the path segments (and query values) in which they differ. */
-  private learnLink(upstream: string, obsim: string): void {
-    let u: URL;
-    let o: URL;
-    try {
-      u = new URL(upstream);
-      o = new URL(obsim);
-    } catch {
-      return;
-    }
-    const us = u.pathname.split('/');
-    const os = o.pathname.split('/');
-    // aligned from the end: the upstream may mount its pages under a longer prefix
-    for (let i = 1; i <= Math.min(us.length, os.length); i++) {
-      const a = us[us.length - i];
-      const b = os[os.length - i];
-      if (a !== b && a !== '' && b !== '') this.add(decodeURIComponent(a), decodeURIComponent(b));
-    }
-    for (const [k, v] of u.searchParams) {
-      const w = o.searchParams.get(k);
-      if (w !== null && w !== v) this.add(v, w);
-    }
+  /** Whether obsim's `value` of `kind` was learned (made through the shadow). */
+  knowsObsim(kind: IdKind, value: string): boolean {
+    return this.toUpstream.has(`${kind} ${value}`);
   }
 
-  /** An id equal on both sides (a bank fixture's account) is learned too: it is known, as itself. */
-  private add(upstream: string, obsim: string): void {
-    if (upstream === '' || this.toObsim.has(upstream)) return;
-    this.toObsim.set(upstream, obsim);
+  /** Whether the pair agrees with what is known, without learning it. */
+  check(kind: IdKind, upstream: string, obsim: string): Learned {
+    const o = this.toObsim.get(`${kind} ${upstream}`);
+    const u = this.toUpstream.get(`${kind} ${obsim}`);
+    if (o === undefined && u === undefined) return { ok: true, fresh: true };
+    if (o === obsim && u === upstream) return { ok: true, fresh: false };
+    if (o !== undefined && o !== obsim)
+      return { ok: false, conflict: `${kind} ${upstream} stands for obsim's ${o}, this answer pairs it with ${obsim}` };
+    return { ok: false, conflict: `obsim's ${kind} ${obsim} stands for the upstream's ${u}, this answer pairs it with ${upstream}` };
   }
 
-  /** A path with its query, each segment and query value the map knows translated. */
-  translatePath(pathAndQuery: string): { path: string; unknown: string[] } {
-    const [path, query] = splitOnce(pathAndQuery, '?');
-    const unknown: string[] = [];
-    const segments = path.split('/').map((segment) => {
-      const raw = safeDecode(segment);
-      const mapped = this.toObsim.get(raw);
-      if (mapped !== undefined) return encodeURIComponent(mapped);
-      if (looksLikeId(raw)) unknown.push(raw);
-      return segment;
+  /** Learn the pair if it agrees with what is known; what it found. */
+  learn(kind: IdKind, upstream: string, obsim: string): Learned {
+    const checked = this.check(kind, upstream, obsim);
+    if (!checked.ok || !checked.fresh) return checked;
+    const cost = 2 * (kind.length + upstream.length + obsim.length) + 64;
+    if (this.bytes + cost > this.maxBytes) {
+      this.refused++;
+      return checked;
+    }
+    this.bytes += cost;
+    this.toObsim.set(`${kind} ${upstream}`, obsim);
+    this.toUpstream.set(`${kind} ${obsim}`, upstream);
+    return checked;
+  }
+
+  /**
+   * Two hosted links to the same thing: obsim's keeps its token last in its path (its own layout);
+   * the upstream's anywhere, found as the one component that can be a token. Learns the token pair
+   * and the upstream's layout, so a request to that layout reaches obsim's page.
+   */
+  learnLink(kind: IdKind, upstreamUrl: string, obsimUrl: string): Learned | undefined {
+    const u = parseLink(upstreamUrl);
+    const o = parseLink(obsimUrl);
+    if (!u || !o || o.segments.length === 0) return undefined;
+    const obsimToken = o.segments.at(-1)!;
+    const candidates: { token: string; layout: Layout }[] = [];
+    u.segments.forEach((s, i) => {
+      if (tokenLike(s)) candidates.push({ token: s, layout: { kind, segments: u.segments.map((x, j) => (j === i ? null : x)) } });
     });
-    if (query === undefined) return { path: segments.join('/'), unknown };
-    const params = new URLSearchParams(query);
-    const out = new URLSearchParams();
-    for (const [k, v] of params) out.append(k, (isIdKey(k) && this.toObsim.get(v)) || v);
-    return { path: `${segments.join('/')}?${out.toString()}`, unknown };
+    for (const [key, value] of u.query)
+      if (tokenLike(value)) candidates.push({ token: value, layout: { kind, segments: u.segments, queryKey: key } });
+    // one component only: a link with several token-like parts teaches nothing rather than a guess
+    if (candidates.length !== 1) return undefined;
+    const [{ token, layout }] = candidates;
+    const learned = this.learn(kind, token, obsimToken);
+    if (learned.ok && !this.upstreamLayouts.some((l) => sameLayout(l, layout))) this.upstreamLayouts.push(layout);
+    if (!this.obsimLayouts.has(kind))
+      this.obsimLayouts.set(kind, { kind, segments: o.segments.map((s, i, all) => (i === all.length - 1 ? null : s)) });
+    return learned;
   }
 
-  /** A JSON body with the ids the map knows translated (a number stays a number). */
-  translateBody(body: unknown, key = ''): unknown {
-    if (Array.isArray(body)) return body.map((v) => this.translateBody(v, key));
-    if (isObject(body)) return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, this.translateBody(v, k)]));
-    if (!isIdKey(key) || (typeof body !== 'string' && typeof body !== 'number')) return body;
-    const mapped = this.toObsim.get(String(body));
-    if (mapped === undefined) return body;
-    return typeof body === 'number' && /^-?\d+$/.test(mapped) ? Number(mapped) : mapped;
+  /**
+   * A request to a hosted page in the upstream's link layout, as the same page of obsim: its
+   * path with obsim's token, or undefined when the path is no learned layout.
+   */
+  hostedPath(pathAndQuery: string): { path: string; kind: IdKind; token: string; mapped: string | undefined } | undefined {
+    const link = parseLink(`http://h${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`);
+    if (!link) return undefined;
+    for (const layout of this.upstreamLayouts) {
+      if (layout.segments.length !== link.segments.length) continue;
+      let token: string | undefined;
+      let same = true;
+      layout.segments.forEach((s, i) => {
+        if (s === null) token = link.segments[i];
+        else if (s !== link.segments[i]) same = false;
+      });
+      if (!same) continue;
+      if (layout.queryKey !== undefined) token = link.query.find(([k]) => k === layout.queryKey)?.[1];
+      if (token === undefined) continue;
+      const target = this.obsimLayouts.get(layout.kind);
+      const mapped = this.mapped(layout.kind, token);
+      if (!target) continue;
+      const path = `/${target.segments.map((s) => encodeURIComponent(s ?? mapped ?? token!)).join('/')}`;
+      return { path, kind: layout.kind, token, mapped };
+    }
+    return undefined;
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function splitOnce(s: string, sep: string): [string, string | undefined] {
-  const i = s.indexOf(sep);
-  return i < 0 ? [s, undefined] : [s.slice(0, i), s.slice(i + 1)];
-}
-
-function safeDecode(segment: string): string {
+function parseLink(raw: string): { segments: string[]; query: [string, string][] } | undefined {
   try {
-    return decodeURIComponent(segment);
+    const url = new URL(raw);
+    return {
+      segments: url.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .map((s) => decodeURIComponent(s)),
+      query: [...url.searchParams],
+    };
   } catch {
-    return segment;
+    return undefined;
   }
 }
 
-/** A path segment that names a resource rather than a collection: a number, or letters with digits. */
-const looksLikeId = (segment: string): boolean => /^\d+$/.test(segment) || (/\d/.test(segment) && /^[\w.-]{6,}$/.test(segment));
+const sameLayout = (a: Layout, b: Layout) =>
+  a.kind === b.kind &&
+  a.queryKey === b.queryKey &&
+  a.segments.length === b.segments.length &&
+  a.segments.every((s, i) => s === b.segments[i]);

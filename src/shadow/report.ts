@@ -51,6 +51,17 @@ export interface DriftReport {
     controls: number;
     /** Exchanges passed to the upstream but not replayed: the replay backlog was full (the partner sent faster than obsim replays). */
     notReplayed: number;
+    /** List items compared by shape only: the account's earlier ones, made before the shadow watched. */
+    preExisting: number;
+    /** Deliveries to a receiver path the shadow did not hand out: refused, not forwarded. */
+    refusedDeliveries: number;
+    /** What the shadow keeps, in bytes, and what it did not keep because of it (oldest first). */
+    budget: {
+      maxBytes: number;
+      keptBytes: number;
+      idMapBytes: number;
+      notKept: { exchanges: number; deliveries: number; idPairs: number; traceLinks: number };
+    };
   };
   exchanges: Omit<ExchangeEntry, 'request' | 'upstream' | 'obsim' | 'upstreamMs'>[];
   webhookEntries: WebhookEntry[];

@@ -2,413 +2,315 @@
  * Shadow mode (docs/drift.md): a proxy in front of the real provider that replays every request
  * into an obsim of its own and reports where the two differ, webhooks included.
  *
- * - The partner's request goes to the upstream unchanged (only a webhook registration's `url` is
- *   replaced by the shadow's receiver) and the upstream's answer is what the partner gets, byte for
- *   byte but for hop-by-hop headers; an upstream that cannot be reached is a 502 `upstream_unavailable`.
- * - Off the response path, in arrival order, the same request is translated through the id map
- *   and replayed into an in-process obsim (an in-memory database, one sandbox, its credentials in
- *   place of the partner's); the two answers are compared (src/domain/drift.ts) and the ids they
- *   create learned (./id-map.ts).
- * - The upstream's clock: when the upstream has obsim's clock controls (another obsim, or a
- *   sandbox that offers them), the shadow's sandbox starts at the upstream's instant, frozen or
- *   running as it is, and follows every clock call the partner makes; otherwise it runs in real
- *   time, as a provider's does.
- * - Webhooks (with a public URL the upstream can reach): the upstream's deliveries come to
- *   `/_shadow/hooks/{n}`, are forwarded to the partner's own URL unchanged and recorded; obsim's
- *   come to `/_shadow/obsim-hooks/{n}` and are only recorded. ./webhooks.ts pairs them.
+ * Two listeners, two threads:
+ * - the public listener is the partner's base URL and the provider's webhook receiver: each
+ *   request goes to the upstream and the upstream's answer back, streamed and unchanged but for
+ *   hop-by-hop headers (./proxy.ts); a webhook registration's url is replaced by a receiver path
+ *   of the shadow's, unguessable and one per registration, whose deliveries are forwarded to the
+ *   partner's own URL (a delivery to any other path is refused and counted);
+ * - the report listener (loopback unless told otherwise) serves the report and the exchanges;
+ *   nothing the provider can reach shows what was captured;
+ * - the replay thread (./worker.ts, ./replayer.ts) replays, compares and keeps, off the proxy's
+ *   event loop.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Fastify from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../app.js';
-import { compareAnswers, type CompareContext } from '../domain/drift.js';
+import { Worker } from 'node:worker_threads';
+import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
-import { childContext, formatTraceparent } from '../domain/trace-context.js';
-import { packageVersion } from '../package-root.js';
-import { upstreamClock } from './clock.js';
-import { decodedText, jsonOf, passOn, send } from './http.js';
-import { IdMap } from './id-map.js';
-import { operationIndex } from './operations.js';
-import {
-  countVerdicts,
-  exchangesHar,
-  reportHtml,
-  reportJson,
-  reportJunit,
-  type Answer,
-  type DriftReport,
-  type ExchangeEntry,
-} from './report.js';
-import { compareWebhooks, type CapturedDelivery, type Registration } from './webhooks.js';
+import { Capture, forward, passOn } from './proxy.js';
+import type { ReportFormat, ReplayerOptions, SeenExchange } from './shadow-messages.js';
+import type { DriftReport, ExchangeEntry } from './report.js';
+import type { ShadowReply, ShadowRequest } from './shadow-messages.js';
+
+export type { ReportFormat } from './shadow-messages.js';
 
 export interface ShadowOptions {
   /** The provider's sandbox (or anything answering like it). */
   upstream: string;
+  /** The public listener (the partner's base URL, the provider's webhook receiver). */
   host?: string;
   /** 0: any free port. */
   port?: number;
-  /** Where the upstream reaches the shadow's webhook receiver; without it webhooks are not compared. */
+  /** Where the upstream reaches the public listener; without it webhooks are not compared. */
   publicUrl?: string;
+  /** The report listener: loopback by default (`--report-host`), any free port by default. */
+  reportHost?: string;
+  reportPort?: number;
   /** A delivery without its pair is judged once it is this old (real ms; default 10,000). */
   webhookWaitMs?: number;
   /** An upstream delivery later than obsim's by more than this is `event_late` (real ms; default 2,000). */
   lateAfterMs?: number;
-  /**
-   * Exchanges waiting for their replay, at most (default 10,000): beyond it an exchange is still
-   * passed to the upstream and answered, not replayed, and counted in the report (summary.notReplayed).
-   */
-  maxBacklog?: number;
   /** Upstream timeout (ms; default 30,000). */
   timeoutMs?: number;
+  /** Bytes of everything the shadow keeps (default 64 MiB): exchanges, deliveries, the backlog, the id map. */
+  maxBytes?: number;
+  /** The largest body the shadow captures for the replay (default 1 MiB; a larger one streams on, not replayed). */
+  captureBytes?: number;
 }
-
-export type ReportFormat = 'json' | 'junit' | 'html';
 
 export interface Shadow {
   /** Where the partner points its base URL. */
   readonly url: string;
-  report(): DriftReport;
+  /** The report (`GET …/_shadow/report`), on the report listener. */
+  readonly reportUrl: string;
+  report(): Promise<DriftReport>;
   /** The report rendered (what GET /_shadow/report?format= answers). */
-  render(format: ReportFormat): string;
-  /** The exchanges as HAR 1.2 (what GET /_shadow/exchanges?format=har answers). */
-  har(): object;
-  /** Resolves once every exchange so far is replayed and compared. */
+  render(format: ReportFormat): Promise<string>;
+  /** The exchanges kept, secrets redacted (GET /_shadow/exchanges). */
+  exchanges(): Promise<{ items: ExchangeEntry[] }>;
+  /** The exchanges as HAR 1.2 (GET /_shadow/exchanges?format=har). */
+  har(): Promise<object>;
+  /** Resolves once every exchange so far is answered, replayed and compared. */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
 
 const WEBHOOK_PATH = '/v1/partner/webhooks';
-/** Exchanges and deliveries kept with their bodies for the report (the newest); the summary counts every one. */
-const KEPT = 10_000;
-const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const HOOKS = '/_shadow/hooks/';
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const TSX_API = 'tsx/esm/api';
 
-interface Pending {
-  index: number;
-  at: string;
-  method: string;
-  /** As the partner sent it (path and query). */
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer;
-  /** What was sent upstream (a registration's url replaced). */
-  sentBody: Buffer;
-  upstream: Answer;
-  upstreamMs: number;
-  hook?: number;
+/** The replay thread: compiled JavaScript, or TypeScript under tsx (a worker does not inherit its loader). */
+function replayThread(workerData: ReplayerOptions): Worker {
+  const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData });
+  const boot = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+const listen = (server: Server, host: string, port: number) =>
+  new Promise<string>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const a = server.address() as AddressInfo;
+      resolve(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`);
+    });
+  });
+
+function answerError(res: ServerResponse, err: ApiError, requestId = 'shadow'): void {
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorBody(err, requestId)));
 }
 
 export async function startShadow(options: ShadowOptions): Promise<Shadow> {
-  const upstreamBase = options.upstream.replace(/\/+$/, '');
+  const upstream = options.upstream.replace(/\/+$/, '');
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
-  const waitMs = options.webhookWaitMs ?? 10_000;
-  const lateMs = options.lateAfterMs ?? 2_000;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const startedAt = new Date().toISOString();
-  const operations = operationIndex();
-  const ids = new IdMap();
-  const ctx: CompareContext = { mapped: ids.mapped, enumKeys: operations.enumKeys };
+  const captureLimit = options.captureBytes ?? 1024 * 1024;
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
 
-  // obsim, in this process: replays are injected, its deliveries come to this shadow over HTTP
-  const obsim = await buildApp({ config: { db: ':memory:', logLevel: 'silent', metrics: false }, logger: false });
-  await obsim.ready();
-  const created = await obsim.inject({ method: 'POST', url: '/_sandbox/sandboxes', payload: { name: 'shadow', clock: { frozen: false } } });
-  if (created.statusCode !== 201 && created.statusCode !== 200)
-    throw new Error(`obsim could not make the shadow's sandbox: ${created.body}`);
-  const sandbox = created.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;
-  const sandboxHeaders = { 'x-partner-client-id': sandbox.clientId, 'x-partner-client-secret': sandbox.clientSecret };
-  const clock = upstreamClock(obsim, sandboxHeaders, (headers) => call(`${upstreamBase}/_sandbox/clock`, 'GET', headers, undefined));
+  // --- the replay thread
+  const worker = replayThread({
+    upstream,
+    webhooks: publicUrl !== undefined,
+    waitMs: options.webhookWaitMs ?? 10_000,
+    lateMs: options.lateAfterMs ?? 2_000,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    timeoutMs,
+  });
+  const answers = new Map<number, (value: unknown) => void>();
+  let nextAsk = 0;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: ShadowReply) => {
+      if (m.type === 'ready') resolve();
+      else if (m.type === 'failed') reject(new Error(m.error));
+      else {
+        answers.get(m.id)?.(m.value);
+        answers.delete(m.id);
+      }
+    });
+    worker.once('error', reject);
+  });
+  const tell = (m: ShadowRequest) => worker.postMessage(m);
+  const ask = <T>(m: (id: number) => ShadowRequest): Promise<T> =>
+    new Promise((resolve) => {
+      const id = ++nextAsk;
+      answers.set(id, resolve as (v: unknown) => void);
+      tell(m(id));
+    });
+  await ready;
 
-  /** The newest KEPT exchanges with both answers; the counts cover every one. */
-  const exchanges: ExchangeEntry[] = [];
-  const totals = countVerdicts([]);
-  const deliveries: CapturedDelivery[] = [];
-  const registrations = new Map<number, Registration>();
-  /** Trace ids of replays (and of the upstream's answers, when it sends traceparent) → exchange index. */
-  const exchangeOfTrace = new Map<string, number>();
-  let controls = 0;
-  /** The partner's requests, numbered as they arrive. */
+  // --- the public listener: the partner's requests, and the upstream's deliveries
+  /** The shadow's receiver paths (one per registration) → the partner's own URL. */
+  const registrations = new Map<string, string>();
+  /** Requests with the upstream now, by index: their arrival instants. */
+  const inFlight = new Map<number, number>();
+  const pending = new Set<Promise<void>>();
   let sequence = 0;
-  let hooks = 0;
-  let clockProbed = false;
-  let queue: Promise<void> = Promise.resolve();
-  /** Exchanges waiting for their replay, and the ones not replayed because too many were waiting. */
-  let backlog = 0;
-  let skipped = 0;
-  const maxBacklog = options.maxBacklog ?? 10_000;
 
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-
-  const call = (url: string, method: string, headers: Record<string, string>, body: Buffer | undefined) =>
-    send(url, method, headers, body, timeoutMs);
-
-  // --- the partner's side: everything goes upstream, the upstream's answer comes back
-  async function proxy(request: FastifyRequest, reply: FastifyReply) {
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const headers = passOn(request.headers);
-    let sentBody = body;
-    let hook: number | undefined;
-    const path = request.url.split('?')[0];
-    if (request.method === 'POST' && path === WEBHOOK_PATH) {
-      const json = jsonOf(body.toString('utf8'), headers['content-type']) as { url?: unknown } | undefined;
-      if (json && typeof json.url === 'string') {
-        hook = ++hooks;
-        registrations.set(hook, { hook, partnerUrl: json.url });
-        if (publicUrl) sentBody = Buffer.from(JSON.stringify({ ...json, url: `${publicUrl}/_shadow/hooks/${hook}` }));
-      }
-    }
-    let answer;
+  async function proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const index = ++sequence;
+    const arrivedAt = Date.now();
+    inFlight.set(index, arrivedAt);
+    const path = (req.url ?? '/').split('?')[0];
+    let registration: SeenExchange['registration'];
+    const rewrite =
+      req.method === 'POST' && path === WEBHOOK_PATH && publicUrl !== undefined
+        ? (body: Buffer): Buffer => {
+            try {
+              const json = JSON.parse(body.toString('utf8')) as { url?: unknown };
+              if (typeof json?.url !== 'string') return body;
+              const hook = randomBytes(18).toString('base64url');
+              registrations.set(hook, json.url);
+              registration = { hook, partnerUrl: json.url };
+              return Buffer.from(JSON.stringify({ ...json, url: `${publicUrl}${HOOKS}${hook}` }));
+            } catch {
+              return body;
+            }
+          }
+        : undefined;
+    const sent = new Capture(captureLimit);
     try {
-      answer = await call(`${upstreamBase}${request.url}`, request.method, headers, sentBody);
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const failure = new ApiError('upstream_unavailable', {
-        message: `The upstream ${upstreamBase} could not be reached (${e.code ?? e.message}); nothing was sent to obsim either`,
+      const answer = await forward(req, res, sent, { upstream, dispatcher, timeoutMs, captureLimit, rewrite });
+      const exchange: SeenExchange = {
+        index,
+        arrivedAt,
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: passOn(req.headers),
+        body: sent.bytes(),
+        bodyComplete: sent.complete,
+        ...(registration ? { registration } : {}),
+        upstream: {
+          status: answer.status,
+          headers: answer.headers,
+          body: answer.body.bytes(),
+          bodyComplete: answer.body.complete,
+          ms: answer.ms,
+        },
+      };
+      tell({ type: 'exchange', exchange });
+    } catch {
+      tell({ type: 'skip', index });
+    } finally {
+      inFlight.delete(index);
+    }
+  }
+
+  /** A delivery from the upstream: forwarded to the partner's URL of its registration, and recorded. */
+  async function delivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const hook = (req.url ?? '').slice(HOOKS.length).split('?')[0];
+    const partnerUrl = registrations.get(hook);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (req.method !== 'POST' || partnerUrl === undefined) {
+      tell({ type: 'refused' });
+      return answerError(
+        res,
+        new ApiError('route_not_found', { message: 'No webhook registration of this shadow has this receiver path' }),
+      );
+    }
+    const at = Date.now();
+    const body = Buffer.concat(chunks);
+    const headers = passOn(req.headers);
+    tell({ type: 'delivery', delivery: { hook, at, headers, body } });
+    try {
+      const forwarded = await undiciRequest(partnerUrl, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
-      return reply.code(failure.status).header('content-type', 'application/json; charset=utf-8').send(errorBody(failure, request.id));
-    }
-    const pending: Pending = {
-      index: ++sequence,
-      at: new Date().toISOString(),
-      method: request.method,
-      url: request.url,
-      headers,
-      body,
-      sentBody,
-      upstream: { status: answer.status, headers: answer.headers, text: decodedText(answer.bytes, answer.headers['content-encoding']) },
-      upstreamMs: answer.ms,
-      hook,
-    };
-    if (backlog >= maxBacklog) {
-      skipped++;
-    } else {
-      backlog++;
-      // a replay that throws is a fault of the shadow's, not a difference: on record, never silent
-      queue = queue
-        .then(() => replay(pending))
-        .catch((err: unknown) => replayFailed(pending, err))
-        .finally(() => backlog--);
-    }
-    void reply.code(answer.status).headers(answer.headers).send(answer.bytes);
-  }
-
-  // --- off the response path: replay into obsim, compare, learn
-  async function replay(p: Pending): Promise<void> {
-    const path = p.url.split('?')[0];
-    const op = operations.match(p.method, path);
-    const upstreamJson = jsonOf(p.upstream.text, p.upstream.headers['content-type']);
-    const upTrace = TRACEPARENT.exec(p.upstream.headers.traceparent ?? '')?.[1];
-    if (upTrace) exchangeOfTrace.set(upTrace, p.index);
-    if (!clockProbed && (p.headers['x-partner-client-id'] || p.headers.authorization)) {
-      clockProbed = true;
-      await clock.follow(p.headers);
-    }
-    if (op?.kind === 'control' && path.startsWith('/_sandbox/clock')) {
-      // the upstream's clock moved: the shadow's follows it to the same instant (never replayed: that would move it twice)
-      controls++;
-      const moved = upstreamJson as { now?: unknown; frozen?: unknown } | undefined;
-      if (p.upstream.status < 300 && typeof moved?.now === 'string')
-        await clock.moveTo(moved.now, typeof moved.frozen === 'boolean' ? moved.frozen : undefined);
-      return;
-    }
-    // a hosted page's form (onboarding, payment, consent) changes state too: replayed, not compared; reading one changes nothing
-    if (!op && (p.method === 'GET' || p.method === 'HEAD')) return;
-    const { path: translated, unknown } = ids.translatePath(p.url);
-    const headers: Record<string, string> = { ...p.headers, ...sandboxHeaders };
-    delete headers['x-obsim-admin-key'];
-    const bearer = /^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1];
-    if (bearer) headers.authorization = `Bearer ${ids.mapped(bearer) ?? bearer}`;
-    // each replay a trace of its own: obsim's deliveries carry it, naming the exchange that caused them
-    const trace = childContext(undefined);
-    headers.traceparent = formatTraceparent(trace);
-    delete headers.tracestate;
-    exchangeOfTrace.set(trace.traceId, p.index);
-    let payload: string | Buffer = p.body;
-    const bodyJson = p.body.length ? jsonOf(p.body.toString('utf8'), headers['content-type']) : undefined;
-    if (bodyJson !== undefined) {
-      let translatedBody = ids.translateBody(bodyJson);
-      if (p.hook !== undefined && typeof (translatedBody as { url?: unknown }).url === 'string') {
-        translatedBody = { ...(translatedBody as object), url: `${selfUrl}/_shadow/obsim-hooks/${p.hook}` };
-      }
-      payload = JSON.stringify(translatedBody);
-    }
-    const res = await obsim.inject({ method: p.method as 'GET', url: translated, headers, payload: p.body.length ? payload : undefined });
-    const obsimAnswer: Answer = { status: res.statusCode, headers: passOn(res.headers as Record<string, string>), text: res.body };
-    const obsimJson = jsonOf(res.body, obsimAnswer.headers['content-type']);
-    if (!op || op.kind === 'control') {
-      controls++;
-      return;
-    }
-    if (p.upstream.status < 300 && res.statusCode < 300) {
-      ids.learn(upstreamJson, obsimJson);
-      if (p.hook !== undefined) {
-        const reg = registrations.get(p.hook);
-        const secretOf = (j: unknown) =>
-          typeof (j as { secret?: unknown })?.secret === 'string' ? (j as { secret: string }).secret : undefined;
-        if (reg) Object.assign(reg, { upstreamSecret: secretOf(upstreamJson), obsimSecret: secretOf(obsimJson) });
-      }
-    }
-    const comparison = compareAnswers({ upstream: { ...p.upstream, json: upstreamJson }, obsim: { ...obsimAnswer, json: obsimJson } }, ctx);
-    if (comparison.verdict === 'uncomparable' && unknown.length && res.statusCode >= 400) {
-      comparison.reason = `${comparison.reason}: the id map does not know ${unknown.join(', ')}`;
-    }
-    keep(p, {
-      operationId: op.operationId,
-      obsimStatus: res.statusCode,
-      verdict: comparison.verdict,
-      ...(comparison.reason ? { reason: comparison.reason } : {}),
-      drifts: comparison.drifts,
-      obsim: obsimAnswer,
-    });
-  }
-
-  function replayFailed(p: Pending, err: unknown): void {
-    keep(p, {
-      operationId: operations.match(p.method, p.url.split('?')[0])?.operationId ?? null,
-      obsimStatus: null,
-      verdict: 'uncomparable',
-      reason: `the replay into obsim failed: ${(err as Error).message}`,
-      drifts: [],
-      obsim: null,
-    });
-  }
-
-  /** Count an exchange's verdict and keep it (the newest KEPT), with what the partner's request and the upstream's answer were. */
-  function keep(
-    p: Pending,
-    outcome: Omit<ExchangeEntry, 'index' | 'at' | 'method' | 'path' | 'upstreamStatus' | 'upstreamMs' | 'request' | 'upstream'>,
-  ): void {
-    totals[outcome.verdict]++;
-    if (exchanges.length >= KEPT) exchanges.shift();
-    exchanges.push({
-      index: p.index,
-      at: p.at,
-      method: p.method,
-      path: p.url,
-      upstreamStatus: p.upstream.status,
-      upstreamMs: p.upstreamMs,
-      request: { headers: p.headers, body: p.body.toString('utf8') },
-      upstream: p.upstream,
-      ...outcome,
-    });
-  }
-
-  // --- webhooks: the upstream's, forwarded to the partner and recorded; obsim's, recorded
-  app.post<{ Params: { n: string } }>('/_shadow/hooks/:n', async (request, reply) => {
-    const reg = registrations.get(Number(request.params.n));
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const headers = passOn(request.headers);
-    if (!reg) return reply.code(404).send();
-    // an upstream that sends traceparent (another obsim) names the request that caused it
-    const trace = TRACEPARENT.exec(headers.traceparent ?? '')?.[1];
-    if (deliveries.length >= KEPT) deliveries.shift();
-    deliveries.push({ side: 'upstream', hook: reg.hook, at: Date.now(), body: body.toString('utf8'), headers, exchange: null, trace });
-    try {
-      const forwarded = await call(reg.partnerUrl, 'POST', headers, body);
-      return reply.code(forwarded.status).headers(forwarded.headers).send(forwarded.bytes);
+      res.writeHead(forwarded.statusCode, passOn(forwarded.headers));
+      res.end(Buffer.from(await forwarded.body.arrayBuffer()));
     } catch {
       // the partner's receiver is down: the upstream sees what it would have seen
-      return reply.code(502).send();
+      res.writeHead(502).end();
     }
-  });
-  app.post<{ Params: { n: string } }>('/_shadow/obsim-hooks/:n', async (request, reply) => {
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const headers = passOn(request.headers);
-    const trace = TRACEPARENT.exec(headers.traceparent ?? '')?.[1];
-    if (deliveries.length >= KEPT) deliveries.shift();
-    deliveries.push({
-      side: 'obsim',
-      hook: Number(request.params.n),
-      at: Date.now(),
-      body: body.toString('utf8'),
-      headers,
-      exchange: null,
-      trace,
-    });
-    return reply.code(200).send();
-  });
-
-  function report(): DriftReport {
-    const traced = deliveries.map((d) => ({ ...d, exchange: d.trace ? (exchangeOfTrace.get(d.trace) ?? null) : null }));
-    const { entries, waiting } = compareWebhooks(traced, registrations, { now: Date.now(), waitMs, lateMs, ctx });
-    const list = [...exchanges].sort((a, b) => a.index - b.index);
-    return {
-      upstream: upstreamBase,
-      startedAt,
-      generatedAt: new Date().toISOString(),
-      webhooks: publicUrl
-        ? { compared: true }
-        : { compared: false, reason: 'no --public-url: the upstream cannot reach the shadow, so its deliveries are not seen' },
-      summary: {
-        exchanges: { ...totals },
-        webhooks: { ...countVerdicts(publicUrl ? entries : []), waiting: publicUrl ? waiting : 0 },
-        controls,
-        notReplayed: skipped,
-      },
-      exchanges: list.map(({ request: _r, upstream: _u, obsim: _o, upstreamMs: _m, ...e }) => e),
-      webhookEntries: publicUrl ? entries : [],
-    };
   }
 
-  function render(format: ReportFormat): string {
-    const r = report();
-    if (format === 'junit') return reportJunit(r);
-    if (format === 'html') return reportHtml(r, { exchanges });
-    return `${JSON.stringify(reportJson(r), null, 2)}\n`;
-  }
-  const sortedExchanges = () => [...exchanges].sort((a, b) => a.index - b.index);
-  const har = () => exchangesHar(upstreamBase, sortedExchanges(), packageVersion());
+  const publicServer = createServer((req, res) => {
+    const work = (req.url ?? '').startsWith(HOOKS) ? delivery(req, res) : proxy(req, res);
+    const done: Promise<void> = work.catch(() => void res.destroy()).finally(() => pending.delete(done));
+    pending.add(done);
+  });
+  publicServer.keepAliveTimeout = 10_000;
+  const url = await listen(publicServer, options.host ?? '127.0.0.1', options.port ?? 0);
 
+  // while nothing waits, the replay thread's clock follows the upstream's (never past a request still with it)
+  const ticker = setInterval(() => {
+    let floor: number | undefined;
+    for (const at of inFlight.values()) floor = floor === undefined ? at : Math.min(floor, at);
+    tell({ type: 'tick', now: Date.now(), inFlightFloor: floor });
+  }, 100);
+  ticker.unref();
+
+  // --- the report listener
   const TYPES: Record<ReportFormat, string> = {
     json: 'application/json; charset=utf-8',
     junit: 'application/xml; charset=utf-8',
     html: 'text/html; charset=utf-8',
   };
-  app.get<{ Querystring: { format?: string } }>('/_shadow/report', async (request, reply) => {
-    await queue;
-    const format = request.query.format ?? 'json';
-    if (!(format in TYPES)) return badFormat(reply, request.id, format, Object.keys(TYPES));
-    return reply.type(TYPES[format as ReportFormat]).send(render(format as ReportFormat));
+  async function settled(): Promise<void> {
+    while (pending.size > 0) await Promise.all([...pending]);
+    await ask((id) => ({ type: 'settled', id, upTo: sequence }));
+  }
+  const reportServer = createServer((req, res) => {
+    const target = new URL(req.url ?? '/', 'http://shadow');
+    const format = target.searchParams.get('format') ?? 'json';
+    const badFormat = (allowed: string[]) =>
+      answerError(
+        res,
+        new ApiError('validation_failed', {
+          field: '/format',
+          in: 'query',
+          message: `format must be one of ${allowed.join(', ')} (got ${format})`,
+        }),
+      );
+    void (async () => {
+      if (req.method !== 'GET') return answerError(res, new ApiError('method_not_allowed'));
+      if (target.pathname === '/_shadow/report') {
+        if (!(format in TYPES)) return badFormat(Object.keys(TYPES));
+        await settled();
+        const text = await ask<string>((id) => ({ type: 'render', id, format: format as ReportFormat }));
+        return res.writeHead(200, { 'content-type': TYPES[format as ReportFormat] }).end(text);
+      }
+      if (target.pathname === '/_shadow/exchanges') {
+        if (format !== 'json' && format !== 'har') return badFormat(['json', 'har']);
+        await settled();
+        const value = await ask((id) => (format === 'har' ? { type: 'har', id } : { type: 'exchanges', id }));
+        return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(value));
+      }
+      return answerError(
+        res,
+        new ApiError('route_not_found', { message: 'The report listener serves /_shadow/report and /_shadow/exchanges' }),
+      );
+    })().catch(() => res.destroy());
   });
-  app.get<{ Querystring: { format?: string } }>('/_shadow/exchanges', async (request, reply) => {
-    await queue;
-    const format = request.query.format ?? 'json';
-    if (format === 'har') return reply.type('application/json; charset=utf-8').send(har());
-    if (format !== 'json') return badFormat(reply, request.id, format, ['json', 'har']);
-    return { items: sortedExchanges() };
-  });
-  app.all('/*', proxy);
-  app.all('/', proxy);
-
-  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
-  const address = app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const selfUrl = `http://${host}:${address.port}`;
+  const reportBase = await listen(reportServer, options.reportHost ?? '127.0.0.1', options.reportPort ?? 0);
 
   return {
-    url: selfUrl,
-    report,
-    render,
-    har,
-    async settled() {
-      for (;;) {
-        const current = queue;
-        await current;
-        if (current === queue) return;
-      }
+    url,
+    reportUrl: `${reportBase}/_shadow/report`,
+    report: async () => {
+      await settled();
+      return ask<DriftReport>((id) => ({ type: 'report', id }));
     },
+    render: async (format) => {
+      await settled();
+      return ask<string>((id) => ({ type: 'render', id, format }));
+    },
+    exchanges: async () => {
+      await settled();
+      return ask((id) => ({ type: 'exchanges', id }));
+    },
+    har: async () => {
+      await settled();
+      return ask<object>((id) => ({ type: 'har', id }));
+    },
+    settled,
     async close() {
-      await app.close();
-      await obsim.close();
+      clearInterval(ticker);
+      const closing = [publicServer, reportServer].map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+      publicServer.closeAllConnections();
+      reportServer.closeAllConnections();
+      await Promise.all(closing);
+      await ask((id) => ({ type: 'close', id }));
+      await worker.terminate();
+      await dispatcher.close();
     },
   };
-}
-
-function badFormat(reply: FastifyReply, requestId: string, format: string, allowed: string[]) {
-  const err = new ApiError('validation_failed', {
-    field: '/format',
-    message: `format must be one of ${allowed.join(', ')} (got ${format})`,
-  });
-  return reply.code(400).send(errorBody(err, requestId));
 }

@@ -3,9 +3,10 @@
  * made to the shadow's receiver and the ones obsim made for the same flow, per registration,
  * paired and compared.
  *
- * Pairing: an obsim delivery is paired with the upstream delivery of the same event for the same
- * resource (paymentId, merchantId, … through the id map); what is left is paired by resource alone
- * (an event renamed). Then, for each registration:
+ * Pairing, in one pass over each side (linear in the deliveries): an obsim delivery is paired with
+ * the upstream delivery of the same event for the same resource (paymentId, merchantId, … through
+ * the id map); what is left is paired by resource alone (an event renamed). Each pair teaches the
+ * id map its two event ids (X-Webhook-Id). Then, for each registration:
  * - obsim sent, the upstream did not (once the wait has passed): `event_missing`;
  * - the upstream sent, obsim did not (a second copy, an event obsim does not know): `event_extra`;
  * - the pairs' upstream deliveries in another order than obsim's: `event_order`;
@@ -18,8 +19,8 @@ import { sign } from '../webhooks/sign.js';
 
 export interface CapturedDelivery {
   side: 'upstream' | 'obsim';
-  /** The shadow's registration number (its receiver path). */
-  hook: number;
+  /** The shadow's registration (the unguessable token of its receiver path). */
+  hook: string;
   /** Arrival, wall clock ms. */
   at: number;
   body: string;
@@ -31,7 +32,7 @@ export interface CapturedDelivery {
 }
 
 export interface Registration {
-  hook: number;
+  hook: string;
   /** The partner's own URL, where upstream deliveries are forwarded. */
   partnerUrl: string;
   upstreamSecret?: string;
@@ -42,7 +43,7 @@ export interface WebhookEntry {
   event: string;
   /** The index of the exchange that caused it (null: not known). */
   exchange: number | null;
-  hook: number;
+  hook: string;
   verdict: Verdict;
   reason?: string;
   drifts: Drift[];
@@ -50,7 +51,7 @@ export interface WebhookEntry {
   obsim?: { body: string; at: number };
 }
 
-interface Parsed {
+export interface Parsed {
   d: CapturedDelivery;
   event: string;
   resource: string | undefined;
@@ -85,39 +86,78 @@ export interface PairingOptions {
   ctx: CompareContext;
 }
 
+/** The upstream's resource id of a delivery, in obsim's terms. */
+function inObsimTerms(p: Parsed, ctx: CompareContext): string | undefined {
+  if (!p.resource) return undefined;
+  const at = p.resource.indexOf(':');
+  const key = p.resource.slice(0, at);
+  const value = p.resource.slice(at + 1);
+  return `${key}:${ctx.mapped(key, value) ?? value}`;
+}
+
+/**
+ * The pairs of one registration's deliveries, and what is left of each side: keyed lookups, so
+ * linear in their number.
+ */
+export function pairDeliveries(
+  ups: readonly Parsed[],
+  obs: readonly Parsed[],
+  ctx: CompareContext,
+): { pairs: [Parsed, Parsed][]; upstreamLeft: Parsed[]; obsimLeft: Parsed[] } {
+  const pairs: [Parsed, Parsed][] = [];
+  let upLeft = [...ups];
+  let obLeft = [...obs];
+  for (const key of [
+    (p: Parsed, r: string | undefined) => (r === undefined ? undefined : `${p.event} ${r}`),
+    (_p: Parsed, r: string | undefined) => r,
+  ]) {
+    const waiting = new Map<string, Parsed[]>();
+    for (const o of obLeft) {
+      const k = key(o, o.resource);
+      if (k === undefined) continue;
+      const list = waiting.get(k);
+      if (list) list.push(o);
+      else waiting.set(k, [o]);
+    }
+    const taken = new Set<Parsed>();
+    const rest: Parsed[] = [];
+    for (const u of upLeft) {
+      const k = key(u, inObsimTerms(u, ctx));
+      const o = k === undefined ? undefined : waiting.get(k)?.shift();
+      if (o) {
+        pairs.push([u, o]);
+        taken.add(o);
+      } else rest.push(u);
+    }
+    upLeft = rest;
+    obLeft = obLeft.filter((o) => !taken.has(o));
+  }
+  return { pairs, upstreamLeft: upLeft, obsimLeft: obLeft };
+}
+
+/** The deliveries of each side per registration, parsed once. */
+export function byRegistration(deliveries: readonly CapturedDelivery[]): Map<string, { ups: Parsed[]; obs: Parsed[] }> {
+  const out = new Map<string, { ups: Parsed[]; obs: Parsed[] }>();
+  for (const d of deliveries) {
+    let side = out.get(d.hook);
+    if (!side) out.set(d.hook, (side = { ups: [], obs: [] }));
+    (d.side === 'upstream' ? side.ups : side.obs).push(parse(d));
+  }
+  return out;
+}
+
 /** The webhook entries of the report, and how many deliveries still wait for their pair. */
 export function compareWebhooks(
   deliveries: readonly CapturedDelivery[],
-  registrations: ReadonlyMap<number, Registration>,
+  registrations: ReadonlyMap<string, Registration>,
   { now, waitMs, lateMs, ctx }: PairingOptions,
 ): { entries: WebhookEntry[]; waiting: number } {
   const entries: WebhookEntry[] = [];
   let waiting = 0;
+  const sides = byRegistration(deliveries);
   for (const [hook, reg] of registrations) {
-    const ups = deliveries.filter((d) => d.side === 'upstream' && d.hook === hook).map(parse);
-    const obs = deliveries.filter((d) => d.side === 'obsim' && d.hook === hook).map(parse);
-    // the upstream's resource ids, in obsim's terms
-    const upResource = (p: Parsed) => {
-      if (!p.resource) return undefined;
-      const [k, v] = [p.resource.slice(0, p.resource.indexOf(':')), p.resource.slice(p.resource.indexOf(':') + 1)];
-      return `${k}:${ctx.mapped(v) ?? v}`;
-    };
-    const pairs: [Parsed, Parsed][] = [];
-    const usedUp = new Set<number>();
-    const paired = new Set<number>();
-    const pairBy = (same: (u: Parsed, o: Parsed) => boolean) => {
-      obs.forEach((o, j) => {
-        if (paired.has(j)) return;
-        const i = ups.findIndex((u, k) => !usedUp.has(k) && same(u, o));
-        if (i < 0) return;
-        usedUp.add(i);
-        paired.add(j);
-        pairs.push([ups[i], o]);
-      });
-    };
-    pairBy((u, o) => u.event === o.event && upResource(u) === o.resource);
-    pairBy((u, o) => u.resource !== undefined && upResource(u) === o.resource);
-
+    const { ups, obs } = sides.get(hook) ?? { ups: [], obs: [] };
+    const { pairs, upstreamLeft, obsimLeft } = pairDeliveries(ups, obs, ctx);
     pairs.sort((a, b) => a[1].d.at - b[1].d.at);
     // the upstream's order of the paired deliveries against obsim's
     let lastUpAt = -Infinity;
@@ -145,11 +185,10 @@ export function compareWebhooks(
       }
       entries.push({ ...entryBase(o, hook), verdict: drifts.length ? 'drift' : 'match', drifts, ...bodies(u, o) });
     }
-    obs.forEach((o, j) => {
-      if (paired.has(j)) return;
+    for (const o of obsimLeft) {
       if (now - o.d.at < waitMs) {
         waiting++;
-        return;
+        continue;
       }
       entries.push({
         ...entryBase(o, hook),
@@ -157,12 +196,11 @@ export function compareWebhooks(
         drifts: [{ kind: 'event_missing', pointer: '', obsim: o.event }],
         obsim: { body: o.d.body, at: o.d.at },
       });
-    });
-    ups.forEach((u, i) => {
-      if (usedUp.has(i)) return;
+    }
+    for (const u of upstreamLeft) {
       if (now - u.d.at < waitMs) {
         waiting++;
-        return;
+        continue;
       }
       entries.push({
         event: u.event,
@@ -172,13 +210,13 @@ export function compareWebhooks(
         drifts: [{ kind: 'event_extra', pointer: '', upstream: u.event }],
         upstream: { body: u.d.body, at: u.d.at },
       });
-    });
+    }
   }
   entries.sort((a, b) => (a.obsim?.at ?? a.upstream?.at ?? 0) - (b.obsim?.at ?? b.upstream?.at ?? 0));
   return { entries, waiting };
 }
 
-const entryBase = (o: Parsed, hook: number) => ({ event: o.event, exchange: o.d.exchange, hook });
+const entryBase = (o: Parsed, hook: string) => ({ event: o.event, exchange: o.d.exchange, hook });
 const bodies = (u: Parsed, o: Parsed) => ({ upstream: { body: u.d.body, at: u.d.at }, obsim: { body: o.d.body, at: o.d.at } });
 /** A payload drift keeps what kind of difference it is in its detail. */
 const detail = (d: Drift) => ({ detail: d.kind });

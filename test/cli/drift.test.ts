@@ -94,11 +94,16 @@ t.test('obsim shadow and obsim drift report --from', async (t) => {
   while (!/the drift report:/.test(printed)) await new Promise((r) => setTimeout(r, 25));
   t.match(printed, new RegExp(`obsim shadow listening on http://127\\.0\\.0\\.1:${port}, in front of ${upstream.baseUrl}`));
   t.match(printed, /webhooks: not compared \(no --public-url\)/);
+  const reportUrl = /the drift report: (http:\/\/127\.0\.0\.1:\d+\/_shadow\/report) /.exec(printed)?.[1];
+  t.ok(reportUrl, 'the report address is printed: on loopback, a listener of its own');
+  t.not(new URL(reportUrl!).port, String(port), 'not the public listener');
+  const onPublic = await fetch(`http://127.0.0.1:${port}/_shadow/report`);
+  t.not(onPublic.status, 200, 'the public listener does not serve the report');
   const headers = { 'x-partner-client-id': upstream.credentials.clientId, 'x-partner-client-secret': upstream.credentials.clientSecret };
   const res = await fetch(`http://127.0.0.1:${port}/v1/partner/merchants`, { headers });
   t.equal(res.status, 200);
   const out = join(dir, 'report.html');
-  const report = await runObsim(['drift', 'report', '--from', `http://127.0.0.1:${port}`, '--format', 'html', '--out', out]);
+  const report = await runObsim(['drift', 'report', '--from', reportUrl!, '--format', 'html', '--out', out]);
   t.equal(report.code, 0, report.stderr);
   t.match(readFileSync(out, 'utf8'), /<h1>Drift against http:\/\/127\.0\.0\.1:\d+<\/h1>/);
   t.match(readFileSync(out, 'utf8'), /listMerchants/);

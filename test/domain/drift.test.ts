@@ -4,13 +4,16 @@
  */
 import t from 'tap';
 import { compareAnswers, compareHeaders, compareJson, formatOf, type CompareContext } from '../../src/domain/drift.js';
-import { IdMap } from '../../src/shadow/id-map.js';
 
 const map = new Map([
   ['100002', '100007'],
   ['cli-up', 'cli-obs'],
 ]);
-const ctx: CompareContext = { mapped: (u) => map.get(u), enumKeys: new Set(['status', 'currency']) };
+const ctx: CompareContext = {
+  mapped: (_key, u) => map.get(u),
+  knownObsim: (_key, o) => [...map.values()].includes(o),
+  enumKeys: new Set(['status', 'currency']),
+};
 
 t.test('formats', async (t) => {
   t.same(
@@ -80,13 +83,34 @@ t.test('each kind of difference, at its pointer', async (t) => {
   );
 });
 
-t.test('lists of resources are aligned by id; items the shadow never saw are left out', async (t) => {
+t.test('lists of resources are paired by id; items made before the shadow watched are compared by shape, and counted', async (t) => {
   const upstream = [
-    { merchantId: 99, companyName: 'made before the shadow watched' },
-    { merchantId: 100002, companyName: 'Shop' },
+    { merchantId: 99, companyName: 'made before the shadow watched', status: 'inactive' },
+    { merchantId: 100002, companyName: 'Shop', status: 'activated' },
   ];
-  const obsim = [{ merchantId: 100007, companyName: 'Shop' }];
-  t.same(compareJson(upstream, obsim, ctx), []);
+  // obsim's own earlier merchant (its seeded one) is not the upstream's to list either
+  const obsim = [
+    { merchantId: 100001, companyName: 'obsim default', status: 'activated' },
+    { merchantId: 100007, companyName: 'Shop', status: 'activated' },
+  ];
+  const stats = { preExisting: 0 };
+  t.same(compareJson(upstream, obsim, ctx, '', '', stats), [], 'no value drift on an item never seen made');
+  t.equal(stats.preExisting, 2, 'one on each side, counted');
+  t.same(
+    compareJson([{ merchantId: 99, companyName: 'x', region: 'eu' }], [{ merchantId: 100001, companyName: 'y' }], ctx),
+    [{ kind: 'field_added', pointer: '/0/region', upstream: 'eu' }],
+    'its shape is still compared',
+  );
+  t.same(
+    compareJson({ items: upstream, total: 2 }, { items: obsim.slice(1), total: 1 }, ctx),
+    [],
+    'a count beside a list with unknown items is compared by type only',
+  );
+  t.same(
+    compareJson({ items: upstream.slice(1), total: 1 }, { items: obsim.slice(1), total: 2 }, ctx),
+    [{ kind: 'value', pointer: '/total', upstream: 1, obsim: 2 }],
+    'and by value when every item is known',
+  );
   t.same(compareJson([{ merchantId: 100002, companyName: 'Shop' }], [], ctx), [
     { kind: 'field_added', pointer: '/0', upstream: { merchantId: 100002, companyName: 'Shop' } },
   ]);
@@ -113,7 +137,11 @@ t.test('verdicts: match, drift, and why an exchange is uncomparable', async (t) 
     json,
     text,
   });
-  t.same(compareAnswers({ upstream: answer(200, { a: 1 }), obsim: answer(200, { a: 1 }) }, ctx), { verdict: 'match', drifts: [] });
+  t.same(compareAnswers({ upstream: answer(200, { a: 1 }), obsim: answer(200, { a: 1 }) }, ctx), {
+    verdict: 'match',
+    drifts: [],
+    preExisting: 0,
+  });
   t.match(compareAnswers({ upstream: answer(201, { a: 1 }), obsim: answer(200, { a: 1 }) }, ctx), {
     verdict: 'drift',
     drifts: [{ kind: 'status', upstream: 201, obsim: 200 }],
@@ -135,40 +163,4 @@ t.test('verdicts: match, drift, and why an exchange is uncomparable', async (t) 
     verdict: 'uncomparable',
     reason: /not JSON/,
   });
-});
-
-t.test('the id map: learned from two answers side by side, translating later requests', async (t) => {
-  const ids = new IdMap();
-  ids.learn(
-    {
-      merchantId: 100002,
-      clientId: 'cli-up',
-      onboardingUrl: 'https://provider.example/onboarding/onb_UP?lang=da',
-      accounts: [{ accountId: 'acc_same' }],
-    },
-    {
-      merchantId: 100007,
-      clientId: 'cli-obs',
-      onboardingUrl: 'http://127.0.0.1:4010/onboarding/onb_OBS?lang=da',
-      accounts: [{ accountId: 'acc_same' }],
-    },
-  );
-  t.equal(ids.mapped('100002'), '100007');
-  t.equal(ids.mapped('onb_UP'), 'onb_OBS', "a link's differing segment");
-  t.equal(ids.mapped('acc_same'), 'acc_same', 'an id equal on both sides is known as itself');
-  t.same(ids.translatePath('/v1/partner/merchants/100002/onboarding-status?merchantId=100002&page=1'), {
-    path: '/v1/partner/merchants/100007/onboarding-status?merchantId=100007&page=1',
-    unknown: [],
-  });
-  t.same(ids.translatePath('/v1/partner/payments/5000042/status').unknown, ['5000042'], 'an id it does not know is named');
-  t.same(
-    ids.translateBody({ merchantClientId: 'cli-up', merchantId: 100002, amount: 100002, note: 'cli-up' }),
-    {
-      merchantClientId: 'cli-obs',
-      merchantId: 100007,
-      amount: 100002,
-      note: 'cli-up',
-    },
-    'only id-like keys are translated; a number stays a number',
-  );
 });

@@ -34,8 +34,8 @@ t.test('every shipped scenario: no drift, at most 2 % uncomparable', async (t) =
       t.ok(result.passed, `${result.name} passes through the shadow as it does against obsim`);
       await shadow.settled();
       const deadline = Date.now() + scaled(4_000);
-      while (shadow.report().summary.webhooks.waiting > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const { summary, exchanges, webhookEntries } = shadow.report();
+      while ((await shadow.report()).summary.webhooks.waiting > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const { summary, exchanges, webhookEntries } = await shadow.report();
       t.same(
         [...exchanges, ...webhookEntries].filter((e) => e.verdict === 'drift').map((e) => e.drifts),
         [],

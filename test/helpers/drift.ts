@@ -47,7 +47,7 @@ export async function shadowFlow(
     const [result] = await runFiles([file], { transport: httpTransport(shadow.url) });
     await shadow.settled();
     if (options.waitForWebhooksMs) await new Promise((r) => setTimeout(r, options.waitForWebhooksMs));
-    const run = { report: shadow.report(), scenario: result, applied: proxy?.applied ?? true, shadow };
+    const run = { report: await shadow.report(), scenario: result, applied: proxy?.applied ?? true, shadow };
     await options.inspect?.(run);
     return { report: run.report, scenario: run.scenario, applied: run.applied };
   } finally {

@@ -26,8 +26,16 @@ export function stateDigest(app: FastifyInstance, exclude: readonly string[] = [
     // an excluded table's AUTOINCREMENT counter is excluded with it
     let where = t === 'sqlite_sequence' ? ` WHERE name NOT IN (${exclude.map((x) => `'${x}'`).join(', ')})` : '';
     if (t === 'meta' && exclude.includes('journal_pages')) where = " WHERE key <> 'journal_last_id'";
+    // a sandbox's last use is bookkeeping the sweeper writes every 30 s, whatever a request does
+    const columns =
+      t === 'sandboxes'
+        ? (app.db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string }[])
+            .map((c) => `"${c.name}"`)
+            .filter((c) => c !== '"last_used_ms"')
+            .join(', ')
+        : '*';
     const rows = app.db
-      .prepare(`SELECT * FROM "${t}"${where}`)
+      .prepare(`SELECT ${columns} FROM "${t}"${where}`)
       .raw()
       .all()
       .map((r) => JSON.stringify(r))

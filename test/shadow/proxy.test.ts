@@ -89,7 +89,7 @@ t.test('a compressed answer reaches the partner compressed and is compared by wh
   t.equal(res.headers['content-encoding'], 'gzip');
   t.equal(gunzipSync(Buffer.from(await res.body.arrayBuffer())).toString(), json, 'the bytes as sent');
   await shadow.settled();
-  const [exchange] = shadow.report().exchanges;
+  const [exchange] = (await shadow.report()).exchanges;
   t.not(exchange.verdict, 'uncomparable', `compared after decoding (${exchange.reason ?? exchange.verdict})`);
 });
 
@@ -115,9 +115,9 @@ t.test("a webhook registration: only its url is replaced, by the shadow's receiv
   }
   // (each shadow also asks the upstream once whether it has obsim's clock: GET /_sandbox/clock)
   const registrations = upstream.seen.filter((s) => s.method === 'POST');
-  t.same(JSON.parse(registrations[0].body), { ...registration, url: 'https://shadow.example/_shadow/hooks/1' });
+  t.match(JSON.parse(registrations[0].body), { ...registration, url: /^https:\/\/shadow\.example\/_shadow\/hooks\/[\w-]{24}$/ });
   t.equal(registrations[1].body, JSON.stringify(registration), 'without a public URL nothing is changed');
-  t.match(without.report().webhooks, { compared: false, reason: /--public-url/ });
+  t.match((await without.report()).webhooks, { compared: false, reason: /--public-url/ });
 });
 
 t.test('a request obsim refuses still reaches the upstream; the partner gets the upstream’s answer', async (t) => {
@@ -137,7 +137,7 @@ t.test('a request obsim refuses still reaches the upstream; the partner gets the
   t.same(await res.body.json(), { paymentId: 1, status: 'pending' });
   t.equal(upstream.seen.length, 1);
   await shadow.settled();
-  const [exchange] = shadow.report().exchanges;
+  const [exchange] = (await shadow.report()).exchanges;
   t.match(exchange, {
     operationId: 'createPayment',
     upstreamStatus: 200,
@@ -156,7 +156,7 @@ t.test('an unreachable upstream: 502 upstream_unavailable in the documented erro
   t.same(schemaErrors('ErrorBody', body), []);
   t.match(body, { status: 502, code: 'upstream_unavailable', message: /could not be reached \(ECONNREFUSED\)/ });
   await shadow.settled();
-  t.same(shadow.report().exchanges, [], 'nothing was replayed');
+  t.same((await shadow.report()).exchanges, [], 'nothing was replayed');
 });
 
 t.test('an upstream answering HTML, nothing, or broken JSON: uncomparable with the reason', async (t) => {
@@ -173,7 +173,7 @@ t.test('an upstream answering HTML, nothing, or broken JSON: uncomparable with t
   t.teardown(() => shadow.close());
   for (let n = 0; n < 3; n++) await request(`${shadow.url}/v1/partner/merchants`, { headers: PARTNER }).then((r) => r.body.dump());
   await shadow.settled();
-  const reasons = shadow.report().exchanges.map((e) => [e.verdict, e.reason]);
+  const reasons = (await shadow.report()).exchanges.map((e) => [e.verdict, e.reason]);
   t.same(
     reasons.map((r) => r[0]),
     ['uncomparable', 'uncomparable', 'uncomparable'],
@@ -182,7 +182,7 @@ t.test('an upstream answering HTML, nothing, or broken JSON: uncomparable with t
     reasons.map((r) => r[1]),
     [/not JSON/, /empty body/, /not JSON/],
   );
-  const report = await request(`${shadow.url}/_shadow/report`);
+  const report = await request(shadow.reportUrl);
   t.equal(report.statusCode, 200, 'the report still answers');
 });
 
@@ -215,7 +215,7 @@ t.test("the upstream's deliveries reach the partner's URL unchanged, signature a
   t.equal(JSON.parse(got.raw.toString()).data.paymentId, payment.paymentId, "the upstream's own ids");
   await shadow.settled();
   await new Promise((r) => setTimeout(r, 400));
-  const report = shadow.report();
+  const report = await shadow.report();
   t.match(report.webhookEntries, [{ event: 'payment.completed', verdict: 'match', exchange: Number }]);
   t.equal(report.summary.controls, 1, 'the control call was replayed, not compared');
 });

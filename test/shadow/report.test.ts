@@ -20,7 +20,7 @@ t.test('one flow with a drifted answer and a dropped webhook, in every format', 
     mutation: { webhook: { event: 'payment.completed', mutation: { op: 'drop' } } },
     waitForWebhooksMs: WEBHOOK_WAIT_MS + LATE_AFTER_MS,
     inspect: async ({ shadow }) => {
-      const json = await get(`${shadow.url}/_shadow/report`);
+      const json = await get(`${shadow.reportUrl}`);
       t.equal(json.status, 200);
       t.match(json.type, /application\/json/);
       const report = JSON.parse(json.text);
@@ -49,7 +49,7 @@ t.test('one flow with a drifted answer and a dropped webhook, in every format', 
       const causing = report.exchanges.find((e: { index: number }) => e.index === report.webhooks[0].exchange);
       t.equal(causing.operationId, 'createPayment', 'the webhook names the request that scheduled its settlement');
 
-      const junit = await get(`${shadow.url}/_shadow/report?format=junit`);
+      const junit = await get(`${shadow.reportUrl}?format=junit`);
       t.match(junit.type, /xml/);
       const doc = convert(junit.text, { format: 'object' }) as any;
       const suites = doc.testsuites.testsuite;
@@ -62,20 +62,20 @@ t.test('one flow with a drifted answer and a dropped webhook, in every format', 
       );
       t.match(suites[1].testcase.failure['#'], /event_missing/);
 
-      const html = await get(`${shadow.url}/_shadow/report?format=html`);
+      const html = await get(`${shadow.reportUrl}?format=html`);
       t.match(html.type, /text\/html/);
       t.notMatch(html.text, /<script|<link|src="http|href="http/, 'self-contained: no scripts, no external assets');
       t.match(html.text, /event_missing/);
       t.match(html.text, /exchange #\d+/);
       t.ok(html.text.indexOf('createTestMerchant') < html.text.indexOf('payment.completed'), 'the flow in order');
 
-      const bad = await get(`${shadow.url}/_shadow/report?format=pdf`);
+      const bad = await get(`${shadow.reportUrl}?format=pdf`);
       t.equal(bad.status, 400);
       const body = JSON.parse(bad.text);
       t.same(schemaErrors('ErrorBody', body), []);
       t.match(body, { code: 'validation_failed', field: '/format' });
 
-      const har = JSON.parse((await get(`${shadow.url}/_shadow/exchanges?format=har`)).text);
+      const har = JSON.parse((await get(`${shadow.reportUrl.replace('/_shadow/report', '/_shadow/exchanges')}?format=har`)).text);
       t.equal(har.log.version, '1.2');
       t.equal(har.log.entries.length, 4);
       for (const e of har.log.entries) {

@@ -1,0 +1,301 @@
+/**
+ * What the shadow reads in the provider's document (and obsim's controls): which operation a
+ * request is, where the contract places an id in its path, query, body and answer, and what kind
+ * of id each is. The id map (./id-map.ts) learns and translates there, and nowhere else.
+ */
+import Router from 'find-my-way';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DOCUMENTS } from '../openapi/documents.js';
+import { packageRoot } from '../package-root.js';
+import { LINK_KINDS, type IdKind, type IdMap } from './id-map.js';
+
+type Json = Record<string, unknown>;
+
+interface Doc {
+  paths: Record<string, Record<string, Json>>;
+  components?: { schemas?: Record<string, Json> };
+}
+
+export interface Operation {
+  operationId: string;
+  /** The document's path template (`/v1/partner/payments/{paymentId}/status`). */
+  template: string;
+  kind: 'provider' | 'control';
+  params: Record<string, string | undefined>;
+  /** The operation as the document gives it. */
+  spec: Json;
+  doc: Doc;
+}
+
+/** The kind of id a property holds, by its name; `id`, `requestId` and `token` by the schema they stand in. */
+const ID_FIELDS: Record<string, IdKind> = {
+  merchantId: 'merchant',
+  clientId: 'merchantClient',
+  merchantClientId: 'merchantClient',
+  paymentId: 'payment',
+  consentId: 'consent',
+  accountId: 'account',
+  transactionId: 'transaction',
+  onboardingToken: 'onboardingToken',
+  subTppId: 'subTpp',
+  storeId: 'store',
+  webhookId: 'webhook',
+  deliveryId: 'delivery',
+  eventId: 'event',
+};
+const BY_SCHEMA: Record<string, Record<string, IdKind>> = {
+  Consent: { requestId: 'consentRequest' },
+  WebhookResponse: { id: 'webhook' },
+  TokenResponse: { token: 'aisToken' },
+  SandboxDelivery: { id: 'delivery' },
+};
+/** Path parameters by template name; `id` and `requestId` by the path they stand in. */
+const PATH_FIELDS: Record<string, IdKind> = { ...ID_FIELDS, id: 'webhook', requestId: 'consentRequest' };
+
+/** The kind of an id field `key` of the schema `component` (undefined: not an id of the contract). */
+export const idKindOf = (key: string, component?: string): IdKind | undefined =>
+  (component !== undefined ? BY_SCHEMA[component]?.[key] : undefined) ?? ID_FIELDS[key];
+
+/** The kind an id key names wherever it stands (compare: a key without its schema). */
+export const anyIdKindOf = (key: string): IdKind | undefined =>
+  ID_FIELDS[key] ?? (key === 'requestId' ? 'consentRequest' : key === 'token' ? 'aisToken' : undefined);
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function readDoc(kind: 'provider' | 'controls'): Doc {
+  return JSON.parse(readFileSync(join(packageRoot(), DOCUMENTS[kind].file), 'utf8')) as Doc;
+}
+
+/** Every property name given an `enum` anywhere in a document. */
+function enumKeysOf(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const v of node) enumKeysOf(v, out);
+  else if (node && typeof node === 'object') {
+    const o = node as Json;
+    if (o.properties && typeof o.properties === 'object') {
+      for (const [name, schema] of Object.entries(o.properties as Json)) {
+        const s = schema as { enum?: unknown; items?: { enum?: unknown } } | null;
+        if (s && (Array.isArray(s.enum) || Array.isArray(s.items?.enum))) out.add(name);
+      }
+    }
+    for (const v of Object.values(o)) enumKeysOf(v, out);
+  }
+  return out;
+}
+
+export interface Contract {
+  match(method: string, path: string): Operation | undefined;
+  enumKeys: ReadonlySet<string>;
+}
+
+export function contract(): Contract {
+  type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };
+  const router = Router<Router.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 16_384 });
+  const provider = readDoc('provider');
+  const controls = readDoc('controls');
+  for (const [doc, kind] of [
+    [provider, 'provider'],
+    [controls, 'control'],
+  ] as const) {
+    for (const [template, item] of Object.entries(doc.paths)) {
+      const path = template.replace(/\{([^}]+)\}/g, ':$1');
+      for (const method of METHODS) {
+        const op = item[method] as Json | undefined;
+        if (typeof op?.operationId !== 'string') continue;
+        const store: Store = { operationId: op.operationId, template, kind, spec: op, doc };
+        try {
+          router.on(method.toUpperCase() as Router.HTTPMethod, path, () => undefined, store);
+        } catch {
+          // the same route in both documents: the provider's wins
+        }
+      }
+    }
+  }
+  return {
+    match(method, path) {
+      const found = router.find(method.toUpperCase() as Router.HTTPMethod, path.split('?')[0]);
+      if (!found) return undefined;
+      return { ...(found.store as Store), params: found.params };
+    },
+    enumKeys: enumKeysOf(provider),
+  };
+}
+
+/** `schema` with its $ref followed, and the component's name when it was one. */
+function deref(doc: Doc, schema: Json | undefined): { schema: Json | undefined; component?: string } {
+  let s = schema;
+  let component: string | undefined;
+  for (let i = 0; s?.$ref && i < 10; i++) {
+    component = String(s.$ref).split('/').pop();
+    s = doc.components?.schemas?.[component!];
+  }
+  return { schema: s, component: component ?? (typeof s?.title === 'string' ? s.title : undefined) };
+}
+
+/** The properties (and items) a value may have under `schema`, oneOf/anyOf/allOf branches merged. */
+function shapeOf(doc: Doc, schema: Json | undefined): { properties: Record<string, Json>; items?: Json; component?: string } {
+  const { schema: s, component } = deref(doc, schema);
+  const out: { properties: Record<string, Json>; items?: Json; component?: string } = { properties: {}, component };
+  if (!s) return out;
+  Object.assign(out.properties, (s.properties as Record<string, Json> | undefined) ?? {});
+  if (s.items) out.items = s.items as Json;
+  for (const k of ['oneOf', 'anyOf', 'allOf'] as const) {
+    for (const branch of (s[k] as Json[] | undefined) ?? []) {
+      const b = shapeOf(doc, branch);
+      Object.assign(out.properties, b.properties);
+      out.items ??= b.items;
+      out.component ??= b.component;
+    }
+  }
+  return out;
+}
+
+/** The documented JSON schema of an operation's answer of `status`. */
+export function answerSchema(op: Operation, status: number): Json | undefined {
+  const responses = op.spec.responses as Record<string, { content?: Record<string, { schema?: Json }> }> | undefined;
+  return responses?.[String(status)]?.content?.['application/json']?.schema;
+}
+
+export function requestSchema(op: Operation): Json | undefined {
+  const body = op.spec.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
+  return body?.content?.['application/json']?.schema;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const scalar = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
+
+export interface LearnOutcome {
+  /** Pairs that contradict the map, in words (the exchange is reported uncomparable with them). */
+  conflicts: string[];
+}
+
+/**
+ * Learn the ids two answers to one request hand out, walking both with the answer's schema: an id
+ * field at the same place on both sides is a pair; list items are paired through an id the map
+ * already knows (never by position), and an item neither side can pair teaches nothing.
+ */
+export function learnFromAnswers(op: Operation, status: number, upstream: unknown, obsim: unknown, ids: IdMap): LearnOutcome {
+  const conflicts: string[] = [];
+  const walk = (schema: Json | undefined, u: unknown, o: unknown, pointer: string): void => {
+    const shape = shapeOf(op.doc, schema);
+    if (Array.isArray(u) && Array.isArray(o)) {
+      const itemShape = shapeOf(op.doc, shape.items);
+      for (const [i, item] of u.entries()) {
+        const partner = pairedItem(item, o, itemShape, ids);
+        if (partner !== undefined) walk(shape.items, item, partner, `${pointer}/${i}`);
+      }
+      return;
+    }
+    if (!isObject(u) || !isObject(o)) return;
+    for (const [key, sub] of Object.entries(shape.properties)) {
+      const uv = u[key];
+      const ov = o[key];
+      if (uv === undefined || ov === undefined) continue;
+      const kind = idKindOf(key, shape.component);
+      const link = LINK_KINDS[key];
+      if (kind && scalar(uv) && scalar(ov)) {
+        const learned = ids.learn(kind, String(uv), String(ov));
+        if (!learned.ok) conflicts.push(`${pointer}/${key}: ${learned.conflict}`);
+      } else if (link && typeof uv === 'string' && typeof ov === 'string') {
+        const learned = ids.learnLink(link, uv, ov);
+        if (learned && !learned.ok) conflicts.push(`${pointer}/${key}: ${learned.conflict}`);
+      } else walk(sub, uv, ov, `${pointer}/${key}`);
+    }
+  };
+  walk(answerSchema(op, status), upstream, obsim, '');
+  return { conflicts };
+}
+
+/** The obsim item paired with an upstream list item through an id the map knows. */
+function pairedItem(item: unknown, obsimItems: unknown[], itemShape: ReturnType<typeof shapeOf>, ids: IdMap): unknown {
+  if (!isObject(item)) return undefined;
+  for (const key of Object.keys(itemShape.properties)) {
+    const kind = idKindOf(key, itemShape.component);
+    const value = item[key];
+    if (!kind || !scalar(value)) continue;
+    const mapped = ids.mapped(kind, String(value));
+    if (mapped === undefined) continue;
+    return obsimItems.find((o) => isObject(o) && scalar(o[key]) && String(o[key]) === mapped);
+  }
+  return undefined;
+}
+
+export interface Translated {
+  path: string;
+  body: unknown;
+  /** Upstream ids the request carries that the map does not know (the replay sends them as they are). */
+  unknown: string[];
+}
+
+/** An id value in obsim's terms, of the JSON type obsim's schema wants there. */
+function inObsimTerms(value: string, schema: Json | undefined, doc: Doc): string | number {
+  const types = [deref(doc, schema).schema?.type ?? []].flat();
+  return (types.includes('integer') || types.includes('number')) && /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * A partner's request in obsim's terms: the path parameters the operation's template names as
+ * ids, the id fields of its query and body, each through the map; every other segment as sent.
+ */
+export function translateRequest(op: Operation, pathAndQuery: string, body: unknown, ids: IdMap): Translated {
+  const unknown: string[] = [];
+  const [path, query] = splitOnce(pathAndQuery, '?');
+  const templateSegments = op.template.split('/');
+  const segments = path.split('/');
+  const out = segments.map((segment, i) => {
+    const name = /^\{(.+)\}$/.exec(templateSegments[i] ?? '')?.[1];
+    const kind = name ? PATH_FIELDS[name] : undefined;
+    if (!kind) return segment;
+    const raw = safeDecode(segment);
+    const mapped = ids.mapped(kind, raw);
+    if (mapped === undefined) {
+      unknown.push(`${kind} ${raw}`);
+      return segment;
+    }
+    return encodeURIComponent(mapped);
+  });
+  let translatedPath = out.join('/');
+  if (query !== undefined) {
+    const params = new URLSearchParams(query);
+    const next = new URLSearchParams();
+    for (const [k, v] of params) {
+      const kind = ID_FIELDS[k];
+      next.append(k, (kind && ids.mapped(kind, v)) || v);
+    }
+    translatedPath += `?${next.toString()}`;
+  }
+  return { path: translatedPath, body: translateBody(op, body, ids, unknown), unknown };
+}
+
+function translateBody(op: Operation, body: unknown, ids: IdMap, unknown: string[]): unknown {
+  const walk = (schema: Json | undefined, value: unknown): unknown => {
+    const shape = shapeOf(op.doc, schema);
+    if (Array.isArray(value)) return value.map((v) => walk(shape.items, v));
+    if (!isObject(value)) return value;
+    const out: Json = {};
+    for (const [key, v] of Object.entries(value)) {
+      const kind = idKindOf(key, shape.component);
+      const sub = shape.properties[key];
+      if (kind && scalar(v)) {
+        const mapped = ids.mapped(kind, String(v));
+        if (mapped === undefined) unknown.push(`${kind} ${String(v)}`);
+        out[key] = mapped === undefined ? v : inObsimTerms(mapped, sub, op.doc);
+      } else out[key] = sub ? walk(sub, v) : v;
+    }
+    return out;
+  };
+  return walk(requestSchema(op), body);
+}
+
+function splitOnce(s: string, sep: string): [string, string | undefined] {
+  const i = s.indexOf(sep);
+  return i < 0 ? [s, undefined] : [s.slice(0, i), s.slice(i + 1)];
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

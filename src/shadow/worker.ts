@@ -1,0 +1,45 @@
+/**
+ * The shadow's replay thread (./replayer.ts behind messages): the proxy's thread hands it each
+ * exchange and each upstream delivery as it sees them, and asks it for the report; replaying,
+ * comparing and keeping never take the proxy's event loop.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Replayer } from './replayer.js';
+import type { ReplayerOptions, ShadowReply, ShadowRequest } from './shadow-messages.js';
+
+const port = parentPort!;
+const replayer = new Replayer(workerData as ReplayerOptions);
+const reply = (message: ShadowReply) => port.postMessage(message);
+
+replayer.start().then(
+  () => reply({ type: 'ready' }),
+  (err: unknown) => reply({ type: 'failed', error: (err as Error).message }),
+);
+
+port.on('message', (m: ShadowRequest) => {
+  switch (m.type) {
+    case 'exchange':
+      return replayer.accept(m.exchange);
+    case 'skip':
+      return replayer.skip(m.index);
+    case 'delivery':
+      return replayer.upstreamDelivery(m.delivery);
+    case 'refused':
+      replayer.kept.refusedDeliveries++;
+      return;
+    case 'tick':
+      return void replayer.tick(m.now, m.inFlightFloor);
+    case 'settled':
+      return void replayer.settled(m.upTo).then(() => reply({ type: 'answer', id: m.id, value: null }));
+    case 'report':
+      return reply({ type: 'answer', id: m.id, value: replayer.kept.report() });
+    case 'render':
+      return reply({ type: 'answer', id: m.id, value: replayer.kept.render(m.format) });
+    case 'exchanges':
+      return reply({ type: 'answer', id: m.id, value: replayer.kept.exchangesJson() });
+    case 'har':
+      return reply({ type: 'answer', id: m.id, value: replayer.kept.har() });
+    case 'close':
+      return void replayer.close().then(() => reply({ type: 'answer', id: m.id, value: null }));
+  }
+});
