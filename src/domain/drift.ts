@@ -56,6 +56,20 @@ export interface CompareContext {
   knownObsim(key: string, obsim: string): boolean;
   /** Property names the provider's document gives an enum. */
   enumKeys: ReadonlySet<string>;
+  /** The values the document lists for each enum property (all its schemas' lists merged). */
+  enumValues?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * The answer carries the bank's data (a user's accounts, balances, transactions): its values
+   * are the sandbox bank's, not the contract's, so only their shape is compared, enums against
+   * the document's lists and ids through the map.
+   */
+  bankData?: boolean;
+}
+
+/** An enum value the document does not list, wherever it stands (paired or not). */
+function unlisted(ctx: Pick<CompareContext, 'enumValues'>, key: string, value: unknown, pointer: string): Drift[] {
+  const listed = ctx.enumValues?.get(key);
+  return listed && typeof value === 'string' && !listed.has(value) ? [{ kind: 'enum_value', pointer, upstream: value }] : [];
 }
 
 /** What a comparison counted besides its drifts. */
@@ -69,10 +83,10 @@ export function isIdKey(key: string): boolean {
   return /^(id|.+Id|.+_id|token|.+Token|accessToken|eventId)$/.test(key);
 }
 
-/** Property names whose values differ between any two services by nature: compared by shape only. */
+/** Property names whose values differ between any two services by nature (prose too): compared by shape only. */
 export function isVolatileKey(key: string): boolean {
   return (
-    /(^|[a-z])(secret|Secret|signature|Signature|token|Token|Url|url|Link|link|requestId)$/.test(key) ||
+    /(^|[a-z])(secret|Secret|signature|Signature|token|Token|Url|url|Link|link|requestId|Message)$/.test(key) ||
     /^(secret|signature|url|message)$/.test(key)
   );
 }
@@ -130,7 +144,7 @@ export function compareJson(
       const p = `${pointer}/${pointerToken(k)}`;
       if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
       else if (lists.has(k)) drifts.push(...lists.get(k)!);
-      else if (COUNT_KEY.test(k) && unpaired) drifts.push(...compareShape(u[k], o[k], p));
+      else if (COUNT_KEY.test(k) && unpaired) drifts.push(...compareShape(u[k], o[k], p, ctx));
       else drifts.push(...compareJson(u[k], o[k], ctx, p, k, stats));
     }
     for (const k of Object.keys(o))
@@ -144,14 +158,23 @@ export function compareJson(
     const mapped = ctx.mapped(key, String(upstream));
     return mapped === undefined || mapped === String(obsim) ? [] : [{ kind: 'value', pointer, upstream, obsim }];
   }
-  return [{ kind: 'value', pointer, upstream, obsim }];
+  return ctx.bankData ? [] : [{ kind: 'value', pointer, upstream, obsim }];
 }
 
 /** A count of a list's items (`total`, `totalAccounts`, `totalTransactions`). */
 const COUNT_KEY = /^total([A-Z]\w*)?$/;
 
-/** The shape of two values: their types, their fields, the format of their strings; no value. */
-export function compareShape(upstream: unknown, obsim: unknown, pointer: string): Drift[] {
+/**
+ * The shape of two values: their types, their fields, the format of their strings; no value but
+ * an enum's, against the document's list (`ctx.enumValues`).
+ */
+export function compareShape(
+  upstream: unknown,
+  obsim: unknown,
+  pointer: string,
+  ctx: Pick<CompareContext, 'enumValues'> = {},
+  key = '',
+): Drift[] {
   const tu = typeOf(upstream);
   const to = typeOf(obsim);
   if (tu !== to) return [{ kind: 'type', pointer, upstream, obsim }];
@@ -162,7 +185,7 @@ export function compareShape(upstream: unknown, obsim: unknown, pointer: string)
     for (const k of Object.keys(u)) {
       const p = `${pointer}/${pointerToken(k)}`;
       if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
-      else drifts.push(...compareShape(u[k], o[k], p));
+      else drifts.push(...compareShape(u[k], o[k], p, ctx, k));
     }
     for (const k of Object.keys(o))
       if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
@@ -171,8 +194,10 @@ export function compareShape(upstream: unknown, obsim: unknown, pointer: string)
   if (tu === 'array') {
     const [a] = upstream as unknown[];
     const [b] = obsim as unknown[];
-    return a === undefined || b === undefined ? [] : compareShape(a, b, `${pointer}/0`);
+    if (a === undefined || b === undefined) return [];
+    return (upstream as unknown[]).flatMap((item, i) => compareShape(item, b, `${pointer}/${i}`, ctx, key));
   }
+  if (tu === 'string' && ctx.enumValues?.has(key)) return unlisted(ctx, key, upstream, pointer);
   if (tu === 'string' && formatOf(upstream as string) !== formatOf(obsim as string)) return [{ kind: 'format', pointer, upstream, obsim }];
   return [];
 }
@@ -181,14 +206,17 @@ function compareStrings(upstream: string, obsim: string, ctx: CompareContext, po
   if (upstream === obsim) return [];
   const fu = formatOf(upstream);
   const fo = formatOf(obsim);
-  if (ctx.enumKeys.has(key)) return [{ kind: 'enum_value', pointer, upstream, obsim }];
+  // the bank's enums (an account's type) differ from user to user: only the document's list binds them
+  if (ctx.enumKeys.has(key))
+    return ctx.bankData ? unlisted(ctx, key, upstream, pointer) : [{ kind: 'enum_value', pointer, upstream, obsim }];
   if (fu !== fo) return [{ kind: 'format', pointer, upstream, obsim }];
   if (isIdKey(key)) {
     const mapped = ctx.mapped(key, upstream);
     return mapped === undefined || mapped === obsim ? [] : [{ kind: 'value', pointer, upstream, obsim }];
   }
-  // instants, links, tokens and secrets differ between any two services: their shape is compared
-  if (fu === 'date-time' || fu === 'date' || fu === 'url' || fu === 'jwt' || fu === 'uuid' || isVolatileKey(key)) return [];
+  // instants, links, tokens and secrets differ between any two services, and the bank's data
+  // between any two banks: their shape is compared
+  if (fu === 'date-time' || fu === 'date' || fu === 'url' || fu === 'jwt' || fu === 'uuid' || isVolatileKey(key) || ctx.bankData) return [];
   return [{ kind: 'value', pointer, upstream, obsim }];
 }
 
@@ -199,6 +227,20 @@ function itemId(item: unknown): [key: string, id: string] | undefined {
     if (isIdKey(k) && (typeof v === 'string' || typeof v === 'number')) return [k, String(v)];
   }
   return undefined;
+}
+
+/** The item of `items` whose fields are most like `item`'s (optional fields differ from item to item). */
+function nearest(item: unknown, items: unknown[]): unknown {
+  const keys = (v: unknown) => new Set(typeOf(v) === 'object' ? Object.keys(v as object) : []);
+  const mine = keys(item);
+  let best = items[0];
+  let bestDistance = Infinity;
+  for (const other of items) {
+    const theirs = keys(other);
+    const distance = [...mine].filter((k) => !theirs.has(k)).length + [...theirs].filter((k) => !mine.has(k)).length;
+    if (distance < bestDistance) [best, bestDistance] = [other, distance];
+  }
+  return best;
 }
 
 function compareArrays(
@@ -221,7 +263,7 @@ function compareArrays(
       if (mapped === undefined) {
         // made before the shadow watched: the two sides cannot be paired, only their shape compared
         stats.preExisting++;
-        if (obsim.length > 0) drifts.push(...compareShape(item, obsim[0], `${pointer}/${i}`));
+        if (obsim.length > 0) drifts.push(...compareShape(item, nearest(item, obsim), `${pointer}/${i}`, ctx, key));
         return;
       }
       const j = obsimIndex.get(`${k} ${mapped}`);

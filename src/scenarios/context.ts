@@ -166,7 +166,7 @@ export class RunContext {
   /** URL to register the next webhook with: the local receiver, or an address never reached. */
   nextWebhookUrl(): string {
     const n = ++this.webhookCounter;
-    return this.receiver ? `${this.receiver.url}/hooks/${this.runId}/${n}` : `${UNREACHABLE_BASE}/${this.runId}/${n}`;
+    return this.receiver ? `${this.receiver.url}/hooks/${this.runId}/${n}/webhooks` : `${UNREACHABLE_BASE}/${this.runId}/${n}/webhooks`;
   }
 
   partnerHeaders(): Record<string, string> {

@@ -67,26 +67,41 @@ function readDoc(kind: 'provider' | 'controls'): Doc {
   return JSON.parse(readFileSync(join(packageRoot(), DOCUMENTS[kind].file), 'utf8')) as Doc;
 }
 
-/** Every property name given an `enum` anywhere in a document. */
-function enumKeysOf(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) for (const v of node) enumKeysOf(v, out);
+/** Every property name given an `enum` anywhere in a document, with the values its lists name. */
+function enumsOf(node: unknown, out = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  if (Array.isArray(node)) for (const v of node) enumsOf(v, out);
   else if (node && typeof node === 'object') {
     const o = node as Json;
     if (o.properties && typeof o.properties === 'object') {
       for (const [name, schema] of Object.entries(o.properties as Json)) {
         const s = schema as { enum?: unknown; items?: { enum?: unknown } } | null;
-        if (s && (Array.isArray(s.enum) || Array.isArray(s.items?.enum))) out.add(name);
+        const list = Array.isArray(s?.enum) ? s.enum : Array.isArray(s?.items?.enum) ? s.items.enum : undefined;
+        if (!list) continue;
+        const values = out.get(name) ?? new Set<string>();
+        for (const v of list as unknown[]) if (typeof v === 'string') values.add(v);
+        out.set(name, values);
       }
     }
-    for (const v of Object.values(o)) enumKeysOf(v, out);
+    for (const v of Object.values(o)) enumsOf(v, out);
   }
   return out;
 }
 
 export interface Contract {
   match(method: string, path: string): Operation | undefined;
-  enumKeys: ReadonlySet<string>;
+  /** Each enum property of the provider's document, with the values it lists. */
+  enums: ReadonlyMap<string, ReadonlySet<string>>;
 }
+
+/** Whether an operation answers with the bank's data (a user's accounts, balances, transactions). */
+export const answersBankData = (op: Operation): boolean => op.kind === 'provider' && op.template.startsWith('/v1/ais/accounts');
+
+/**
+ * Kinds of id neither side makes: a bank user's accounts are the sandbox bank's, listed in the
+ * bank's order. The first time both sides list a user's accounts, as many on each, the Nth
+ * pairs with the Nth (checked against the map like every pair); no other list pairs by position.
+ */
+const BANK_LISTED: ReadonlySet<IdKind> = new Set(['account']);
 
 export function contract(): Contract {
   type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };
@@ -117,7 +132,7 @@ export function contract(): Contract {
       if (!found) return undefined;
       return { ...(found.store as Store), params: found.params };
     },
-    enumKeys: enumKeysOf(provider),
+    enums: enumsOf(provider),
   };
 }
 
@@ -180,8 +195,9 @@ export function learnFromAnswers(op: Operation, status: number, upstream: unknow
     const shape = shapeOf(op.doc, schema);
     if (Array.isArray(u) && Array.isArray(o)) {
       const itemShape = shapeOf(op.doc, shape.items);
+      const byPosition = u.length === o.length && bankListed(itemShape, u, ids);
       for (const [i, item] of u.entries()) {
-        const partner = pairedItem(item, o, itemShape, ids);
+        const partner = byPosition ? o[i] : pairedItem(item, o, itemShape, ids);
         if (partner !== undefined) walk(shape.items, item, partner, `${pointer}/${i}`);
       }
       return;
@@ -204,6 +220,15 @@ export function learnFromAnswers(op: Operation, status: number, upstream: unknow
   };
   walk(answerSchema(op, status), upstream, obsim, '');
   return { conflicts };
+}
+
+/** A list of the bank's items (accounts) none of which the map knows yet: paired by position. */
+function bankListed(itemShape: ReturnType<typeof shapeOf>, items: unknown[], ids: IdMap): boolean {
+  const kinds = Object.keys(itemShape.properties).map((key) => [key, idKindOf(key, itemShape.component)] as const);
+  const listed = kinds.find(([, kind]) => kind !== undefined && BANK_LISTED.has(kind));
+  if (!listed) return false;
+  const [key, kind] = listed;
+  return items.every((item) => isObject(item) && scalar(item[key]) && ids.mapped(kind!, String(item[key])) === undefined);
 }
 
 /** The obsim item paired with an upstream list item through an id the map knows. */

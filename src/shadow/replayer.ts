@@ -23,7 +23,7 @@ import { request as undiciRequest } from 'undici';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { childContext, formatTraceparent } from '../domain/trace-context.js';
-import { anyIdKindOf, contract, learnFromAnswers, translateRequest, type Contract } from './contract.js';
+import { answersBankData, anyIdKindOf, contract, learnFromAnswers, translateRequest, type Contract } from './contract.js';
 import { IdMap } from './id-map.js';
 import { flat, Kept, one, text } from './kept.js';
 import type { HeaderMap } from './proxy.js';
@@ -97,7 +97,8 @@ export class Replayer {
         const kind = anyIdKindOf(key);
         return kind ? this.ids.knowsObsim(kind, value) : false;
       },
-      enumKeys: this.contract.enumKeys,
+      enumKeys: new Set(this.contract.enums.keys()),
+      enumValues: this.contract.enums,
     };
     this.kept = new Kept(options, this.ids, this.ctx);
   }
@@ -345,7 +346,7 @@ export class Replayer {
         upstream: { status: x.upstream.status, headers: flat(x.upstream.headers), text: upstreamText, json: upstreamJson },
         obsim: { ...obsimAnswer, json: obsimJson },
       },
-      this.ctx,
+      answersBankData(op) ? { ...this.ctx, bankData: true } : this.ctx,
     );
     this.kept.preExisting += comparison.preExisting;
     if (conflicts.length) {

@@ -282,6 +282,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   });
   const reportBase = await listen(reportServer, options.reportHost ?? '127.0.0.1', options.reportPort ?? 0);
 
+  let closed: Promise<void> | undefined;
   return {
     url,
     reportUrl: `${reportBase}/_shadow/report`,
@@ -302,15 +303,19 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       return ask<object>((id) => ({ type: 'har', id }));
     },
     settled,
-    async close() {
-      clearInterval(ticker);
-      const closing = [publicServer, reportServer].map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-      publicServer.closeAllConnections();
-      reportServer.closeAllConnections();
-      await Promise.all(closing);
-      await ask((id) => ({ type: 'close', id }));
-      await worker.terminate();
-      await dispatcher.close();
+    close() {
+      // once: a second call waits for the first
+      closed ??= (async () => {
+        clearInterval(ticker);
+        const closing = [publicServer, reportServer].map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+        publicServer.closeAllConnections();
+        reportServer.closeAllConnections();
+        await Promise.all(closing);
+        await ask((id) => ({ type: 'close', id }));
+        await worker.terminate();
+        await dispatcher.close();
+      })();
+      return closed;
     },
   };
 }

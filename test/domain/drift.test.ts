@@ -164,3 +164,92 @@ t.test('verdicts: match, drift, and why an exchange is uncomparable', async (t) 
     reason: /not JSON/,
   });
 });
+
+t.test("the bank's data: values by shape, enums against the document's list, ids through the map", async (t) => {
+  // the document's lists, as a reader of openapi.json would write them down
+  const enumValues = new Map([
+    ['accountType', new Set(['current', 'savings', 'credit_card'])],
+    ['type', new Set(['debit', 'credit'])],
+  ]);
+  const bank: CompareContext = { ...ctx, enumKeys: new Set(enumValues.keys()), enumValues, bankData: true };
+  const upstream = {
+    accountId: 'acc-up',
+    iban: 'DK5030004440116243',
+    balance: '18.20',
+    accountType: 'savings',
+    totalAccounts: 1,
+    holder: 'A',
+  };
+  const obsim = {
+    accountId: 'acc-obs',
+    iban: 'DK6824703628921513',
+    balance: '7204.90',
+    accountType: 'current',
+    totalAccounts: 3,
+    holder: 'B',
+  };
+  t.same(compareJson(upstream, obsim, bank), [], "another bank's holder, IBAN, balance, type and count: no drift");
+  t.same(
+    compareJson({ ...upstream, accountType: 'CACC', balance: 18.2 }, obsim, bank),
+    [
+      { kind: 'type', pointer: '/balance', upstream: 18.2, obsim: '7204.90' },
+      { kind: 'enum_value', pointer: '/accountType', upstream: 'CACC' },
+    ],
+    'a value of another type, and an enum value the document does not list',
+  );
+  t.same(compareJson({ ...upstream, balance: '18,20' }, obsim, bank), [
+    { kind: 'format', pointer: '/balance', upstream: '18,20', obsim: '7204.90' },
+  ]);
+  const known: CompareContext = { ...bank, mapped: (_k, u) => (u === 'acc-up' ? 'acc-other' : undefined) };
+  t.same(
+    compareJson(upstream, obsim, known),
+    [{ kind: 'value', pointer: '/accountId', upstream: 'acc-up', obsim: 'acc-obs' }],
+    'ids still through the map',
+  );
+  t.same(
+    compareJson(upstream, obsim, { ...ctx, enumKeys: new Set(['accountType']), enumValues }),
+    [
+      { kind: 'value', pointer: '/iban', upstream: 'DK5030004440116243', obsim: 'DK6824703628921513' },
+      { kind: 'value', pointer: '/balance', upstream: '18.20', obsim: '7204.90' },
+      { kind: 'enum_value', pointer: '/accountType', upstream: 'savings', obsim: 'current' },
+      { kind: 'value', pointer: '/totalAccounts', upstream: 1, obsim: 3 },
+      { kind: 'value', pointer: '/holder', upstream: 'A', obsim: 'B' },
+    ],
+    'outside the bank data the same values are drifts',
+  );
+});
+
+t.test('items made before the shadow watched: an unlisted enum value is reported; the nearest obsim item gives the shape', async (t) => {
+  const enumValues = new Map([['status', new Set(['pending', 'paid'])]]);
+  const c: CompareContext = { ...ctx, enumValues };
+  const drifts = compareJson(
+    {
+      items: [
+        { paymentId: 1, status: 'PAID', note: 'a' },
+        { paymentId: 2, status: 'paid', note: 'x', extra: false },
+      ],
+    },
+    {
+      items: [
+        { paymentId: 200001, status: 'paid', note: 'y', extra: true },
+        { paymentId: 200002, status: 'paid', note: 'z' },
+      ],
+    },
+    c,
+  );
+  t.same(
+    drifts,
+    [{ kind: 'enum_value', pointer: '/items/0/status', upstream: 'PAID' }],
+    'one unlisted value; each item shaped like the obsim item with its fields',
+  );
+});
+
+t.test("a failure's prose (errorMessage, subTppMessage) is compared by shape", async (t) => {
+  t.same(
+    compareJson({ errorMessage: 'Declined by the account holder' }, { errorMessage: 'The user denied the consent at the bank' }, ctx),
+    [],
+  );
+  t.same(compareJson({ subTppMessage: 'x' }, { subTppMessage: null }, ctx), [
+    { kind: 'type', pointer: '/subTppMessage', upstream: 'x', obsim: null },
+  ]);
+});

@@ -163,13 +163,15 @@ export async function startMutatingProxy(upstream: string, mutation: Mutation): 
       await send(body, headers);
     } else if (m.op === 'delay') setTimeout(() => void send(body, headers), m.ms);
     else if (m.op === 'reorder') {
-      // held back until the next delivery has gone (or a second has passed)
+      // held back until the next delivery has gone (or five seconds have passed: a busy machine
+      // may take more than one to cause the next)
       held = () => send(body, headers);
       setTimeout(() => {
         const h = held;
         held = undefined;
-        void h?.();
-      }, 1000);
+        // the flow may be over (the shadow closed): nothing to tell
+        void h?.().catch(() => undefined);
+      }, 5000).unref();
     } else if (m.op === 'resign') {
       const wrong = createHmac('sha256', 'not-the-registration-secret').update(body).digest('hex');
       await send(body, { ...headers, 'x-webhook-signature': wrong });

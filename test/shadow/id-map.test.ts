@@ -122,6 +122,30 @@ t.test('lists are paired by id, never by position: a misaligned list does not co
   t.equal(ids.mapped('merchantClient', 'up-old'), undefined);
 });
 
+t.test("a bank user's accounts, made by neither side, pair by position the first time both list as many", async (t) => {
+  const ids = new IdMap();
+  const accounts = op('POST', '/v1/ais/accounts');
+  const envelope = (ids: string[]) => ({
+    userId: 'u',
+    merchantId: 1,
+    clientId: 'c',
+    consentId: 'k',
+    accounts: ids.map((accountId) => ({ accountId })),
+    totalAccounts: ids.length,
+  });
+  learnFromAnswers(accounts, 200, envelope(['a-up', 'b-up']), envelope(['a-obs', 'b-obs']), ids);
+  t.equal(ids.mapped('account', 'a-up'), 'a-obs');
+  t.equal(ids.mapped('account', 'b-up'), 'b-obs');
+  learnFromAnswers(accounts, 200, envelope(['c-up']), envelope(['c-obs', 'd-obs']), ids);
+  t.equal(ids.mapped('account', 'c-up'), undefined, 'not as many on each side: nothing learned');
+  const conflict = learnFromAnswers(accounts, 200, envelope(['b-up', 'a-up']), envelope(['a-obs', 'b-obs']), ids);
+  t.equal(ids.mapped('account', 'b-up'), 'b-obs', 'known accounts pair by id, in whatever order they are listed');
+  t.same(conflict.conflicts, []);
+  const merchants = op('GET', '/v1/partner/merchants');
+  learnFromAnswers(merchants, 200, { items: [{ merchantId: 9 }], total: 1 }, { items: [{ merchantId: 5 }], total: 1 }, ids);
+  t.equal(ids.mapped('merchant', '9'), undefined, 'no other list pairs by position');
+});
+
 t.test("a translated id takes the type obsim's request schema wants; an unknown one is named", async (t) => {
   const ids = new IdMap();
   ids.learn('merchant', 'm-77', '100002');
