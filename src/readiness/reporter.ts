@@ -6,7 +6,8 @@
  * connection: its reports are computed here. Should the worker fail, reports are computed here
  * from then on, and the log says so once.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { ownWorker } from '../worker-thread.js';
 import type { SandboxReadiness } from '../domain/readiness.js';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import type { Journal } from '../journal/index.js';
@@ -29,20 +30,8 @@ export interface ReporterOptions {
   startWorker?: (workerData: unknown) => Worker;
 }
 
-/**
- * tsx's API, for a worker started from the TypeScript sources (npm run dev, the tests): a worker
- * does not inherit tsx's loader (tsx#354), so it registers it first. Compiled obsim (dist/, the
- * image, the package) starts the JavaScript entry and never loads tsx, a dev dependency.
- */
-const TSX_API = 'tsx/esm/api';
-
-/** The worker's entry: compiled JavaScript, or TypeScript under tsx. */
-export function reportWorker(workerData: unknown): Worker {
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
-  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData });
-  const boot = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData });
-}
+/** The worker's entry (./worker.ts). */
+export const reportWorker = (workerData: unknown): Worker => ownWorker(import.meta.url, 'worker', workerData);
 
 export function createReporter(options: ReporterOptions) {
   const { db, store, journal, log } = options;

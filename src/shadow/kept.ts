@@ -9,7 +9,16 @@ import { packageVersion } from '../package-root.js';
 import { redactBody, redactHeaders, redactPath } from './capture.js';
 import type { IdMap } from './id-map.js';
 import type { HeaderMap } from './proxy.js';
-import { countVerdicts, exchangesHar, reportHtml, reportJson, reportJunit, type DriftReport, type ExchangeEntry } from './report.js';
+import {
+  countVerdicts,
+  exchangesHar,
+  reportHtml,
+  reportJson,
+  reportJunit,
+  type DriftReport,
+  type ExchangeEntry,
+  type HarSide,
+} from './report.js';
 import { byRegistration, compareWebhooks, pairDeliveries, type CapturedDelivery, type Registration } from './webhooks.js';
 import type { ReportFormat, ReplayerOptions, SeenExchange } from './shadow-messages.js';
 
@@ -32,10 +41,16 @@ export class Kept {
   refusedDeliveries = 0;
   private readonly startedAt = new Date().toISOString();
 
+  /**
+   * @param replayedUpTo the wall-clock instant the replay has caught up to: a delivery is judged
+   *   unpaired only once the replay is past its arrival by the wait (a replay running behind, on a
+   *   busy machine, never makes obsim's deliveries look missing)
+   */
   constructor(
     private readonly options: ReplayerOptions,
     private readonly ids: IdMap,
     private readonly ctx: CompareContext,
+    private readonly replayedUpTo: () => number = Date.now,
   ) {}
 
   /** Count an exchange's verdict and keep it (within the budget, the oldest going first), secrets redacted. */
@@ -61,6 +76,7 @@ export class Kept {
         text: redactBody(upstreamText ?? text(x.upstream.body), upstreamHeaders['content-type']),
       },
       ...outcome,
+      ...(outcome.replayedPath !== undefined ? { replayedPath: redactPath(outcome.replayedPath) } : {}),
       obsim: outcome.obsim && {
         ...outcome.obsim,
         headers: flat(redactHeaders(outcome.obsim.headers)),
@@ -69,7 +85,7 @@ export class Kept {
     };
     this.exchangeBytes += entrySize(entry);
     this.exchanges.push(entry);
-    while (this.exchangeBytes > (this.options.maxBytes * 5) / 8 && this.exchanges.length > 1) {
+    while (this.exchangeBytes > this.options.maxBytes / 2 && this.exchanges.length > 1) {
       this.exchangeBytes -= entrySize(this.exchanges.shift()!);
       this.notKept.exchanges++;
     }
@@ -119,7 +135,7 @@ export class Kept {
   report(): DriftReport {
     const traced = this.deliveries.map((d) => ({ ...d, exchange: d.trace ? (this.exchangeOfTrace.get(d.trace) ?? null) : null }));
     const { entries, waiting } = compareWebhooks(traced, this.registrations, {
-      now: Date.now(),
+      now: this.replayedUpTo(),
       waitMs: this.options.waitMs,
       lateMs: this.options.lateMs,
       ctx: this.ctx,
@@ -169,11 +185,12 @@ export class Kept {
     return { items: [...this.exchanges].sort((a, b) => a.index - b.index) };
   }
 
-  har(): object {
+  har(side: HarSide): object {
     return exchangesHar(
       this.options.upstream,
       [...this.exchanges].sort((a, b) => a.index - b.index),
       packageVersion(),
+      side,
     );
   }
 }

@@ -125,16 +125,52 @@ export async function forward(req: IncomingMessage, res: ServerResponse, sent: C
   const answerHeaders = passOn(answer.headers);
   res.writeHead(answer.statusCode, answerHeaders);
   const received = new Capture(options.captureLimit);
-  try {
-    for await (const chunk of answer.body) {
-      received.add(chunk as Buffer);
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
-    }
-  } catch (err) {
-    // the upstream broke off: so does the partner's answer
-    res.destroy(err as Error);
-    throw err;
-  }
-  res.end();
+  await new Promise<void>((resolve, reject) => {
+    const stream = answer.body;
+    // the first chunk is held until the answer ends or the next turn of the event loop, whichever
+    // is first: a small answer (most are) then goes out with its headers in one write, and a
+    // stream (server-sent events) is not held back
+    let held: Buffer | undefined;
+    const release = () => {
+      if (held === undefined) return;
+      const first = held;
+      held = undefined;
+      send(first);
+    };
+    const send = (chunk: Buffer) => {
+      // the partner reads slower than the upstream sends: wait for it
+      if (!res.write(chunk)) {
+        stream.pause();
+        res.once('drain', () => stream.resume());
+      }
+    };
+    stream.on('data', (chunk: Buffer) => {
+      received.add(chunk);
+      if (received.total === chunk.length) {
+        held = chunk;
+        setImmediate(release);
+        return;
+      }
+      release();
+      send(chunk);
+    });
+    stream.once('end', () => {
+      const last = held;
+      held = undefined;
+      res.end(last);
+      resolve();
+    });
+    // the partner went away before the answer was whole: so does the upstream's
+    res.once('close', () => {
+      if (stream.readableEnded) return;
+      stream.destroy();
+      reject(new Error('the partner closed the connection before the answer was sent'));
+    });
+    stream.once('error', (err) => {
+      // the upstream broke off: so does the partner's answer
+      res.destroy(err);
+      reject(err);
+    });
+  });
   return { status: answer.statusCode, headers: answerHeaders, body: received, ms: Math.round(performance.now() - started) };
 }

@@ -75,6 +75,8 @@ export class Replayer {
   private backlogBytes = 0;
   private running = false;
   private readonly settledWaiters: { upTo: number; resolve(): void }[] = [];
+  /** While exchanges wait for their replay: the arrival of the one being replayed. */
+  private replayingSince: number | undefined;
 
   /** What is kept, and the report made of it. */
   readonly kept: Kept;
@@ -100,7 +102,7 @@ export class Replayer {
       enumKeys: new Set(this.contract.enums.keys()),
       enumValues: this.contract.enums,
     };
-    this.kept = new Kept(options, this.ids, this.ctx);
+    this.kept = new Kept(options, this.ids, this.ctx, () => this.replayedUpTo());
   }
 
   async start(): Promise<void> {
@@ -166,6 +168,13 @@ export class Replayer {
     await this.moveClockTo(this.upstreamInstant(Math.min(nowMs, inFlightFloor ?? nowMs)));
   }
 
+  /** The wall-clock instant the replay has caught up to: the arrival of the oldest exchange not yet replayed, or now. */
+  private replayedUpTo(): number {
+    let oldest = this.replayingSince ?? Date.now();
+    for (const x of this.waiting.values()) if (x && x.arrivedAt < oldest) oldest = x.arrivedAt;
+    return oldest;
+  }
+
   /** Resolves once every exchange up to `index` is replayed and compared. */
   settled(index: number): Promise<void> {
     if (this.next > index && !this.running) return Promise.resolve();
@@ -181,6 +190,7 @@ export class Replayer {
         this.waiting.delete(this.next);
         this.next++;
         if (exchange) {
+          this.replayingSince = exchange.arrivedAt;
           this.backlogBytes -= exchange.body.byteLength + exchange.upstream.body.byteLength;
           try {
             await this.replay(exchange);
@@ -199,6 +209,7 @@ export class Replayer {
       }
     } finally {
       this.running = false;
+      this.replayingSince = undefined;
     }
     for (let i = this.settledWaiters.length - 1; i >= 0; i--) {
       if (this.settledWaiters[i].upTo < this.next) {
@@ -362,6 +373,7 @@ export class Replayer {
       ...(comparison.reason ? { reason: comparison.reason } : {}),
       drifts: comparison.drifts,
       obsim: obsimAnswer,
+      replayedPath: url,
     });
   }
 

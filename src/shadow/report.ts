@@ -34,7 +34,12 @@ export interface ExchangeEntry {
   request: { headers: Record<string, string>; body: string };
   upstream: Answer;
   obsim: Answer | null;
+  /** The path and query obsim was asked (the upstream's ids in obsim's terms), when the exchange was replayed. */
+  replayedPath?: string;
 }
+
+/** Which side a HAR export shows: the upstream's answers, or obsim's to the same requests. */
+export type HarSide = 'upstream' | 'obsim';
 
 export type Counts = Record<Verdict, number>;
 
@@ -182,23 +187,32 @@ ${driftTable(e.drifts)}${
 }
 
 /** HAR 1.2 of the exchanges, as the partner saw them (its request, the upstream's answer), credentials redacted. */
-export function exchangesHar(upstream: string, exchanges: readonly ExchangeEntry[], version: string): HarLog {
+/**
+ * The exchanges as HAR 1.2, one side: the upstream's answers at the upstream's URLs, or obsim's
+ * answers to the same requests at the paths the replay asked (`http://obsim.shadow/…`); an exchange
+ * obsim was not asked is left out of obsim's side. Both hold what was kept: secrets redacted.
+ */
+export function exchangesHar(upstream: string, exchanges: readonly ExchangeEntry[], version: string, side: HarSide = 'upstream'): HarLog {
+  const shown = side === 'obsim' ? exchanges.filter((e) => e.obsim !== null) : exchanges;
   return harLog(
-    { name: 'obsim shadow', version },
-    exchanges.map((e) => ({
-      startedDateTime: e.at,
-      timeMs: e.upstreamMs,
-      method: e.method,
-      url: new URL(e.path, upstream).toString(),
-      requestHeaders: journalHeaders(e.request.headers),
-      ...(e.request.body
-        ? { requestBody: { mimeType: e.request.headers['content-type'] ?? 'application/octet-stream', text: redactBody(e.request.body) } }
-        : {}),
-      status: e.upstreamStatus,
-      responseHeaders: e.upstream.headers,
-      responseBody: { mimeType: e.upstream.headers['content-type'] ?? 'x-unknown', text: redactBody(e.upstream.text) },
-      comment: `verdict: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}`,
-    })),
+    { name: `obsim shadow (${side === 'obsim' ? "obsim's replays" : "the upstream's answers"})`, version },
+    shown.map((e) => {
+      const answer = side === 'obsim' ? e.obsim! : e.upstream;
+      return {
+        startedDateTime: e.at,
+        timeMs: side === 'obsim' ? 0 : e.upstreamMs,
+        method: e.method,
+        url: side === 'obsim' ? new URL(e.replayedPath ?? e.path, 'http://obsim.shadow').toString() : new URL(e.path, upstream).toString(),
+        requestHeaders: journalHeaders(e.request.headers),
+        ...(e.request.body
+          ? { requestBody: { mimeType: e.request.headers['content-type'] ?? 'application/octet-stream', text: redactBody(e.request.body) } }
+          : {}),
+        status: answer.status,
+        responseHeaders: answer.headers,
+        responseBody: { mimeType: answer.headers['content-type'] ?? 'x-unknown', text: redactBody(answer.text) },
+        comment: `verdict: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}`,
+      };
+    }),
   );
 }
 

@@ -1,5 +1,6 @@
 /** What the proxy's thread and the replay thread of a shadow say to each other (./shadow.ts, ./worker.ts). */
 import type { HeaderMap } from './proxy.js';
+import type { HarSide } from './report.js';
 
 export interface ReplayerOptions {
   upstream: string;
@@ -46,7 +47,7 @@ export type ShadowRequest =
   | { type: 'report'; id: number }
   | { type: 'render'; id: number; format: ReportFormat }
   | { type: 'exchanges'; id: number }
-  | { type: 'har'; id: number }
+  | { type: 'har'; id: number; side: HarSide }
   | { type: 'close'; id: number };
 
 export type ShadowReply = { type: 'ready' } | { type: 'failed'; error: string } | { type: 'answer'; id: number; value: unknown };

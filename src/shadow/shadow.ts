@@ -16,12 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Worker } from 'node:worker_threads';
 import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
 import { Capture, forward, passOn } from './proxy.js';
+import { ownWorker } from '../worker-thread.js';
 import type { ReportFormat, ReplayerOptions, SeenExchange } from './shadow-messages.js';
-import type { DriftReport, ExchangeEntry } from './report.js';
+import type { DriftReport, ExchangeEntry, HarSide } from './report.js';
 import type { ShadowReply, ShadowRequest } from './shadow-messages.js';
 
 export type { ReportFormat } from './shadow-messages.js';
@@ -60,8 +60,8 @@ export interface Shadow {
   render(format: ReportFormat): Promise<string>;
   /** The exchanges kept, secrets redacted (GET /_shadow/exchanges). */
   exchanges(): Promise<{ items: ExchangeEntry[] }>;
-  /** The exchanges as HAR 1.2 (GET /_shadow/exchanges?format=har). */
-  har(): Promise<object>;
+  /** The exchanges as HAR 1.2 (GET /_shadow/exchanges?format=har): the upstream's answers, or obsim's replays (`side=obsim`). */
+  har(side?: HarSide): Promise<object>;
   /** Resolves once every exchange so far is answered, replayed and compared. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -70,15 +70,9 @@ export interface Shadow {
 const WEBHOOK_PATH = '/v1/partner/webhooks';
 const HOOKS = '/_shadow/hooks/';
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-const TSX_API = 'tsx/esm/api';
 
-/** The replay thread: compiled JavaScript, or TypeScript under tsx (a worker does not inherit its loader). */
-function replayThread(workerData: ReplayerOptions): Worker {
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
-  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData });
-  const boot = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData });
-}
+/** The replay thread (./worker.ts). */
+const replayThread = (workerData: ReplayerOptions) => ownWorker(import.meta.url, 'worker', workerData);
 
 const listen = (server: Server, host: string, port: number) =>
   new Promise<string>((resolve, reject) => {
@@ -122,7 +116,17 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     });
     worker.once('error', reject);
   });
-  const tell = (m: ShadowRequest) => worker.postMessage(m);
+  // what the proxy tells the replay thread goes over in one message per turn of the event loop:
+  // one structured clone of many exchanges costs far less than one of each
+  let outbox: ShadowRequest[] = [];
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
+    worker.postMessage(batch);
+  };
+  const tell = (m: ShadowRequest) => {
+    if (outbox.push(m) === 1) setImmediate(flush);
+  };
   const ask = <T>(m: (id: number) => ShadowRequest): Promise<T> =>
     new Promise((resolve) => {
       const id = ++nextAsk;
@@ -270,8 +274,18 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       }
       if (target.pathname === '/_shadow/exchanges') {
         if (format !== 'json' && format !== 'har') return badFormat(['json', 'har']);
+        const side = target.searchParams.get('side') ?? 'upstream';
+        if (side !== 'upstream' && side !== 'obsim')
+          return answerError(
+            res,
+            new ApiError('validation_failed', {
+              field: '/side',
+              in: 'query',
+              message: `side must be one of upstream, obsim (got ${side})`,
+            }),
+          );
         await settled();
-        const value = await ask((id) => (format === 'har' ? { type: 'har', id } : { type: 'exchanges', id }));
+        const value = await ask((id) => (format === 'har' ? { type: 'har', id, side } : { type: 'exchanges', id }));
         return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(value));
       }
       return answerError(
@@ -298,9 +312,9 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
       await settled();
       return ask((id) => ({ type: 'exchanges', id }));
     },
-    har: async () => {
+    har: async (side = 'upstream') => {
       await settled();
-      return ask<object>((id) => ({ type: 'har', id }));
+      return ask<object>((id) => ({ type: 'har', id, side }));
     },
     settled,
     close() {

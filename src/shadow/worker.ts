@@ -3,11 +3,28 @@
  * exchange and each upstream delivery as it sees them, and asks it for the report; replaying,
  * comparing and keeping never take the proxy's event loop.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Replayer } from './replayer.js';
 import type { ReplayerOptions, ShadowReply, ShadowRequest } from './shadow-messages.js';
 
 const port = parentPort!;
+
+/**
+ * The replay thread takes only the CPU the proxy does not want: on Linux it runs at the lowest
+ * scheduling priority (a thread is scheduled on its own there; /proc/thread-self names it), so on
+ * a machine of few cores a partner's requests never wait for a replay. Elsewhere it runs as it is.
+ */
+function lowestPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+  } catch {
+    // not Linux, or not allowed: the replay thread keeps the process's priority
+  }
+}
+lowestPriority();
 const replayer = new Replayer(workerData as ReplayerOptions);
 const reply = (message: ShadowReply) => port.postMessage(message);
 
@@ -16,7 +33,11 @@ replayer.start().then(
   (err: unknown) => reply({ type: 'failed', error: (err as Error).message }),
 );
 
-port.on('message', (m: ShadowRequest) => {
+port.on('message', (batch: ShadowRequest[]) => {
+  for (const m of batch) handle(m);
+});
+
+function handle(m: ShadowRequest): void {
   switch (m.type) {
     case 'exchange':
       return replayer.accept(m.exchange);
@@ -38,8 +59,8 @@ port.on('message', (m: ShadowRequest) => {
     case 'exchanges':
       return reply({ type: 'answer', id: m.id, value: replayer.kept.exchangesJson() });
     case 'har':
-      return reply({ type: 'answer', id: m.id, value: replayer.kept.har() });
+      return reply({ type: 'answer', id: m.id, value: replayer.kept.har(m.side) });
     case 'close':
       return void replayer.close().then(() => reply({ type: 'answer', id: m.id, value: null }));
   }
-});
+}

@@ -44,7 +44,7 @@ t.test('the report example prints what the page says', { skip: skipShell }, asyn
   const shadow = await startShadow({ upstream: upstream.baseUrl });
   t.teardown(() => shadow.close());
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('shadow-report-example', 'sh')], {
-    env: { ...process.env, SHADOW: shadow.url },
+    env: { ...process.env, SHADOW: shadow.url, REPORT: shadow.reportUrl },
     encoding: 'utf8',
     timeout: 30_000,
   });

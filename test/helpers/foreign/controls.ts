@@ -67,10 +67,10 @@ export function controlRoutes(world: World, emit: Emit, redeliver: (d: Delivery)
       auth: 'partner',
       handle: (req) => {
         const b = (req.body ?? {}) as { ms?: number; to?: string };
-        const ms = typeof b.ms === 'number' ? b.ms : typeof b.to === 'string' ? Date.parse(b.to) - world.now() : NaN;
-        if (!Number.isFinite(ms) || ms < 0)
+        const target = typeof b.ms === 'number' ? world.now() + b.ms : typeof b.to === 'string' ? Date.parse(b.to) : NaN;
+        if (!Number.isFinite(target) || target < world.now())
           return fail(400, 'validation_failed', 'ms or a later instant `to` is required', { field: '/ms', in: 'body' });
-        const fired = world.advance(ms);
+        const fired = world.advanceTo(target);
         return { status: 200, json: { now: world.iso(), fired } };
       },
     },

@@ -126,8 +126,20 @@ export class World {
   private nextStore = 501;
   readonly jwtSecret = hex(32);
 
+  /** While a timer fires, the clock reads its instant (what it does is stamped then). */
+  private firing: number | undefined;
+
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.firing ?? Date.now() + this.offsetMs;
+  }
+
+  private fire(timer: { at: number; fire: () => void }): void {
+    this.firing = timer.at;
+    try {
+      timer.fire();
+    } finally {
+      this.firing = undefined;
+    }
   }
   iso(ms = this.now()): string {
     return new Date(ms).toISOString();
@@ -159,22 +171,21 @@ export class World {
       const next = this.timers[0];
       if (!next || next.at > now) return fired;
       this.timers.shift();
-      next.fire();
+      this.fire(next);
       fired++;
     }
   }
 
-  /** Move the clock on by `ms`, each timer fired at its own instant. */
-  advance(ms: number): number {
+  /** Move the clock on to `target`, each timer fired at its own instant. */
+  advanceTo(target: number): number {
     let fired = 0;
-    const target = this.now() + ms;
     for (;;) {
       this.timers.sort((a, b) => a.at - b.at);
       const next = this.timers[0];
       if (!next || next.at > target) break;
       this.offsetMs += Math.max(0, next.at - this.now());
       this.timers.shift();
-      next.fire();
+      this.fire(next);
       fired++;
     }
     this.offsetMs += Math.max(0, target - this.now());
