@@ -133,23 +133,17 @@ export function compareJson(
   if (tu === 'object') {
     const u = upstream as Record<string, unknown>;
     const o = obsim as Record<string, unknown>;
-    const drifts: Drift[] = [];
     // lists first: whether every item is known decides whether a count beside them is compared
     const before = stats.preExisting;
     const lists = new Map<string, Drift[]>();
     for (const k of Object.keys(u))
       if (Array.isArray(u[k]) && k in o) lists.set(k, compareJson(u[k], o[k], ctx, `${pointer}/${pointerToken(k)}`, k, stats));
     const unpaired = stats.preExisting > before;
-    for (const k of Object.keys(u)) {
-      const p = `${pointer}/${pointerToken(k)}`;
-      if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
-      else if (lists.has(k)) drifts.push(...lists.get(k)!);
-      else if (COUNT_KEY.test(k) && unpaired) drifts.push(...compareShape(u[k], o[k], p, ctx));
-      else drifts.push(...compareJson(u[k], o[k], ctx, p, k, stats));
-    }
-    for (const k of Object.keys(o))
-      if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
-    return drifts;
+    return fieldDrifts(u, o, pointer, (k, p) => {
+      if (lists.has(k)) return lists.get(k)!;
+      if (COUNT_KEY.test(k) && unpaired) return compareShape(u[k], o[k], p, ctx);
+      return compareJson(u[k], o[k], ctx, p, k, stats);
+    });
   }
   if (tu === 'array') return compareArrays(upstream as unknown[], obsim as unknown[], ctx, pointer, key, stats);
   if (tu === 'string') return compareStrings(upstream as string, obsim as string, ctx, pointer, key);
@@ -159,6 +153,23 @@ export function compareJson(
     return mapped === undefined || mapped === String(obsim) ? [] : [{ kind: 'value', pointer, upstream, obsim }];
   }
   return ctx.bankData ? [] : [{ kind: 'value', pointer, upstream, obsim }];
+}
+
+/** Two objects' fields: one only the upstream has is `field_added`, one only obsim has `field_missing`, the rest as `both` says. */
+function fieldDrifts(
+  u: Record<string, unknown>,
+  o: Record<string, unknown>,
+  pointer: string,
+  both: (key: string, pointer: string) => Drift[],
+): Drift[] {
+  const drifts: Drift[] = [];
+  for (const k of Object.keys(u)) {
+    const p = `${pointer}/${pointerToken(k)}`;
+    drifts.push(...(k in o ? both(k, p) : [{ kind: 'field_added' as const, pointer: p, upstream: u[k] }]));
+  }
+  for (const k of Object.keys(o))
+    if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
+  return drifts;
 }
 
 /** A count of a list's items (`total`, `totalAccounts`, `totalTransactions`). */
@@ -181,15 +192,7 @@ export function compareShape(
   if (tu === 'object') {
     const u = upstream as Record<string, unknown>;
     const o = obsim as Record<string, unknown>;
-    const drifts: Drift[] = [];
-    for (const k of Object.keys(u)) {
-      const p = `${pointer}/${pointerToken(k)}`;
-      if (!(k in o)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
-      else drifts.push(...compareShape(u[k], o[k], p, ctx, k));
-    }
-    for (const k of Object.keys(o))
-      if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
-    return drifts;
+    return fieldDrifts(u, o, pointer, (k, p) => compareShape(u[k], o[k], p, ctx, k));
   }
   if (tu === 'array') {
     const [a] = upstream as unknown[];

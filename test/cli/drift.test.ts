@@ -12,9 +12,7 @@ import { startObsim } from '../../src/index.js';
 import { freePorts } from '../helpers/cluster.js';
 import { closedPort } from '../helpers/deliveries.js';
 import { startMutatingProxy } from '../helpers/mutating-proxy.js';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { BIN, cleanEnv, ROOT, runObsim } from '../helpers/processes.js';
+import { runObsim, shadowProcess } from '../helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'obsim-drift-cli-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -80,18 +78,8 @@ t.test('obsim shadow and obsim drift report --from', async (t) => {
   const upstream = await startObsim();
   t.teardown(() => upstream.close());
   const port = await freePorts(1);
-  const child = spawn(process.execPath, [...BIN, 'shadow', '--upstream', upstream.baseUrl, '--port', String(port)], {
-    cwd: ROOT,
-    env: cleanEnv(),
-  });
-  const exited = once(child, 'exit');
-  t.teardown(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  let printed = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (printed += d));
-  while (!/the drift report:/.test(printed)) await new Promise((r) => setTimeout(r, 25));
+  const shadow = await shadowProcess(t, ['--upstream', upstream.baseUrl, '--port', String(port)]);
+  const printed = shadow.printed();
   t.match(printed, new RegExp(`obsim shadow listening on http://127\\.0\\.0\\.1:${port}, in front of ${upstream.baseUrl}`));
   t.match(printed, /webhooks: not compared \(no --public-url\)/);
   const reportUrl = /the drift report: (http:\/\/127\.0\.0\.1:\d+\/_shadow\/report) /.exec(printed)?.[1];

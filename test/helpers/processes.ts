@@ -137,3 +137,32 @@ export function runObsim(args: string[], opts: { env?: Record<string, string>; t
     });
   });
 }
+
+export interface ShadowProcess {
+  /** What it printed so far, standard output and error. */
+  printed(): string;
+  /** The report address it printed. */
+  reportUrl: string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** `obsim shadow <args>`; resolves once it has printed its report address (stopped at the test's end). */
+export async function shadowProcess(t: { teardown(fn: () => unknown): void }, args: string[]): Promise<ShadowProcess> {
+  const child = spawn(process.execPath, [...BIN, 'shadow', ...args], { cwd: ROOT, env: cleanEnv() });
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  t.teardown(stop);
+  let printed = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (printed += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (printed += d));
+  const deadline = Date.now() + scaled(20_000);
+  while (!/the drift report: \S+/.test(printed)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`obsim shadow did not start:\n${printed}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { printed: () => printed, reportUrl: /the drift report: (\S+)/.exec(printed)![1], stop };
+}

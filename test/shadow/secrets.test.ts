@@ -7,13 +7,11 @@
  * every output is searched for each: the report as JSON, HTML and JUnit, the exchanges as JSON, both
  * HAR exports, and everything the shadow printed. None is found; the redaction marks are.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import t from 'tap';
 import { request } from 'undici';
 import { startForeignProvider } from '../helpers/foreign/provider.js';
 import { freePorts } from '../helpers/cluster.js';
-import { BIN, ROOT } from '../helpers/processes.js';
+import { shadowProcess } from '../helpers/processes.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { scaled } from '../helpers/speed.js';
 
@@ -24,21 +22,8 @@ t.test('no secret that went through the shadow is in anything it writes or print
   t.teardown(() => double.close());
   const rx = await startReceiver(t);
   const port = await freePorts(1);
-  const child = spawn(
-    process.execPath,
-    [...BIN, 'shadow', '--upstream', double.url, '--port', String(port), '--public-url', `http://127.0.0.1:${port}`],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } },
-  );
-  const exited = once(child, 'exit');
-  t.teardown(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  let printed = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (printed += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (printed += d));
-  while (!/the drift report: /.test(printed)) await new Promise((r) => setTimeout(r, 25));
-  const reportUrl = /the drift report: (\S+)/.exec(printed)![1];
+  const shadowCli = await shadowProcess(t, ['--upstream', double.url, '--port', String(port), '--public-url', `http://127.0.0.1:${port}`]);
+  const reportUrl = shadowCli.reportUrl;
   const shadow = `http://127.0.0.1:${port}`;
 
   const secrets: Record<string, string> = { 'partner secret': double.partner.clientSecret };
@@ -107,9 +92,8 @@ t.test('no secret that went through the shadow is in anything it writes or print
     "HAR (the upstream's answers)": await text(`${base}/_shadow/exchanges?format=har`),
     "HAR (obsim's replays)": await text(`${base}/_shadow/exchanges?format=har&side=obsim`),
   };
-  child.kill('SIGTERM');
-  await exited;
-  outputs['what the shadow printed'] = printed;
+  await shadowCli.stop();
+  outputs['what the shadow printed'] = shadowCli.printed();
 
   const exchanges = JSON.parse(outputs.exchanges) as { items: unknown[] };
   t.ok(exchanges.items.length >= 6, `the outputs hold the flow (${exchanges.items.length} exchanges)`);

@@ -156,6 +156,15 @@ export function aisRoutes(world: World): Route[] {
     accountsOf(userId).find((a) => a.accountId === accountId) ??
     fail(404, 'account_not_found', `No account ${String(accountId)}`, { field: '/accountId', in: place });
 
+  /** A read of one account named in the body: the token, the consent, the account, then `answer`. */
+  async function accountRead(req: Req, answer: (consent: Consent, a: Account, b: Record<string, unknown>) => Res): Promise<Res> {
+    const b = body(req);
+    const consent = await authorize(req, b.userId, b.merchantId, req.path);
+    if (isRes(consent)) return consent;
+    const a = account(consent.userId, b.accountId, 'body');
+    return isRes(a) ? a : answer(consent, a, b);
+  }
+
   const windowOf = (consent: Consent, from: string | null | undefined, to: string | null | undefined) => ({
     from: Math.max(Date.parse(consent.transactionFromDateTime), from ? Date.parse(from) : -Infinity),
     to: to ? Date.parse(to) : Infinity,
@@ -272,13 +281,8 @@ export function aisRoutes(world: World): Route[] {
       method: 'POST',
       pattern: '/v1/ais/accounts/balance',
       auth: 'bearer',
-      handle: async (req) => {
-        const b = body(req);
-        const consent = await authorize(req, b.userId, b.merchantId, req.path);
-        if (isRes(consent)) return consent;
-        const a = account(consent.userId, b.accountId, 'body');
-        if (isRes(a)) return a;
-        return {
+      handle: (req) =>
+        accountRead(req, (consent, a) => ({
           status: 200,
           json: {
             userId: consent.userId,
@@ -291,34 +295,29 @@ export function aisRoutes(world: World): Route[] {
             },
             accountDetails: { iban: a.iban, accountHolderName: a.holder, bankId: a.bank.bankId },
           },
-        };
-      },
+        })),
     },
     {
       method: 'POST',
       pattern: '/v1/ais/accounts/transactions',
       auth: 'bearer',
-      handle: async (req) => {
-        const b = body(req);
-        const consent = await authorize(req, b.userId, b.merchantId, req.path);
-        if (isRes(consent)) return consent;
-        const a = account(consent.userId, b.accountId, 'body');
-        if (isRes(a)) return a;
-        const w = windowOf(consent, b.fromDate as string | undefined, b.toDate as string | undefined);
-        const all = transactionsOf(a, world, w.from, w.to);
-        const pageLimit = typeof b.pageLimit === 'number' ? b.pageLimit : 200;
-        return {
-          status: 200,
-          json: {
-            userId: consent.userId,
-            merchantId: consent.merchantId,
-            accountId: a.accountId,
-            totalTransactions: all.length,
-            pageLimit,
-            transactions: all.slice(0, pageLimit),
-          },
-        };
-      },
+      handle: (req) =>
+        accountRead(req, (consent, a, b) => {
+          const w = windowOf(consent, b.fromDate as string | undefined, b.toDate as string | undefined);
+          const all = transactionsOf(a, world, w.from, w.to);
+          const pageLimit = typeof b.pageLimit === 'number' ? b.pageLimit : 200;
+          return {
+            status: 200,
+            json: {
+              userId: consent.userId,
+              merchantId: consent.merchantId,
+              accountId: a.accountId,
+              totalTransactions: all.length,
+              pageLimit,
+              transactions: all.slice(0, pageLimit),
+            },
+          };
+        }),
     },
     {
       method: 'GET',

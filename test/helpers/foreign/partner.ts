@@ -194,6 +194,19 @@ export function partnerRoutes(world: World, emit: Emit, sendTest: (hook: Hook) =
     return { status: 200, json: paymentView(p, world) };
   };
 
+  /** A new merchant's answer: who it is, its onboarding link, and what else the route adds after its email. */
+  const created = (m: Merchant, extra: object = {}) => ({
+    merchantId: m.merchantId,
+    clientId: m.clientId,
+    companyName: m.companyName,
+    contactEmail: m.contactEmail,
+    ...extra,
+    onboardingUrl: link(m),
+    onboardingToken: m.token,
+    status: m.status,
+    expiresAt: world.iso(m.tokenExpiresAt),
+  });
+
   return [
     {
       method: 'POST',
@@ -208,19 +221,7 @@ export function partnerRoutes(world: World, emit: Emit, sendTest: (hook: Hook) =
           contactEmail: b.contactEmail,
           ...(typeof b.partnerRefId === 'string' ? { partnerRefId: b.partnerRefId } : {}),
         });
-        return {
-          status: 200,
-          json: {
-            merchantId: m.merchantId,
-            clientId: m.clientId,
-            companyName: m.companyName,
-            contactEmail: m.contactEmail,
-            onboardingUrl: link(m),
-            onboardingToken: m.token,
-            status: m.status,
-            expiresAt: world.iso(m.tokenExpiresAt),
-          },
-        };
+        return { status: 200, json: created(m) };
       },
     },
     {
@@ -238,22 +239,12 @@ export function partnerRoutes(world: World, emit: Emit, sendTest: (hook: Hook) =
           status: failure ? 'pending_onboarding' : 'pending_partner_ais',
           subTppFailed: failure,
         });
-        return {
-          status: 200,
-          json: {
-            merchantId: m.merchantId,
-            clientId: m.clientId,
-            companyName: m.companyName,
-            contactEmail: m.contactEmail,
-            ...(failure ? {} : { subTppId: m.subTppId }),
-            subTppStatus: failure ? 'failed' : 'created',
-            subTppMessage: failure,
-            onboardingUrl: link(m),
-            onboardingToken: m.token,
-            status: m.status,
-            expiresAt: world.iso(m.tokenExpiresAt),
-          },
+        const subTpp = {
+          ...(failure ? {} : { subTppId: m.subTppId }),
+          subTppStatus: failure ? 'failed' : 'created',
+          subTppMessage: failure,
         };
+        return { status: 200, json: created(m, subTpp) };
       },
     },
     {

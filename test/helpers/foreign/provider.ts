@@ -42,25 +42,30 @@ export async function startForeignProvider(options: { drifts?: SeededDrift[] } =
   const partner: Partner = { clientId: `double-partner-${hex(4)}`, clientSecret: `double-secret-${hex(16)}` };
   const applied = new Map<string, number>();
 
-  /** Queue the deliveries of `event` to every hook of `partnerId` that asked for it; each sent as soon as it is made. */
+  /** A new delivery of `event`'s envelope to `hook`, signed with its secret, sent at once. */
+  function post(hook: Hook, event: string, eventId: string, body: string): Delivery {
+    const d: Delivery = {
+      id: world.deliveryId(),
+      eventId,
+      event,
+      hook,
+      body,
+      signature: sign(hook.secret, body),
+      createdAt: world.now(),
+      redeliveryOf: null,
+      state: 'pending',
+      statusCode: null,
+    };
+    deliver(d);
+    return d;
+  }
+
+  /** The deliveries of `event` to every hook of `partnerId` that asked for it: one event id, one envelope. */
   function emit(partnerId: string, event: string, data: Record<string, unknown>): void {
     const body = JSON.stringify({ event, timestamp: world.iso(), data });
     const eventId = `event_${uuid()}`;
-    for (const hook of world.hooks.values()) {
-      if (hook.partner !== partnerId || !hook.events.includes(event)) continue;
-      deliver({
-        id: world.deliveryId(),
-        eventId,
-        event,
-        hook,
-        body,
-        signature: sign(hook.secret, body),
-        createdAt: world.now(),
-        redeliveryOf: null,
-        state: 'pending',
-        statusCode: null,
-      });
-    }
+    for (const hook of world.hooks.values())
+      if (hook.partner === partnerId && hook.events.includes(event)) post(hook, event, eventId, body);
   }
   function deliver(d: Delivery): void {
     world.deliveries.push(d);
@@ -97,20 +102,7 @@ export async function startForeignProvider(options: { drifts?: SeededDrift[] } =
       timestamp: world.iso(),
       data: { webhookId: hook.id, message: 'A test delivery from the double provider.', timestamp: world.iso() },
     });
-    const d: Delivery = {
-      id: world.deliveryId(),
-      eventId: `event_${uuid()}`,
-      event: 'webhook.test',
-      hook,
-      body,
-      signature: sign(hook.secret, body),
-      createdAt: world.now(),
-      redeliveryOf: null,
-      state: 'pending',
-      statusCode: null,
-    };
-    deliver(d);
-    return d;
+    return post(hook, 'webhook.test', `event_${uuid()}`, body);
   };
 
   const routes: Route[] = [
