@@ -84,7 +84,8 @@ export function registerDriftCommands(program: Command): void {
       }) => {
         await checkUpstream(opts.upstream);
         const { startShadow } = await import('../shadow/shadow.js');
-        const shadow = await startShadow({ ...opts });
+        // the partner's answers first: the replay takes only the CPU the proxy leaves
+        const shadow = await startShadow({ ...opts, lowPriority: true });
         console.log(`obsim shadow listening on ${shadow.url}, in front of ${opts.upstream}`);
         console.log(
           opts.publicUrl

@@ -19,7 +19,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { request as undiciRequest } from 'undici';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { childContext, formatTraceparent } from '../domain/trace-context.js';
@@ -28,8 +27,10 @@ import { IdMap } from './id-map.js';
 import { flat, Kept, one, text } from './kept.js';
 import type { HeaderMap } from './proxy.js';
 import type { Answer } from './report.js';
-import type { ReplayerOptions, SeenDelivery, SeenExchange } from './shadow-messages.js';
+import type { ReplayerOptions, SeenDelivery, SeenExchange, UpstreamClockRead } from './shadow-messages.js';
 
+/** How often the shadow uses its sandbox while nothing is replayed (its time to live is 30 days). */
+const KEEP_ALIVE_MS = 3_600_000;
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** JSON of a body when it is JSON. */
@@ -82,7 +83,10 @@ export class Replayer {
   readonly kept: Kept;
 
   // the clock: what the upstream's read at a wall-clock instant
-  private clockProbed = false;
+  /** When the shadow's sandbox was last used by a keep-alive (wall clock). */
+  private lastUse = Date.now();
+  /** The upstream's clock was read: the sandbox starts at its instant before the next replay. */
+  private startDue = false;
   private upstreamClock: { frozenAt?: number; offsetMs: number } = { offsetMs: 0 };
   private clockNowMs = 0;
   /** The earliest arrival of a request still with the upstream (the clock does not pass it while idle). */
@@ -109,7 +113,7 @@ export class Replayer {
     this.obsim = await buildApp({ config: { db: ':memory:', logLevel: 'silent', metrics: false, journal: false }, logger: false });
     await this.obsim.ready();
     const start = new Date().toISOString();
-    // never expires while the shadow runs: the longest time to live, kept in use by a keep-alive below
+    // never expires while the shadow runs: a time to live of 30 days, used at least hourly (tick)
     const created = await this.obsim.inject({
       method: 'POST',
       url: '/_sandbox/sandboxes',
@@ -164,8 +168,21 @@ export class Replayer {
   /** While nothing waits, the clock follows the upstream's (never past a request still with the upstream). */
   async tick(nowMs: number, inFlightFloor: number | undefined): Promise<void> {
     this.inFlightFloor = inFlightFloor;
+    if (nowMs - this.lastUse >= KEEP_ALIVE_MS) {
+      // a use of the sandbox: it expires only after its time to live without one
+      this.lastUse = nowMs;
+      await this.obsim.inject({ method: 'GET', url: '/_sandbox/clock', headers: this.sandboxHeaders });
+    }
     if (this.running || this.waiting.size > 0) return;
-    await this.moveClockTo(this.upstreamInstant(Math.min(nowMs, inFlightFloor ?? nowMs)));
+    // one thing moves obsim at a time: a replay that arrives meanwhile waits for this move
+    this.running = true;
+    try {
+      await this.moveClockTo(this.upstreamInstant(Math.min(nowMs, inFlightFloor ?? nowMs)));
+    } finally {
+      this.running = false;
+    }
+    if (this.waiting.size > 0) void this.drain();
+    else this.resolveSettled();
   }
 
   /** The wall-clock instant the replay has caught up to: the arrival of the oldest exchange not yet replayed, or now. */
@@ -211,6 +228,10 @@ export class Replayer {
       this.running = false;
       this.replayingSince = undefined;
     }
+    this.resolveSettled();
+  }
+
+  private resolveSettled(): void {
     for (let i = this.settledWaiters.length - 1; i >= 0; i--) {
       if (this.settledWaiters[i].upTo < this.next) {
         this.settledWaiters[i].resolve();
@@ -232,27 +253,19 @@ export class Replayer {
     await this.obsim.webhooks.drain();
   }
 
-  /** Once, with the partner's credentials: does the upstream offer obsim's clock? Its instant then, frozen or running. */
-  private async probeClock(headers: HeaderMap): Promise<void> {
-    this.clockProbed = true;
-    const auth: Record<string, string> = {};
-    for (const k of ['x-partner-client-id', 'x-partner-client-secret']) if (typeof headers[k] === 'string') auth[k] = headers[k];
-    try {
-      const before = Date.now();
-      const res = await undiciRequest(`${this.options.upstream}/_sandbox/clock`, { headers: auth, headersTimeout: this.options.timeoutMs });
-      const clock = jsonOf(await res.body.text(), one(res.headers['content-type'])) as { now?: unknown; frozen?: unknown } | undefined;
-      if (res.statusCode === 200 && typeof clock?.now === 'string' && typeof clock.frozen === 'boolean')
-        this.followUpstreamClock(clock.now, clock.frozen, before);
-    } catch {
-      // no clock controls upstream: each exchange stands at its arrival instant
-    }
+  /**
+   * What the upstream's clock read before the partner's first request went to it (the proxy asks,
+   * ./shadow.ts): its instant, frozen or running; null when it has no clock controls (each exchange
+   * then stands at its arrival instant). The shadow's sandbox starts there before anything replays.
+   */
+  clockRead(read: UpstreamClockRead | null): void {
+    if (read) this.followUpstreamClock(read.now, read.frozen, read.atWallMs);
+    this.startDue = true;
   }
 
   private followUpstreamClock(now: string, frozen: boolean, atWallMs: number): void {
     const instant = Date.parse(now);
     this.upstreamClock = frozen ? { frozenAt: instant, offsetMs: 0 } : { offsetMs: instant - atWallMs };
-    // the shadow's sandbox starts where the upstream's is, behind real time too: a fresh one, if it must go back
-    if (instant < this.clockNowMs && this.processed === 0) this.clockNowMs = instant;
   }
 
   private async replay(x: SeenExchange): Promise<void> {
@@ -265,8 +278,8 @@ export class Replayer {
     if (upTrace) this.kept.link(upTrace, x.index);
     if (x.registration)
       this.kept.registrations.set(x.registration.hook, { hook: x.registration.hook, partnerUrl: x.registration.partnerUrl });
-    if (!this.clockProbed && (x.headers['x-partner-client-id'] || x.headers.authorization)) {
-      await this.probeClock(x.headers);
+    if (this.startDue) {
+      this.startDue = false;
       if (this.processed === 0) await this.reset();
     }
     if (op?.kind === 'control' && path.startsWith('/_sandbox/clock')) {

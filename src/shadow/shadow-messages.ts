@@ -11,6 +11,8 @@ export interface ReplayerOptions {
   /** Bytes of everything kept (exchanges, deliveries, the backlog, the id map, trace links). */
   maxBytes: number;
   timeoutMs: number;
+  /** The replay thread at the lowest scheduling priority (Linux): the partner's answers first. */
+  lowPriority: boolean;
 }
 
 /** An exchange as the proxy saw it: the partner's request (secrets and all: it is replayed) and the upstream's answer. */
@@ -37,11 +39,19 @@ export interface SeenDelivery {
 
 export type ReportFormat = 'json' | 'junit' | 'html';
 
+/** The upstream's clock (obsim's `GET /_sandbox/clock`), read at wall-clock `atWallMs`. */
+export interface UpstreamClockRead {
+  now: string;
+  frozen: boolean;
+  atWallMs: number;
+}
+
 export type ShadowRequest =
   | { type: 'exchange'; exchange: SeenExchange }
   | { type: 'skip'; index: number }
   | { type: 'delivery'; delivery: SeenDelivery }
   | { type: 'refused' }
+  | { type: 'clock'; read: UpstreamClockRead | null }
   | { type: 'tick'; now: number; inFlightFloor: number | undefined }
   | { type: 'settled'; id: number; upTo: number }
   | { type: 'report'; id: number }

@@ -20,7 +20,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
 import { Capture, forward, passOn } from './proxy.js';
 import { ownWorker } from '../worker-thread.js';
-import type { ReportFormat, ReplayerOptions, SeenExchange } from './shadow-messages.js';
+import type { ReportFormat, ReplayerOptions, SeenExchange, UpstreamClockRead } from './shadow-messages.js';
 import type { DriftReport, ExchangeEntry, HarSide } from './report.js';
 import type { ShadowReply, ShadowRequest } from './shadow-messages.js';
 
@@ -48,6 +48,13 @@ export interface ShadowOptions {
   maxBytes?: number;
   /** The largest body the shadow captures for the replay (default 1 MiB; a larger one streams on, not replayed). */
   captureBytes?: number;
+  /**
+   * Run the replay at the lowest scheduling priority (Linux; `obsim shadow` does): on a machine of
+   * few cores the partner's answers never wait for a replay, and under a load test the replay falls
+   * behind (past the backlog's bound, exchanges are passed on without one and counted). Off by
+   * default for a shadow in a test suite's own process, where the replay should keep up.
+   */
+  lowPriority?: boolean;
 }
 
 export interface Shadow {
@@ -102,6 +109,7 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     lateMs: options.lateAfterMs ?? 2_000,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     timeoutMs,
+    lowPriority: options.lowPriority ?? false,
   });
   const answers = new Map<number, (value: unknown) => void>();
   let nextAsk = 0;
@@ -143,7 +151,38 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   const pending = new Set<Promise<void>>();
   let sequence = 0;
 
+  // the upstream's clock, read once with the partner's first credentials before that request goes
+  // on (a replay running behind would read it after the partner had moved it)
+  let clockRead: Promise<void> | undefined;
+  let clockKnown = false;
+  async function readUpstreamClock(headers: IncomingMessage['headers']): Promise<void> {
+    const auth: Record<string, string> = {};
+    for (const k of ['x-partner-client-id', 'x-partner-client-secret']) if (typeof headers[k] === 'string') auth[k] = headers[k];
+    let read: UpstreamClockRead | null = null;
+    try {
+      const atWallMs = Date.now();
+      const res = await undiciRequest(`${upstream}/_sandbox/clock`, {
+        headers: auth,
+        dispatcher,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const clock = (await res.body.json().catch(() => undefined)) as { now?: unknown; frozen?: unknown } | undefined;
+      if (res.statusCode === 200 && typeof clock?.now === 'string' && typeof clock.frozen === 'boolean')
+        read = { now: clock.now, frozen: clock.frozen, atWallMs };
+    } catch {
+      // no clock controls upstream (or none reachable): each exchange stands at its arrival instant
+    }
+    tell({ type: 'clock', read });
+    clockKnown = true;
+  }
+
   async function proxy(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!clockKnown) {
+      if (clockRead === undefined && (req.headers['x-partner-client-id'] !== undefined || req.headers.authorization !== undefined))
+        clockRead = readUpstreamClock(req.headers);
+      if (clockRead) await clockRead;
+    }
     const index = ++sequence;
     const arrivedAt = Date.now();
     inFlight.set(index, arrivedAt);

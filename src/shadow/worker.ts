@@ -24,7 +24,7 @@ function lowestPriority(): void {
     // not Linux, or not allowed: the replay thread keeps the process's priority
   }
 }
-lowestPriority();
+if ((workerData as ReplayerOptions).lowPriority) lowestPriority();
 const replayer = new Replayer(workerData as ReplayerOptions);
 const reply = (message: ShadowReply) => port.postMessage(message);
 
@@ -45,6 +45,8 @@ function handle(m: ShadowRequest): void {
       return replayer.skip(m.index);
     case 'delivery':
       return replayer.upstreamDelivery(m.delivery);
+    case 'clock':
+      return replayer.clockRead(m.read);
     case 'refused':
       replayer.kept.refusedDeliveries++;
       return;

@@ -37,7 +37,13 @@ export interface SeededDrift {
   change(json: Record<string, unknown>): void;
 }
 
-export async function startForeignProvider(options: { drifts?: SeededDrift[] } = {}): Promise<ForeignProvider> {
+export async function startForeignProvider(
+  options: {
+    drifts?: SeededDrift[];
+    /** Without obsim's clock controls (`/_sandbox/clock…` answer 404), as a real provider. */
+    clockControls?: boolean;
+  } = {},
+): Promise<ForeignProvider> {
   const world = new World();
   const partner: Partner = { clientId: `double-partner-${hex(4)}`, clientSecret: `double-secret-${hex(16)}` };
   const applied = new Map<string, number>();
@@ -108,7 +114,7 @@ export async function startForeignProvider(options: { drifts?: SeededDrift[] } =
   const routes: Route[] = [
     ...partnerRoutes(world, emit, sendTest),
     ...aisRoutes(world),
-    ...controlRoutes(world, emit, redeliver),
+    ...controlRoutes(world, emit, redeliver).filter((r) => options.clockControls !== false || !r.pattern.startsWith('/_sandbox/clock')),
     ...hostedRoutes(world, emit),
   ];
   const compiled = routes.map((r) => ({
