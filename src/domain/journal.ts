@@ -280,7 +280,8 @@ export function differences(m: RequestMatcher, e: MatchableEntry): Difference[] 
   }
   if (m.body !== undefined) {
     for (const miss of partialMatch(m.body, e.requestBody).slice(0, 5)) {
-      out.push({ field: miss.path === '(root)' ? 'body' : `body.${miss.path}`, expected: miss.expected, actual: miss.actual });
+      // a value the entry lacks is null here: the document requires `actual` (JSON has no undefined)
+      out.push({ field: miss.path === '(root)' ? 'body' : `body.${miss.path}`, expected: miss.expected, actual: miss.actual ?? null });
     }
   }
   for (const [path, expected] of Object.entries(m.jsonPath ?? {})) {

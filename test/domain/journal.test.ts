@@ -182,3 +182,10 @@ t.test('near misses: closest first (weighted), then newest; entries that miss ev
   t.same(misses[0].differences, [{ field: 'body.referenceNumber', expected: 'order-17', actual: 'order-18' }]);
   t.ok(misses[2].distance > 3 && misses[2].distance < 4, 'a path that differs late is closer than one that differs early');
 });
+
+t.test('differences: a body value the entry lacks is null, never left out (the document requires actual)', async (t) => {
+  const found = differences({ body: { note: 'x', nested: { a: 1 } } }, entry({ requestBody: undefined }));
+  t.ok(found.length > 0);
+  for (const d of found) t.ok('actual' in d && d.actual !== undefined, `${d.field}: actual ${JSON.stringify(d.actual)}`);
+  t.same(JSON.parse(JSON.stringify(found)), found, 'the same once serialized');
+});
