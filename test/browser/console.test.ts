@@ -50,7 +50,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-t.test('the web console', { skip, timeout: 180_000 }, async (t) => {
+t.test('the web console', { skip, timeout: scaled(180_000) }, async (t) => {
   const session = await browserSession(t);
   const { app, baseUrl, receiver } = session;
   const shop = await partner(baseUrl, 'POST', '/v1/partner/merchants/test', { companyName: 'Console Shop ApS' });
@@ -173,7 +173,7 @@ t.test('the web console', { skip, timeout: 180_000 }, async (t) => {
     await row.getByLabel('in a fresh sandbox').check();
     await row.getByRole('button', { name: 'Run' }).click();
     const result = page.getByTestId('scenario-result');
-    await result.waitFor({ timeout: 30_000 });
+    await result.waitFor({ timeout: scaled(30_000) });
     t.match(await result.locator('h2').textContent(), /payment-paid: passed/);
     t.ok((await result.locator('tbody tr').count()) >= 3, 'its steps are listed');
   });

@@ -9,11 +9,12 @@
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { browserMissing, browserSession, inCI, partner, signatureValid } from '../helpers/browser.js';
+import { scaled } from '../helpers/speed.js';
 
 const missing = browserMissing();
 const skip = missing && inCI() ? 'chromium missing in CI: test/browser/pages.test.ts fails for it' : missing;
 
-t.test('the payer in control of an opened payment page', { skip, timeout: 90_000 }, async (t) => {
+t.test('the payer in control of an opened payment page', { skip, timeout: scaled(90_000) }, async (t) => {
   const session = await browserSession(t);
   const { app, baseUrl, receiver } = session;
   const hook = await partner(baseUrl, 'POST', '/v1/partner/webhooks', {

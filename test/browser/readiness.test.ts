@@ -7,11 +7,12 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
 import { browserMissing, browserSession, consoleSignIn, inCI, partner } from '../helpers/browser.js';
+import { scaled } from '../helpers/speed.js';
 
 const missing = browserMissing();
 const skip = missing && inCI() ? 'chromium missing in CI: test/browser/pages.test.ts fails for it' : missing;
 
-t.test('the readiness page in chromium', { skip, timeout: 120_000 }, async (t) => {
+t.test('the readiness page in chromium', { skip, timeout: scaled(120_000) }, async (t) => {
   const session = await browserSession(t);
   const { baseUrl, receiver, newPage } = session;
   const hook = await partner(baseUrl, 'POST', '/v1/partner/webhooks', { url: `${receiver.url}/verifying`, events: ['payment.completed'] });

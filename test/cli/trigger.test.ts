@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { verify } from '../../src/webhooks/sign.js';
 import { runObsim } from '../helpers/processes.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
 const opts = (server: RunningServer, extra: Record<string, unknown> = {}) => ({
   baseUrl: server.url,
@@ -19,7 +20,7 @@ const opts = (server: RunningServer, extra: Record<string, unknown> = {}) => ({
   partnerClientSecret: SANDBOX_PARTNER.clientSecret,
   amount: 100,
   reason: 'bank_rejected' as const,
-  timeout: 15_000,
+  timeout: scaled(15_000),
   ...extra,
 });
 

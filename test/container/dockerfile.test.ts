@@ -230,7 +230,7 @@ t.test('the image start command starts the server on this machine; the healthche
 
   const hc = healthcheckOf(final)!.command;
   const probe = (port: number) =>
-    spawnSync(process.execPath, hc.slice(1), { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, timeout: 10_000 });
+    spawnSync(process.execPath, hc.slice(1), { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, timeout: scaled(10_000) });
   t.equal(probe(server.port).status, 0, 'HEALTHCHECK command exits 0 while healthy');
 
   server.child.kill('SIGTERM');

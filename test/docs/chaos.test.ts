@@ -97,7 +97,7 @@ t.test('the code example prints what the page says', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'example.mts');
   writeFileSync(file, block('chaos-code', 'ts').replace("from 'obsim'", `from '${join(ROOT, 'src/index.ts')}'`));
-  const run = spawnSync(process.execPath, [...TSX, file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [...TSX, file], { cwd: ROOT, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(run.status, 0, run.stderr);
   t.equal(run.stdout.trim(), printsLine('chaos-code'));
 });

@@ -32,7 +32,7 @@ t.test('the scripted drift run prints the summary the page says and writes drift
     cwd: dir,
     env: { ...process.env, UPSTREAM: upstream.baseUrl },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   t.equal(run.stderr.trim(), printsLine('drift-run-example'));
   t.match(readFileSync(join(dir, 'drift.xml'), 'utf8'), /<testsuite name="exchanges"/);
@@ -46,7 +46,7 @@ t.test('the report example prints what the page says', { skip: skipShell }, asyn
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('shadow-report-example', 'sh')], {
     env: { ...process.env, SHADOW: shadow.url, REPORT: shadow.reportUrl },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   t.equal(run.stdout.trim(), printsLine('shadow-report-example'));
 });

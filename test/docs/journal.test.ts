@@ -10,6 +10,7 @@ import t from 'tap';
 import { REQUEST_MATCHER } from '../../schemas/journal.js';
 import { defaultConfig, SETTINGS } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
+import { scaled } from '../helpers/speed.js';
 
 const page = readFileSync(new URL('../../docs/journal.md', import.meta.url), 'utf8');
 const missing = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
@@ -27,7 +28,7 @@ t.test(
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block[1]], {
       env: { ...process.env, OBSIM: server.url },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(run.stdout, block[2]);
   },

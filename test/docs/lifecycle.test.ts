@@ -12,6 +12,7 @@ import { docsPage, missingTools } from '../helpers/docs.js';
 import { MAGIC_AMOUNTS } from '../../src/domain/magic.js';
 import { lifecycleDiagrams } from '../../src/domain/diagrams.js';
 import { envelopeProblems, EVENT_DATA } from '../helpers/contract.js';
+import { scaled } from '../helpers/speed.js';
 
 const lifecycle = readFileSync(new URL('../../docs/lifecycle-and-webhooks.md', import.meta.url), 'utf8');
 const controls = readFileSync(new URL('../../docs/sandbox-controls.md', import.meta.url), 'utf8');
@@ -51,7 +52,7 @@ t.test(
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', page.block('transitions-example', 'sh')], {
       env: { ...process.env, OBSIM: server.url },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(run.stdout, page.printed('transitions-example'));
   },

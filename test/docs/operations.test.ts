@@ -33,7 +33,7 @@ async function runBlock(t: { teardown(fn: () => unknown): void }, name: string, 
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', replace(block(name, 'sh'))], {
     env: { ...process.env, OBSIM: server.url },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   return run.stdout;
 }

@@ -37,7 +37,7 @@ t.test(
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('readiness-example', 'sh')], {
       env: { ...process.env, OBSIM: server.url },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(run.stdout, printed('readiness-example'));
   },
@@ -96,7 +96,7 @@ t.test('the code example prints what the page says', async (t) => {
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'example.mts'); // an ES module outside the package
   writeFileSync(file, block('readiness-code', 'ts').replace("from 'obsim'", `from '${join(ROOT, 'src/index.ts')}'`));
-  const run = spawnSync(process.execPath, [...TSX, file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [...TSX, file], { cwd: ROOT, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(run.status, 0, run.stderr);
   t.equal(run.stdout.trim(), printsLine('readiness-code'));
 });

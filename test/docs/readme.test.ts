@@ -11,6 +11,7 @@ import { startServer } from '../../src/server.js';
 import { verify } from '../../src/webhooks/sign.js';
 import { docsPage } from '../helpers/docs.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { scaled } from '../helpers/speed.js';
 
 const quickstart = (): string => docsPage('README.md').block('quickstart', 'sh');
 
@@ -30,7 +31,7 @@ t.test(
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
       env: { ...process.env, OBSIM: server.url },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     }).then(
       (r) => ({ ...r, ok: true }),
       (err: { stdout: string; stderr: string }) => ({ stdout: err.stdout ?? '', stderr: err.stderr ?? String(err), ok: false }),

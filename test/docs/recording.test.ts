@@ -30,7 +30,7 @@ t.test(
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block('record-example', 'sh')], {
       env: { ...process.env, OBSIM: server.url },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(run.stdout, printed('record-example'));
     const dir = mkdtempSync(join(tmpdir(), 'obsim-docs-record-'));

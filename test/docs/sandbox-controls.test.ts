@@ -1,6 +1,7 @@
 /** The "Sandbox control API" section of docs/sandbox-controls.md documents every /_sandbox operation of the controls document (openapi-controls.json). */
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { scaled } from '../helpers/speed.js';
 
 const readme = readFileSync(new URL('../../docs/sandbox-controls.md', import.meta.url), 'utf8');
 const openapi = JSON.parse(readFileSync(new URL('../../openapi-controls.json', import.meta.url), 'utf8')) as {
@@ -45,7 +46,7 @@ t.test('the "Sandboxes" examples run as written: curl creates one, the eval bloc
       cwd: ROOT,
       env: { ...process.env, OBSIM_BASE_URL: server.url },
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: scaled(120_000),
     });
 
   const created = JSON.parse((await run(blocks[0].text.replace(/http:\/\/127\.0\.0\.1:4010/g, server.url))).stdout);

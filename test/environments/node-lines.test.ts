@@ -11,6 +11,7 @@ import t from 'tap';
 import { SUPPORTED_NODE, unsupportedNode } from '../../src/node-version.js';
 import { parseDockerfile } from '../helpers/dockerfile.js';
 import { ROOT } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const pkg = JSON.parse(read('package.json')) as { engines: { node: string } };
@@ -88,7 +89,7 @@ t.test(
     const r = spawnSync(older!, ['dist/src/bin.js', 'serve', '--port', '0', '--db', ':memory:'], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(r.status, 1, 'exit 1');
     t.equal(r.stdout, '', 'nothing on stdout');

@@ -10,6 +10,7 @@ import type { Test } from 'tap';
 import { defaultConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { ROOT } from './processes.js';
+import { scaled } from './speed.js';
 
 /** A docs page and its marked blocks. */
 export function docsPage(file: string) {
@@ -45,7 +46,7 @@ export async function runTryIt(t: Test, script: string): Promise<string> {
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
     env: { ...process.env, OBSIM: server.url },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   return run.stdout;
 }

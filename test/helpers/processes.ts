@@ -93,7 +93,7 @@ export function serveFails(args: string[], opts: { cwd?: string; env?: Record<st
     cwd: opts.cwd ?? ROOT,
     env: { ...ENV, ...opts.env },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
@@ -130,7 +130,7 @@ export function runObsim(args: string[], opts: { env?: Record<string, string>; t
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, opts.timeoutMs ?? 60_000);
+    }, scaled(opts.timeoutMs ?? 60_000));
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

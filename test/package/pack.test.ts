@@ -66,7 +66,7 @@ const TESTCONTAINERS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 t.test('npm publish --dry-run is clean', async (t) => {
-  const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: scaled(120_000) });
   t.equal(r.status, 0, `npm publish --dry-run exits 0${r.status === 0 ? '' : `\n${r.stderr}`}`);
   t.match(r.stdout, `+ obsim@${VERSION}`);
   const warnings = r.stderr.split('\n').filter((line) => line.startsWith('npm warn') || line.startsWith('npm error'));
@@ -113,7 +113,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     const child = spawn(
       'npm',
       ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(dir, tarball)],
-      { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000 },
+      { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], timeout: scaled(480_000) },
     );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -138,7 +138,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     cwd: project,
     env,
     encoding: 'utf8',
-    timeout: 480_000,
+    timeout: scaled(480_000),
   });
   t.equal(install.status, 0, `npm install in the consumer project\n${install.stderr}`);
   const driver = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').prepare('select 1 as one').get()"], {
@@ -152,7 +152,11 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   );
 
   writeFileSync(join(project, 'sim.node.test.mjs'), NODE_TEST);
-  const nodeTest = spawnSync(process.execPath, ['--test', 'sim.node.test.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+  const nodeTest = spawnSync(process.execPath, ['--test', 'sim.node.test.mjs'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: scaled(120_000),
+  });
   t.equal(nodeTest.status, 0, `node --test\n${nodeTest.stdout}\n${nodeTest.stderr}`);
   // Node 22 reports in TAP when not on a terminal, Node 24 in its spec format
   t.match(nodeTest.stdout, /^(#|ℹ) pass 1$/m);
@@ -161,13 +165,13 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
   const vitest = spawnSync(join(project, 'node_modules/.bin/vitest'), ['run', 'sim.vitest.test.mjs'], {
     cwd: project,
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: scaled(120_000),
   });
   t.equal(vitest.status, 0, `vitest run\n${vitest.stdout}\n${vitest.stderr}`);
   t.match(vitest.stdout, /1 passed/);
 
   writeFileSync(join(project, 'runtime.mjs'), RUNTIME);
-  const runtime = spawnSync(process.execPath, ['runtime.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  const runtime = spawnSync(process.execPath, ['runtime.mjs'], { cwd: project, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(runtime.status, 0, runtime.stderr);
   t.same(
     JSON.parse(runtime.stdout),
@@ -175,13 +179,13 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     'obsim, obsim/client and obsim/testcontainers load and work',
   );
 
-  const version = spawnSync('npx', ['--no-install', 'obsim', '--version'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  const version = spawnSync('npx', ['--no-install', 'obsim', '--version'], { cwd: project, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(version.status, 0, version.stderr);
   t.equal(version.stdout, `${VERSION}\n`, 'npx obsim --version prints the package version');
   const controls = spawnSync('npx', ['--no-install', 'obsim', 'openapi', '--which', 'controls'], {
     cwd: project,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   t.equal(controls.status, 0, controls.stderr);
   t.equal(
@@ -190,17 +194,21 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     'the installed bin prints the committed controls document',
   );
 
-  const bin = spawnSync(join(project, 'node_modules/.bin/obsim'), ['persona', 'list'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+  const bin = spawnSync(join(project, 'node_modules/.bin/obsim'), ['persona', 'list'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: scaled(60_000),
+  });
   t.equal(bin.status, 0, bin.stderr);
   t.match(bin.stdout, /shop-with-history/, 'the obsim bin, with the shipped personas');
 
   // the global install, started beside the project's
   const global = await globalInstall;
   t.equal(global.code, 0, `npm install --global\n${global.stderr}`);
-  const globalBin = spawnSync(join(prefix, 'bin', 'obsim'), ['--version'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  const globalBin = spawnSync(join(prefix, 'bin', 'obsim'), ['--version'], { cwd: dir, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(globalBin.status, 0, globalBin.stderr);
   t.equal(globalBin.stdout, `${VERSION}\n`, 'the globally installed obsim prints its version');
-  const globalOpenapi = spawnSync(join(prefix, 'bin', 'obsim'), ['openapi'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  const globalOpenapi = spawnSync(join(prefix, 'bin', 'obsim'), ['openapi'], { cwd: dir, encoding: 'utf8', timeout: scaled(60_000) });
   t.equal(globalOpenapi.stdout, readFileSync(join(ROOT, 'openapi.json'), 'utf8'), 'and runs (it loads its native SQLite driver)');
 
   // the declarations, as a TypeScript consumer resolves them through the exports map

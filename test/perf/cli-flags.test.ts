@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../../src/config.js';
 import { BIN } from '../helpers/processes.js';
+import { scaled } from '../helpers/speed.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = BIN;
@@ -27,7 +28,7 @@ t.test('a bad value for any validated serve flag stops the start and names the f
       cwd: root,
       env: { ...process.env, OBSIM_LOG_LEVEL: 'warn' },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
     t.equal(res.status, 1, `${s.flag} ${value}: exit 1`);
     t.match(res.stderr, s.flag, `${s.flag}: the error names the flag`);

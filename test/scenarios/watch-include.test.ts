@@ -84,7 +84,7 @@ t.test('include: the included steps run in the same run; refusals name the step'
   t.match(failure(inline), /an inline scenario cannot include files/);
 });
 
-t.test('--watch: re-runs what changed and what includes it, prints only what changed', { timeout: 60_000 }, async (t) => {
+t.test('--watch: re-runs what changed and what includes it, prints only what changed', { timeout: scaled(60_000) }, async (t) => {
   const app = await build(t);
   const dir = folder(t);
   await import('node:fs').then((fs) => fs.mkdirSync(join(dir, 'shared')));
