@@ -127,10 +127,13 @@ export function runObsim(args: string[], opts: { env?: Record<string, string>; t
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, scaled(opts.timeoutMs ?? 60_000));
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error(`obsim ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+      },
+      scaled(opts.timeoutMs ?? 60_000),
+    );
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
