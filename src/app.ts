@@ -56,6 +56,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Webhook delivery time limit (tests shorten it; default DELIVERY_TIMEOUT_MS = 10 s). */
   webhookTimeoutMs?: number;
+  /** Keep account-data pages once read (default true; a test turns it off to compare with it on). */
+  accountPageCache?: boolean;
 }
 
 export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
@@ -73,7 +75,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(routeTablePlugin);
   await app.register(requestIdPlugin);
   await app.register(tracingPlugin);
-  await app.register(storePlugin, { db: options.db });
+  await app.register(storePlugin, { db: options.db, accountPageCache: options.accountPageCache });
   await app.register(shardPlugin);
   await app.register(clockPlugin, { clock: options.clock });
   await app.register(partnersPlugin);

@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 export const storePlugin = fp(
-  async (app: FastifyInstance, opts: { db?: Db }) => {
+  async (app: FastifyInstance, opts: { db?: Db; accountPageCache?: boolean }) => {
     let db: Db | undefined = opts.db;
     let owner: string;
     try {
@@ -45,7 +45,7 @@ export const storePlugin = fp(
       throw wrongEnvironment(owner, app.config);
     }
     servingBusyTimeout(db);
-    const store = createStore(db);
+    const store = createStore(db, { accountPageCache: opts.accountPageCache });
     // a file database's WAL is copied back by a worker thread, not inside a request's COMMIT
     const checkpointer = startCheckpointer(db, { log: app.log });
     app.decorate('db', db);

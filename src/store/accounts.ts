@@ -47,7 +47,41 @@ export interface DateWindow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function accountStore(db: Db) {
+/**
+ * What the kept pages may hold, in transactions (about 3 MB of rows): a test suite reads a few
+ * accounts' first pages again and again; a page of the largest size counts as its rows.
+ */
+const KEPT_TRANSACTIONS = 10_000;
+
+/** A Map in least-recently-used order whose entries' weights add up to at most `capacity`. */
+class BoundedCache<V> {
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private total = 0;
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+  set(key: string, value: V, weight: number): void {
+    if (weight > this.capacity || this.entries.has(key)) return;
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.capacity) break;
+      this.entries.delete(oldest);
+      this.total -= entry.weight;
+    }
+  }
+}
+
+export function accountStore(db: Db, options: { pageCache: boolean } = { pageCache: true }) {
   const userRow = db.prepare('SELECT anchor_at FROM ais_users WHERE user_id = ?').pluck();
   const insertUser = db.prepare('INSERT INTO ais_users (user_id, anchor_at, materialized_at) VALUES (?, ?, ?)');
   const insertAccount = db.prepare(
@@ -164,6 +198,11 @@ export function accountStore(db: Db) {
     for (let i = 0; i < params.length; i += WIDTH) insertTx.run(params.slice(i, i + WIDTH));
     markReady.run(accountId);
   });
+  // An account's transactions never change once stored (generated once, never updated or
+  // deleted), so a page and a count are functions of their query's arguments alone: kept, they
+  // are answered again without SQLite. Bounded: the least recently used go first.
+  const pages = new BoundedCache<readonly TransactionRow[]>(options.pageCache ? KEPT_TRANSACTIONS : 0);
+  const counts = new BoundedCache<number>(options.pageCache ? KEPT_TRANSACTIONS : 0);
   const ensureTransactions = (accountId: string): void => {
     if (readyAccounts.has(accountId)) return;
     transactionsTx(accountId);
@@ -189,15 +228,30 @@ export function accountStore(db: Db) {
     /** Generate and store the account's transactions unless they are there already (one transaction). */
     ensureTransactions,
     countTransactions(accountId: string, window: DateWindow): number {
+      const key = `${accountId}\n${window.from}\n${window.to}`;
+      const kept = counts.get(key);
+      if (kept !== undefined) return kept;
       ensureTransactions(accountId);
       const first = newestSeqUpTo.get(accountId, window.to) as number | undefined;
       const last = oldestSeqFrom.get(accountId, window.from) as number | undefined;
-      return first === undefined || last === undefined || last < first ? 0 : last - first + 1;
+      const count = first === undefined || last === undefined || last < first ? 0 : last - first + 1;
+      if (readyAccounts.has(accountId)) counts.set(key, count, 1);
+      return count;
     },
-    /** Newest first, at most `limit`. */
-    listTransactions(accountId: string, window: DateWindow, limit: number): TransactionRow[] {
+    /** Newest first, at most `limit`. The rows are shared between reads: never change them. */
+    listTransactions(accountId: string, window: DateWindow, limit: number): readonly TransactionRow[] {
+      const key = `${accountId}\n${window.from}\n${window.to}\n${limit}`;
+      const kept = pages.get(key);
+      if (kept !== undefined) return kept;
       ensureTransactions(accountId);
-      return pageTx.all(accountId, window.from, window.to, limit) as TransactionRow[];
+      const rows = pageTx.all(accountId, window.from, window.to, limit) as TransactionRow[];
+      if (readyAccounts.has(accountId)) pages.set(key, Object.freeze(rows), Math.max(rows.length, 1));
+      return rows;
+    },
+    /** Drop every kept page and count (a test compares a kept answer with a fresh read). */
+    forgetKeptPages(): void {
+      pages.clear();
+      counts.clear();
     },
     /** The booking date of the account's newest booked transaction (none: undefined). */
     newestBookedAt(accountId: string): string | undefined {

@@ -74,7 +74,12 @@ const newFrame = (): Frame => ({ afterCommit: [], undo: [] });
 /** meta key the health check writes to find out whether the database takes writes again. */
 const HEALTH_PROBE_KEY = 'health_probe';
 
-export function createStore(db: Db) {
+export interface StoreOptions {
+  /** Keep account-data pages once read (src/store/accounts.ts); default true. */
+  accountPageCache?: boolean;
+}
+
+export function createStore(db: Db, options: StoreOptions = {}) {
   const afterCommit = new Set<() => void>();
   let group: Group | undefined;
   /** tx() calls currently running (nested calls become nested savepoints). */
@@ -197,7 +202,7 @@ export function createStore(db: Db) {
   const ping = pingDatabase(db);
   const deliveries = deliveryStore(db);
   return {
-    accounts: accountStore(db),
+    accounts: accountStore(db, { pageCache: options.accountPageCache ?? true }),
     bankProfiles: bankProfileStore(db),
     consents: consentStore(db),
     deliveries,
