@@ -7,6 +7,7 @@
  * is instant; its transactions materialize in well under a second of CPU.
  */
 import { anchorFor, formatMinor, generateUser } from '../../fixtures/generate.js';
+import { LRUCache } from 'lru-cache';
 import type { Db } from './db.js';
 
 export interface AccountRow {
@@ -49,37 +50,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * What the kept pages may hold, in transactions (about 3 MB of rows): a test suite reads a few
- * accounts' first pages again and again; a page of the largest size counts as its rows.
+ * accounts' first pages again and again; a page counts as its rows.
  */
 const KEPT_TRANSACTIONS = 10_000;
-
-/** A Map in least-recently-used order whose entries' weights add up to at most `capacity`. */
-class BoundedCache<V> {
-  private readonly entries = new Map<string, { value: V; weight: number }>();
-  private total = 0;
-  constructor(private readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-  clear(): void {
-    this.entries.clear();
-    this.total = 0;
-  }
-  set(key: string, value: V, weight: number): void {
-    if (weight > this.capacity || this.entries.has(key)) return;
-    this.entries.set(key, { value, weight });
-    this.total += weight;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.capacity) break;
-      this.entries.delete(oldest);
-      this.total -= entry.weight;
-    }
-  }
-}
 
 export function accountStore(db: Db, options: { pageCache: boolean } = { pageCache: true }) {
   const userRow = db.prepare('SELECT anchor_at FROM ais_users WHERE user_id = ?').pluck();
@@ -201,8 +174,10 @@ export function accountStore(db: Db, options: { pageCache: boolean } = { pageCac
   // An account's transactions never change once stored (generated once, never updated or
   // deleted), so a page and a count are functions of their query's arguments alone: kept, they
   // are answered again without SQLite. Bounded: the least recently used go first.
-  const pages = new BoundedCache<readonly TransactionRow[]>(options.pageCache ? KEPT_TRANSACTIONS : 0);
-  const counts = new BoundedCache<number>(options.pageCache ? KEPT_TRANSACTIONS : 0);
+  const pages = options.pageCache
+    ? new LRUCache<string, readonly TransactionRow[]>({ maxSize: KEPT_TRANSACTIONS, sizeCalculation: (rows) => Math.max(rows.length, 1) })
+    : undefined;
+  const counts = options.pageCache ? new LRUCache<string, number>({ max: KEPT_TRANSACTIONS }) : undefined;
   const ensureTransactions = (accountId: string): void => {
     if (readyAccounts.has(accountId)) return;
     transactionsTx(accountId);
@@ -229,29 +204,29 @@ export function accountStore(db: Db, options: { pageCache: boolean } = { pageCac
     ensureTransactions,
     countTransactions(accountId: string, window: DateWindow): number {
       const key = `${accountId}\n${window.from}\n${window.to}`;
-      const kept = counts.get(key);
+      const kept = counts?.get(key);
       if (kept !== undefined) return kept;
       ensureTransactions(accountId);
       const first = newestSeqUpTo.get(accountId, window.to) as number | undefined;
       const last = oldestSeqFrom.get(accountId, window.from) as number | undefined;
       const count = first === undefined || last === undefined || last < first ? 0 : last - first + 1;
-      if (readyAccounts.has(accountId)) counts.set(key, count, 1);
+      if (readyAccounts.has(accountId)) counts?.set(key, count);
       return count;
     },
     /** Newest first, at most `limit`. The rows are shared between reads: never change them. */
     listTransactions(accountId: string, window: DateWindow, limit: number): readonly TransactionRow[] {
       const key = `${accountId}\n${window.from}\n${window.to}\n${limit}`;
-      const kept = pages.get(key);
+      const kept = pages?.get(key);
       if (kept !== undefined) return kept;
       ensureTransactions(accountId);
       const rows = pageTx.all(accountId, window.from, window.to, limit) as TransactionRow[];
-      if (readyAccounts.has(accountId)) pages.set(key, Object.freeze(rows), Math.max(rows.length, 1));
+      if (readyAccounts.has(accountId)) pages?.set(key, Object.freeze(rows));
       return rows;
     },
     /** Drop every kept page and count (a test compares a kept answer with a fresh read). */
     forgetKeptPages(): void {
-      pages.clear();
-      counts.clear();
+      pages?.clear();
+      counts?.clear();
     },
     /** The booking date of the account's newest booked transaction (none: undefined). */
     newestBookedAt(accountId: string): string | undefined {
