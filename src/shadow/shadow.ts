@@ -16,8 +16,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ErrorObject } from 'ajv';
+import Fastify, { type FastifyError } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
+import { validationToApiError } from '../plugins/validation.js';
 import { Capture, forward, passOn } from './proxy.js';
 import { ownWorker } from '../worker-thread.js';
 import type { ReportFormat, ReplayerOptions, SeenExchange, UpstreamClockRead } from './shadow-messages.js';
@@ -291,48 +294,56 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     while (pending.size > 0) await Promise.all([...pending]);
     await ask((id) => ({ type: 'settled', id, upTo: sequence }));
   }
-  const reportServer = createServer((req, res) => {
-    const target = new URL(req.url ?? '/', 'http://shadow');
-    const format = target.searchParams.get('format') ?? 'json';
-    const badFormat = (allowed: string[]) =>
-      answerError(
-        res,
-        new ApiError('validation_failed', {
-          field: '/format',
-          in: 'query',
-          message: `format must be one of ${allowed.join(', ')} (got ${format})`,
-        }),
-      );
-    void (async () => {
-      if (req.method !== 'GET') return answerError(res, new ApiError('method_not_allowed'));
-      if (target.pathname === '/_shadow/report') {
-        if (!(format in TYPES)) return badFormat(Object.keys(TYPES));
-        await settled();
-        const text = await ask<string>((id) => ({ type: 'render', id, format: format as ReportFormat }));
-        return res.writeHead(200, { 'content-type': TYPES[format as ReportFormat] }).end(text);
-      }
-      if (target.pathname === '/_shadow/exchanges') {
-        if (format !== 'json' && format !== 'har') return badFormat(['json', 'har']);
-        const side = target.searchParams.get('side') ?? 'upstream';
-        if (side !== 'upstream' && side !== 'obsim')
-          return answerError(
-            res,
-            new ApiError('validation_failed', {
-              field: '/side',
-              in: 'query',
-              message: `side must be one of upstream, obsim (got ${side})`,
-            }),
-          );
-        await settled();
-        const value = await ask((id) => (format === 'har' ? { type: 'har', id, side } : { type: 'exchanges', id }));
-        return res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(value));
-      }
-      return answerError(
-        res,
-        new ApiError('route_not_found', { message: 'The report listener serves /_shadow/report and /_shadow/exchanges' }),
-      );
-    })().catch(() => res.destroy());
+  // a Fastify app of its own: the two reads route and validate like obsim's (the one error shape)
+  let reportServer!: Server;
+  const reportApp = Fastify({
+    logger: false,
+    serverFactory: (handler) => (reportServer = createServer(handler)),
   });
+  reportApp.setErrorHandler((err: FastifyError, _request, reply) => {
+    const apiErr = err.validation
+      ? validationToApiError(err.validation as ErrorObject[], err.validationContext ?? 'querystring')
+      : new ApiError('internal_error');
+    return reply.code(apiErr.status).type('application/json; charset=utf-8').send(errorBody(apiErr, 'shadow'));
+  });
+  reportApp.setNotFoundHandler((request, reply) => {
+    const known = ['/_shadow/report', '/_shadow/exchanges'].includes(request.url.split('?')[0]);
+    const apiErr = known
+      ? new ApiError('method_not_allowed')
+      : new ApiError('route_not_found', { message: 'The report listener serves /_shadow/report and /_shadow/exchanges' });
+    return reply.code(apiErr.status).type('application/json; charset=utf-8').send(errorBody(apiErr, 'shadow'));
+  });
+  reportApp.get<{ Querystring: { format: ReportFormat } }>(
+    '/_shadow/report',
+    { schema: { querystring: { type: 'object', properties: { format: { type: 'string', enum: Object.keys(TYPES), default: 'json' } } } } },
+    async (request, reply) => {
+      const { format } = request.query;
+      await settled();
+      const text = await ask<string>((id) => ({ type: 'render', id, format }));
+      return reply.type(TYPES[format]).send(text);
+    },
+  );
+  reportApp.get<{ Querystring: { format: 'json' | 'har'; side: HarSide } }>(
+    '/_shadow/exchanges',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            format: { type: 'string', enum: ['json', 'har'], default: 'json' },
+            side: { type: 'string', enum: ['upstream', 'obsim'], default: 'upstream' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, side } = request.query;
+      await settled();
+      const value = await ask((id) => (format === 'har' ? { type: 'har', id, side } : { type: 'exchanges', id }));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
+    },
+  );
+  await reportApp.ready();
   const reportBase = await listen(reportServer, options.reportHost ?? '127.0.0.1', options.reportPort ?? 0);
 
   let closed: Promise<void> | undefined;

@@ -73,7 +73,17 @@ t.test('one flow with a drifted answer and a dropped webhook, in every format', 
       t.equal(bad.status, 400);
       const body = JSON.parse(bad.text);
       t.same(schemaErrors('ErrorBody', body), []);
-      t.match(body, { code: 'validation_failed', field: '/format' });
+      t.match(body, { code: 'validation_failed', field: '/format', in: 'query' });
+      const exchanges = shadow.reportUrl.replace('/_shadow/report', '/_shadow/exchanges');
+      const badSide = await get(`${exchanges}?format=har&side=partner`);
+      t.equal(badSide.status, 400);
+      t.match(JSON.parse(badSide.text), { code: 'validation_failed', field: '/side', in: 'query' });
+      const posted = await request(shadow.reportUrl, { method: 'POST', body: '{}' });
+      t.equal(posted.statusCode, 405);
+      t.match(await posted.body.json(), { status: 405, code: 'method_not_allowed' });
+      const elsewhere = await get(shadow.reportUrl.replace('/_shadow/report', '/_shadow/other'));
+      t.equal(elsewhere.status, 404);
+      t.same(schemaErrors('ErrorBody', JSON.parse(elsewhere.text)), []);
 
       const har = JSON.parse((await get(`${shadow.reportUrl.replace('/_shadow/report', '/_shadow/exchanges')}?format=har`)).text);
       t.equal(har.log.version, '1.2');
