@@ -238,16 +238,17 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
   async function delivery(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hook = (req.url ?? '').slice(HOOKS.length).split('?')[0];
     const partnerUrl = registrations.get(hook);
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
     if (req.method !== 'POST' || partnerUrl === undefined) {
       tell({ type: 'refused' });
+      req.resume(); // whatever a stranger sends is read past, never kept
       return answerError(
         res,
         new ApiError('route_not_found', { message: 'No webhook registration of this shadow has this receiver path' }),
       );
     }
     const at = Date.now();
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     const headers = passOn(req.headers);
     tell({ type: 'delivery', delivery: { hook, at, headers, body } });
