@@ -44,10 +44,14 @@ function redactString(s: string): string {
   return URL_LIKE.test(noJwt) ? redactUrl(noJwt) : noJwt;
 }
 
-function redactJsonValue(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => redactJsonValue(v, key));
+/** Nesting kept in a body; anything deeper is replaced whole (as the journal does), so depth never hides a secret. */
+const MAX_DEPTH = 32;
+
+function redactJsonValue(value: unknown, key = '', depth = 0): unknown {
+  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactJsonValue(v, key, depth + 1));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonValue(v, k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonValue(v, k, depth + 1)]));
   if (key !== '' && SECRET_NAME.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
   return typeof value === 'string' ? redactString(value) : value;
 }
