@@ -15,6 +15,7 @@ import { enginePlugin, webhookWorkerPlugin } from './plugins/engine.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
 import { closedControlsPlugin } from './plugins/closed-controls.js';
+import { contractVersionsPlugin } from './plugins/contract-versions.js';
 import { integerParamsPlugin } from './plugins/integer-params.js';
 import { journalPlugin } from './plugins/journal.js';
 import { partnerRequestPlugin } from './plugins/partner-auth.js';
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(headerGuardPlugin);
   await app.register(preferPlugin);
+  await app.register(contractVersionsPlugin);
   // loaded only when on (it compiles every response schema with Ajv: tests and --validate-responses)
   if (config.validateResponses) await app.register((await import('./plugins/response-validation.js')).responseValidationPlugin);
   await app.register(swaggerPlugin);

@@ -57,6 +57,8 @@ export interface Config {
   paymentExpiryMs: number;
   /** Reject unknown request body properties with 400 instead of ignoring them. */
   strict: boolean;
+  /** Folder of contract versions (OpenAPI Overlay 1.0 files) served beside the base (docs/contract-versions.md). */
+  contracts: string | undefined;
   /** Validate every response against its documented schema; a violation is a loud 500. */
   validateResponses: boolean;
   logLevel: string;
@@ -221,6 +223,15 @@ export const SETTINGS = [
     parse: bool,
     boolean: true,
     help: 'Reject unknown request body properties with 400 (default: ignore them)',
+  }),
+  s({
+    key: 'contracts',
+    flag: '--contracts',
+    env: 'OBSIM_CONTRACTS',
+    default: undefined,
+    defaultText: 'none: the base only',
+    parse: optStr,
+    help: 'Folder of contract versions (OpenAPI Overlay 1.0 files, docs/contract-versions.md) served beside the provider\'s document',
   }),
   s({
     key: 'validateResponses',

@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins
 import { genReqId } from './plugins/request-id.js';
 import { dedupedSerializerFactory } from './plugins/serializers.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
+import { passedByVersion } from './plugins/contract-versions.js';
 
 /** Largest request body (413 payload_too_large above). */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -18,7 +19,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 export function fastifyOptions(config: Config, logger: FastifyServerOptions['logger']) {
   // handed to the schema controller too, so Fastify never loads its default compiler (Ajv) at start
-  const validatorCompiler = buildValidatorCompiler(sharedSchemas, config.strict);
+  const validatorCompiler = buildValidatorCompiler(sharedSchemas, config.strict, config.contracts === undefined ? undefined : passedByVersion);
   const options: FastifyServerOptions = {
     schemaController: {
       compilersFactory: {

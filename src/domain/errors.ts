@@ -9,6 +9,7 @@
  */
 export const ERROR_CATALOGUE = {
   // 400: the request itself is wrong
+  unknown_contract_version: { status: 400, message: 'No contract version of that name (GET /_sandbox/contract/versions lists them)' },
   validation_failed: { status: 400, message: 'The request is not valid' },
   malformed_json: { status: 400, message: 'The request body is not valid JSON' },
   unknown_field: { status: 400, message: 'The request has a property that is not part of the API (strict mode)' },
@@ -53,6 +54,9 @@ export const ERROR_CATALOGUE = {
   snapshot_not_found: { status: 404, message: 'Snapshot not found' },
   journal_entry_not_found: { status: 404, message: "No journal entry with this id in the caller's journal" },
   not_available_in_production: { status: 404, message: 'This endpoint is only available in the sandbox environment' },
+  operation_not_in_version: { status: 404, message: 'This operation is not part of the contract version that serves the request' },
+  // 410: an operation whose sunset instant has passed on the sandbox clock (docs/contract-versions.md)
+  operation_sunset: { status: 410, message: 'This operation reached its sunset in the contract version that serves the request' },
   // 405 / 409 / 413 / 415 / 422 / 429
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   illegal_transition: { status: 409, message: 'This action is not allowed in the current state' },

@@ -21,6 +21,8 @@ export interface SandboxSettingsOverrides {
   settleDelayMs?: number;
   approvalDelayMs?: number;
   paymentExpiryMs?: number;
+  /** The contract version the sandbox is pinned to (docs/contract-versions.md); absent: the base. */
+  contractVersion?: string;
 }
 
 /** The settings a sandbox runs with: the server's, with its own overrides on top. */

@@ -48,7 +48,13 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
     for (const listener of transitionListeners) listener(transition);
   };
 
-  function open(id: string, worldClock: VirtualClock, worldSettings: LifecycleSettings, saveClock: WorldDeps['saveClock']): World {
+  function open(
+    id: string,
+    worldClock: VirtualClock,
+    worldSettings: LifecycleSettings,
+    saveClock: WorldDeps['saveClock'],
+    contractVersion?: string,
+  ): World {
     const onFired = () => {
       for (const listener of firedListeners) listener(id);
     };
@@ -63,6 +69,7 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
       onFired,
       onTransition,
       banks,
+      contractVersion,
     });
     worlds.set(id, world);
     if (started) world.start();
@@ -75,7 +82,13 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
   function fromRow(row: SandboxRow): World {
     const overrides = JSON.parse(row.settings) as SandboxSettingsOverrides;
     const worldClock = new VirtualClock({ offsetMs: row.clock_offset_ms, frozenAtMs: row.clock_frozen_at_ms });
-    return open(row.id, worldClock, sandboxSettings(settings, overrides), (state) => store.sandboxes.saveClock(row.id, state));
+    return open(
+      row.id,
+      worldClock,
+      sandboxSettings(settings, overrides),
+      (state) => store.sandboxes.saveClock(row.id, state),
+      overrides.contractVersion,
+    );
   }
 
   const offCommit = store.onCommit(() => {

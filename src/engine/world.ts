@@ -44,11 +44,13 @@ export interface WorldDeps {
   onTransition?: TransitionObserver;
   /** The bank profiles in force (docs/banks.md). */
   banks?: BankBook;
+  /** The contract version the sandbox is pinned to (docs/contract-versions.md); undefined: the base. */
+  contractVersion?: string;
 }
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition, banks }: WorldDeps) {
+export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition, banks, contractVersion }: WorldDeps) {
   const lifecycle = createLifecycle(store, settings, id, onTransition, banks);
   const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log, onFired });
   const save = () => store.tx(() => saveClock(clock.state()));
@@ -78,6 +80,7 @@ export function createWorld({ id, store, clock, settings, saveClock, traffic, lo
     id,
     clock,
     settings,
+    contractVersion,
     /** Apply a merchant trigger (control API, hosted onboarding page). Returns the updated row. */
     merchant: (merchantId: number, trigger: MerchantTrigger, opts: MerchantOpts): MerchantRow => {
       runtime.catchUp('merchant', merchantId);

@@ -102,9 +102,36 @@ export const responseValidationPlugin = fp(
       return validate;
     };
 
+    // a contract version's answers are checked against its own document (src/contracts/registry.ts)
+    const versionAjvs = new Map<string, Ajv>();
+    const versionValidatorFor = (version: string, schema: object): ValidateFunction => {
+      let vajv = versionAjvs.get(version);
+      if (!vajv) {
+        vajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
+        addFormats.default(vajv);
+        for (const s of app.contracts.list().find((v) => v.name === version)?.componentSchemas() ?? []) vajv.addSchema(s);
+        versionAjvs.set(version, vajv);
+      }
+      return vajv.compile(schema);
+    };
+    const versionCompiled = new Map<string, ValidateFunction>();
+
     const check = (request: FastifyRequest, reply: FastifyReply, body: unknown): Violation | undefined => {
       const status = reply.statusCode;
       const type = reply.getHeader('content-type');
+      const op = request.contractOperation;
+      if (op !== null) {
+        const schema = op.answerSchema(status) as object | undefined;
+        const where = `${request.method} ${request.routeOptions.url} ${status} (contract version ${request.contractVersion})`;
+        if (schema === undefined) {
+          const message = `Response ${where}: status ${status} is not documented for this route`;
+          return { message, details: [{ field: '', in: 'response', message }] };
+        }
+        const key = `${request.contractVersion} ${op.key} ${status}`;
+        let validate = versionCompiled.get(key);
+        if (!validate) versionCompiled.set(key, (validate = versionValidatorFor(request.contractVersion!, schema)));
+        return violationOf(validate, body, where);
+      }
       const schema = responseSchemaFor(request.routeOptions.schema?.response, status, typeof type === 'string' ? type : undefined);
       const where = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} ${status}`;
       if (schema === undefined) return undefined;
@@ -112,7 +139,10 @@ export const responseValidationPlugin = fp(
         const message = `Response ${where}: status ${status} is not documented for this route`;
         return { message, details: [{ field: '', in: 'response', message }] };
       }
-      const validate = validatorFor(schema);
+      return violationOf(validatorFor(schema), body, where);
+    };
+
+    const violationOf = (validate: ValidateFunction, body: unknown, where: string): Violation | undefined => {
       if (validate(body)) return undefined;
       const details = (validate.errors ?? []).map((e): ErrorDetail => {
         const field = pointerOf(e);

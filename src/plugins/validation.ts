@@ -38,7 +38,15 @@ export const isControlRoute = (url: string | undefined): boolean => url !== unde
 
 type AjvKind = 'body' | 'strict-body' | 'parts';
 
-export function buildValidatorCompiler(sharedSchemas: readonly object[], strict: boolean): FastifySchemaCompiler<unknown> {
+/**
+ * `passedBy`: request parts another validator already passed (a contract version's, for a request
+ * that version serves: src/plugins/contract-versions.ts); the routes' own validators let them through.
+ */
+export function buildValidatorCompiler(
+  sharedSchemas: readonly object[],
+  strict: boolean,
+  passedBy?: (data: unknown) => boolean,
+): FastifySchemaCompiler<unknown> {
   // strictNumbers: NaN and ±Infinity (JSON `1e999`) are not numbers (found by the fuzz suite:
   // without it `"merchantId": 1e999` passed `type: integer`)
   // validateSchema off: the schemas are static and covered by the OpenAPI validity test; checking
@@ -94,10 +102,19 @@ export function buildValidatorCompiler(sharedSchemas: readonly object[], strict:
       // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
       // schemaEnv (Ajv's own); standalone ones take the same argument: call them the same way
       (validate as { schemaEnv?: unknown }).schemaEnv ??= true;
+      if (passedBy) validate = passing(validate, passedBy);
       compiled.set(key, validate);
     }
     return validate as never;
   };
+}
+
+/** `validate`, except that data `passedBy` already passed is valid as it is. */
+function passing(validate: ValidateFunction, passedBy: (data: unknown) => boolean): ValidateFunction {
+  const wrapped = ((data: unknown, ctx: never) => passedBy(data) || validate(data, ctx)) as unknown as ValidateFunction;
+  Object.defineProperty(wrapped, 'errors', { get: () => validate.errors });
+  (wrapped as { schemaEnv?: unknown }).schemaEnv = true;
+  return wrapped;
 }
 
 /** Fastify's name of a request part → where an error body says the problem is. */

@@ -1,0 +1,176 @@
+/**
+ * Contract versions' behaviour switches: what an OpenAPI Overlay cannot say about a version (the
+ * document says what may be sent; these say what obsim sends), kept in the version file under one
+ * `x-obsim` extension (docs/contract-versions.md):
+ *
+ * - a value obsim may now send for an enum-like field, and when (`send` + `when`);
+ * - a new answer field and how its value is made (`value`: a constant, a copy of another field, a
+ *   template, a UUID derived from the answer, the sandbox's instant);
+ * - a field no longer sent (`remove`);
+ * - a status code changed (`operations.<operationId>.status`);
+ * - an operation's deprecation and sunset instants (`operations.<operationId>.deprecatedAt`, `sunsetAt`).
+ *
+ * Pure: every value a switch makes is a function of the answer, the version and the instant, so
+ * the same answer is shaped the same way every time (a redelivery sends the same bytes).
+ */
+import { createHash } from 'node:crypto';
+
+/** The version every request gets when nothing names another: the provider's document as it is. */
+export const BASE_VERSION = 'base';
+/** The header a request names its version with, and every answer of a versioned server names the one that served it. */
+export const CONTRACT_VERSION_HEADER = 'obsim-contract-version';
+
+export type ValueSource =
+  | { const: unknown }
+  | { copy: string }
+  | { template: string }
+  | { generate: 'uuid'; from?: string }
+  | { generate: 'now' };
+
+export interface AnswerSwitch {
+  /** An operationId of the version's document, or a webhook event name (`payment.completed`). */
+  in: string;
+  /** RFC 6901 pointer into the answer (for an event: into the envelope, `/data/…`); `*` stands for every item of an array. */
+  field: string;
+  remove?: boolean;
+  value?: ValueSource;
+  send?: string | number | boolean | null;
+  when?: { field: string; equals: unknown };
+  description?: string;
+}
+
+export interface OperationSwitches {
+  deprecatedAt?: string;
+  sunsetAt?: string;
+  /** A status code changed: the base's status → the one this version answers instead. */
+  status?: Record<string, number>;
+}
+
+export interface ContractSwitches {
+  /** When this version's deprecations took effect, for those that name no instant of their own. */
+  deprecatedAt?: string;
+  /** The page a `Link: <…>; rel="deprecation"` points to (default: the version's document in /docs). */
+  docs?: string;
+  operations?: Record<string, OperationSwitches>;
+  answers?: AnswerSwitch[];
+}
+
+/** The answer switches of one operation or event, in file order. */
+export type AnswerRules = readonly AnswerSwitch[];
+
+export interface ShapeContext {
+  version: string;
+  /** The sandbox clock's instant (ISO 8601 with milliseconds). */
+  now: string;
+}
+
+/** The tokens of an RFC 6901 pointer (`*` kept as the wildcard). */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function valueAt(root: unknown, tokens: readonly string[]): unknown {
+  let node = root;
+  for (const t of tokens) {
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObject(node)) node = node[t];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Every object holding the last token of `tokens` (a `*` fans out over an array's items), with that token. */
+function holders(root: unknown, tokens: readonly string[]): { holder: Json; key: string }[] {
+  const out: { holder: Json; key: string }[] = [];
+  const walk = (node: unknown, i: number): void => {
+    if (i === tokens.length - 1) {
+      if (isObject(node)) out.push({ holder: node, key: tokens[i] });
+      return;
+    }
+    const t = tokens[i];
+    if (t === '*' && Array.isArray(node)) for (const item of node) walk(item, i + 1);
+    else if (Array.isArray(node)) walk(node[Number(t)], i + 1);
+    else if (isObject(node)) walk(node[t], i + 1);
+  };
+  if (tokens.length > 0) walk(root, 0);
+  return out;
+}
+
+/** A UUID (RFC 9562 layout, version 8: made by obsim) derived from what it names: the same input, the same UUID. */
+function derivedUuid(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function madeValue(source: ValueSource, holder: Json, root: unknown, rule: AnswerSwitch, ctx: ShapeContext): unknown {
+  if ('const' in source) return structuredClone(source.const);
+  if ('copy' in source) return structuredClone(valueAt(root, pointerTokens(source.copy)));
+  if ('template' in source)
+    return source.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const v = name.startsWith('/') ? valueAt(root, pointerTokens(name)) : holder[name];
+      return v === undefined || v === null ? '' : String(v as string | number | boolean);
+    });
+  if (source.generate === 'now') return ctx.now;
+  const from = source.from === undefined ? holder : valueAt(root, pointerTokens(source.from));
+  return derivedUuid(ctx.version, rule.in, rule.field, JSON.stringify(from ?? null));
+}
+
+/**
+ * `body` shaped by `rules` (a copy; the original is left as it is). Removals first, then new
+ * fields, then values now sent, each in file order, so a value may be made from a field another
+ * rule removes from the answer.
+ */
+export function shapeAnswer(rules: AnswerRules, body: unknown, ctx: ShapeContext): unknown {
+  if (rules.length === 0 || body === null || typeof body !== 'object') return body;
+  const source = body;
+  const out = structuredClone(body);
+  for (const rule of rules) {
+    const tokens = pointerTokens(rule.field);
+    if (rule.value !== undefined) {
+      const sourceHolders = holders(source, tokens);
+      holders(out, tokens).forEach(({ holder, key }, i) => {
+        holder[key] = madeValue(rule.value!, sourceHolders[i]?.holder ?? holder, source, rule, ctx);
+      });
+    }
+    if (rule.send !== undefined) {
+      const whenTokens = rule.when ? pointerTokens(rule.when.field) : undefined;
+      for (const { holder, key } of holders(out, tokens)) {
+        if (!(key in holder)) continue;
+        if (whenTokens && !sameValue(conditionValue(out, holder, tokens, whenTokens), rule.when!.equals)) continue;
+        holder[key] = rule.send;
+      }
+    }
+  }
+  for (const rule of rules) if (rule.remove === true) for (const { holder, key } of holders(out, pointerTokens(rule.field))) delete holder[key];
+  return out;
+}
+
+/**
+ * The value a `when` looks at: from the root, except that a `when` whose `*` stands where the
+ * field's does reads the same item (`/items/{*}/status` for `/items/{*}/bankPaymentStatus`, star for {*}).
+ */
+function conditionValue(root: unknown, holder: Json, fieldTokens: readonly string[], whenTokens: readonly string[]): unknown {
+  const star = whenTokens.lastIndexOf('*');
+  const sameItem =
+    star >= 0 && star === fieldTokens.length - 2 && whenTokens.slice(0, star + 1).join('/') === fieldTokens.slice(0, star + 1).join('/');
+  return sameItem ? valueAt(holder, whenTokens.slice(star + 1)) : valueAt(root, whenTokens);
+}
+
+const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The status a version answers instead of `status` (itself when the version changes nothing). */
+export const versionedStatus = (ops: OperationSwitches | undefined, status: number): number => ops?.status?.[String(status)] ?? status;
+
+/** RFC 9745 `Deprecation`: a structured-field date, `@` and whole seconds since the epoch. */
+export const deprecationHeader = (instantIso: string): string => `@${Math.floor(Date.parse(instantIso) / 1000)}`;
+
+/** RFC 8594 `Sunset`: an HTTP-date (IMF-fixdate). */
+export const sunsetHeader = (instantIso: string): string => new Date(instantIso).toUTCString();

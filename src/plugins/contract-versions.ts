@@ -1,0 +1,177 @@
+/**
+ * Contract versions (docs/contract-versions.md): which version answers a request, and serving it
+ * by that version. One rule: the request's `Obsim-Contract-Version` header, else its sandbox's pin,
+ * else the base. The base is served by the routes as they are (nothing here runs for it but a
+ * header check); a version's request is validated, its answer shaped, given its status and
+ * serialized, by the version's document and switches (src/contracts/registry.ts), and answers
+ * `Deprecation`, `Sunset` and `Link` for what the version deprecates, 410 once a sunset passed on
+ * the sandbox's clock. Only the provider's operations (/v1) and hosted pages are versioned: the
+ * controls are obsim's own API.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preValidationHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRegistry, type ContractRegistry, type ContractVersion, type RequestPart, type VersionOperation } from '../contracts/registry.js';
+import { routeKey } from '../contracts/walk.js';
+import {
+  BASE_VERSION,
+  CONTRACT_VERSION_HEADER,
+  deprecationHeader,
+  pointerTokens,
+  shapeAnswer,
+  sunsetHeader,
+  versionedStatus,
+} from '../domain/contract-switches.js';
+import { ApiError } from '../domain/errors.js';
+import type { OpenApiDocument } from '../openapi/documents.js';
+import { packageRoot } from '../package-root.js';
+import { validationToApiError } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    contracts: ContractRegistry;
+  }
+  interface FastifyRequest {
+    /** The contract version serving this request; null: the base. */
+    contractVersion: string | null;
+    /** The version's operation serving this request (null: the base). */
+    contractOperation: VersionOperation | null;
+  }
+}
+
+/** Request parts a version's validator passed: the routes' own (base) validators let them through. */
+const PASSED = new WeakSet<object>();
+export const passedByVersion = (data: unknown): boolean => data !== null && typeof data === 'object' && PASSED.has(data);
+
+/** The provider's document as committed beside the code (test/contract/openapi-drift.test.ts keeps it equal to the served one). */
+export function committedProviderDocument(): OpenApiDocument {
+  return JSON.parse(readFileSync(join(packageRoot(), 'openapi.json'), 'utf8')) as OpenApiDocument;
+}
+
+const isProviderRoute = (url: string) => url.startsWith('/v1/');
+const isHostedPage = (url: string) => /^\/(pay|consent|onboarding)\/:token$/.test(url);
+const PARTS: RequestPart[] = ['params', 'querystring', 'headers', 'body'];
+
+function present(body: unknown, pointer: string): boolean {
+  const walk = (node: unknown, tokens: string[]): boolean => {
+    if (tokens.length === 0) return node !== undefined;
+    if (node === null || typeof node !== 'object') return false;
+    const [head, ...rest] = tokens;
+    if (head === '*' && Array.isArray(node)) return node.some((item) => walk(item, rest));
+    return walk((node as Record<string, unknown>)[head], rest);
+  };
+  return walk(body, pointerTokens(pointer));
+}
+
+export const contractVersionsPlugin = fp(
+  async (app: FastifyInstance) => {
+    const dir = app.config.contracts;
+    const base = dir === undefined ? undefined : committedProviderDocument();
+    const loaded = dir === undefined ? [] : await (await import('../contracts/load.js')).loadVersions(dir, base!);
+    const registry = createRegistry(base, loaded, app.config.strict);
+    app.decorate('contracts', registry);
+    app.decorateRequest('contractVersion', null);
+    app.decorateRequest('contractOperation', null);
+
+    const docsLink = (version: ContractVersion) =>
+      version.switches.docs ?? `${app.publicUrl}/docs/?urls.primaryName=${encodeURIComponent(version.name)}`;
+
+    function announceDeprecation(reply: FastifyReply, version: ContractVersion, op: VersionOperation): void {
+      if (op.deprecatedAt !== undefined) void reply.header('deprecation', deprecationHeader(op.deprecatedAt));
+      if (op.sunsetAt !== undefined) void reply.header('sunset', sunsetHeader(op.sunsetAt));
+      void reply.header('link', `<${docsLink(version)}>; rel="deprecation"; type="text/html"`);
+    }
+
+    /** Serve `request` by `version`: sunset, deprecation, validation by its document, its serializer. */
+    function enter(request: FastifyRequest, reply: FastifyReply, version: ContractVersion): void {
+      const url = request.routeOptions.url ?? '';
+      const op = version.operation(routeKey(request.method === 'HEAD' ? 'GET' : request.method, url));
+      if (!op) {
+        throw new ApiError('operation_not_in_version', {
+          message: `${request.method} ${url} is not an operation of contract version ${version.name}`,
+        });
+      }
+      request.contractVersion = version.name;
+      request.contractOperation = op;
+      const nowMs = request.sandbox?.clock.nowMs() ?? Date.now();
+      if (op.sunsetAt !== undefined && nowMs >= Date.parse(op.sunsetAt)) {
+        announceDeprecation(reply, version, op);
+        throw new ApiError('operation_sunset', {
+          message: `${request.method} ${url} (${op.id}) reached its sunset at ${op.sunsetAt} in contract version ${version.name}`,
+        });
+      }
+      if (op.deprecated) announceDeprecation(reply, version, op);
+      const validators = op.validators();
+      for (const part of PARTS) {
+        const validate = validators[part];
+        if (!validate) continue;
+        const data = (request as unknown as Record<string, unknown>)[part] ?? null;
+        if (!(validate as (d: unknown, c: unknown) => boolean)(data, { parentData: request, parentDataProperty: part }))
+          throw validationToApiError((validate.errors ?? []) as never, part);
+        const kept = (request as unknown as Record<string, unknown>)[part];
+        if (kept !== null && typeof kept === 'object') PASSED.add(kept);
+      }
+      const sentDeprecated =
+        op.deprecatedBody.some((p) => present(request.body, p)) ||
+        op.deprecatedParams.some((p) =>
+          p.in === 'header'
+            ? request.headers[p.name.toLowerCase()] !== undefined
+            : (p.in === 'query' ? (request.query as Record<string, unknown>) : {})[p.name] !== undefined,
+        );
+      if (sentDeprecated && op.deprecatedAt !== undefined) announceDeprecation(reply, version, op);
+      reply.serializer((payload: unknown) => {
+        const serialize = op.serializer(reply.statusCode);
+        return serialize ? serialize(payload) : JSON.stringify(payload);
+      });
+    }
+
+    const versionOf: preValidationHookHandler = function (request, reply, done) {
+      const asked = request.headers[CONTRACT_VERSION_HEADER];
+      if (asked === undefined && !registry.versioned) return done();
+      try {
+        const name = typeof asked === 'string' ? asked : Array.isArray(asked) ? asked[0] : (request.sandbox?.contractVersion ?? BASE_VERSION);
+        const version = registry.get(name, `/${CONTRACT_VERSION_HEADER}`, 'header');
+        if (registry.versioned) void reply.header(CONTRACT_VERSION_HEADER, name);
+        if (version) enter(request, reply, version);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    };
+
+    // a hosted page is written by its sandbox's version: named on the answer and in the journal
+    const hostedVersion = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+      const owner = request.journalOwner;
+      const pinned = owner === undefined || owner === null ? undefined : app.engine.worldOf(owner).contractVersion;
+      const name = pinned !== undefined && registry.has(pinned) ? pinned : BASE_VERSION;
+      if (name !== BASE_VERSION) request.contractVersion = name;
+      void reply.header(CONTRACT_VERSION_HEADER, name);
+      done(null, payload);
+    };
+
+    app.addHook('onRoute', (route: RouteOptions) => {
+      if (isProviderRoute(route.url)) route.preValidation = [versionOf, ...[route.preValidation ?? []].flat()];
+      else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion as never];
+    });
+
+    if (!registry.versioned) return;
+    // answers of a version: its switches (new fields, values now sent, fields no longer sent), its
+    // status codes and the deprecation of answer fields it sends; before --validate-responses reads them
+    app.addHook('preSerialization', (request, reply, payload, done) => {
+      const op = request.contractOperation;
+      if (op === null || reply.statusCode >= 300) return done(null, payload);
+      let shaped = payload;
+      if (op.rules.length > 0)
+        shaped = shapeAnswer(op.rules, payload, { version: request.contractVersion!, now: request.sandbox?.clock.iso() ?? new Date().toISOString() });
+      const status = versionedStatus(op.switches, reply.statusCode);
+      if (status !== reply.statusCode) void reply.code(status);
+      if (op.deprecatedAt !== undefined && op.deprecatedAnswer.some((p) => present(shaped, p))) {
+        const version = registry.get(request.contractVersion!, `/${CONTRACT_VERSION_HEADER}`, 'header')!;
+        announceDeprecation(reply, version, op);
+      }
+      done(null, shaped);
+    });
+  },
+  { name: 'obsim-contract-versions', dependencies: ['obsim-partner-request', 'obsim-engine'] },
+);
