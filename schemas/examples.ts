@@ -8,6 +8,49 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "time": "2026-03-02T09:30:00.000Z"
     }
   },
+  "listContractVersions": {
+    "response": {
+      "items": [
+        {
+          "name": "base",
+          "title": "The provider’s document",
+          "document": "/openapi.json",
+          "deprecations": [],
+          "sunsets": []
+        },
+        {
+          "name": "2027-03-01",
+          "title": "Example version (not the provider's): payments gain a reference and an authorized status, merchantName leaves payments, webhook registration answers 201, resending onboarding is deprecated",
+          "document": "/openapi.json?version=2027-03-01",
+          "deprecations": [
+            {
+              "operationId": "createMerchant",
+              "method": "POST",
+              "path": "/v1/partner/merchants",
+              "deprecatedAt": "2027-03-01T00:00:00Z",
+              "field": "/partnerRefId",
+              "in": "request"
+            },
+            {
+              "operationId": "resendMerchantOnboarding",
+              "method": "POST",
+              "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+              "deprecatedAt": "2027-03-01T00:00:00Z"
+            }
+          ],
+          "sunsets": [
+            {
+              "operationId": "resendMerchantOnboarding",
+              "method": "POST",
+              "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+              "sunsetAt": "2027-09-01T00:00:00Z"
+            }
+          ],
+          "file": "examples/contracts/2027-03-01.yaml"
+        }
+      ]
+    }
+  },
   "registerWebhook": {
     "request": {
       "url": "https://partner.example/webhooks/obsim",

@@ -4,6 +4,7 @@
  */
 import { bankSchemas } from './banks.js';
 import { chaosSchemas } from './chaos.js';
+import { contractSchemas } from './contracts.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
@@ -32,4 +33,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...chaosSchemas,
   ...bankSchemas,
   ...recordingSchemas,
+  ...contractSchemas,
 ];

@@ -76,6 +76,10 @@ export const JournalEntry = {
       description:
         "The W3C trace id of the request's span (the answer's traceparent): the trace its changes and the webhooks they caused continue (docs/operations.md). Absent in entries kept before obsim recorded traces",
     },
+    contractVersion: {
+      type: 'string',
+      description: 'The contract version that served the request (docs/contract-versions.md); absent: the base',
+    },
     resources: {
       type: 'object',
       additionalProperties: false,

@@ -24,6 +24,13 @@ export const PersonaSchema = {
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 100 },
     description: { type: 'string' },
+    contractVersion: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      maxLength: 64,
+      description:
+        'The contract version a sandbox made from this persona is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider\'s document',
+    },
     merchants: {
       type: 'array',
       maxItems: 100,

@@ -60,6 +60,10 @@ export const Overview = {
       description: 'The created sandbox (POST /_sandbox/sandboxes) the caller is; null for the configured partners',
     },
     clock: { $ref: 'SandboxClock#' },
+    contractVersion: {
+      type: 'string',
+      description: 'The contract version the sandbox is pinned to (docs/contract-versions.md); absent: the base',
+    },
     merchants: countsOf(REPORTED_MERCHANT_STATUSES),
     payments: countsOf(PAYMENT_STATUSES),
     consents: countsOf(CONSENT_STATUSES),

@@ -46,6 +46,13 @@ export const SandboxCreateRequest = {
         'A fault profile in force from the start (docs/chaos.md; PUT /_sandbox/faults changes it): a problem is a 400 whose `field` is a JSON pointer (`/faults/rules/1/rate`), and no sandbox is created',
     },
     banks: BANKS_FIELD,
+    contractVersion: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      maxLength: 64,
+      description:
+        'The contract version the sandbox is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider\'s document',
+    },
     persona: {
       description:
         'Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json)',
@@ -65,6 +72,7 @@ const SANDBOX_FIELDS = {
   expiresAt: { ...Timestamp, description: 'When it is removed unless used before (wall clock: last use + ttl)' },
   ttlMs: { type: 'integer' },
   clock: { $ref: 'SandboxClock#' },
+  contractVersion: { type: 'string', description: 'The contract version it is pinned to; absent: the base (docs/contract-versions.md)' },
   settings: {
     type: 'object',
     required: ['settleDelayMs', 'approvalDelayMs', 'paymentExpiryMs'],

@@ -53,6 +53,8 @@ const app = await buildApp({
     clockStart: '2026-03-02T09:30:00.000Z',
     clockFrozen: true,
     publicUrl: 'http://localhost:4010',
+    // the shipped example version, so that the version list shows one (it changes no base answer)
+    contracts: 'examples/contracts',
   },
   logger: false,
 });
@@ -84,6 +86,7 @@ async function deliveries(): Promise<void> {
 }
 
 await call('getHealth', 'GET', '/healthz', undefined, {});
+await call('listContractVersions', 'GET', '/_sandbox/contract/versions');
 webhookSecret = (
   await call('registerWebhook', 'POST', '/v1/partner/webhooks', {
     url: receiverUrl,

@@ -27,6 +27,7 @@ interface CreateOpts extends CommonOpts {
   settleDelay?: string;
   approvalDelay?: string;
   paymentExpiry?: string;
+  contractVersion?: string;
 }
 
 interface SandboxJson {
@@ -34,6 +35,7 @@ interface SandboxJson {
   name: string;
   expiresAt: string;
   clock: { now: string; frozen: boolean };
+  contractVersion?: string;
   credentials?: { clientId: string; clientSecret: string };
   defaultMerchant?: { merchantId: number; clientId: string };
 }
@@ -90,7 +92,8 @@ export function registerSandboxCommands(program: Command): void {
       .option('--clock-frozen', 'its virtual clock moves only when advanced')
       .option('--settle-delay <duration>', "this sandbox's settle delay")
       .option('--approval-delay <duration>', "this sandbox's approval delay")
-      .option('--payment-expiry <duration>', "this sandbox's payment link lifetime"),
+      .option('--payment-expiry <duration>', "this sandbox's payment link lifetime")
+      .option('--contract-version <name>', 'pin it to this contract version (docs/contract-versions.md)'),
   ).action(async (opts: CreateOpts) => {
     const body: Record<string, unknown> = {};
     if (opts.name !== undefined) body.name = opts.name;
@@ -101,11 +104,12 @@ export function registerSandboxCommands(program: Command): void {
     if (opts.settleDelay !== undefined) body.settleDelay = opts.settleDelay;
     if (opts.approvalDelay !== undefined) body.approvalDelay = opts.approvalDelay;
     if (opts.paymentExpiry !== undefined) body.paymentExpiry = opts.paymentExpiry;
+    if (opts.contractVersion !== undefined) body.contractVersion = opts.contractVersion;
     const created = await api<SandboxJson>(opts, 'POST', '/_sandbox/sandboxes', body);
     if (opts.json) return out(JSON.stringify(created, null, 2));
     for (const line of exportLines(created)) out(line);
     process.stderr.write(
-      `sandbox ${created.sandboxId}: clock ${created.clock.now}${created.clock.frozen ? ' (frozen)' : ''}, default merchant ${created.defaultMerchant?.merchantId}, removed if idle until ${created.expiresAt}\n`,
+      `sandbox ${created.sandboxId}: clock ${created.clock.now}${created.clock.frozen ? ' (frozen)' : ''}${created.contractVersion ? `, contract version ${created.contractVersion}` : ''}, default merchant ${created.defaultMerchant?.merchantId}, removed if idle until ${created.expiresAt}\n`,
     );
   });
 

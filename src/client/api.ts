@@ -512,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/contract/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contract versions this obsim serves, the base first
+         * @description The provider's document (base) and the versions of --contracts (OBSIM_CONTRACTS): each with its name, the file it came from, where its document is served, and what it deprecates and sunsets. A request names its version with the Obsim-Contract-Version header; a sandbox is pinned to one at creation (contractVersion). The controls are not versioned (docs/contract-versions.md).
+         */
+        get: operations["listContractVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/merchants/{merchantId}/{action}": {
         parameters: {
             query?: never;
@@ -2081,6 +2101,8 @@ export interface components {
             banks?: {
                 [key: string]: components["schemas"]["BankProfileRequest"];
             };
+            /** @description The contract version the sandbox is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider's document */
+            contractVersion?: string;
             /** @description Build this starting world in it: the name of a shipped persona (personas/), or a persona object (personas/persona.schema.json) */
             persona?: string | Record<string, never>;
         } | null;
@@ -2103,6 +2125,8 @@ export interface components {
             expiresAt: string;
             ttlMs: number;
             clock: components["schemas"]["SandboxClock"];
+            /** @description The contract version it is pinned to; absent: the base (docs/contract-versions.md) */
+            contractVersion?: string;
             settings: {
                 settleDelayMs: number;
                 approvalDelayMs: number;
@@ -2128,6 +2152,8 @@ export interface components {
             expiresAt: string;
             ttlMs: number;
             clock: components["schemas"]["SandboxClock"];
+            /** @description The contract version it is pinned to; absent: the base (docs/contract-versions.md) */
+            contractVersion?: string;
             settings: {
                 settleDelayMs: number;
                 approvalDelayMs: number;
@@ -2367,6 +2393,8 @@ export interface components {
             /** @description The created sandbox (POST /_sandbox/sandboxes) the caller is; null for the configured partners */
             sandboxId: string | null;
             clock: components["schemas"]["SandboxClock"];
+            /** @description The contract version the sandbox is pinned to (docs/contract-versions.md); absent: the base */
+            contractVersion?: string;
             merchants: {
                 pending_onboarding: number;
                 pending_completion: number;
@@ -2608,6 +2636,8 @@ export interface components {
             }[];
             /** @description The W3C trace id of the request's span (the answer's traceparent): the trace its changes and the webhooks they caused continue (docs/operations.md). Absent in entries kept before obsim recorded traces */
             traceId?: string;
+            /** @description The contract version that served the request (docs/contract-versions.md); absent: the base */
+            contractVersion?: string;
             /** @description For a successful write: the ids it created or changed (from its path and its answer); empty for reads and refusals */
             resources: {
                 merchantId?: number;
@@ -3202,6 +3232,44 @@ export interface components {
             entries: number;
             /** @description Webhook deliveries read */
             deliveries: number;
+        };
+        /**
+         * ContractVersionList
+         * @description The contract versions this obsim serves, the base (the provider's document) first, then those of --contracts in name order. Each is served as its own document at /openapi.json?version=NAME.
+         */
+        ContractVersionList: {
+            items: {
+                /** @description What Obsim-Contract-Version, a sandbox, a scenario and the CLI name it by */
+                name: string;
+                /** @description The overlay's info.title */
+                title: string;
+                /** @description The version file it was loaded from; absent for the base */
+                file?: string;
+                /** @description Where its OpenAPI document is served */
+                document: string;
+                /** @description Operations and fields this version marks deprecated: true, with the Deprecation header's instant */
+                deprecations: {
+                    operationId: string;
+                    method: string;
+                    /** @description As the document writes it: /v1/partner/payments/{paymentId}/status */
+                    path: string;
+                    /** @description A deprecated field of the operation (request body: /x, answer: /x, query or header: the name); absent: the operation itself */
+                    field?: string;
+                    /** @enum {string} */
+                    in?: "request" | "answer" | "query" | "header";
+                    /** Format: date-time */
+                    deprecatedAt: string;
+                }[];
+                /** @description Operations that answer 410 operation_sunset from this instant on the sandbox clock */
+                sunsets: {
+                    operationId: string;
+                    method: string;
+                    /** @description As the document writes it: /v1/partner/payments/{paymentId}/status */
+                    path: string;
+                    /** Format: date-time */
+                    sunsetAt: string;
+                }[];
+            }[];
         };
     };
     responses: never;
@@ -5357,6 +5425,93 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listContractVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contract versions this obsim serves, the base (the provider's document) first, then those of --contracts in name order. Each is served as its own document at /openapi.json?version=NAME. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "name": "base",
+                     *           "title": "The provider’s document",
+                     *           "document": "/openapi.json",
+                     *           "deprecations": [],
+                     *           "sunsets": []
+                     *         },
+                     *         {
+                     *           "name": "2027-03-01",
+                     *           "title": "Example version (not the provider's): payments gain a reference and an authorized status, merchantName leaves payments, webhook registration answers 201, resending onboarding is deprecated",
+                     *           "document": "/openapi.json?version=2027-03-01",
+                     *           "deprecations": [
+                     *             {
+                     *               "operationId": "createMerchant",
+                     *               "method": "POST",
+                     *               "path": "/v1/partner/merchants",
+                     *               "deprecatedAt": "2027-03-01T00:00:00Z",
+                     *               "field": "/partnerRefId",
+                     *               "in": "request"
+                     *             },
+                     *             {
+                     *               "operationId": "resendMerchantOnboarding",
+                     *               "method": "POST",
+                     *               "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+                     *               "deprecatedAt": "2027-03-01T00:00:00Z"
+                     *             }
+                     *           ],
+                     *           "sunsets": [
+                     *             {
+                     *               "operationId": "resendMerchantOnboarding",
+                     *               "method": "POST",
+                     *               "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+                     *               "sunsetAt": "2027-09-01T00:00:00Z"
+                     *             }
+                     *           ],
+                     *           "file": "examples/contracts/2027-03-01.yaml"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContractVersionList"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */

@@ -188,6 +188,8 @@ export interface ContractRegistry {
   /** The version named `name`; an unknown one is a 400 naming `field` in `place`. */
   get(name: string, field: `/${string}`, place: 'header' | 'body' | 'query'): ContractVersion | undefined;
   has(name: string): boolean;
+  /** The loaded version of that name (undefined: the base, or none of that name). */
+  find(name: string): ContractVersion | undefined;
   list(): ContractVersion[];
 }
 
@@ -207,6 +209,7 @@ export function createRegistry(base: OpenApiDocument | undefined, loaded: readon
     base: baseVersion,
     names,
     has: (name) => name === BASE_VERSION || versions.has(name),
+    find: (name) => versions.get(name),
     get(name, field, place) {
       if (name === BASE_VERSION) return undefined;
       const found = versions.get(name);

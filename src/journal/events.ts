@@ -22,6 +22,8 @@ export interface AnsweredRequest {
   requestId: string;
   /** The W3C trace id of the request's span. */
   traceId?: string;
+  /** The contract version that served it (docs/contract-versions.md); absent: the base. */
+  contractVersion?: string;
   /** The fault the sandbox's profile injected (docs/chaos.md), if any. */
   fault?: FaultMark | null;
 }

@@ -286,6 +286,7 @@ export function createJournal(
         fault: r.fault ? { rule: r.fault.rule, kind: r.fault.kind } : null,
         // a trace id is 32 lowercase hex digits (domain/trace-context.ts): written into the page as it is
         traceId: r.traceId ?? null,
+        contractVersion: r.contractVersion ?? null,
       };
       // an answer kept cut cannot be read for the ids it names later: read them now
       if (write && response.truncated) {

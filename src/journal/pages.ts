@@ -53,6 +53,8 @@ export interface StoredEntry {
   fault: FaultMark | null;
   /** The W3C trace id of the request's span (docs/operations.md); null in entries kept before traces. */
   traceId: string | null;
+  /** The contract version that served the request (docs/contract-versions.md); null: the base. */
+  contractVersion: string | null;
 }
 
 /** An entry's tuple without its request body, which follows it in the page (see tupleJson). */
@@ -77,7 +79,8 @@ type Tuple = [
   responseBodyTruncated: 0 | 1,
   // written only when there is one (null when a trace id follows): pages of entries without a fault are as before
   fault?: FaultMark | null,
-  traceId?: string,
+  traceId?: string | null,
+  contractVersion?: string,
 ];
 
 /** A body as page JSON: whole JSON as it is (wrapped), other text as a string. */
@@ -108,6 +111,7 @@ export interface EncodedEntry {
   responseBodyTruncated: boolean;
   fault: FaultMark | null;
   traceId: string | null;
+  contractVersion: string | null;
 }
 
 export function encodeEntry(e: StoredEntry): EncodedEntry {
@@ -135,13 +139,16 @@ export function encodeEntry(e: StoredEntry): EncodedEntry {
     responseBodyTruncated: e.responseBodyTruncated,
     fault: e.fault,
     traceId: e.traceId,
+    contractVersion: e.contractVersion,
   };
 }
 
+/** The tuple's text: the optional tail (fault, trace id, contract version) only as far as its last value. */
 function tupleJson(x: EncodedEntry): string {
-  const fault = x.fault === null ? (x.traceId === null ? '' : ',null') : `,${JSON.stringify(x.fault)}`;
-  const trace = x.traceId === null ? '' : `,"${x.traceId}"`;
-  return `${x.head.slice(0, -1)},${bodyJson(x.requestBody)},${x.requestBodyTruncated ? 1 : 0},${x.responseBodyTruncated ? 1 : 0}${fault}${trace}]`;
+  const version = x.contractVersion === null ? '' : `,${JSON.stringify(x.contractVersion)}`;
+  const trace = x.traceId === null ? (version === '' ? '' : ',null') : `,"${x.traceId}"`;
+  const fault = x.fault === null ? (trace === '' ? '' : ',null') : `,${JSON.stringify(x.fault)}`;
+  return `${x.head.slice(0, -1)},${bodyJson(x.requestBody)},${x.requestBodyTruncated ? 1 : 0},${x.responseBodyTruncated ? 1 : 0}${fault}${trace}${version}]`;
 }
 
 const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
@@ -166,6 +173,7 @@ const entry = (t: Tuple, responseBody: unknown): StoredEntry => ({
   responseBodyTruncated: t[17] === 1,
   fault: t[18] ?? null,
   traceId: t[19] ?? null,
+  contractVersion: t[20] ?? null,
 });
 
 /** The texts of a page holding `entries` (oldest first): the entries, and their answers' bodies. */
@@ -232,6 +240,7 @@ export function journalView(e: StoredEntry): JournalEntry {
   if (e.responseBody !== null) view.responseBody = shown(e.responseBody, e.responseBodyTruncated);
   if (e.fault !== null) view.fault = e.fault;
   if (e.traceId !== null) view.traceId = e.traceId;
+  if (e.contractVersion !== null) view.contractVersion = e.contractVersion;
   return view;
 }
 

@@ -156,6 +156,12 @@ export const contractVersionsPlugin = fp(
     });
 
     if (!registry.versioned) return;
+    // a webhook keeps the version it was registered under: its deliveries carry that version's body
+    app.store.outbox.setShaper((name, envelope) => {
+      const rules = registry.find(name)?.eventRules(envelope.event) ?? [];
+      return rules.length === 0 ? null : JSON.stringify(shapeAnswer(rules, envelope, { version: name, now: envelope.timestamp }));
+    });
+
     // answers of a version: its switches (new fields, values now sent, fields no longer sent), its
     // status codes and the deprecation of answer fields it sends; before --validate-responses reads them
     app.addHook('preSerialization', (request, reply, payload, done) => {
@@ -173,5 +179,5 @@ export const contractVersionsPlugin = fp(
       done(null, shaped);
     });
   },
-  { name: 'obsim-contract-versions', dependencies: ['obsim-partner-request', 'obsim-engine'] },
+  { name: 'obsim-contract-versions', dependencies: ['obsim-store', 'obsim-partner-request', 'obsim-engine'] },
 );

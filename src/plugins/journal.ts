@@ -157,6 +157,7 @@ export const journalPlugin = fp(
             durationMs,
             requestId: request.id,
             traceId: request.trace?.traceId,
+            contractVersion: request.contractVersion ?? undefined,
           });
         } catch (err) {
           // the journal is a record of the answer, never a reason to change it

@@ -97,22 +97,28 @@ const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
   transformObject: (built) => completeDocument((built as { openapiObject: unknown }).openapiObject as OpenApiDocument) as never,
 };
 
-const UI_OPTIONS = {
+/**
+ * A switcher over the documents (swagger-ui's `urls`), the provider's first, then each contract
+ * version's (named by the version, so that `/docs/?urls.primaryName=NAME` opens it).
+ */
+const uiOptions = (versions: readonly string[]) => ({
   routePrefix: '/docs',
   staticCSP: true,
-  // a switcher over the two documents (swagger-ui's `urls`), the provider's first
   uiConfig: {
     docExpansion: 'list',
     deepLinking: true,
-    urls: Object.values(DOCUMENTS).map((d) => ({ url: d.url, name: d.title })),
+    urls: [
+      ...Object.values(DOCUMENTS).map((d) => ({ url: d.url, name: d.title })),
+      ...versions.map((name) => ({ url: `${DOCUMENTS.provider.url}?version=${encodeURIComponent(name)}`, name })),
+    ],
   } as never,
-};
+});
 
 /** Headers of the documents app's answer that belong to its own connection, not to the one forwarded to. */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 
 /** A Fastify instance holding @fastify/swagger and swagger-ui over `routes`; nothing in it is ever validated or run. */
-async function buildDocsApp(routes: readonly RouteEntry[], schemas: Record<string, unknown>): Promise<FastifyInstance> {
+async function buildDocsApp(routes: readonly RouteEntry[], schemas: Record<string, unknown>, versions: readonly string[]): Promise<FastifyInstance> {
   const [{ default: Fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([
     import('fastify'),
     import('@fastify/swagger'),
@@ -123,7 +129,7 @@ async function buildDocsApp(routes: readonly RouteEntry[], schemas: Record<strin
   docs.setSerializerCompiler(() => (data) => JSON.stringify(data));
   for (const schema of Object.values(schemas)) docs.addSchema(schema);
   await docs.register(swagger, SWAGGER_OPTIONS);
-  await docs.register(swaggerUi, UI_OPTIONS);
+  await docs.register(swaggerUi, uiOptions(versions));
   const unused = () => undefined;
   // HEAD routes are Fastify's own copies of the GETs; hidden ones (/docs itself) are not documented
   for (const r of routes) {
@@ -139,7 +145,11 @@ export const swaggerPlugin = fp(
     let docsApp: Promise<FastifyInstance> | undefined;
     // a build that failed is tried again by the next read (not answered with its error forever)
     const loadDocs = () =>
-      (docsApp ??= buildDocsApp(app.routeTable, app.getSchemas()).catch((err: unknown) => {
+      (docsApp ??= buildDocsApp(
+        app.routeTable,
+        app.getSchemas(),
+        app.contracts.names().slice(1),
+      ).catch((err: unknown) => {
         docsApp = undefined;
         throw err;
       }));

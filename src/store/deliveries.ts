@@ -87,7 +87,7 @@ export interface DeliveryFilter {
   limit?: number;
 }
 
-const WITH_EVENT = `SELECT d.*, e.name, e.body, e.tracestate, e.bank, w.secret FROM deliveries d
+const WITH_EVENT = `SELECT d.*, e.name, coalesce(d.versioned_body, e.body) AS body, e.tracestate, e.bank, w.secret FROM deliveries d
   JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id`;
 /** The list's filters, each a condition only when given (so SQLite can pick the index it names). */
 const FILTERS = {
@@ -104,10 +104,11 @@ export const DELIVERY_COUNT_LIMIT = 10_000;
 
 export function deliveryStore(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, queued_at_ms) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, queued_at_ms, versioned_body)
+     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
   );
   const nextPending = db.prepare(
-    `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, e.body, w.secret, d.signature, d.fault,
+    `SELECT d.id, d.event_id, e.name AS event, d.partner_id, d.url, coalesce(d.versioned_body, e.body) AS body, w.secret, d.signature, d.fault,
             e.traceparent AS event_traceparent, e.tracestate AS event_tracestate, d.redelivery_of, d.queued_at_ms
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN webhooks w ON w.id = d.webhook_id
       WHERE d.state = 'pending' ORDER BY d.id LIMIT CAST(? AS INTEGER)`,
@@ -120,11 +121,11 @@ export function deliveryStore(db: Db) {
        fault = coalesce(@fault, fault) WHERE id = @id`,
   );
   const insertDuplicate = db.prepare(
-    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault, queued_at_ms)
-     SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ?, ? FROM deliveries WHERE id = ?`,
+    `INSERT INTO deliveries (event_id, webhook_id, partner_id, url, state, redelivery_of, created_at, fault, queued_at_ms, versioned_body)
+     SELECT event_id, webhook_id, partner_id, url, 'pending', id, ?, ?, ?, versioned_body FROM deliveries WHERE id = ?`,
   );
   const sinceInstant = db.prepare(
-    `SELECT d.id, e.name AS event, d.webhook_id, e.body, d.created_at, d.redelivery_of FROM deliveries d JOIN events e ON e.id = d.event_id
+    `SELECT d.id, e.name AS event, d.webhook_id, coalesce(d.versioned_body, e.body) AS body, d.created_at, d.redelivery_of FROM deliveries d JOIN events e ON e.id = d.event_id
       WHERE d.partner_id = CAST(? AS TEXT) AND d.created_at >= ? ORDER BY d.id LIMIT CAST(? AS INTEGER)`,
   );
   const resumeInterrupted = db.prepare(`UPDATE deliveries SET state = 'pending' WHERE state = 'delivering'`);
@@ -193,9 +194,10 @@ export function deliveryStore(db: Db) {
       partnerId: string,
       nowIso: string,
       redeliveryOf: number | null = null,
+      versionedBody: string | null = null,
     ): number {
       inserted++;
-      return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso, Date.now()).lastInsertRowid);
+      return Number(insert.run(eventId, hook.id, partnerId, hook.url, redeliveryOf, nowIso, Date.now(), versionedBody).lastInsertRowid);
     },
     /** Deliveries inserted on this connection since it opened (committed or not). */
     get insertedCount(): number {
@@ -264,7 +266,9 @@ export function deliveryStore(db: Db) {
       const url = webhookUrl.get(original.webhook_id, partnerId) as string | undefined;
       if (url === undefined) throw new ApiError('webhook_not_found', { message: `Webhook ${original.webhook_id} no longer exists` });
       inserted++;
-      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso, Date.now()).lastInsertRowid);
+      // the same bytes as the original, a version's shaping included
+      const versionedBody = (original as DeliveryWithEvent & { versioned_body: string | null }).versioned_body;
+      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso, Date.now(), versionedBody).lastInsertRowid);
     },
   };
 }

@@ -169,4 +169,13 @@ export const MIGRATIONS_FROM_100: { name: string; sql: string }[] = [
       ALTER TABLE fault_profiles ADD COLUMN draws TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    // Contract versions (docs/contract-versions.md): a webhook keeps the version it was registered
+    // under, and a delivery to it the body that version shapes (null: the event's own body)
+    name: '107_contract_versions',
+    sql: `
+      ALTER TABLE webhooks ADD COLUMN contract_version TEXT;
+      ALTER TABLE deliveries ADD COLUMN versioned_body TEXT;
+    `,
+  },
 ];

@@ -20,7 +20,7 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
     'INSERT INTO events (id, partner_id, name, body, created_at, traceparent, tracestate, bank) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const subscribed = db.prepare(
-    `SELECT id, url FROM webhooks
+    `SELECT id, url, contract_version FROM webhooks
      WHERE partner_id = ? AND EXISTS (SELECT 1 FROM json_each(webhooks.events) WHERE value = ?)`,
   );
 
@@ -29,6 +29,11 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
     `SELECT id, name, created_at FROM events
       WHERE partner_id = ? AND created_at = ? AND json_extract(body, '$.data.paymentId') = ? ORDER BY id`,
   );
+
+  /** The body a contract version sends for an event (set by src/plugins/contract-versions.ts; none: the event's own). */
+  let shapeFor: ((version: string, envelope: WebhookEnvelope) => string | null) | undefined;
+  const versionedBody = (version: string | null, envelope: WebhookEnvelope): string | null =>
+    version === null || shapeFor === undefined ? null : shapeFor(version, envelope);
 
   function record(partnerId: string, envelope: WebhookEnvelope, trace: TraceHeaders | null, bank: BankNote | null = null): string {
     const id = newEventId();
@@ -62,8 +67,8 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
       bank: BankNote | null = null,
     ): string {
       const id = record(partnerId, envelope, trace, bank);
-      for (const hook of subscribed.all(partnerId, envelope.event) as { id: string; url: string }[]) {
-        deliveries.insert(id, hook, partnerId, envelope.timestamp);
+      for (const hook of subscribed.all(partnerId, envelope.event) as { id: string; url: string; contract_version: string | null }[]) {
+        deliveries.insert(id, hook, partnerId, envelope.timestamp, null, versionedBody(hook.contract_version, envelope));
       }
       return id;
     },
@@ -74,12 +79,18 @@ export function outboxStore(db: Db, deliveries: DeliveryStore) {
      */
     emitTest(
       partnerId: string,
-      hook: { id: string; url: string },
+      hook: { id: string; url: string; contract_version?: string | null },
       envelope: WebhookEnvelope,
       trace: TraceHeaders | null = null,
     ): { eventId: string; deliveryId: number } {
       const eventId = record(partnerId, envelope, trace);
-      return { eventId, deliveryId: deliveries.insert(eventId, hook, partnerId, envelope.timestamp) };
+      const body = versionedBody(hook.contract_version ?? null, envelope);
+      return { eventId, deliveryId: deliveries.insert(eventId, hook, partnerId, envelope.timestamp, null, body) };
+    },
+
+    /** How a contract version shapes an event's body (null: as the event is). */
+    setShaper(shape: (version: string, envelope: WebhookEnvelope) => string | null): void {
+      shapeFor = shape;
     },
   };
 }

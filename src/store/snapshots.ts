@@ -231,6 +231,7 @@ export function snapshotStore(db: Db) {
             redelivery_of: d.redelivery_of === null ? null : (deliveryIds.get(Number(d.redelivery_of)) ?? null),
             // the signature sent was over the old body; a redelivery signs again
             signature: null,
+            versioned_body: d.versioned_body === null || d.versioned_body === undefined ? null : remapBody(String(d.versioned_body)),
           },
           'id',
         );

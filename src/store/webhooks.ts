@@ -10,18 +10,22 @@ export interface WebhookRow {
   events: string;
   secret: string;
   created_at: string;
+  /** The contract version it was registered under (107); null: the base. */
+  contract_version: string | null;
 }
 
 export function webhookStore(db: Db) {
-  const insert = db.prepare('INSERT INTO webhooks (id, partner_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *');
+  const insert = db.prepare(
+    'INSERT INTO webhooks (id, partner_id, url, events, secret, created_at, contract_version) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
+  );
   const byIdForPartner = db.prepare('SELECT * FROM webhooks WHERE id = ? AND partner_id = ?');
   const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
   const forPartner = db.prepare('SELECT * FROM webhooks WHERE partner_id = CAST(? AS TEXT) ORDER BY created_at, id');
   const setSecret = db.prepare('UPDATE webhooks SET secret = ? WHERE id = ?');
 
   return {
-    insert(partnerId: string, url: string, events: readonly string[], nowIso: string): WebhookRow {
-      return insert.get(newWebhookId(), partnerId, url, JSON.stringify(events), newWebhookSecret(), nowIso) as WebhookRow;
+    insert(partnerId: string, url: string, events: readonly string[], nowIso: string, contractVersion: string | null = null): WebhookRow {
+      return insert.get(newWebhookId(), partnerId, url, JSON.stringify(events), newWebhookSecret(), nowIso, contractVersion) as WebhookRow;
     },
     get: (id: string, partnerId: string) => byIdForPartner.get(id, partnerId) as WebhookRow | undefined,
     /** Unscoped read, for the delivery worker (it needs the secret). */

@@ -27,6 +27,7 @@ function entry(id: number, over: Partial<StoredEntry> = {}): StoredEntry {
     durationMs: 0.25,
     requestId: `req-${id}`,
     traceId: null,
+    contractVersion: null,
     size: 100,
     query: {},
     headers: {},

@@ -34,7 +34,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const url = checkWebhookUrl(request.body.url, app.config.environment);
-      const row = store.tx(() => store.webhooks.insert(request.partner.clientId, url, request.body.events, request.sandbox.clock.iso()));
+      const row = store.tx(() =>
+        store.webhooks.insert(request.partner.clientId, url, request.body.events, request.sandbox.clock.iso(), request.contractVersion),
+      );
       return {
         id: row.id,
         url: row.url,

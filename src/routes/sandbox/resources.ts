@@ -64,6 +64,7 @@ export async function resourceRoutes(app: FastifyInstance): Promise<void> {
         partnerId,
         sandboxId: request.partner.sandboxId === DEFAULT_SANDBOX ? null : request.partner.sandboxId,
         clock: clockView(request.sandbox),
+        ...(request.sandbox.contractVersion === undefined ? {} : { contractVersion: request.sandbox.contractVersion }),
         merchants: counts(
           REPORTED_MERCHANT_STATUSES,
           store.merchants.countByStatus(partnerId).map((r) => ({ key: reportedStatus(r.status), n: r.n })),

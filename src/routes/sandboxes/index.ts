@@ -52,6 +52,7 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       expiresAt: app.sandboxes.expiresAt(row),
       ttlMs: row.ttl_ms,
       clock: { now: world.clock.iso(), frozen: world.clock.frozen, offsetMs: Math.round(world.clock.state().offsetMs) },
+      ...(world.contractVersion === undefined ? {} : { contractVersion: world.contractVersion }),
       settings: { settleDelayMs, approvalDelayMs, paymentExpiryMs },
     };
   };
@@ -93,6 +94,12 @@ export async function sandboxesRoutes(app: FastifyInstance): Promise<void> {
       } catch (err) {
         if (!(err instanceof PersonaError)) throw err;
         throw invalidInput(`/persona${err.at}`, err.message);
+      }
+      // the version it is pinned to: the body's, else the persona's; an unknown one creates nothing
+      const pinned = body.contractVersion ?? persona?.contractVersion;
+      if (pinned !== undefined) {
+        const at = body.contractVersion !== undefined ? '/contractVersion' : '/persona/contractVersion';
+        if (app.contracts.get(pinned, at, 'body') !== undefined) settings.contractVersion = pinned;
       }
       // checked before anything is created (a window of a named profile is placed again on the new clock below)
       const faultsAsked = (body as { faults?: FaultProfileInput }).faults;

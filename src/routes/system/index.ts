@@ -43,5 +43,25 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
       return { status: 'ok' as const, environment: app.config.environment, time: app.clock.iso() };
     },
   );
-  for (const kind of DOCUMENT_KINDS) app.get(DOCUMENTS[kind].url, { schema: { hide: true } }, async () => app.openapiDocument(kind));
+  for (const kind of DOCUMENT_KINDS) {
+    if (kind !== 'provider') {
+      app.get(DOCUMENTS[kind].url, { schema: { hide: true } }, async () => app.openapiDocument(kind));
+      continue;
+    }
+    // the provider's document as a contract version serves it: ?version=NAME (docs/contract-versions.md)
+    app.get<{ Querystring: { version?: string } }>(
+      DOCUMENTS[kind].url,
+      {
+        schema: {
+          hide: true,
+          querystring: { type: 'object', properties: { version: { type: 'string', maxLength: 64 } } },
+        },
+      },
+      async (request) => {
+        const asked = request.query.version;
+        const version = asked === undefined ? undefined : app.contracts.get(asked, '/version', 'query');
+        return version ? version.document : app.openapiDocument(kind);
+      },
+    );
+  }
 }

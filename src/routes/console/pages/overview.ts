@@ -21,6 +21,7 @@ export function overviewBody(o: S['SandboxOverview'], session: ConsoleSession, s
 <dt>Now</dt><dd><time datetime="${o.clock.now}" data-testid="clock-now">${o.clock.now}</time></dd>
 <dt>State</dt><dd data-testid="clock-state">${o.clock.frozen ? 'frozen' : 'running'}</dd>
 <dt>Sandbox</dt><dd>${o.sandboxId ?? 'default'} (partner ${o.partnerId})</dd>
+${o.contractVersion === undefined ? '' : html`<dt>Contract version</dt><dd data-testid="contract-version">${o.contractVersion}</dd>`}
 </dl>
 ${o.clock.frozen ? actionButton(session, '/console/clock/resume', 'Resume the clock', { back: '/console', id: 'resume', tone: 'secondary' }) : actionButton(session, '/console/clock/freeze', 'Freeze the clock', { back: '/console', id: 'freeze', tone: 'secondary' })}
 </section>`;
