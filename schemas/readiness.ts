@@ -46,6 +46,24 @@ export const ReadinessReport = {
         faults: { type: 'integer', description: "Entries the sandbox's fault profile injected a fault into (docs/chaos.md)" },
       },
     },
+    deprecatedCalls: {
+      type: 'array',
+      description:
+        'Calls to operations deprecated in the contract version that served them (docs/contract-versions.md), each with its count and the journal id of the first; absent when there were none',
+      items: {
+        type: 'object',
+        required: ['operationId', 'method', 'path', 'contractVersion', 'calls', 'firstEntry'],
+        additionalProperties: false,
+        properties: {
+          operationId: { type: 'string' },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          contractVersion: { type: 'string' },
+          calls: { type: 'integer', minimum: 1 },
+          firstEntry: { type: 'integer', description: 'GET /_sandbox/requests/{id}' },
+        },
+      },
+    },
     operations: {
       type: 'array',
       items: {

@@ -299,6 +299,12 @@ export const ScenarioSchema = {
         'States and events of the contract this story reaches, e.g. `payment:paid`, `event:payment.completed` (listed in docs/scenarios-and-cli.md)',
     },
     variables: { type: 'object', description: 'Initial variables (values templated)' },
+    contractVersion: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      description:
+        'The contract version the story runs under (docs/contract-versions.md): its provider requests name it with Obsim-Contract-Version, and an isolated run pins its sandbox to it. `obsim scenario run --contract-version` overrides it',
+    },
     steps: {
       type: 'array',
       minItems: 1,

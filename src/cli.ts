@@ -19,6 +19,7 @@ import { registerScenarioCommands } from './cli/scenario.js';
 import { registerLogsCommand } from './cli/logs.js';
 import { registerTriggerCommand } from './cli/trigger.js';
 import { ConfigError } from './config-parsers.js';
+import { ContractFileError } from './contracts/errors.js';
 import { loadConfig, SETTINGS, type Config, type Setting } from './config.js';
 import { DOCUMENT_KINDS, type DocumentKind } from './openapi/documents.js';
 import { packageVersion } from './package-root.js';
@@ -102,6 +103,11 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof ConfigError) {
       console.error(`obsim: ${err.message}`);
       process.exit(1);
+    }
+    // a contract version that cannot be served: its file and the pointer, one line (docs/contract-versions.md)
+    if (err instanceof ContractFileError) {
+      console.error(`obsim: ${err.message}`);
+      process.exit(2);
     }
     throw err;
   }

@@ -22,6 +22,8 @@ interface McpOpts {
   partnerClientId?: string;
   partnerClientSecret?: string;
   adminKey?: string;
+  contractVersion?: string;
+  contracts?: string;
 }
 
 const log = (line: string) => void process.stderr.write(`obsim mcp: ${line}\n`);
@@ -46,6 +48,8 @@ export function registerMcpCommand(program: Command): void {
     )
     .addOption(new Option('--partner-client-secret <secret>', 'its secret, or the --sandbox secret').env('OBSIM_PARTNER_CLIENT_SECRET'))
     .addOption(new Option('--admin-key <key>', 'X-Obsim-Admin-Key, when the server runs with OBSIM_ADMIN_KEY').env('OBSIM_ADMIN_KEY'))
+    .option('--contract-version <name>', "the contract version the tools' provider requests name (docs/contract-versions.md)")
+    .option('--contracts <dir>', 'with --in-process: the contract versions folder it serves')
     .action(async (opts: McpOpts) => {
       // loaded only for this command: the SDK and the tools (which read the OpenAPI documents)
       // are nothing `obsim serve` or any other command needs at start
@@ -65,7 +69,7 @@ export function registerMcpCommand(program: Command): void {
       let close = async () => {};
       if (opts.inProcess) {
         const { startObsim } = await import('../index.js');
-        const sim = await startObsim({ config: { adminKey: opts.adminKey } });
+        const sim = await startObsim({ config: { adminKey: opts.adminKey, contracts: opts.contracts } });
         baseUrl = sim.baseUrl;
         close = () => sim.close();
         log(`obsim started in this process on ${baseUrl}`);
@@ -76,7 +80,7 @@ export function registerMcpCommand(program: Command): void {
             clientId: opts.partnerClientId ?? SANDBOX_PARTNER.clientId,
             clientSecret: opts.partnerClientSecret ?? (opts.partnerClientId ? '' : DEFAULT_CREDENTIALS.clientSecret),
           };
-      const session = new Session({ baseUrl, credentials, adminKey: opts.adminKey });
+      const session = new Session({ baseUrl, credentials, adminKey: opts.adminKey, contractVersion: opts.contractVersion });
       if (opts.newSandbox) {
         const created = (await TOOLS.find((t) => t.name === 'create_sandbox')!
           .run(session, {})

@@ -44,6 +44,8 @@ interface RunOpts {
   var: string[];
   tag: string[];
   bail?: boolean;
+  contractVersion?: string;
+  contracts?: string;
   color?: boolean;
   quiet?: boolean;
   isolate?: boolean;
@@ -124,6 +126,8 @@ export function registerScenarioCommands(program: Command): void {
     .addOption(
       new Option('--admin-key <key>', 'X-Obsim-Admin-Key for --isolate, when the server runs with OBSIM_ADMIN_KEY').env('OBSIM_ADMIN_KEY'),
     )
+    .option('--contract-version <name>', "run every scenario under this contract version (overrides the file's contractVersion)")
+    .option('--contracts <dir>', 'with --in-process: the contract versions folder the in-process simulator serves (docs/contract-versions.md)')
     .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
     .option(
@@ -190,7 +194,7 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
   let closeApp: (() => Promise<void>) | undefined;
   if (opts.inProcess) {
     const { buildApp } = await import('../app.js');
-    const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent' }, logger: false });
+    const app = await buildApp({ config: { db: ':memory:', logLevel: 'silent', contracts: opts.contracts }, logger: false });
     await app.ready();
     transport = injectTransport(app);
     closeApp = () => app.close();
@@ -211,6 +215,7 @@ async function runCommand(paths: string[], opts: RunOpts): Promise<ScenarioResul
     reset: opts.reset,
     isolate: opts.isolate || (opts.parallel ?? 1) > 1 ? { adminKey: opts.adminKey } : false,
     parallel: opts.parallel,
+    contractVersion: opts.contractVersion,
     vars,
     tags: opts.tag,
     bail: opts.bail,

@@ -2890,6 +2890,16 @@ export interface components {
                 /** @description Entries the sandbox's fault profile injected a fault into (docs/chaos.md) */
                 faults?: number;
             };
+            /** @description Calls to operations deprecated in the contract version that served them (docs/contract-versions.md), each with its count and the journal id of the first; absent when there were none */
+            deprecatedCalls?: {
+                operationId: string;
+                method: string;
+                path: string;
+                contractVersion: string;
+                calls: number;
+                /** @description GET /_sandbox/requests/{id} */
+                firstEntry: number;
+            }[];
             operations: {
                 operationId: string;
                 method: string;

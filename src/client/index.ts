@@ -35,6 +35,8 @@ export interface ClientOptions {
   credentials: Credentials;
   /** X-Obsim-Admin-Key, when the server runs with OBSIM_ADMIN_KEY (sandbox management needs it). */
   adminKey?: string;
+  /** The contract version every provider request names (Obsim-Contract-Version; docs/contract-versions.md). */
+  contractVersion?: string;
 }
 
 /** The well-known default partner of a sandbox-environment obsim. */
@@ -74,7 +76,12 @@ export class ObsimClient {
   constructor(readonly options: ClientOptions) {
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      headers: { 'x-partner-client-id': options.credentials.clientId, 'x-partner-client-secret': options.credentials.clientSecret },
+      headers: {
+        'x-partner-client-id': options.credentials.clientId,
+        'x-partner-client-secret': options.credentials.clientSecret,
+        // the controls ignore it (they are not versioned); the provider's operations are served by it
+        ...(options.contractVersion === undefined ? {} : { 'obsim-contract-version': options.contractVersion }),
+      },
     });
   }
 

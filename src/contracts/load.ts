@@ -14,18 +14,10 @@ import { BASE_VERSION, pointerTokens, type ContractSwitches } from '../domain/co
 import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
+import { ContractFileError } from './errors.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
 import { schemaAt, type Operation, operationsOf } from './walk.js';
 
-export class ContractFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly pointer: string,
-    readonly problem: string,
-  ) {
-    super(`contract version ${file}${pointer === '' ? '' : ` at ${pointer}`}: ${problem}`);
-  }
-}
 
 export interface LoadedVersion {
   name: string;

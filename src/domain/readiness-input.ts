@@ -17,6 +17,8 @@ export interface ReportEntry {
   requestBody?: unknown;
   /** The sandbox's fault profile injected this (docs/chaos.md): its answer is not the partner's doing. */
   fault?: 'latency' | 'error' | 'drop';
+  /** The contract version that served it; absent: the base. */
+  contractVersion?: string;
 }
 
 /** A partner-facing operation of openapi.json. */
@@ -25,6 +27,8 @@ export interface ProviderOperation {
   method: string;
   /** OpenAPI path template: `/v1/partner/payments/{paymentId}/status`. */
   path: string;
+  /** The contract versions that mark it deprecated (docs/contract-versions.md); absent: none. */
+  deprecatedIn?: readonly string[];
 }
 
 export interface DeliverySeen {

@@ -15,6 +15,16 @@ import { defaultChecklist, verdictOf, type ChecklistItem } from './readiness-che
 import { findSmells, type Smell } from './readiness-smells.js';
 import type { EventSeen, OperationCoverage, ProviderOperation, ReadinessInput, ReportEntry, StatesSeen } from './readiness-input.js';
 
+export interface DeprecatedCall {
+  operationId: string;
+  method: string;
+  path: string;
+  contractVersion: string;
+  calls: number;
+  /** The journal id of the first such call. */
+  firstEntry: number;
+}
+
 export interface ReadinessReport {
   verdict: 'met' | 'unmet';
   /** Where the checklist comes from: obsim's default, or a requirements file's name. */
@@ -22,6 +32,8 @@ export interface ReadinessReport {
   /** `faults`: entries the sandbox's fault profile injected a fault into (docs/chaos.md). */
   journal: { entries: number; truncated: boolean; faults?: number };
   operations: OperationCoverage[];
+  /** Calls to operations their contract version deprecates (docs/contract-versions.md); absent: none. */
+  deprecatedCalls?: DeprecatedCall[];
   lifecycles: {
     payments: StatesSeen;
     failureReasons: StatesSeen;
@@ -98,7 +110,9 @@ function coverage(input: ReadinessInput, ops: readonly (ProviderOperation | unde
       if (ids.length < 5) ids.push(seen[i].id);
     }
     return {
-      ...o,
+      operationId: o.operationId,
+      method: o.method,
+      path: o.path,
       called: seen.length > 0,
       calls: seen.length,
       statuses,
@@ -134,6 +148,20 @@ function eventCounts(input: ReadinessInput): EventSeen[] {
   });
 }
 
+/** Calls to operations deprecated in the contract version that served them: each with its count and first entry. */
+function deprecatedCalls(input: ReadinessInput, ops: readonly (ProviderOperation | undefined)[]): DeprecatedCall[] {
+  const found = new Map<string, DeprecatedCall>();
+  input.entries.forEach((e, i) => {
+    const o = ops[i];
+    if (!o || e.contractVersion === undefined || !o.deprecatedIn?.includes(e.contractVersion)) return;
+    const key = `${e.contractVersion} ${o.operationId}`;
+    const seen = found.get(key);
+    if (seen) seen.calls++;
+    else found.set(key, { operationId: o.operationId, method: o.method, path: o.path, contractVersion: e.contractVersion, calls: 1, firstEntry: e.id });
+  });
+  return [...found.values()];
+}
+
 /** The report of what a sandbox saw, with obsim's default checklist. */
 export function readinessReport(input: ReadinessInput): ReadinessReport {
   const called = operationsOf(input.operations, input.entries);
@@ -151,6 +179,7 @@ export function readinessReport(input: ReadinessInput): ReadinessReport {
     neverProduced: events.filter((e) => e.acknowledged + e.failed === 0).map((e) => e.event),
   };
   const checklist = defaultChecklist(input, operations, events, smells);
+  const deprecated = deprecatedCalls(input, called);
   return {
     verdict: verdictOf(checklist),
     checklistSource: 'default',
@@ -160,6 +189,7 @@ export function readinessReport(input: ReadinessInput): ReadinessReport {
       faults: input.entries.filter((e) => e.fault).length,
     },
     operations,
+    ...(deprecated.length > 0 ? { deprecatedCalls: deprecated } : {}),
     lifecycles,
     smells,
     checklist,

@@ -10,6 +10,8 @@ export interface SessionOptions {
   /** The credentials of the sandbox the session starts on (--sandbox with its secret, or the default partner). */
   credentials: Credentials;
   adminKey?: string;
+  /** The contract version every provider request names (obsim mcp --contract-version). */
+  contractVersion?: string;
 }
 
 interface KnownSandbox {
@@ -99,6 +101,7 @@ export class Session {
       headers['x-partner-client-secret'] = credentials.clientSecret;
     }
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.contractVersion !== undefined && path.startsWith('/v1/')) headers['obsim-contract-version'] = this.options.contractVersion;
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== null) query.set(k, String(v));
     const url = `${this.options.baseUrl}${path}${query.size ? `?${query}` : ''}`;

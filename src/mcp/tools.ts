@@ -46,11 +46,12 @@ export const TOOLS: Tool[] = [
         ttl: { type: 'string', description: 'Idle time before it is removed, e.g. 2h (default 1d)' },
         persona: { type: 'string', description: 'A shipped persona to start from, e.g. shop-with-history' },
         frozenClock: { type: 'boolean', description: 'Start with the clock frozen (it moves only with advance_clock)' },
+        contractVersion: { type: 'string', description: 'Pin it to this contract version (list_contract_versions names them)' },
       },
     },
     output: component('SandboxCreated'),
     async run(session, args) {
-      const body: Json = { name: args.name, ttl: args.ttl, persona: args.persona };
+      const body: Json = { name: args.name, ttl: args.ttl, persona: args.persona, contractVersion: args.contractVersion };
       if (args.frozenClock) body.clock = { frozen: true };
       const created = await session.call<
         Json & {

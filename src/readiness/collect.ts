@@ -53,6 +53,7 @@ function reportEntry(e: StoredEntry): ReportEntry {
   if (e.code !== null) r.code = e.code;
   if (e.field !== null) r.field = e.field;
   if (e.method === 'POST' && e.path === '/v1/partner/payments') r.requestBody = requestBodyOf(e);
+  if (e.contractVersion !== null) r.contractVersion = e.contractVersion;
   if (e.fault !== null && (e.fault.kind === 'latency' || e.fault.kind === 'error' || e.fault.kind === 'drop')) r.fault = e.fault.kind;
   return r;
 }

@@ -52,6 +52,12 @@ export function reportText(r: SandboxReadiness, color = false): string {
   out.push('', c.bold(`Smells (${r.smells.length})`));
   if (r.smells.length === 0) out.push('  none');
   for (const s of r.smells) out.push(`  ${c.red(s.code)}  ${s.message}  ${c.dim(`${ids(s.evidence)} ${s.docs}`.trim())}`);
+  const deprecated = r.deprecatedCalls ?? [];
+  if (deprecated.length > 0) {
+    out.push('', c.bold(`Calls to deprecated operations (${deprecated.length})`));
+    for (const d of deprecated)
+      out.push(`  ${c.yellow(d.operationId.padEnd(34))} ${`${d.method} ${d.path}`.padEnd(58)} ${d.calls}× in ${d.contractVersion}  ${c.dim(`first #${d.firstEntry}`)}`);
+  }
   const called = r.operations.filter((o) => o.called);
   out.push('', c.bold(`Operations: ${called.length} of ${r.operations.length} called`));
   for (const o of called) {
@@ -93,6 +99,11 @@ export function reportMarkdown(r: SandboxReadiness): string {
   if (r.smells.length === 0) out.push('None.');
   for (const s of r.smells)
     out.push(`- **\`${s.code}\`**: ${s.message} Entries: ${ids(s.evidence) || '(check-receiver run)'} ([docs](${s.docs}))`);
+  if (r.deprecatedCalls?.length) {
+    out.push('', `### Calls to deprecated operations (${r.deprecatedCalls.length})`, '');
+    for (const d of r.deprecatedCalls)
+      out.push(`- \`${d.operationId}\` (${d.method} ${d.path}): ${d.calls}× in contract version ${d.contractVersion}, first #${d.firstEntry}`);
+  }
   out.push('', `### Operations (${r.operations.filter((o) => o.called).length} of ${r.operations.length} called)`, '');
   out.push('| Operation | Route | Answers | Not met |', '|---|---|---|---|');
   for (const o of r.operations)

@@ -3,6 +3,7 @@
  * partner credentials, the registered webhooks, the deliveries already matched, the tracked
  * virtual clock, and where webhook deliveries are read from.
  */
+import { CONTRACT_VERSION_HEADER } from '../domain/contract-switches.js';
 import { randomBytes } from 'node:crypto';
 import { render, type TemplateContext, type Vars } from './template.js';
 import { partialMatch, formatMismatches, type Mismatch } from '../domain/match.js';
@@ -108,6 +109,9 @@ export class RunContext {
         const started = performance.now();
         if (this.cause !== undefined && req.headers['x-obsim-cause'] === undefined)
           req = { ...req, headers: { ...req.headers, 'x-obsim-cause': this.cause } };
+        // the story's contract version names itself on each provider request (the controls are not versioned)
+        if (this.contractVersion !== undefined && req.path.startsWith('/v1/') && req.headers[CONTRACT_VERSION_HEADER] === undefined)
+          req = { ...req, headers: { ...req.headers, [CONTRACT_VERSION_HEADER]: this.contractVersion } };
         const res = await transport.request(req);
         const previous = this.exchanges[this.exchanges.length - 1];
         if (
@@ -176,6 +180,17 @@ export class RunContext {
   /** Marks the runner's own requests, so request expectations count only the code under test's. */
   runHeader(): Record<string, string> {
     return { [RUNNER_HEADER]: this.runId };
+  }
+
+  /** The contract version the story runs under (undefined: the sandbox's). */
+  contractVersion: string | undefined;
+
+  /** The story's contract version is one the simulator serves (else the run fails naming the ones it does). */
+  async checkContractVersion(): Promise<void> {
+    const res = await this.call('GET', '/_sandbox/contract/versions');
+    const names = ((res.json as { items?: { name: string }[] } | undefined)?.items ?? []).map((v) => v.name);
+    if (res.status === 200 && !names.includes(this.contractVersion!))
+      throw new Error(`no contract version ${JSON.stringify(this.contractVersion)} on this simulator: the versions are ${names.join(', ')}`);
   }
 
   /** The newest journal entry when the run started: request expectations look only after it. */

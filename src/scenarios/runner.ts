@@ -86,6 +86,8 @@ export interface RunOptions {
   isolate?: boolean | { adminKey?: string };
   /** runFiles: how many scenarios run at once (needs isolate; default 1). */
   parallel?: number;
+  /** Run every scenario under this contract version, whatever its own `contractVersion` says. */
+  contractVersion?: string;
 }
 
 /** A fresh sandbox for one scenario: its credentials, and how to delete it. */
@@ -93,10 +95,11 @@ async function isolatedSandbox(
   transport: Transport,
   name: string,
   isolate: true | { adminKey?: string },
+  contractVersion: string | undefined,
 ): Promise<{ partner: PartnerCredentials; remove(): Promise<void> }> {
   const adminKey = isolate === true ? undefined : isolate.adminKey;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(adminKey ? { 'x-obsim-admin-key': adminKey } : {}) };
-  const res = await transport.request({ method: 'POST', path: '/_sandbox/sandboxes', headers, body: JSON.stringify({ name, ttl: '1h' }) });
+  const res = await transport.request({ method: 'POST', path: '/_sandbox/sandboxes', headers, body: JSON.stringify({ name, ttl: '1h', ...(contractVersion === undefined ? {} : { contractVersion }) }) });
   const body = res.json as { sandboxId?: string; credentials?: PartnerCredentials } | undefined;
   if (res.status !== 200 || !body?.credentials || !body.sandboxId) {
     throw new Error(
@@ -138,7 +141,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions, posit
   const started = Date.now();
   let sandbox: Awaited<ReturnType<typeof isolatedSandbox>>;
   try {
-    sandbox = await isolatedSandbox(options.transport, scenario.name, options.isolate);
+    sandbox = await isolatedSandbox(options.transport, scenario.name, options.isolate, options.contractVersion ?? scenario.contractVersion);
   } catch (err) {
     const failed: ScenarioResult = {
       name: scenario.name,
@@ -171,6 +174,7 @@ async function runIn(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const ctx = new RunContext(options.transport, partner, options.receiver);
+  ctx.contractVersion = options.contractVersion ?? scenario.contractVersion;
   if (scenario.file) ctx.include = includer(ctx, scenario.file);
   const result: ScenarioResult = {
     name: scenario.name,
@@ -186,6 +190,7 @@ async function runIn(
   let failed = false;
   try {
     await ctx.syncClock();
+    if (ctx.contractVersion !== undefined) await ctx.checkContractVersion();
     if (options.reset) {
       const res = await ctx.call('POST', '/_sandbox/reset');
       ctx.checkResponse('POST /_sandbox/reset', res, { status: 200 });

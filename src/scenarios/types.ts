@@ -116,6 +116,8 @@ export interface Scenario {
   tags?: string[];
   covers?: string[];
   variables?: Record<string, unknown>;
+  /** The contract version it runs under (docs/contract-versions.md). */
+  contractVersion?: string;
   steps: Step[];
   file?: string;
   /** Every file its `include` steps bring in, directly or not (absolute paths; set by the loader). */

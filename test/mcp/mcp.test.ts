@@ -83,6 +83,7 @@ t.test('tools: names, descriptions, and input and output schemas that compile', 
     'run_scenario',
     'list_banks',
     'set_bank_profile',
+    'list_contract_versions',
   ])
     t.ok(names.includes(name), `${name} is offered`);
   t.equal(new Set(names).size, names.length, 'names are unique');

@@ -4,6 +4,7 @@
  * X-Obsim-Admin-Key, or anyone on a server without one, as for /_sandbox/sandboxes). An admin's
  * `?sandbox=` is what HAProxy routes by in a cluster (docs/cluster.md).
  */
+import { routeKey } from '../../contracts/walk.js';
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import { ReportQuery } from '../../../schemas/readiness.js';
@@ -20,7 +21,16 @@ export async function readinessRoutes(app: FastifyInstance): Promise<void> {
       db: app.db,
       store: app.store,
       journal: app.journal,
-      operations: () => providerOperations(app.routeTable),
+      operations: () =>
+        providerOperations(app.routeTable).map((o) => {
+          // the versions that deprecate it: calls they served are listed (deprecatedCalls)
+          const key = routeKey(o.method, o.path);
+          const deprecatedIn = app.contracts
+            .list()
+            .filter((v) => v.operation(key)?.deprecated === true)
+            .map((v) => v.name);
+          return deprecatedIn.length > 0 ? { ...o, deprecatedIn } : o;
+        }),
       log: app.log,
     });
   app.sandboxes.onRemoved((id) => reporter?.forget(id));
