@@ -52,6 +52,8 @@ export function committedProviderDocument(): OpenApiDocument {
 const isProviderRoute = (url: string) => url.startsWith('/v1/');
 const isHostedPage = (url: string) => /^\/(pay|consent|onboarding)\/:token$/.test(url);
 const PARTS: RequestPart[] = ['params', 'querystring', 'headers', 'body'];
+/** Where each part is on the request (Fastify names the query string `querystring` in schemas, `query` on the request). */
+const PROPERTY: Record<RequestPart, 'params' | 'query' | 'headers' | 'body'> = { params: 'params', querystring: 'query', headers: 'headers', body: 'body' };
 
 function present(body: unknown, pointer: string): boolean {
   const walk = (node: unknown, tokens: string[]): boolean => {
@@ -106,10 +108,11 @@ export const contractVersionsPlugin = fp(
       for (const part of PARTS) {
         const validate = validators[part];
         if (!validate) continue;
-        const data = (request as unknown as Record<string, unknown>)[part] ?? null;
-        if (!(validate as (d: unknown, c: unknown) => boolean)(data, { parentData: request, parentDataProperty: part }))
+        const property = PROPERTY[part];
+        const data = (request as unknown as Record<string, unknown>)[property] ?? null;
+        if (!(validate as (d: unknown, c: unknown) => boolean)(data, { parentData: request, parentDataProperty: property }))
           throw validationToApiError((validate.errors ?? []) as never, part);
-        const kept = (request as unknown as Record<string, unknown>)[part];
+        const kept = (request as unknown as Record<string, unknown>)[property];
         if (kept !== null && typeof kept === 'object') PASSED.add(kept);
       }
       const sentDeprecated =
