@@ -124,6 +124,8 @@ export const contractVersionsPlugin = fp(
         );
       if (sentDeprecated && op.deprecatedAt !== undefined) announceDeprecation(reply, version, op);
       reply.serializer((payload: unknown) => {
+        // Fastify labels what its own serializers write; a reply serializer's answer is labelled here
+        if (!reply.hasHeader('content-type')) void reply.header('content-type', 'application/json; charset=utf-8');
         const serialize = op.serializer(reply.statusCode);
         return serialize ? serialize(payload) : JSON.stringify(payload);
       });

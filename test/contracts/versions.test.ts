@@ -91,6 +91,7 @@ t.test('Obsim-Contract-Version picks the version per request; every answer names
   t.equal(json(base).merchantName, 'Versioned ApS');
   const versioned = await pay(V);
   t.equal(versioned.headers['obsim-contract-version'], V);
+  t.match(versioned.headers['content-type'], /^application\/json/, 'labelled JSON like the base');
   const body = json(versioned);
   t.ok(paymentOfVersion(body), `valid against the version's document: ${JSON.stringify(paymentOfVersion.errors)}`);
   t.equal(body.paymentReference, `PAY-${body.paymentId}`, 'x-obsim: template PAY-{paymentId}');
@@ -162,7 +163,7 @@ t.test('a sandbox pinned at creation is served by its version; the header still 
   t.equal(asBase.headers['obsim-contract-version'], 'base');
   t.notOk(json(asBase).paymentReference);
   // the journal says which version served each request
-  const entries = json<{ items: { contractVersion?: string; path: string }[] }>(
+  const entries = json<{ items: { contractVersion?: string; path: string; responseBody?: unknown }[] }>(
     await a.inject({ method: 'GET', url: '/_sandbox/requests?path=/v1/partner/payments', headers }),
   ).items;
   t.same(
@@ -170,6 +171,7 @@ t.test('a sandbox pinned at creation is served by its version; the header still 
     ['base', V],
     'newest first',
   );
+  t.match(entries[1].responseBody, { paymentReference: String }, 'the journal keeps the answer the version sent, as JSON');
 });
 
 t.test('two sandboxes on two versions, interleaved, each answer only by their own', async (t) => {
