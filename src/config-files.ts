@@ -48,3 +48,15 @@ export function readPartnersFile(path: string): PartnerCredential[] {
     return { clientId: e.clientId, clientSecret: e.clientSecret, name: typeof e.name === 'string' ? e.name : undefined };
   });
 }
+
+/** A shard's peers name it: --shard-peers is for a shard, and lists this one. */
+export function checkShardPeers(
+  shard: string | undefined,
+  peers: Record<string, string>,
+  givenShard: string | undefined,
+  givenPeers: string | undefined,
+): void {
+  if (shard === undefined) throw new ConfigError(givenPeers ?? 'OBSIM_SHARD_PEERS', 'is for a shard: give --shard / OBSIM_SHARD too');
+  if (!(shard in peers))
+    throw new ConfigError(givenShard ?? 'OBSIM_SHARD', `"${shard}" is not one of the cluster's shards (${Object.keys(peers).join(', ')})`);
+}

@@ -17,12 +17,11 @@ import {
   str,
   optStr,
   parseDuration,
-  ConfigError,
   shardName,
   shardPeers,
   type Parser,
 } from './config-parsers.js';
-import { checkDatabasePath, type PartnerCredential } from './config-files.js';
+import { checkDatabasePath, checkShardPeers, type PartnerCredential } from './config-files.js';
 import type { Environment } from './domain/settings.js';
 
 /**
@@ -231,7 +230,7 @@ export const SETTINGS = [
     default: undefined,
     defaultText: 'none: the base only',
     parse: optStr,
-    help: 'Folder of contract versions (OpenAPI Overlay 1.0 files, docs/contract-versions.md) served beside the provider\'s document',
+    help: "Folder of contract versions (OpenAPI Overlay 1.0 files, docs/contract-versions.md) served beside the provider's document",
   }),
   s({
     key: 'validateResponses',
@@ -409,15 +408,6 @@ export function loadConfig(flags: Partial<Record<keyof Config, string | boolean>
   const result = config as unknown as Config;
   if (givenAs.db === undefined) result.db = DEFAULT_DATABASE[result.environment];
   checkDatabasePath(result.db, givenAs.db ?? 'OBSIM_DB');
-  if (result.shardPeers !== undefined) {
-    const setting = givenAs.shardPeers ?? 'OBSIM_SHARD_PEERS';
-    if (result.shard === undefined) throw new ConfigError(setting, 'is for a shard: give --shard / OBSIM_SHARD too');
-    if (!(result.shard in result.shardPeers)) {
-      throw new ConfigError(
-        givenAs.shard ?? 'OBSIM_SHARD',
-        `"${result.shard}" is not one of the cluster's shards (${Object.keys(result.shardPeers).join(', ')})`,
-      );
-    }
-  }
+  if (result.shardPeers !== undefined) checkShardPeers(result.shard, result.shardPeers, givenAs.shard, givenAs.shardPeers);
   return result;
 }

@@ -12,7 +12,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preVa
 import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRegistry, type ContractRegistry, type ContractVersion, type RequestPart, type VersionOperation } from '../contracts/registry.js';
+import {
+  createRegistry,
+  type ContractRegistry,
+  type ContractVersion,
+  type RequestPart,
+  type VersionOperation,
+} from '../contracts/registry.js';
 import { routeKey } from '../contracts/walk.js';
 import {
   BASE_VERSION,
@@ -53,7 +59,12 @@ const isProviderRoute = (url: string) => url.startsWith('/v1/');
 const isHostedPage = (url: string) => /^\/(pay|consent|onboarding)\/:token$/.test(url);
 const PARTS: RequestPart[] = ['params', 'querystring', 'headers', 'body'];
 /** Where each part is on the request (Fastify names the query string `querystring` in schemas, `query` on the request). */
-const PROPERTY: Record<RequestPart, 'params' | 'query' | 'headers' | 'body'> = { params: 'params', querystring: 'query', headers: 'headers', body: 'body' };
+const PROPERTY: Record<RequestPart, 'params' | 'query' | 'headers' | 'body'> = {
+  params: 'params',
+  querystring: 'query',
+  headers: 'headers',
+  body: 'body',
+};
 
 function present(body: unknown, pointer: string): boolean {
   const walk = (node: unknown, tokens: string[]): boolean => {
@@ -135,7 +146,8 @@ export const contractVersionsPlugin = fp(
       const asked = request.headers[CONTRACT_VERSION_HEADER];
       if (asked === undefined && !registry.versioned) return done();
       try {
-        const name = typeof asked === 'string' ? asked : Array.isArray(asked) ? asked[0] : (request.sandbox?.contractVersion ?? BASE_VERSION);
+        const name =
+          typeof asked === 'string' ? asked : Array.isArray(asked) ? asked[0] : (request.sandbox?.contractVersion ?? BASE_VERSION);
         const version = registry.get(name, `/${CONTRACT_VERSION_HEADER}`, 'header');
         if (registry.versioned) void reply.header(CONTRACT_VERSION_HEADER, name);
         if (version) enter(request, reply, version);
@@ -155,9 +167,24 @@ export const contractVersionsPlugin = fp(
       done(null, payload);
     };
 
+    // an answer refused before its version was worked out (credentials, a bearer token) still names
+    // the one it would have had: the header's when known, else the sandbox's, else the base
+    const namedOnRefusal = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+      if (!reply.hasHeader(CONTRACT_VERSION_HEADER)) {
+        const asked = request.headers[CONTRACT_VERSION_HEADER];
+        const pinned = request.sandbox?.contractVersion;
+        const name =
+          typeof asked === 'string' && registry.has(asked) ? asked : pinned !== undefined && registry.has(pinned) ? pinned : BASE_VERSION;
+        void reply.header(CONTRACT_VERSION_HEADER, request.contractVersion ?? name);
+      }
+      done(null, payload);
+    };
+
     app.addHook('onRoute', (route: RouteOptions) => {
-      if (isProviderRoute(route.url)) route.preValidation = [versionOf, ...[route.preValidation ?? []].flat()];
-      else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion as never];
+      if (isProviderRoute(route.url)) {
+        route.preValidation = [versionOf, ...[route.preValidation ?? []].flat()];
+        if (registry.versioned) route.onSend = [...[route.onSend ?? []].flat(), namedOnRefusal as never];
+      } else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion as never];
     });
 
     if (!registry.versioned) return;
@@ -174,7 +201,10 @@ export const contractVersionsPlugin = fp(
       if (op === null || reply.statusCode >= 300) return done(null, payload);
       let shaped = payload;
       if (op.rules.length > 0)
-        shaped = shapeAnswer(op.rules, payload, { version: request.contractVersion!, now: request.sandbox?.clock.iso() ?? new Date().toISOString() });
+        shaped = shapeAnswer(op.rules, payload, {
+          version: request.contractVersion!,
+          now: request.sandbox?.clock.iso() ?? new Date().toISOString(),
+        });
       const status = versionedStatus(op.switches, reply.statusCode);
       if (status !== reply.statusCode) void reply.code(status);
       if (op.deprecatedAt !== undefined && op.deprecatedAnswer.some((p) => present(shaped, p))) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
-import { defaultConfig } from '../../src/config.js';
+import { defaultConfig, type Config } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { ROOT } from './processes.js';
 import { scaled } from './speed.js';
@@ -40,8 +40,11 @@ export const missingTools = (...tools: string[]): string[] =>
  * (`$OBSIM` its URL): what it printed, to compare with what the page says it prints. A test
  * skips it where bash, curl or jq is missing (outside CI: CI installs them).
  */
-export async function runTryIt(t: Test, script: string): Promise<string> {
-  const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true }, () => undefined);
+export async function runTryIt(t: Test, script: string, config: Partial<Config> = {}): Promise<string> {
+  const server = await startServer(
+    { ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true, ...config },
+    () => undefined,
+  );
   t.teardown(() => server.close());
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
     env: { ...process.env, OBSIM: server.url },
