@@ -6,6 +6,7 @@ import type { ContractVersion } from '../../contracts/registry.js';
 import { operationsOf, routeKey } from '../../contracts/walk.js';
 import { BASE_VERSION } from '../../domain/contract-switches.js';
 import { DOCUMENTS } from '../../openapi/documents.js';
+import { partnerSecurity } from '../../plugins/partner-auth.js';
 
 type Item = ContractVersionListT['items'][number];
 
@@ -41,6 +42,7 @@ export async function contractRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['sandbox'],
+        security: partnerSecurity,
         operationId: 'listContractVersions',
         summary: 'The contract versions this obsim serves, the base first',
         description:
