@@ -34,11 +34,13 @@ export interface EngineDeps {
   /** HTTP requests being served (timer slices give way to them). */
   traffic?: Traffic;
   log?: { error(obj: unknown, msg?: string): void };
+  /** The contract version the default sandbox is pinned to (--contract-version); undefined: the base. */
+  contractVersion?: string;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
 
-export function createEngine({ store, meta, clock, settings, traffic, log }: EngineDeps) {
+export function createEngine({ store, meta, clock, settings, traffic, log, contractVersion }: EngineDeps) {
   const worlds = new Map<string, World>();
   const banks = createBankBook(store);
   let started = false;
@@ -76,7 +78,7 @@ export function createEngine({ store, meta, clock, settings, traffic, log }: Eng
     return world;
   }
 
-  const defaultWorld = open(DEFAULT_SANDBOX, clock, settings, (state) => persistClock(state, meta));
+  const defaultWorld = open(DEFAULT_SANDBOX, clock, settings, (state) => persistClock(state, meta), contractVersion);
 
   /** The world of a created sandbox, from its row. */
   function fromRow(row: SandboxRow): World {

@@ -29,6 +29,7 @@ import {
   sunsetHeader,
   versionedStatus,
 } from '../domain/contract-switches.js';
+import { ConfigError } from '../config-parsers.js';
 import { ApiError } from '../domain/errors.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { packageRoot } from '../package-root.js';
@@ -83,6 +84,9 @@ export const contractVersionsPlugin = fp(
     const base = dir === undefined ? undefined : committedProviderDocument();
     const loaded = dir === undefined ? [] : await (await import('../contracts/load.js')).loadVersions(dir, base!);
     const registry = createRegistry(base, loaded, app.config.strict);
+    const pinned = app.config.contractVersion;
+    if (pinned !== undefined && !registry.has(pinned))
+      throw new ConfigError('--contract-version', `no contract version ${JSON.stringify(pinned)}: the versions are ${registry.names().join(', ')}`);
     app.decorate('contracts', registry);
     app.decorateRequest('contractVersion', null);
     app.decorateRequest('contractOperation', null);

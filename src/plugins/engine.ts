@@ -81,7 +81,10 @@ export const enginePlugin = fp(
       traffic.answered();
       done();
     });
-    app.decorate('engine', createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log }));
+    app.decorate(
+      'engine',
+      createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log, contractVersion: app.config.contractVersion }),
+    );
     // a span for every transition, in the trace of what caused it (only while spans are exported)
     const { telemetry } = app;
     if (telemetry.exporting) {
