@@ -64,6 +64,12 @@ export interface CompareContext {
    * the document's lists and ids through the map.
    */
   bankData?: boolean;
+  /**
+   * The document lets the answer's field at this pointer be absent (a property its object schema
+   * does not require; list indexes read as any item). Two items compared by shape are two
+   * resources: one made without an optional field is not a drift; a required field absent is.
+   */
+  optional?(pointer: string): boolean;
 }
 
 /** An enum value the document does not list, wherever it stands (paired or not). */
@@ -161,14 +167,19 @@ function fieldDrifts(
   o: Record<string, unknown>,
   pointer: string,
   both: (key: string, pointer: string) => Drift[],
+  /** A field on one side only that is not a drift (an optional one, between two resources compared by shape). */
+  mayLack: (pointer: string) => boolean = () => false,
 ): Drift[] {
   const drifts: Drift[] = [];
   for (const k of Object.keys(u)) {
     const p = `${pointer}/${pointerToken(k)}`;
-    drifts.push(...(k in o ? both(k, p) : [{ kind: 'field_added' as const, pointer: p, upstream: u[k] }]));
+    if (k in o) drifts.push(...both(k, p));
+    else if (!mayLack(p)) drifts.push({ kind: 'field_added', pointer: p, upstream: u[k] });
   }
-  for (const k of Object.keys(o))
-    if (!(k in u)) drifts.push({ kind: 'field_missing', pointer: `${pointer}/${pointerToken(k)}`, obsim: o[k] });
+  for (const k of Object.keys(o)) {
+    const p = `${pointer}/${pointerToken(k)}`;
+    if (!(k in u) && !mayLack(p)) drifts.push({ kind: 'field_missing', pointer: p, obsim: o[k] });
+  }
   return drifts;
 }
 
@@ -183,7 +194,7 @@ export function compareShape(
   upstream: unknown,
   obsim: unknown,
   pointer: string,
-  ctx: Pick<CompareContext, 'enumValues'> = {},
+  ctx: Pick<CompareContext, 'enumValues' | 'optional'> = {},
   key = '',
 ): Drift[] {
   const tu = typeOf(upstream);
@@ -192,7 +203,13 @@ export function compareShape(
   if (tu === 'object') {
     const u = upstream as Record<string, unknown>;
     const o = obsim as Record<string, unknown>;
-    return fieldDrifts(u, o, pointer, (k, p) => compareShape(u[k], o[k], p, ctx, k));
+    return fieldDrifts(
+      u,
+      o,
+      pointer,
+      (k, p) => compareShape(u[k], o[k], p, ctx, k),
+      (p) => ctx.optional?.(p) === true,
+    );
   }
   if (tu === 'array') {
     const [a] = upstream as unknown[];

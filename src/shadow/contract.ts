@@ -165,6 +165,40 @@ function shapeOf(doc: Doc, schema: Json | undefined): { properties: Record<strin
   return out;
 }
 
+/**
+ * Whether the answer of `op` (`status`) may lack the field at `pointer`: its object schema there
+ * has the property and does not require it. Indexes step into a list's items.
+ */
+export function optionalInAnswer(op: Operation, status: number, pointer: string): boolean {
+  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let schema: Json | undefined = answerSchema(op, status);
+  for (const [i, token] of tokens.entries()) {
+    const shape = shapeOf(op.doc, schema);
+    const last = i === tokens.length - 1;
+    if (/^\d+$/.test(token) && shape.items) {
+      if (last) return false;
+      schema = shape.items;
+      continue;
+    }
+    if (!(token in shape.properties)) return false;
+    if (last) return !requiredOf(op.doc, schema).has(token);
+    schema = shape.properties[token];
+  }
+  return false;
+}
+
+/** The properties `schema` requires (allOf branches merged; a oneOf/anyOf requires what all its branches do). */
+function requiredOf(doc: Doc, schema: Json | undefined): Set<string> {
+  const { schema: s } = deref(doc, schema);
+  const out = new Set<string>(Array.isArray(s?.required) ? (s.required as string[]) : []);
+  for (const branch of (s?.allOf as Json[] | undefined) ?? []) for (const k of requiredOf(doc, branch)) out.add(k);
+  for (const k of ['oneOf', 'anyOf'] as const) {
+    const branches = ((s?.[k] as Json[] | undefined) ?? []).map((b) => requiredOf(doc, b));
+    if (branches.length) for (const key of branches[0]) if (branches.every((b) => b.has(key))) out.add(key);
+  }
+  return out;
+}
+
 /** The documented JSON schema of an operation's answer of `status`. */
 export function answerSchema(op: Operation, status: number): Json | undefined {
   const responses = op.spec.responses as Record<string, { content?: Record<string, { schema?: Json }> }> | undefined;

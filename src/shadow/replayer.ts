@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { childContext, formatTraceparent } from '../domain/trace-context.js';
-import { answersBankData, anyIdKindOf, contract, learnFromAnswers, translateRequest, type Contract } from './contract.js';
+import { optionalInAnswer, answersBankData, anyIdKindOf, contract, learnFromAnswers, translateRequest, type Contract } from './contract.js';
 import { IdMap } from './id-map.js';
 import { flat, Kept, one, text } from './kept.js';
 import type { HeaderMap } from './proxy.js';
@@ -370,7 +370,11 @@ export class Replayer {
         upstream: { status: x.upstream.status, headers: flat(x.upstream.headers), text: upstreamText, json: upstreamJson },
         obsim: { ...obsimAnswer, json: obsimJson },
       },
-      answersBankData(op) ? { ...this.ctx, bankData: true } : this.ctx,
+      {
+        ...this.ctx,
+        ...(answersBankData(op) ? { bankData: true } : {}),
+        optional: (pointer: string) => optionalInAnswer(op, x.upstream.status, pointer),
+      },
     );
     this.kept.preExisting += comparison.preExisting;
     if (conflicts.length) {

@@ -15,6 +15,9 @@
  *   - bank profiles (docs/banks.md): a created sandbox C in the same app as A and B has three; its
  *     payers pay at its banks (and A's and B's at the same banks): its changes name bank rules,
  *     none of A's or B's ever does, and A and B see no profile.
+ *   - contract versions (docs/contract-versions.md): C is pinned to the example version, A and B
+ *     are not: every provider answer names its own sandbox's version, and a payment answered to C
+ *     has the version's fields (paymentReference, no merchantName), one answered to A or B the base's.
  * OBSIM_ISOLATION_RUNS (default 20 sequences of 20 operations; 200 in test:long).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +30,7 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { build, OTHER_PARTNER, PARTNER } from '../helpers/app.js';
 import { ACTORS, C, OPS, PAYER_BANKS, PROD, storedFaults, tableDigest, type Env, type Owned } from '../helpers/isolation.js';
+import { C_VERSION, versionViolations } from '../helpers/isolation-versions.js';
 import { scaled } from '../helpers/speed.js';
 
 const RUNS = Number(process.env.OBSIM_ISOLATION_RUNS ?? 20);
@@ -59,7 +63,9 @@ t.test('random operation sequences by two partners in two environments never cro
   const rxBase = `http://127.0.0.1:${(rx.address() as AddressInfo).port}`;
 
   const apps: Record<Env, FastifyInstance> = {
-    sandbox: await build(t, { config: { partnersFile, jwtSecret: 'isolation-sandbox-secret-0123456789abcdef' } }),
+    sandbox: await build(t, {
+      config: { partnersFile, jwtSecret: 'isolation-sandbox-secret-0123456789abcdef', contracts: 'examples/contracts' },
+    }),
     production: await build(t, {
       config: {
         environment: 'production',
@@ -92,6 +98,7 @@ t.test('random operation sequences by two partners in two environments never cro
     url: '/_sandbox/sandboxes',
     payload: {
       name: 'with-bank-profiles',
+      contractVersion: C_VERSION,
       banks: {
         'nordlys-bank': { profile: 'degraded', failureRate: 0.5, seed: 7 },
         'fjord-sparekasse': { profile: 'slow-app-approval' },
@@ -297,6 +304,9 @@ t.test('random operation sequences by two partners in two environments never cro
         const sent = `${req.url} ${JSON.stringify(req.payload ?? '')}`;
         const leaked = foreignStrings.filter((s) => res.body.includes(s) && !sent.includes(s));
         if (leaked.length) violations.push(`${where} answered another partner's ids: ${leaked.slice(0, 3).join(', ')}`);
+        // the partner API answers by the caller's sandbox (an AIS call by its token's merchant's, a token by nobody's)
+        if (actor.env === 'sandbox' && req.url.startsWith('/v1/partner/'))
+          violations.push(...versionViolations(actor === C, op, where, res));
         if (res.statusCode === 200 && op === 'list') {
           const items = (JSON.parse(res.body).merchants ?? JSON.parse(res.body).items ?? []) as { merchantId: number }[];
           const own = new Set(

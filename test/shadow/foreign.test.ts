@@ -7,7 +7,9 @@
  * - every shipped scenario passes through the shadow, which reports no drift but the two the double
  *   is seeded with (each as often as the double applied it), and at most 2 % uncomparable; the
  *   partner's receiver URLs end in `/webhooks` and get every delivery;
- * - a list of items made before the shadow watched is compared by shape, counted pre-existing;
+ * - a list of items made before the shadow watched is compared by shape, counted pre-existing; an
+ *   optional field (the document does not require it) one of them was made without is not a drift,
+ *   a required one absent is;
  * - ten partners at once, each a chain of requests on its own payment: replayed in each one's order.
  */
 import t from 'tap';
@@ -136,6 +138,47 @@ t.test('a list with items made before the shadow watched: compared by shape, cou
   // two upstream items unknown to the map, and obsim's own seeded merchant
   t.equal(report.summary.preExisting, 3, 'counted pre-existing');
   t.equal(made.json.merchantId >= 700001, true, "the double's own id range");
+});
+
+t.test('items made before the shadow watched without optional fields: no drift; without a required one: a drift', async (t) => {
+  // the upstream's earlier merchants lack `type` (required by MerchantSummary) only when told to
+  const dropType: SeededDrift = {
+    id: 'earlier-without-type',
+    route: 'GET /v1/partner/merchants',
+    change: (json) => {
+      for (const item of json.items as Record<string, unknown>[]) if (String(item.companyName).startsWith('Earlier')) delete item.type;
+    },
+  };
+  for (const [drifts, expected] of [
+    [[], []],
+    [[dropType], ['field_missing /items/0/type', 'field_missing /items/1/type']],
+  ] as const) {
+    const double = await startForeignProvider({ drifts: [...drifts] });
+    t.teardown(() => double.close());
+    const call = async (base: string, method: string, path: string, body?: unknown) => {
+      const res = await request(`${base}${path}`, { method: method as 'GET', ...json(double, body) });
+      return { status: res.statusCode, json: (await res.body.json()) as Record<string, any> };
+    };
+    // history made without contactEmail and partnerRefId (test merchants have neither)
+    for (const name of ['Earlier One ApS', 'Earlier Two ApS']) await call(double.url, 'POST', '/v1/partner/merchants/test', { companyName: name });
+    const shadow = await shadowOf(t, double);
+    // watched: a standard merchant with both, so obsim's items carry them
+    const made = await call(shadow.url, 'POST', '/v1/partner/merchants', {
+      companyName: 'Watched Standard ApS',
+      contactEmail: 'ops@watched.example',
+      partnerRefId: 'ref-watched',
+    });
+    t.equal(made.status, 200);
+    const list = await call(shadow.url, 'GET', '/v1/partner/merchants?page=1&limit=20');
+    t.equal(list.json.total, 3);
+    const report = await settledReport(shadow);
+    const listed = report.exchanges.find((e) => e.path.startsWith('/v1/partner/merchants?'));
+    t.same(
+      (listed?.drifts ?? []).map((d) => `${d.kind} ${d.pointer}`),
+      expected,
+      drifts.length ? 'a required field absent from an earlier item is a drift' : 'optional fields absent from earlier items are not',
+    );
+  }
 });
 
 t.test('ten partners at once, each on its own payment: each chain replayed in its order', async (t) => {
