@@ -14,7 +14,7 @@ export const ContractVersionList = {
   $id: 'ContractVersionList',
   title: 'ContractVersionList',
   description:
-    'The contract versions this obsim serves, the base (the provider\'s document) first, then those of --contracts in name order. Each is served as its own document at /openapi.json?version=NAME.',
+    "The contract versions this obsim serves, the base (the provider's document) first, then those of --contracts in name order. Each is served as its own document at /openapi.json?version=NAME.",
   type: 'object',
   required: ['items'],
   additionalProperties: false,
@@ -32,14 +32,18 @@ export const ContractVersionList = {
           document: { type: 'string', description: 'Where its OpenAPI document is served' },
           deprecations: {
             type: 'array',
-            description: 'Operations and fields this version marks deprecated: true, with the Deprecation header\'s instant',
+            description: "Operations and fields this version marks deprecated: true, with the Deprecation header's instant",
             items: {
               type: 'object',
               required: ['operationId', 'method', 'path', 'deprecatedAt'],
               additionalProperties: false,
               properties: {
                 ...OPERATION_REF,
-                field: { type: 'string', description: 'A deprecated field of the operation (request body: /x, answer: /x, query or header: the name); absent: the operation itself' },
+                field: {
+                  type: 'string',
+                  description:
+                    'A deprecated field of the operation (request body: /x, answer: /x, query or header: the name); absent: the operation itself',
+                },
                 in: { type: 'string', enum: ['request', 'answer', 'query', 'header'] },
                 deprecatedAt: { type: 'string', format: 'date-time' },
               },

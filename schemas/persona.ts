@@ -29,7 +29,7 @@ export const PersonaSchema = {
       pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
       maxLength: 64,
       description:
-        'The contract version a sandbox made from this persona is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider\'s document',
+        "The contract version a sandbox made from this persona is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider's document",
     },
     merchants: {
       type: 'array',

@@ -51,7 +51,7 @@ export const SandboxCreateRequest = {
       pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
       maxLength: 64,
       description:
-        'The contract version the sandbox is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider\'s document',
+        "The contract version the sandbox is pinned to (docs/contract-versions.md; GET /_sandbox/contract/versions lists them): its requests are served by that version unless one names another with Obsim-Contract-Version. Default: base, the provider's document",
     },
     persona: {
       description:

@@ -19,7 +19,11 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 export function fastifyOptions(config: Config, logger: FastifyServerOptions['logger']) {
   // handed to the schema controller too, so Fastify never loads its default compiler (Ajv) at start
-  const validatorCompiler = buildValidatorCompiler(sharedSchemas, config.strict, config.contracts === undefined ? undefined : passedByVersion);
+  const validatorCompiler = buildValidatorCompiler(
+    sharedSchemas,
+    config.strict,
+    config.contracts === undefined ? undefined : passedByVersion,
+  );
   const options: FastifyServerOptions = {
     schemaController: {
       compilersFactory: {

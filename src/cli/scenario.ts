@@ -127,7 +127,10 @@ export function registerScenarioCommands(program: Command): void {
       new Option('--admin-key <key>', 'X-Obsim-Admin-Key for --isolate, when the server runs with OBSIM_ADMIN_KEY').env('OBSIM_ADMIN_KEY'),
     )
     .option('--contract-version <name>', "run every scenario under this contract version (overrides the file's contractVersion)")
-    .option('--contracts <dir>', 'with --in-process: the contract versions folder the in-process simulator serves (docs/contract-versions.md)')
+    .option(
+      '--contracts <dir>',
+      'with --in-process: the contract versions folder the in-process simulator serves (docs/contract-versions.md)',
+    )
     .option('--bail', 'stop after the first failed scenario')
     .option('--var <name=value>', 'set a variable before the run (repeatable), e.g. --var merchant.clientId=…', varArg, [])
     .option(

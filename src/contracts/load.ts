@@ -18,7 +18,6 @@ import { ContractFileError } from './errors.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
 import { schemaAt, type Operation, operationsOf } from './walk.js';
 
-
 export interface LoadedVersion {
   name: string;
   /** The file it came from, as given (folder and name). */
@@ -43,7 +42,8 @@ const firstError = (errors: ErrorObject[] | null | undefined): { at: string; mes
   if (!e) return { at: '', message: 'is not valid' };
   let at = e.instancePath;
   if (e.keyword === 'required') at += `/${String(e.params.missingProperty)}`;
-  if (e.keyword === 'additionalProperties') return { at: `${at}/${String(e.params.additionalProperty)}`, message: 'is not a known property' };
+  if (e.keyword === 'additionalProperties')
+    return { at: `${at}/${String(e.params.additionalProperty)}`, message: 'is not a known property' };
   return { at, message: e.message ?? 'is not valid' };
 };
 
@@ -143,15 +143,18 @@ function checkSwitches(
     const at = `/x-obsim/answers/${i}`;
     const schemas = answerSchemas(rule.in, base, document, ops, events);
     if (schemas === undefined) fail(`${at}/in`, `names no operationId and no webhook event of the document`);
-    const known = (pointer: string) => schemas!.some((s) => s.schema !== undefined && schemaAt(s.doc, s.schema, pointerTokens(pointer)) !== undefined);
+    const known = (pointer: string) =>
+      schemas.some((s) => s.schema !== undefined && schemaAt(s.doc, s.schema, pointerTokens(pointer)) !== undefined);
     if (!known(rule.field)) fail(`${at}/field`, `${rule.field} is not a field of ${rule.in}'s answer`);
     if (rule.when && !known(rule.when.field)) fail(`${at}/when/field`, `${rule.when.field} is not a field of ${rule.in}'s answer`);
-    if (rule.value && 'copy' in rule.value && !known(rule.value.copy)) fail(`${at}/value/copy`, `${rule.value.copy} is not a field of ${rule.in}'s answer`);
+    if (rule.value && 'copy' in rule.value && !known(rule.value.copy))
+      fail(`${at}/value/copy`, `${rule.value.copy} is not a field of ${rule.in}'s answer`);
     const kinds = [rule.remove === true, rule.value !== undefined, rule.send !== undefined].filter(Boolean).length;
     if (kinds !== 1) fail(at, 'a switch does one thing: remove, value (a new field) or send (a value now sent)');
     if (rule.when && rule.send === undefined) fail(`${at}/when`, 'only a value now sent (send) has a condition');
   });
-  if (switches.deprecatedAt !== undefined && Number.isNaN(Date.parse(switches.deprecatedAt))) fail('/x-obsim/deprecatedAt', 'is not an instant');
+  if (switches.deprecatedAt !== undefined && Number.isNaN(Date.parse(switches.deprecatedAt)))
+    fail('/x-obsim/deprecatedAt', 'is not an instant');
 }
 
 function documentOperation(doc: OpenApiDocument, id: string): Operation | undefined {

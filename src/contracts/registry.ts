@@ -66,7 +66,8 @@ function byId(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(byId);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? `${v.slice(REF.length)}#` : byId(v);
+  for (const [k, v] of Object.entries(value))
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith(REF) ? `${v.slice(REF.length)}#` : byId(v);
   return out;
 }
 
@@ -91,7 +92,14 @@ function parametersSchema(op: Operation, where: string): object | undefined {
   };
 }
 
-function compileVersion(name: string, file: string | undefined, title: string, document: OpenApiDocument, switches: ContractSwitches, strict: boolean): ContractVersion {
+function compileVersion(
+  name: string,
+  file: string | undefined,
+  title: string,
+  document: OpenApiDocument,
+  switches: ContractSwitches,
+  strict: boolean,
+): ContractVersion {
   let components: object[] | undefined;
   const componentSchemas = () =>
     (components ??= Object.entries(document.components.schemas ?? {}).map(([id, schema]) => ({ ...(byId(schema) as object), $id: id })));
@@ -157,7 +165,7 @@ function compileVersion(name: string, file: string | undefined, title: string, d
         let serialize: Serialize | undefined;
         if (schema !== undefined) {
           serializerOf ??= dedupedSerializerFactory()(external(), undefined) as never;
-          serialize = serializerOf!({ schema: byId(schema) as object, method: op.method, url: op.path, httpStatus: k });
+          serialize = serializerOf({ schema: byId(schema) as object, method: op.method, url: op.path, httpStatus: k });
         }
         serializers.set(k, serialize);
         return serialize;

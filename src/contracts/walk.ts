@@ -72,7 +72,8 @@ export function deprecatedFields(doc: Pick<OpenApiDocument, 'components'>, schem
     const node = deref(doc, s);
     if (!node || seen.has(node)) return;
     seen.add(node);
-    for (const branch of ['allOf', 'anyOf', 'oneOf'] as const) for (const sub of (node[branch] as unknown[] | undefined) ?? []) walk(sub, at);
+    for (const branch of ['allOf', 'anyOf', 'oneOf'] as const)
+      for (const sub of (node[branch] as unknown[] | undefined) ?? []) walk(sub, at);
     if (node.items !== undefined) walk(node.items, `${at}/*`);
     for (const [name, prop] of Object.entries((node.properties as Json | undefined) ?? {})) {
       const field = `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;

@@ -21,11 +21,7 @@ export const BASE_VERSION = 'base';
 export const CONTRACT_VERSION_HEADER = 'obsim-contract-version';
 
 export type ValueSource =
-  | { const: unknown }
-  | { copy: string }
-  | { template: string }
-  | { generate: 'uuid'; from?: string }
-  | { generate: 'now' };
+  { const: unknown } | { copy: string } | { template: string } | { generate: 'uuid'; from?: string } | { generate: 'now' };
 
 export interface AnswerSwitch {
   /** An operationId of the version's document, or a webhook event name (`payment.completed`). */
@@ -116,7 +112,7 @@ function madeValue(source: ValueSource, holder: Json, root: unknown, rule: Answe
   if ('template' in source)
     return source.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const v = name.startsWith('/') ? valueAt(root, pointerTokens(name)) : holder[name];
-      return v === undefined || v === null ? '' : String(v as string | number | boolean);
+      return v === undefined || v === null ? '' : String(v);
     });
   if (source.generate === 'now') return ctx.now;
   const from = source.from === undefined ? holder : valueAt(root, pointerTokens(source.from));
@@ -149,7 +145,8 @@ export function shapeAnswer(rules: AnswerRules, body: unknown, ctx: ShapeContext
       }
     }
   }
-  for (const rule of rules) if (rule.remove === true) for (const { holder, key } of holders(out, pointerTokens(rule.field))) delete holder[key];
+  for (const rule of rules)
+    if (rule.remove === true) for (const { holder, key } of holders(out, pointerTokens(rule.field))) delete holder[key];
   return out;
 }
 

@@ -157,7 +157,15 @@ function deprecatedCalls(input: ReadinessInput, ops: readonly (ProviderOperation
     const key = `${e.contractVersion} ${o.operationId}`;
     const seen = found.get(key);
     if (seen) seen.calls++;
-    else found.set(key, { operationId: o.operationId, method: o.method, path: o.path, contractVersion: e.contractVersion, calls: 1, firstEntry: e.id });
+    else
+      found.set(key, {
+        operationId: o.operationId,
+        method: o.method,
+        path: o.path,
+        contractVersion: e.contractVersion,
+        calls: 1,
+        firstEntry: e.id,
+      });
   });
   return [...found.values()];
 }

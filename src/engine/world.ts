@@ -50,7 +50,19 @@ export interface WorldDeps {
 
 export type World = ReturnType<typeof createWorld>;
 
-export function createWorld({ id, store, clock, settings, saveClock, traffic, log, onFired, onTransition, banks, contractVersion }: WorldDeps) {
+export function createWorld({
+  id,
+  store,
+  clock,
+  settings,
+  saveClock,
+  traffic,
+  log,
+  onFired,
+  onTransition,
+  banks,
+  contractVersion,
+}: WorldDeps) {
   const lifecycle = createLifecycle(store, settings, id, onTransition, banks);
   const runtime = createTimerRuntime({ store, sandboxId: id, clock, lifecycle, traffic, log, onFired });
   const save = () => store.tx(() => saveClock(clock.state()));

@@ -125,7 +125,7 @@ export const READ_TOOLS: Tool[] = [
   {
     name: 'list_contract_versions',
     description:
-      'The contract versions this obsim serves (the base, the provider\'s document, first): each with what it deprecates and sunsets. create_sandbox pins a sandbox to one (docs/contract-versions.md).',
+      "The contract versions this obsim serves (the base, the provider's document, first): each with what it deprecates and sunsets. create_sandbox pins a sandbox to one (docs/contract-versions.md).",
     input: input({}),
     output: component('ContractVersionList'),
     run: (session, args) => session.call('GET', '/_sandbox/contract/versions', { sandbox: args.sandbox as string | undefined }),

@@ -101,7 +101,8 @@ export class Session {
       headers['x-partner-client-secret'] = credentials.clientSecret;
     }
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (this.options.contractVersion !== undefined && path.startsWith('/v1/')) headers['obsim-contract-version'] = this.options.contractVersion;
+    if (this.options.contractVersion !== undefined && path.startsWith('/v1/'))
+      headers['obsim-contract-version'] = this.options.contractVersion;
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== null) query.set(k, String(v));
     const url = `${this.options.baseUrl}${path}${query.size ? `?${query}` : ''}`;

@@ -86,7 +86,10 @@ export const contractVersionsPlugin = fp(
     const registry = createRegistry(base, loaded, app.config.strict);
     const pinned = app.config.contractVersion;
     if (pinned !== undefined && !registry.has(pinned))
-      throw new ConfigError('--contract-version', `no contract version ${JSON.stringify(pinned)}: the versions are ${registry.names().join(', ')}`);
+      throw new ConfigError(
+        '--contract-version',
+        `no contract version ${JSON.stringify(pinned)}: the versions are ${registry.names().join(', ')}`,
+      );
     app.decorate('contracts', registry);
     app.decorateRequest('contractVersion', null);
     app.decorateRequest('contractOperation', null);
@@ -187,8 +190,8 @@ export const contractVersionsPlugin = fp(
     app.addHook('onRoute', (route: RouteOptions) => {
       if (isProviderRoute(route.url)) {
         route.preValidation = [versionOf, ...[route.preValidation ?? []].flat()];
-        if (registry.versioned) route.onSend = [...[route.onSend ?? []].flat(), namedOnRefusal as never];
-      } else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion as never];
+        if (registry.versioned) route.onSend = [...[route.onSend ?? []].flat(), namedOnRefusal];
+      } else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion];
     });
 
     if (!registry.versioned) return;

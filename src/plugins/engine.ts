@@ -83,7 +83,15 @@ export const enginePlugin = fp(
     });
     app.decorate(
       'engine',
-      createEngine({ store: app.store, meta: app.meta, clock: app.clock, settings, traffic, log: app.log, contractVersion: app.config.contractVersion }),
+      createEngine({
+        store: app.store,
+        meta: app.meta,
+        clock: app.clock,
+        settings,
+        traffic,
+        log: app.log,
+        contractVersion: app.config.contractVersion,
+      }),
     );
     // a span for every transition, in the trace of what caused it (only while spans are exported)
     const { telemetry } = app;

@@ -109,7 +109,11 @@ export const responseValidationPlugin = fp(
       if (!vajv) {
         vajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
         addFormats.default(vajv);
-        for (const s of app.contracts.list().find((v) => v.name === version)?.componentSchemas() ?? []) vajv.addSchema(s);
+        for (const s of app.contracts
+          .list()
+          .find((v) => v.name === version)
+          ?.componentSchemas() ?? [])
+          vajv.addSchema(s);
         versionAjvs.set(version, vajv);
       }
       return vajv.compile(schema);

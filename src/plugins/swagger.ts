@@ -118,7 +118,11 @@ const uiOptions = (versions: readonly string[]) => ({
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 
 /** A Fastify instance holding @fastify/swagger and swagger-ui over `routes`; nothing in it is ever validated or run. */
-async function buildDocsApp(routes: readonly RouteEntry[], schemas: Record<string, unknown>, versions: readonly string[]): Promise<FastifyInstance> {
+async function buildDocsApp(
+  routes: readonly RouteEntry[],
+  schemas: Record<string, unknown>,
+  versions: readonly string[],
+): Promise<FastifyInstance> {
   const [{ default: Fastify }, { default: swagger }, { default: swaggerUi }] = await Promise.all([
     import('fastify'),
     import('@fastify/swagger'),
@@ -145,11 +149,7 @@ export const swaggerPlugin = fp(
     let docsApp: Promise<FastifyInstance> | undefined;
     // a build that failed is tried again by the next read (not answered with its error forever)
     const loadDocs = () =>
-      (docsApp ??= buildDocsApp(
-        app.routeTable,
-        app.getSchemas(),
-        app.contracts.names().slice(1),
-      ).catch((err: unknown) => {
+      (docsApp ??= buildDocsApp(app.routeTable, app.getSchemas(), app.contracts.names().slice(1)).catch((err: unknown) => {
         docsApp = undefined;
         throw err;
       }));

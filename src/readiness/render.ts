@@ -56,7 +56,9 @@ export function reportText(r: SandboxReadiness, color = false): string {
   if (deprecated.length > 0) {
     out.push('', c.bold(`Calls to deprecated operations (${deprecated.length})`));
     for (const d of deprecated)
-      out.push(`  ${c.yellow(d.operationId.padEnd(34))} ${`${d.method} ${d.path}`.padEnd(58)} ${d.calls}× in ${d.contractVersion}  ${c.dim(`first #${d.firstEntry}`)}`);
+      out.push(
+        `  ${c.yellow(d.operationId.padEnd(34))} ${`${d.method} ${d.path}`.padEnd(58)} ${d.calls}× in ${d.contractVersion}  ${c.dim(`first #${d.firstEntry}`)}`,
+      );
   }
   const called = r.operations.filter((o) => o.called);
   out.push('', c.bold(`Operations: ${called.length} of ${r.operations.length} called`));
@@ -102,7 +104,9 @@ export function reportMarkdown(r: SandboxReadiness): string {
   if (r.deprecatedCalls?.length) {
     out.push('', `### Calls to deprecated operations (${r.deprecatedCalls.length})`, '');
     for (const d of r.deprecatedCalls)
-      out.push(`- \`${d.operationId}\` (${d.method} ${d.path}): ${d.calls}× in contract version ${d.contractVersion}, first #${d.firstEntry}`);
+      out.push(
+        `- \`${d.operationId}\` (${d.method} ${d.path}): ${d.calls}× in contract version ${d.contractVersion}, first #${d.firstEntry}`,
+      );
   }
   out.push('', `### Operations (${r.operations.filter((o) => o.called).length} of ${r.operations.length} called)`, '');
   out.push('| Operation | Route | Answers | Not met |', '|---|---|---|---|');

@@ -190,7 +190,9 @@ export class RunContext {
     const res = await this.call('GET', '/_sandbox/contract/versions');
     const names = ((res.json as { items?: { name: string }[] } | undefined)?.items ?? []).map((v) => v.name);
     if (res.status === 200 && !names.includes(this.contractVersion!))
-      throw new Error(`no contract version ${JSON.stringify(this.contractVersion)} on this simulator: the versions are ${names.join(', ')}`);
+      throw new Error(
+        `no contract version ${JSON.stringify(this.contractVersion)} on this simulator: the versions are ${names.join(', ')}`,
+      );
   }
 
   /** The newest journal entry when the run started: request expectations look only after it. */

@@ -99,7 +99,12 @@ async function isolatedSandbox(
 ): Promise<{ partner: PartnerCredentials; remove(): Promise<void> }> {
   const adminKey = isolate === true ? undefined : isolate.adminKey;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(adminKey ? { 'x-obsim-admin-key': adminKey } : {}) };
-  const res = await transport.request({ method: 'POST', path: '/_sandbox/sandboxes', headers, body: JSON.stringify({ name, ttl: '1h', ...(contractVersion === undefined ? {} : { contractVersion }) }) });
+  const res = await transport.request({
+    method: 'POST',
+    path: '/_sandbox/sandboxes',
+    headers,
+    body: JSON.stringify({ name, ttl: '1h', ...(contractVersion === undefined ? {} : { contractVersion }) }),
+  });
   const body = res.json as { sandboxId?: string; credentials?: PartnerCredentials } | undefined;
   if (res.status !== 200 || !body?.credentials || !body.sandboxId) {
     throw new Error(

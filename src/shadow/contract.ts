@@ -170,7 +170,10 @@ function shapeOf(doc: Doc, schema: Json | undefined): { properties: Record<strin
  * has the property and does not require it. Indexes step into a list's items.
  */
 export function optionalInAnswer(op: Operation, status: number, pointer: string): boolean {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   let schema: Json | undefined = answerSchema(op, status);
   for (const [i, token] of tokens.entries()) {
     const shape = shapeOf(op.doc, schema);

@@ -268,7 +268,9 @@ export function deliveryStore(db: Db) {
       inserted++;
       // the same bytes as the original, a version's shaping included
       const versionedBody = (original as DeliveryWithEvent & { versioned_body: string | null }).versioned_body;
-      return Number(insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso, Date.now(), versionedBody).lastInsertRowid);
+      return Number(
+        insert.run(original.event_id, original.webhook_id, partnerId, url, id, nowIso, Date.now(), versionedBody).lastInsertRowid,
+      );
     },
   };
 }

@@ -48,7 +48,10 @@ t.test("a client generated from a version's document compiles strictly and drive
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
 
-  const app = await build(t, { clock: VirtualClock.create({ start: '2027-04-01T00:00:00.000Z', frozen: true }), config: { contracts: 'examples/contracts' } });
+  const app = await build(t, {
+    clock: VirtualClock.create({ start: '2027-04-01T00:00:00.000Z', frozen: true }),
+    config: { contracts: 'examples/contracts' },
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const document = await fetch(`${address}/openapi.json?version=${V}`);
   t.equal(document.status, 200);

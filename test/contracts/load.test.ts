@@ -37,7 +37,10 @@ const ADD_FIELD = {
 function folderWith(files: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'obsim-contracts-'));
   for (const [name, content] of Object.entries(files))
-    writeFileSync(join(dir, name), typeof content === 'string' ? content : name.endsWith('.json') ? JSON.stringify(content) : stringify(content));
+    writeFileSync(
+      join(dir, name),
+      typeof content === 'string' ? content : name.endsWith('.json') ? JSON.stringify(content) : stringify(content),
+    );
   return dir;
 }
 
@@ -57,7 +60,12 @@ t.test('each way a version file can be wrong is refused with its file and pointe
     ['not an overlay (no actions)', { 'a.yaml': { overlay: '1.0.0', info: { title: 't', version: 'v1' } } }, '/actions', /Overlay 1\.0/],
     ['another overlay version', { 'a.yaml': { ...overlay('v1', [ADD_FIELD]), overlay: '2.0.0' } }, '/overlay', /Overlay 1\.0/],
     ['an unknown top-level property', { 'a.json': { ...overlay('v1', [ADD_FIELD]), oops: 1 } }, '/oops', /not a known property/],
-    ['a target that selects nothing', { 'a.yaml': overlay('v1', [ADD_FIELD, { target: '$.paths.nope', update: { a: 1 } }]) }, '/actions/1/target', /selects nothing/],
+    [
+      'a target that selects nothing',
+      { 'a.yaml': overlay('v1', [ADD_FIELD, { target: '$.paths.nope', update: { a: 1 } }]) },
+      '/actions/1/target',
+      /selects nothing/,
+    ],
     ['the base name', { 'a.yaml': overlay('base', [ADD_FIELD]) }, '/info/version', /provider's document/],
     [
       'a switch naming an unknown operation',
@@ -99,7 +107,12 @@ t.test('each way a version file can be wrong is refused with its file and pointe
       '',
       /not a valid OpenAPI 3\.1 document/,
     ],
-    ['two files, one name', { 'a.yaml': overlay('v1', [ADD_FIELD]), 'b.yaml': overlay('v1', [ADD_FIELD]) }, '/info/version', /also the version of a\.yaml/],
+    [
+      'two files, one name',
+      { 'a.yaml': overlay('v1', [ADD_FIELD]), 'b.yaml': overlay('v1', [ADD_FIELD]) },
+      '/info/version',
+      /also the version of a\.yaml/,
+    ],
   ];
   for (const [what, files, pointer, message] of cases) {
     const err = await refusal(files);
@@ -125,15 +138,19 @@ t.test('obsim serve --contracts with a bad file: one line naming the file and po
 
 t.test('two versions in one process run the whole shipped scenario suite, each story under each', async (t) => {
   const dir = folderWith({
-    'additive.yaml': overlay('additive', [ADD_FIELD, { target: "$.paths['/v1/partner/merchants/{merchantId}/onboarding-status'].get", update: { deprecated: true } }], {
-      'x-obsim': {
-        deprecatedAt: '2026-01-01T00:00:00Z',
-        answers: [
-          { in: 'createPayment', field: '/paymentReference', value: { generate: 'uuid', from: '/paymentId' } },
-          { in: 'getPaymentStatus', field: '/paymentReference', value: { generate: 'uuid', from: '/paymentId' } },
-        ],
+    'additive.yaml': overlay(
+      'additive',
+      [ADD_FIELD, { target: "$.paths['/v1/partner/merchants/{merchantId}/onboarding-status'].get", update: { deprecated: true } }],
+      {
+        'x-obsim': {
+          deprecatedAt: '2026-01-01T00:00:00Z',
+          answers: [
+            { in: 'createPayment', field: '/paymentReference', value: { generate: 'uuid', from: '/paymentId' } },
+            { in: 'getPaymentStatus', field: '/paymentReference', value: { generate: 'uuid', from: '/paymentId' } },
+          ],
+        },
       },
-    }),
+    ),
   });
   mkdirSync(dir, { recursive: true });
   const app = await build(t, { config: { contracts: dir } });

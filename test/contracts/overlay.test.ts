@@ -11,7 +11,15 @@ const doc = () => ({
   info: { title: 'Pets', version: '1' },
   paths: {
     '/': { get: { summary: 'old root', parameters: [{ name: 'dummy', in: 'query' }] } },
-    '/pets': { get: { summary: 'old pets', parameters: [{ name: 'filter', in: 'query' }, { name: 'filter', in: 'header' }] } },
+    '/pets': {
+      get: {
+        summary: 'old pets',
+        parameters: [
+          { name: 'filter', in: 'query' },
+          { name: 'filter', in: 'header' },
+        ],
+      },
+    },
     '/foo': { get: { description: 'old foo' } },
     '/bar': { get: { description: 'old bar' } },
     '/items': { get: { 'x-oai-traits': ['paged'], responses: { 200: { description: 'OK' } } } },
@@ -51,14 +59,20 @@ t.test('Targeted Overlay Example: each action updates the nodes its target selec
   });
   t.equal(out.paths['/foo'].get.description, 'This is the new description');
   t.equal(out.paths['/bar'].get.description, 'This is the updated description');
-  t.same((out.paths['/bar'] as Record<string, unknown>).post, { description: 'This is an updated description of a child object', 'x-safe': false });
+  t.same((out.paths['/bar'] as Record<string, unknown>).post, {
+    description: 'This is an updated description of a child object',
+    'x-safe': false,
+  });
 });
 
 t.test('Wildcard Overlay Example: a wildcard and an RFC 9535 filter select several nodes', async (t) => {
   const out = applyOverlay(doc(), {
     actions: [
       { target: '$.paths.*.get', update: { 'x-safe': true } },
-      { target: "$.paths.*.get.parameters[?@.name=='filter' && @.in=='query']", update: { schema: { $ref: '/components/schemas/filterSchema' } } },
+      {
+        target: "$.paths.*.get.parameters[?@.name=='filter' && @.in=='query']",
+        update: { schema: { $ref: '/components/schemas/filterSchema' } },
+      },
     ],
   });
   for (const path of Object.keys(out.paths)) t.equal((out.paths[path as '/'].get as Record<string, unknown>)['x-safe'], true, path);
@@ -98,7 +112,12 @@ t.test('Traits Example: as printed, its target is not RFC 9535 JSONPath; the sam
     actions: [
       {
         target: "$.paths.*[?@['x-oai-traits']]",
-        update: { parameters: [{ name: 'top', in: 'query' }, { name: 'skip', in: 'query' }] },
+        update: {
+          parameters: [
+            { name: 'top', in: 'query' },
+            { name: 'skip', in: 'query' },
+          ],
+        },
       },
     ],
   });
@@ -120,7 +139,10 @@ t.test('remove defaults to false; a target selecting nothing, and a primitive ta
     }
     return undefined;
   };
-  const nothing = thrown([{ target: '$.info', update: { title: 'x' } }, { target: '$.paths.nope', update: { a: 1 } }]);
+  const nothing = thrown([
+    { target: '$.info', update: { title: 'x' } },
+    { target: '$.paths.nope', update: { a: 1 } },
+  ]);
   t.ok(nothing instanceof OverlayError);
   t.equal(nothing?.action, 1);
   t.equal(nothing?.property, 'target');

@@ -44,7 +44,9 @@ t.test('the versions are listed, the base first, and each document is served', a
   const res = await a.inject({ method: 'GET', url: '/_sandbox/contract/versions', headers: PARTNER });
   t.equal(res.statusCode, 200);
   t.same(schemaErrors('ContractVersionList', json(res)), []);
-  const items = json<{ items: { name: string; file?: string; document: string; deprecations: unknown[]; sunsets: unknown[] }[] }>(res).items;
+  const items = json<{ items: { name: string; file?: string; document: string; deprecations: unknown[]; sunsets: unknown[] }[] }>(
+    res,
+  ).items;
   t.same(
     items.map((i) => i.name),
     ['base', V],
@@ -58,7 +60,10 @@ t.test('the versions are listed, the base first, and each document is served', a
       sunsetAt: '2027-09-01T00:00:00Z',
     },
   ]);
-  t.ok(items[1].deprecations.some((d) => (d as { field?: string }).field === '/partnerRefId'), 'a deprecated request field is listed');
+  t.ok(
+    items[1].deprecations.some((d) => (d as { field?: string }).field === '/partnerRefId'),
+    'a deprecated request field is listed',
+  );
   const base = json(await a.inject({ method: 'GET', url: '/openapi.json' }));
   const versioned = json<{ info: { version: string }; components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>(
     await a.inject({ method: 'GET', url: `/openapi.json?version=${V}` }),
@@ -99,7 +104,11 @@ t.test('Obsim-Contract-Version picks the version per request; every answer names
   // a value now sent: authorized while the bank settles (the base says processing)
   await a.inject({ method: 'POST', url: `/_sandbox/payments/${body.paymentId}/approve`, headers: JSON_HEADERS, payload: {} });
   const read = (version: string) =>
-    a.inject({ method: 'GET', url: `/v1/partner/payments/${body.paymentId}/status`, headers: { ...PARTNER, 'obsim-contract-version': version } });
+    a.inject({
+      method: 'GET',
+      url: `/v1/partner/payments/${body.paymentId}/status`,
+      headers: { ...PARTNER, 'obsim-contract-version': version },
+    });
   t.equal(json(await read('base')).status, 'processing');
   t.equal(json(await read(V)).status, 'authorized');
   // a status code changed: registering a webhook answers 201
@@ -133,7 +142,12 @@ t.test('an unknown version is a 400 naming the header and the known versions, an
   t.match(json(res).message, /"2030-01-01".*base, 2027-03-01/);
   t.equal(count(a, 'merchants'), before, 'nothing created');
   const sandboxes = count(a, 'sandboxes');
-  const pin = await a.inject({ method: 'POST', url: '/_sandbox/sandboxes', headers: { 'content-type': 'application/json' }, payload: { contractVersion: 'nope' } });
+  const pin = await a.inject({
+    method: 'POST',
+    url: '/_sandbox/sandboxes',
+    headers: { 'content-type': 'application/json' },
+    payload: { contractVersion: 'nope' },
+  });
   t.equal(pin.statusCode, 400);
   t.match(json(pin), { code: 'unknown_contract_version', field: '/contractVersion', in: 'body' });
   t.equal(count(a, 'sandboxes'), sandboxes, 'no sandbox created');
@@ -142,7 +156,12 @@ t.test('an unknown version is a 400 naming the header and the known versions, an
 t.test('a sandbox pinned at creation is served by its version; the header still picks another for one request', async (t) => {
   const a = await app(t);
   const created = json(
-    await a.inject({ method: 'POST', url: '/_sandbox/sandboxes', headers: { 'content-type': 'application/json' }, payload: { contractVersion: V } }),
+    await a.inject({
+      method: 'POST',
+      url: '/_sandbox/sandboxes',
+      headers: { 'content-type': 'application/json' },
+      payload: { contractVersion: V },
+    }),
   );
   t.equal(created.contractVersion, V);
   t.same(schemaErrors('SandboxCreated', created), []);
@@ -207,41 +226,46 @@ t.test('two sandboxes on two versions, interleaved, each answer only by their ow
   }
 });
 
-t.test('Deprecation, Sunset and Link on a deprecated operation; 410 from the sunset instant on the sandbox clock, not before', async (t) => {
-  // one millisecond before the sunset, frozen
-  const a = await app(t, new Date(SUNSET_AT - 1).toISOString());
-  const { merchantId } = await testMerchantClientId(a);
-  const resend = () =>
-    a.inject({
-      method: 'POST',
-      url: `/v1/partner/merchants/${merchantId}/resend-onboarding`,
-      headers: { ...PARTNER, 'obsim-contract-version': V },
-    });
-  const before = await resend();
-  t.not(before.statusCode, 410, 'still served before the sunset');
-  const [deprecation] = parseItem(String(before.headers.deprecation));
-  t.ok(deprecation instanceof Date, 'Deprecation is an RFC 9651 date item');
-  t.equal((deprecation as Date).getTime(), DEPRECATED_AT);
-  t.equal(Date.parse(String(before.headers.sunset)), SUNSET_AT, 'Sunset is an HTTP date of the sunset instant');
-  t.match(String(before.headers.sunset), /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/, 'IMF-fixdate');
-  t.match(String(before.headers.link), /^<[^>]+>; rel="deprecation"/);
-  const baseCall = await a.inject({ method: 'POST', url: `/v1/partner/merchants/${merchantId}/resend-onboarding`, headers: PARTNER });
-  t.notOk(baseCall.headers.deprecation, 'the base does not deprecate it');
-  await a.inject({ method: 'POST', url: '/_sandbox/clock/advance', headers: JSON_HEADERS, payload: { duration: '1ms' } });
-  const after = await resend();
-  t.equal(after.statusCode, 410);
-  t.same(schemaErrors('ErrorBody', json(after)), []);
-  t.match(json(after), { code: 'operation_sunset' });
-  t.match(json(after).message, /2027-09-01T00:00:00Z.*2027-03-01/);
-  t.ok(after.headers.sunset, 'the 410 still says when');
-  // readiness: the calls to the deprecated operation, with the first journal entry
-  const report = json(await a.inject({ method: 'GET', url: '/_sandbox/report', headers: PARTNER }));
-  t.same(schemaErrors('SandboxReadinessReport', report), []);
-  t.match(report.deprecatedCalls, [{ operationId: 'resendMerchantOnboarding', contractVersion: V, calls: 2 }]);
-  const first = json(await a.inject({ method: 'GET', url: `/_sandbox/requests/${report.deprecatedCalls[0].firstEntry}`, headers: PARTNER }));
-  t.equal(first.contractVersion, V);
-  t.match(first.path, /resend-onboarding$/);
-});
+t.test(
+  'Deprecation, Sunset and Link on a deprecated operation; 410 from the sunset instant on the sandbox clock, not before',
+  async (t) => {
+    // one millisecond before the sunset, frozen
+    const a = await app(t, new Date(SUNSET_AT - 1).toISOString());
+    const { merchantId } = await testMerchantClientId(a);
+    const resend = () =>
+      a.inject({
+        method: 'POST',
+        url: `/v1/partner/merchants/${merchantId}/resend-onboarding`,
+        headers: { ...PARTNER, 'obsim-contract-version': V },
+      });
+    const before = await resend();
+    t.not(before.statusCode, 410, 'still served before the sunset');
+    const [deprecation] = parseItem(String(before.headers.deprecation));
+    t.ok(deprecation instanceof Date, 'Deprecation is an RFC 9651 date item');
+    t.equal((deprecation as Date).getTime(), DEPRECATED_AT);
+    t.equal(Date.parse(String(before.headers.sunset)), SUNSET_AT, 'Sunset is an HTTP date of the sunset instant');
+    t.match(String(before.headers.sunset), /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/, 'IMF-fixdate');
+    t.match(String(before.headers.link), /^<[^>]+>; rel="deprecation"/);
+    const baseCall = await a.inject({ method: 'POST', url: `/v1/partner/merchants/${merchantId}/resend-onboarding`, headers: PARTNER });
+    t.notOk(baseCall.headers.deprecation, 'the base does not deprecate it');
+    await a.inject({ method: 'POST', url: '/_sandbox/clock/advance', headers: JSON_HEADERS, payload: { duration: '1ms' } });
+    const after = await resend();
+    t.equal(after.statusCode, 410);
+    t.same(schemaErrors('ErrorBody', json(after)), []);
+    t.match(json(after), { code: 'operation_sunset' });
+    t.match(json(after).message, /2027-09-01T00:00:00Z.*2027-03-01/);
+    t.ok(after.headers.sunset, 'the 410 still says when');
+    // readiness: the calls to the deprecated operation, with the first journal entry
+    const report = json(await a.inject({ method: 'GET', url: '/_sandbox/report', headers: PARTNER }));
+    t.same(schemaErrors('SandboxReadinessReport', report), []);
+    t.match(report.deprecatedCalls, [{ operationId: 'resendMerchantOnboarding', contractVersion: V, calls: 2 }]);
+    const first = json(
+      await a.inject({ method: 'GET', url: `/_sandbox/requests/${report.deprecatedCalls[0].firstEntry}`, headers: PARTNER }),
+    );
+    t.equal(first.contractVersion, V);
+    t.match(first.path, /resend-onboarding$/);
+  },
+);
 
 t.test('a deprecated request field, when sent, answers Deprecation; when not sent, nothing', async (t) => {
   const a = await app(t);
@@ -275,7 +299,12 @@ t.test('a webhook keeps the version it was registered under: its deliveries carr
   const { clientId } = await testMerchantClientId(a);
   // the payment itself is made under the base: the webhook's version decides its deliveries
   const payment = json(
-    await a.inject({ method: 'POST', url: '/v1/partner/payments', headers: JSON_HEADERS, payload: { merchantClientId: clientId, amount: 3, referenceNumber: 'w' } }),
+    await a.inject({
+      method: 'POST',
+      url: '/v1/partner/payments',
+      headers: JSON_HEADERS,
+      payload: { merchantClientId: clientId, amount: 3, referenceNumber: 'w' },
+    }),
   );
   await a.inject({ method: 'POST', url: `/_sandbox/payments/${payment.paymentId}/complete`, headers: JSON_HEADERS, payload: {} });
   const got = await receiver.waitFor(2);
@@ -285,13 +314,19 @@ t.test('a webhook keeps the version it was registered under: its deliveries carr
     ['next', versionHook.secret],
   ]) {
     const r = byPath[path];
-    t.equal(r.headers['x-webhook-signature'], createHmac('sha256', secret).update(r.raw).digest('hex'), `${path}: signed over the bytes sent`);
+    t.equal(
+      r.headers['x-webhook-signature'],
+      createHmac('sha256', secret).update(r.raw).digest('hex'),
+      `${path}: signed over the bytes sent`,
+    );
   }
   t.notOk('paymentReference' in byPath.base.json.data, 'the base webhook gets the base payload');
   t.equal(byPath.next.json.data.paymentReference, `PAY-${payment.paymentId}`, 'the version’s webhook gets its field');
   t.equal(byPath.next.json.event, 'payment.completed');
   // a redelivery sends the same bytes
-  const log = json<{ items: { id: number; webhookId: string }[] }>(await a.inject({ method: 'GET', url: '/_sandbox/deliveries', headers: PARTNER }));
+  const log = json<{ items: { id: number; webhookId: string }[] }>(
+    await a.inject({ method: 'GET', url: '/_sandbox/deliveries', headers: PARTNER }),
+  );
   const versioned = log.items.find((d) => d.webhookId === versionHook.id)!;
   await a.inject({ method: 'POST', url: `/_sandbox/deliveries/${versioned.id}/redeliver`, headers: JSON_HEADERS, payload: {} });
   const again = (await receiver.waitFor(3))[2];
@@ -300,7 +335,12 @@ t.test('a webhook keeps the version it was registered under: its deliveries carr
 
 t.test('without --contracts: no version header on answers; the base may be named, any other is refused', async (t) => {
   const a = await build(t);
-  const res = await a.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: JSON_HEADERS, payload: { companyName: 'Plain ApS' } });
+  const res = await a.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test',
+    headers: JSON_HEADERS,
+    payload: { companyName: 'Plain ApS' },
+  });
   t.equal(res.statusCode, 200);
   t.notOk(res.headers['obsim-contract-version']);
   const named = await a.inject({

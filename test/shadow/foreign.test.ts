@@ -160,7 +160,8 @@ t.test('items made before the shadow watched without optional fields: no drift; 
       return { status: res.statusCode, json: (await res.body.json()) as Record<string, any> };
     };
     // history made without contactEmail and partnerRefId (test merchants have neither)
-    for (const name of ['Earlier One ApS', 'Earlier Two ApS']) await call(double.url, 'POST', '/v1/partner/merchants/test', { companyName: name });
+    for (const name of ['Earlier One ApS', 'Earlier Two ApS'])
+      await call(double.url, 'POST', '/v1/partner/merchants/test', { companyName: name });
     const shadow = await shadowOf(t, double);
     // watched: a standard merchant with both, so obsim's items carry them
     const made = await call(shadow.url, 'POST', '/v1/partner/merchants', {

@@ -30,7 +30,8 @@ function describe(version: ContractVersion): Item {
     name: version.name,
     title: version.title,
     ...(version.file === undefined ? {} : { file: version.file }),
-    document: version.name === BASE_VERSION ? DOCUMENTS.provider.url : `${DOCUMENTS.provider.url}?version=${encodeURIComponent(version.name)}`,
+    document:
+      version.name === BASE_VERSION ? DOCUMENTS.provider.url : `${DOCUMENTS.provider.url}?version=${encodeURIComponent(version.name)}`,
     deprecations,
     sunsets,
   };
@@ -52,7 +53,13 @@ export async function contractRoutes(app: FastifyInstance): Promise<void> {
     },
     async (): Promise<ContractVersionListT> => {
       const loaded = app.contracts.list().filter((v) => v.name !== BASE_VERSION);
-      const base: Item = { name: BASE_VERSION, title: 'The provider’s document', document: DOCUMENTS.provider.url, deprecations: [], sunsets: [] };
+      const base: Item = {
+        name: BASE_VERSION,
+        title: 'The provider’s document',
+        document: DOCUMENTS.provider.url,
+        deprecations: [],
+        sunsets: [],
+      };
       return { items: [base, ...loaded.map(describe)] };
     },
   );
