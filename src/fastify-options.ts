@@ -10,7 +10,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins
 import { genReqId } from './plugins/request-id.js';
 import { dedupedSerializerFactory } from './plugins/serializers.js';
 import { buildValidatorCompiler } from './plugins/validation.js';
-import { passedByVersion } from './plugins/contract-versions.js';
+import { servedByVersion } from './plugins/contract-versions.js';
 
 /** Largest request body (413 payload_too_large above). */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -22,7 +22,7 @@ export function fastifyOptions(config: Config, logger: FastifyServerOptions['log
   const validatorCompiler = buildValidatorCompiler(
     sharedSchemas,
     config.strict,
-    config.contracts === undefined ? undefined : passedByVersion,
+    config.contracts === undefined ? undefined : servedByVersion,
   );
   const options: FastifyServerOptions = {
     schemaController: {

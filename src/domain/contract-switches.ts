@@ -56,8 +56,8 @@ export type AnswerRules = readonly AnswerSwitch[];
 
 export interface ShapeContext {
   version: string;
-  /** The sandbox clock's instant (ISO 8601 with milliseconds). */
-  now: string;
+  /** The sandbox clock's instant (ISO 8601 with milliseconds), asked only by a switch that makes it. */
+  now(): string;
 }
 
 /** The tokens of an RFC 6901 pointer (`*` kept as the wildcard). */
@@ -84,6 +84,8 @@ function valueAt(root: unknown, tokens: readonly string[]): unknown {
 
 /** Every object holding the last token of `tokens` (a `*` fans out over an array's items), with that token. */
 function holders(root: unknown, tokens: readonly string[]): { holder: Json; key: string }[] {
+  // most switches name a field of the answer itself
+  if (tokens.length === 1) return isObject(root) ? [{ holder: root, key: tokens[0] }] : [];
   const out: { holder: Json; key: string }[] = [];
   const walk = (node: unknown, i: number): void => {
     if (i === tokens.length - 1) {
@@ -106,47 +108,79 @@ function derivedUuid(...parts: string[]): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** A pointer's tokens, parsed once per pointer string (switches are read on every answer they shape). */
+const parsed = new Map<string, string[]>();
+function tokensOf(pointer: string): string[] {
+  let tokens = parsed.get(pointer);
+  if (tokens === undefined) parsed.set(pointer, (tokens = pointerTokens(pointer)));
+  return tokens;
+}
+
+type TemplatePart = string | { name: string; pointer: boolean; tokens: string[] };
+const templates = new Map<string, TemplatePart[]>();
+/** A template's literal parts and `{field}` / `{/pointer}` places, split once. */
+function templateOf(template: string): TemplatePart[] {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template
+      .split(/(\{[^}]+\})/)
+      .filter((p) => p !== '')
+      .map((p) => {
+        if (!p.startsWith('{') || !p.endsWith('}')) return p;
+        const name = p.slice(1, -1);
+        return { name, pointer: name.startsWith('/'), tokens: name.startsWith('/') ? tokensOf(name) : [] };
+      });
+    templates.set(template, parts);
+  }
+  return parts;
+}
+
 function madeValue(source: ValueSource, holder: Json, root: unknown, rule: AnswerSwitch, ctx: ShapeContext): unknown {
   if ('const' in source) return structuredClone(source.const);
-  if ('copy' in source) return structuredClone(valueAt(root, pointerTokens(source.copy)));
-  if ('template' in source)
-    return source.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const v = name.startsWith('/') ? valueAt(root, pointerTokens(name)) : holder[name];
-      return v === undefined || v === null ? '' : String(v);
-    });
-  if (source.generate === 'now') return ctx.now;
-  const from = source.from === undefined ? holder : valueAt(root, pointerTokens(source.from));
+  if ('copy' in source) return structuredClone(valueAt(root, tokensOf(source.copy)));
+  if ('template' in source) {
+    let out = '';
+    for (const part of templateOf(source.template)) {
+      if (typeof part === 'string') out += part;
+      else {
+        const v = part.pointer ? valueAt(root, part.tokens) : holder[part.name];
+        out += v === undefined || v === null ? '' : String(v as string | number | boolean);
+      }
+    }
+    return out;
+  }
+  if (source.generate === 'now') return ctx.now();
+  const from = source.from === undefined ? holder : valueAt(root, tokensOf(source.from));
   return derivedUuid(ctx.version, rule.in, rule.field, JSON.stringify(from ?? null));
 }
 
 /**
- * `body` shaped by `rules` (a copy; the original is left as it is). Removals first, then new
- * fields, then values now sent, each in file order, so a value may be made from a field another
- * rule removes from the answer.
+ * `body` shaped by `rules`: first every new field's value is made from the answer as it came,
+ * then the values now sent are put (their conditions read the answer with its new fields), then
+ * the fields no longer sent are removed; so a value may be made from a field the version removes.
+ * `inPlace`: the answer is the caller's own and is changed (an HTTP answer is made per request);
+ * otherwise a copy is shaped (an event's envelope, shaped once per webhook version).
  */
-export function shapeAnswer(rules: AnswerRules, body: unknown, ctx: ShapeContext): unknown {
+export function shapeAnswer(rules: AnswerRules, body: unknown, ctx: ShapeContext, inPlace = false): unknown {
   if (rules.length === 0 || body === null || typeof body !== 'object') return body;
-  const source = body;
-  const out = structuredClone(body);
+  const out = inPlace ? body : structuredClone(body);
+  const made: { holder: Json; key: string; value: unknown }[] = [];
   for (const rule of rules) {
-    const tokens = pointerTokens(rule.field);
-    if (rule.value !== undefined) {
-      const sourceHolders = holders(source, tokens);
-      holders(out, tokens).forEach(({ holder, key }, i) => {
-        holder[key] = madeValue(rule.value!, sourceHolders[i]?.holder ?? holder, source, rule, ctx);
-      });
-    }
-    if (rule.send !== undefined) {
-      const whenTokens = rule.when ? pointerTokens(rule.when.field) : undefined;
-      for (const { holder, key } of holders(out, tokens)) {
-        if (!(key in holder)) continue;
-        if (whenTokens && !sameValue(conditionValue(out, holder, tokens, whenTokens), rule.when!.equals)) continue;
-        holder[key] = rule.send;
-      }
+    if (rule.value === undefined) continue;
+    for (const { holder, key } of holders(out, tokensOf(rule.field))) made.push({ holder, key, value: madeValue(rule.value, holder, out, rule, ctx) });
+  }
+  for (const { holder, key, value } of made) holder[key] = value;
+  for (const rule of rules) {
+    if (rule.send === undefined) continue;
+    const tokens = tokensOf(rule.field);
+    const whenTokens = rule.when ? tokensOf(rule.when.field) : undefined;
+    for (const { holder, key } of holders(out, tokens)) {
+      if (!(key in holder)) continue;
+      if (whenTokens && !sameValue(conditionValue(out, holder, tokens, whenTokens), rule.when!.equals)) continue;
+      holder[key] = rule.send;
     }
   }
-  for (const rule of rules)
-    if (rule.remove === true) for (const { holder, key } of holders(out, pointerTokens(rule.field))) delete holder[key];
+  for (const rule of rules) if (rule.remove === true) for (const { holder, key } of holders(out, tokensOf(rule.field))) delete holder[key];
   return out;
 }
 
@@ -161,7 +195,7 @@ function conditionValue(root: unknown, holder: Json, fieldTokens: readonly strin
   return sameItem ? valueAt(holder, whenTokens.slice(star + 1)) : valueAt(root, whenTokens);
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameValue = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /** The status a version answers instead of `status` (itself when the version changes nothing). */
 export const versionedStatus = (ops: OperationSwitches | undefined, status: number): number => ops?.status?.[String(status)] ?? status;

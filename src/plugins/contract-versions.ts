@@ -19,7 +19,6 @@ import {
   type RequestPart,
   type VersionOperation,
 } from '../contracts/registry.js';
-import { routeKey } from '../contracts/walk.js';
 import {
   BASE_VERSION,
   CONTRACT_VERSION_HEADER,
@@ -47,9 +46,9 @@ declare module 'fastify' {
   }
 }
 
-/** Request parts a version's validator passed: the routes' own (base) validators let them through. */
-const PASSED = new WeakSet<object>();
-export const passedByVersion = (data: unknown): boolean => data !== null && typeof data === 'object' && PASSED.has(data);
+/** A request a version serves is validated by that version's validators: the routes' own (the base's) let it through. */
+export const servedByVersion = (request: unknown): boolean =>
+  (request as { contractOperation?: VersionOperation | null } | undefined)?.contractOperation != null;
 
 /** The provider's document as committed beside the code (test/contract/openapi-drift.test.ts keeps it equal to the served one). */
 export function committedProviderDocument(): OpenApiDocument {
@@ -106,7 +105,8 @@ export const contractVersionsPlugin = fp(
     /** Serve `request` by `version`: sunset, deprecation, validation by its document, its serializer. */
     function enter(request: FastifyRequest, reply: FastifyReply, version: ContractVersion): void {
       const url = request.routeOptions.url ?? '';
-      const op = version.operation(routeKey(request.method === 'HEAD' ? 'GET' : request.method, url));
+      // the route's url is Fastify's template already (`:paymentId`): the key the registry uses
+      const op = version.operation(`${request.method === 'HEAD' ? 'GET' : request.method} ${url}`);
       if (!op) {
         throw new ApiError('operation_not_in_version', {
           message: `${request.method} ${url} is not an operation of contract version ${version.name}`,
@@ -130,8 +130,6 @@ export const contractVersionsPlugin = fp(
         const data = (request as unknown as Record<string, unknown>)[property] ?? null;
         if (!(validate as (d: unknown, c: unknown) => boolean)(data, { parentData: request, parentDataProperty: property }))
           throw validationToApiError((validate.errors ?? []) as never, part);
-        const kept = (request as unknown as Record<string, unknown>)[property];
-        if (kept !== null && typeof kept === 'object') PASSED.add(kept);
       }
       const sentDeprecated =
         op.deprecatedBody.some((p) => present(request.body, p)) ||
@@ -198,7 +196,7 @@ export const contractVersionsPlugin = fp(
     // a webhook keeps the version it was registered under: its deliveries carry that version's body
     app.store.outbox.setShaper((name, envelope) => {
       const rules = registry.find(name)?.eventRules(envelope.event) ?? [];
-      return rules.length === 0 ? null : JSON.stringify(shapeAnswer(rules, envelope, { version: name, now: envelope.timestamp }));
+      return rules.length === 0 ? null : JSON.stringify(shapeAnswer(rules, envelope, { version: name, now: () => envelope.timestamp }));
     });
 
     // answers of a version: its switches (new fields, values now sent, fields no longer sent), its
@@ -207,11 +205,14 @@ export const contractVersionsPlugin = fp(
       const op = request.contractOperation;
       if (op === null || reply.statusCode >= 300) return done(null, payload);
       let shaped = payload;
+      // the answer is this request's own object: shaped where it is
       if (op.rules.length > 0)
-        shaped = shapeAnswer(op.rules, payload, {
-          version: request.contractVersion!,
-          now: request.sandbox?.clock.iso() ?? new Date().toISOString(),
-        });
+        shaped = shapeAnswer(
+          op.rules,
+          payload,
+          { version: request.contractVersion!, now: () => request.sandbox?.clock.iso() ?? new Date().toISOString() },
+          true,
+        );
       const status = versionedStatus(op.switches, reply.statusCode);
       if (status !== reply.statusCode) void reply.code(status);
       if (op.deprecatedAt !== undefined && op.deprecatedAnswer.some((p) => present(shaped, p))) {

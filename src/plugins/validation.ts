@@ -39,13 +39,14 @@ export const isControlRoute = (url: string | undefined): boolean => url !== unde
 type AjvKind = 'body' | 'strict-body' | 'parts';
 
 /**
- * `passedBy`: request parts another validator already passed (a contract version's, for a request
- * that version serves: src/plugins/contract-versions.ts); the routes' own validators let them through.
+ * `servedElsewhere`: requests another validator checks (a contract version's, for a request that
+ * version serves: src/plugins/contract-versions.ts); the routes' own validators let them through.
+ * Fastify hands a validator the request as `parentData`.
  */
 export function buildValidatorCompiler(
   sharedSchemas: readonly object[],
   strict: boolean,
-  passedBy?: (data: unknown) => boolean,
+  servedElsewhere?: (request: unknown) => boolean,
 ): FastifySchemaCompiler<unknown> {
   // strictNumbers: NaN and ±Infinity (JSON `1e999`) are not numbers (found by the fuzz suite:
   // without it `"merchantId": 1e999` passed `type: integer`)
@@ -102,16 +103,17 @@ export function buildValidatorCompiler(
       // Fastify passes Ajv's { parentData, parentDataProperty } only to functions with a
       // schemaEnv (Ajv's own); standalone ones take the same argument: call them the same way
       (validate as { schemaEnv?: unknown }).schemaEnv ??= true;
-      if (passedBy) validate = passing(validate, passedBy);
+      if (servedElsewhere) validate = passing(validate, servedElsewhere);
       compiled.set(key, validate);
     }
     return validate as never;
   };
 }
 
-/** `validate`, except that data `passedBy` already passed is valid as it is. */
-function passing(validate: ValidateFunction, passedBy: (data: unknown) => boolean): ValidateFunction {
-  const wrapped = ((data: unknown, ctx: never) => passedBy(data) || validate(data, ctx)) as unknown as ValidateFunction;
+/** `validate`, except for a request `servedElsewhere` (checked by its own validators). */
+function passing(validate: ValidateFunction, servedElsewhere: (request: unknown) => boolean): ValidateFunction {
+  const wrapped = ((data: unknown, ctx: { parentData?: unknown } | undefined) =>
+    servedElsewhere(ctx?.parentData) || validate(data, ctx as never)) as unknown as ValidateFunction;
   Object.defineProperty(wrapped, 'errors', { get: () => validate.errors });
   (wrapped as { schemaEnv?: unknown }).schemaEnv = true;
   return wrapped;
