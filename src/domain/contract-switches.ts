@@ -144,7 +144,7 @@ function madeValue(source: ValueSource, holder: Json, root: unknown, rule: Answe
       if (typeof part === 'string') out += part;
       else {
         const v = part.pointer ? valueAt(root, part.tokens) : holder[part.name];
-        out += v === undefined || v === null ? '' : String(v as string | number | boolean);
+        out += v === undefined || v === null ? '' : String(v);
       }
     }
     return out;
@@ -167,7 +167,8 @@ export function shapeAnswer(rules: AnswerRules, body: unknown, ctx: ShapeContext
   const made: { holder: Json; key: string; value: unknown }[] = [];
   for (const rule of rules) {
     if (rule.value === undefined) continue;
-    for (const { holder, key } of holders(out, tokensOf(rule.field))) made.push({ holder, key, value: madeValue(rule.value, holder, out, rule, ctx) });
+    for (const { holder, key } of holders(out, tokensOf(rule.field)))
+      made.push({ holder, key, value: madeValue(rule.value, holder, out, rule, ctx) });
   }
   for (const { holder, key, value } of made) holder[key] = value;
   for (const rule of rules) {
