@@ -56,6 +56,8 @@ export function committedProviderDocument(): OpenApiDocument {
 }
 
 const isProviderRoute = (url: string) => url.startsWith('/v1/');
+/** Where an unknown version in the request's header is: the error's `field`. */
+const HEADER_FIELD = `/${CONTRACT_VERSION_HEADER}` as const;
 const isHostedPage = (url: string) => /^\/(pay|consent|onboarding)\/:token$/.test(url);
 const PARTS: RequestPart[] = ['params', 'querystring', 'headers', 'body'];
 /** Where each part is on the request (Fastify names the query string `querystring` in schemas, `query` on the request). */
@@ -103,10 +105,9 @@ export const contractVersionsPlugin = fp(
     }
 
     /** Serve `request` by `version`: sunset, deprecation, validation by its document, its serializer. */
-    function enter(request: FastifyRequest, reply: FastifyReply, version: ContractVersion): void {
-      const url = request.routeOptions.url ?? '';
-      // the route's url is Fastify's template already (`:paymentId`): the key the registry uses
-      const op = version.operation(`${request.method === 'HEAD' ? 'GET' : request.method} ${url}`);
+    function enter(request: FastifyRequest, reply: FastifyReply, version: ContractVersion, route: { key: string; url: string }): void {
+      const { url } = route;
+      const op = version.operation(route.key);
       if (!op) {
         throw new ApiError('operation_not_in_version', {
           message: `${request.method} ${url} is not an operation of contract version ${version.name}`,
@@ -147,19 +148,26 @@ export const contractVersionsPlugin = fp(
       });
     }
 
-    const versionOf: preValidationHookHandler = function (request, reply, done) {
-      const asked = request.headers[CONTRACT_VERSION_HEADER];
-      if (asked === undefined && !registry.versioned) return done();
-      try {
-        const name =
-          typeof asked === 'string' ? asked : Array.isArray(asked) ? asked[0] : (request.sandbox?.contractVersion ?? BASE_VERSION);
-        const version = registry.get(name, `/${CONTRACT_VERSION_HEADER}`, 'header');
-        if (registry.versioned) void reply.header(CONTRACT_VERSION_HEADER, name);
-        if (version) enter(request, reply, version);
-      } catch (err) {
-        return done(err as Error);
-      }
-      done();
+    /**
+     * The hook of one provider route: its key in the registry worked out once (the route's url is
+     * Fastify's template already, `:paymentId`; a HEAD is its GET's).
+     */
+    const versionOf = (method: string, url: string): preValidationHookHandler => {
+      const route = { key: `${method === 'HEAD' ? 'GET' : method} ${url}`, url };
+      return function (request, reply, done) {
+        const asked = request.headers[CONTRACT_VERSION_HEADER];
+        if (asked === undefined && !registry.versioned) return done();
+        try {
+          const name =
+            typeof asked === 'string' ? asked : Array.isArray(asked) ? asked[0] : (request.sandbox?.contractVersion ?? BASE_VERSION);
+          const version = registry.get(name, HEADER_FIELD, 'header');
+          if (registry.versioned) void reply.header(CONTRACT_VERSION_HEADER, name);
+          if (version) enter(request, reply, version, route);
+        } catch (err) {
+          return done(err as Error);
+        }
+        done();
+      };
     };
 
     // a hosted page is written by its sandbox's version: named on the answer and in the journal
@@ -187,7 +195,11 @@ export const contractVersionsPlugin = fp(
 
     app.addHook('onRoute', (route: RouteOptions) => {
       if (isProviderRoute(route.url)) {
-        route.preValidation = [versionOf, ...[route.preValidation ?? []].flat()];
+        const methods = [route.method].flat();
+        route.preValidation = [
+          versionOf(methods.includes('HEAD') && methods.length === 1 ? 'HEAD' : methods[0], route.url),
+          ...[route.preValidation ?? []].flat(),
+        ];
         if (registry.versioned) route.onSend = [...[route.onSend ?? []].flat(), namedOnRefusal];
       } else if (registry.versioned && isHostedPage(route.url)) route.onSend = [...[route.onSend ?? []].flat(), hostedVersion];
     });
@@ -216,7 +228,7 @@ export const contractVersionsPlugin = fp(
       const status = versionedStatus(op.switches, reply.statusCode);
       if (status !== reply.statusCode) void reply.code(status);
       if (op.deprecatedAt !== undefined && op.deprecatedAnswer.some((p) => present(shaped, p))) {
-        const version = registry.get(request.contractVersion!, `/${CONTRACT_VERSION_HEADER}`, 'header')!;
+        const version = registry.get(request.contractVersion!, HEADER_FIELD, 'header')!;
         announceDeprecation(reply, version, op);
       }
       done(null, shaped);
