@@ -18,10 +18,10 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import ts from 'typescript';
 import { build, PARTNER } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
+import { strictDiagnostics } from '../helpers/typecheck.js';
 
 t.setTimeout(scaled(180_000));
 
@@ -115,21 +115,6 @@ export async function run(baseUrl: string, clientId: string, clientSecret: strin
 }
 `;
 
-function typecheck(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: [],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? `${d.file.fileName.replace(ROOT, '')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
-
 t.test('@hey-api/openapi-ts generates clients from both documents that compile strictly and drive a payment and an AIS read', async (t) => {
   const dir = join(ROOT, 'tmp', `generated-client-${process.pid}`);
   mkdirSync(dir, { recursive: true });
@@ -167,7 +152,11 @@ t.test('@hey-api/openapi-ts generates clients from both documents that compile s
   const flow = join(dir, 'flow.ts');
   // written during the run: the marker keeps this generated program out of coverage
   writeFileSync(flow, `/* c8 ignore start */\n${FLOW}`);
-  t.same(typecheck([flow, docExample, join(dir, 'partner/index.ts'), join(dir, 'controls/index.ts')]), [], 'tsc --strict: no diagnostics');
+  t.same(
+    strictDiagnostics([flow, docExample, join(dir, 'partner/index.ts'), join(dir, 'controls/index.ts')]),
+    [],
+    'tsc --strict: no diagnostics',
+  );
 
   const received: { body: Buffer; signature: unknown }[] = [];
   const receiver = createServer((req, res) => {

@@ -60,6 +60,14 @@ function json(double: ForeignProvider, body?: unknown) {
   return { headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
+/** A call with the double's credentials, to it or to a shadow in front of it (`base`). */
+const caller =
+  (double: ForeignProvider) =>
+  async (base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, any> }> => {
+    const res = await request(`${base}${path}`, { method: method as 'GET', ...json(double, body) });
+    return { status: res.statusCode, json: (await res.body.json()) as Record<string, any> };
+  };
+
 /** The report once every exchange is replayed and every delivery paired (or judged). */
 async function settledReport(shadow: Shadow): Promise<DriftReport> {
   await shadow.settled();
@@ -120,10 +128,7 @@ t.test('every shipped scenario: no drift but the seeded ones, at most 2 % uncomp
 t.test('a list with items made before the shadow watched: compared by shape, counted pre-existing', async (t) => {
   const double = await startForeignProvider();
   t.teardown(() => double.close());
-  const call = async (base: string, method: string, path: string, body?: unknown) => {
-    const res = await request(`${base}${path}`, { method: method as 'GET', ...json(double, body) });
-    return { status: res.statusCode, json: (await res.body.json()) as Record<string, any> };
-  };
+  const call = caller(double);
   // the account's history: two merchants the shadow never saw made
   for (const name of ['Earlier One ApS', 'Earlier Two ApS'])
     await call(double.url, 'POST', '/v1/partner/merchants/test', { companyName: name });
@@ -155,10 +160,7 @@ t.test('items made before the shadow watched without optional fields: no drift; 
   ] as const) {
     const double = await startForeignProvider({ drifts: [...drifts] });
     t.teardown(() => double.close());
-    const call = async (base: string, method: string, path: string, body?: unknown) => {
-      const res = await request(`${base}${path}`, { method: method as 'GET', ...json(double, body) });
-      return { status: res.statusCode, json: (await res.body.json()) as Record<string, any> };
-    };
+    const call = caller(double);
     // history made without contactEmail and partnerRefId (test merchants have neither)
     for (const name of ['Earlier One ApS', 'Earlier Two ApS'])
       await call(double.url, 'POST', '/v1/partner/merchants/test', { companyName: name });
