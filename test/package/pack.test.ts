@@ -101,6 +101,7 @@ t.test('npm pack, install into a fresh project, use it there', async (t) => {
     'package/dist/compiled/schemas.cjs',
     'package/personas/shop-with-history.yaml',
     'package/scenarios/payment-paid.yaml',
+    'package/examples/contracts/2027-03-01.yaml',
   ])
     t.match(listing, file, `has ${file}`);
   t.notMatch(listing, /package\/(test|bench|src\/.*\.ts$)|\.test\./m, 'no tests, no bench, no TypeScript sources');
