@@ -46,8 +46,8 @@ export interface VersionOperation {
 
 export interface ContractVersion {
   name: string;
-  /** The file it was loaded from; undefined for the base. */
-  file: string | undefined;
+  /** The file it was loaded from. */
+  file: string;
   title: string;
   document: OpenApiDocument;
   switches: ContractSwitches;
@@ -94,7 +94,7 @@ function parametersSchema(op: Operation, where: string): object | undefined {
 
 function compileVersion(
   name: string,
-  file: string | undefined,
+  file: string,
   title: string,
   document: OpenApiDocument,
   switches: ContractSwitches,
@@ -191,30 +191,25 @@ function compileVersion(
 export interface ContractRegistry {
   /** True when `--contracts` loaded at least one version: answers name their version. */
   readonly versioned: boolean;
-  readonly base: ContractVersion | undefined;
+  /** Every version's name, the base first. */
   names(): string[];
   /** The version named `name`; an unknown one is a 400 naming `field` in `place`. */
   get(name: string, field: `/${string}`, place: 'header' | 'body' | 'query'): ContractVersion | undefined;
   has(name: string): boolean;
   /** The loaded version of that name (undefined: the base, or none of that name). */
   find(name: string): ContractVersion | undefined;
+  /** The loaded versions (the base is not one: the routes' own validators and serializers serve it). */
   list(): ContractVersion[];
 }
 
-/**
- * A registry over the base document and the loaded versions. `base` is the provider's document as
- * served (openapi.json); a request of the base is never handled here (the routes' own validators
- * and serializers serve it), so its entry only lists and documents.
- */
-export function createRegistry(base: OpenApiDocument | undefined, loaded: readonly LoadedVersion[], strict: boolean): ContractRegistry {
-  const baseVersion = base && compileVersion(BASE_VERSION, undefined, 'The provider’s document', base, {}, strict);
+/** A registry over the loaded versions; the base is only named (`base`), never compiled here. */
+export function createRegistry(loaded: readonly LoadedVersion[], strict: boolean): ContractRegistry {
   const versions = new Map<string, ContractVersion>(
     loaded.map((v) => [v.name, compileVersion(v.name, v.file, v.title, v.document, v.switches, strict)]),
   );
   const names = () => [BASE_VERSION, ...versions.keys()];
   return {
     versioned: versions.size > 0,
-    base: baseVersion,
     names,
     has: (name) => name === BASE_VERSION || versions.has(name),
     find: (name) => versions.get(name),
@@ -228,6 +223,6 @@ export function createRegistry(base: OpenApiDocument | undefined, loaded: readon
         message: `No contract version ${JSON.stringify(name)}: the versions are ${names().join(', ')}`,
       });
     },
-    list: () => [...(baseVersion ? [baseVersion] : []), ...versions.values()],
+    list: () => [...versions.values()],
   };
 }

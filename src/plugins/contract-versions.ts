@@ -84,7 +84,7 @@ export const contractVersionsPlugin = fp(
     const dir = app.config.contracts;
     const base = dir === undefined ? undefined : committedProviderDocument();
     const loaded = dir === undefined ? [] : await (await import('../contracts/load.js')).loadVersions(dir, base!);
-    const registry = createRegistry(base, loaded, app.config.strict);
+    const registry = createRegistry(loaded, app.config.strict);
     const pinned = app.config.contractVersion;
     if (pinned !== undefined && !registry.has(pinned))
       throw new ConfigError(

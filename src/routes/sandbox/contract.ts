@@ -29,9 +29,8 @@ function describe(version: ContractVersion): Item {
   return {
     name: version.name,
     title: version.title,
-    ...(version.file === undefined ? {} : { file: version.file }),
-    document:
-      version.name === BASE_VERSION ? DOCUMENTS.provider.url : `${DOCUMENTS.provider.url}?version=${encodeURIComponent(version.name)}`,
+    file: version.file,
+    document: `${DOCUMENTS.provider.url}?version=${encodeURIComponent(version.name)}`,
     deprecations,
     sunsets,
   };
@@ -52,7 +51,6 @@ export async function contractRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (): Promise<ContractVersionListT> => {
-      const loaded = app.contracts.list().filter((v) => v.name !== BASE_VERSION);
       const base: Item = {
         name: BASE_VERSION,
         title: 'The provider’s document',
@@ -60,7 +58,7 @@ export async function contractRoutes(app: FastifyInstance): Promise<void> {
         deprecations: [],
         sunsets: [],
       };
-      return { items: [base, ...loaded.map(describe)] };
+      return { items: [base, ...app.contracts.list().map(describe)] };
     },
   );
 }
