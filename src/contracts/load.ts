@@ -6,6 +6,7 @@
  * ContractFileError naming the file and an RFC 6901 pointer into it, and `obsim serve` prints it in
  * one line and exits 2 (docs/contract-versions.md).
  */
+import { pointerToken } from '../domain/drift.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -126,7 +127,7 @@ function checkSwitches(
   for (const doc of [base, document]) for (const op of operationsOf(doc)) if (!ops.has(op.id) || doc === document) ops.set(op.id, op);
   const events = new Set([...Object.keys(base.webhooks ?? {}), ...Object.keys(document.webhooks ?? {})]);
   for (const [id, op] of Object.entries(switches.operations ?? {})) {
-    const at = `/x-obsim/operations/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const at = `/x-obsim/operations/${pointerToken(id)}`;
     if (!ops.has(id)) fail(at, `names no operation of the document (operationIds: ${[...ops.keys()].join(', ')})`);
     for (const key of ['deprecatedAt', 'sunsetAt'] as const)
       if (op[key] !== undefined && Number.isNaN(Date.parse(op[key]))) fail(`${at}/${key}`, 'is not an instant');

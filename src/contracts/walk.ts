@@ -1,4 +1,5 @@
 /** Reading an OpenAPI document: its operations, and the schema a pointer reaches inside an answer. */
+import { pointerToken } from '../domain/drift.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 
 type Json = Record<string, unknown>;
@@ -76,7 +77,7 @@ export function deprecatedFields(doc: Pick<OpenApiDocument, 'components'>, schem
       for (const sub of (node[branch] as unknown[] | undefined) ?? []) walk(sub, at);
     if (node.items !== undefined) walk(node.items, `${at}/*`);
     for (const [name, prop] of Object.entries((node.properties as Json | undefined) ?? {})) {
-      const field = `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const field = `${at}/${pointerToken(name)}`;
       if ((deref(doc, prop) ?? (prop as Json)).deprecated === true || (prop as Json).deprecated === true) out.push(field);
       walk(prop, field);
     }

@@ -3,6 +3,7 @@
  * request is, where the contract places an id in its path, query, body and answer, and what kind
  * of id each is. The id map (./id-map.ts) learns and translates there, and nowhere else.
  */
+import { pointerTokens } from '../domain/contract-switches.js';
 import Router from 'find-my-way';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -170,10 +171,7 @@ function shapeOf(doc: Doc, schema: Json | undefined): { properties: Record<strin
  * has the property and does not require it. Indexes step into a list's items.
  */
 export function optionalInAnswer(op: Operation, status: number, pointer: string): boolean {
-  const tokens = pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointerTokens(pointer);
   let schema: Json | undefined = answerSchema(op, status);
   for (const [i, token] of tokens.entries()) {
     const shape = shapeOf(op.doc, schema);
