@@ -76,6 +76,9 @@ function applyPlan(item: BrunoItem, plan: OperationPlan): void {
   const request = item.request!;
   const partner = plan.op.path.startsWith('/v1/partner/') || plan.op.id === 'generateToken';
   for (const p of request.params ?? []) if (plan.params[p.name]) p.value = `{{${plan.params[p.name]}}}`;
+  // Bruno sends the URL as written: the converter lists query parameters without putting them in it
+  const query = (request.params ?? []).filter((p) => p.type === 'query' && p.enabled);
+  if (query.length > 0 && !request.url.includes('?')) request.url += `?${query.map((p) => `${p.name}=${p.value}`).join('&')}`;
   request.headers = [
     ...(request.headers ?? [])
       .filter((h) => !CREDENTIAL_HEADERS.has(h.name.toLowerCase()))
