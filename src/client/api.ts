@@ -512,6 +512,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/collections/postman": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's API as a Postman Collection v2.1, runnable against this sandbox
+         * @description Made from the served document by openapi-to-postmanv2 (a folder per tag, the document's example bodies), then by obsim: partner headers and bearer auth from variables, Obsim-Contract-Version on every provider request, ids chained from answer to request by test scripts that check every answer, a pre-request script that fetches a bearer token when there is none, and a Flows folder (consent to transactions; test merchant to a paid payment). Use it with GET /_sandbox/collections/postman/environment. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Built on the first request for a version, then kept; not recorded in the journal.
+         */
+        get: operations["getPostmanCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/collections/postman/environment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Postman environment for the caller's sandbox
+         * @description Where obsim answers (baseUrl), the credentials this request was made with as secret values (obsim keeps only a digest of a sandbox's secret, so it echoes what the caller sent), the sandbox's default merchant (merchantId, merchantClientId), the sandbox bank user of the AIS requests, the contract version and the settlement delay the Flows folder advances the clock by. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Answered with Cache-Control: no-store; not recorded in the journal.
+         */
+        get: operations["getPostmanEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/collections/bruno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's API as a Bruno collection folder (zip) with this sandbox's environment
+         * @description A zip holding one folder: the collection as Bruno's own converter (@usebruno/converters) makes it from the served document, with what obsim adds to the Postman collection in Bruno's script API, written in Bruno's .bru format; environments/ holds this sandbox's environment, whose credentials are read from the folder's .env (git-ignored). Run it with bru run -r --env NAME. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Answered with Cache-Control: no-store; not recorded in the journal.
+         */
+        get: operations["getBrunoCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/contract/versions": {
         parameters: {
             query?: never;
@@ -3281,6 +3341,53 @@ export interface components {
                 }[];
             }[];
         };
+        /**
+         * PostmanCollection
+         * @description A Postman Collection v2.1 (https://schema.getpostman.com/json/collection/v2.1.0/collection.json) of the served document: converted by openapi-to-postmanv2 (a folder per tag, the example bodies), made runnable by obsim (variables, chained ids, checks, a Flows folder).
+         */
+        PostmanCollection: {
+            info: {
+                name: string;
+                /** @enum {string} */
+                schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
+            };
+            item: {
+                name: string;
+            }[];
+            variable: {
+                key: string;
+                value: string;
+            }[];
+            event: Record<string, never>[];
+        };
+        /**
+         * PostmanEnvironment
+         * @description A Postman environment for the caller's sandbox, as Postman exports one: where obsim answers, the credentials the request was made with (secret-typed), the default merchant, the contract version and the settlement delay.
+         */
+        PostmanEnvironment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            values: {
+                /** @enum {string} */
+                key: "baseUrl" | "partnerClientId" | "partnerClientSecret" | "merchantId" | "merchantClientId" | "userId" | "contractVersion" | "settleDelayMs";
+                value: string;
+                /**
+                 * @description secret: the credentials (Postman masks them)
+                 * @enum {string}
+                 */
+                type: "default" | "secret";
+                enabled: boolean;
+            }[];
+            /** @enum {string} */
+            _postman_variable_scope: "environment";
+            /**
+             * Format: date-time
+             * @description Now on the sandbox clock
+             */
+            _postman_exported_at?: string;
+            _postman_exported_using?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5457,6 +5564,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPostmanCollection: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Postman Collection v2.1 (https://schema.getpostman.com/json/collection/v2.1.0/collection.json) of the served document: converted by openapi-to-postmanv2 (a folder per tag, the example bodies), made runnable by obsim (variables, chained ids, checks, a Flows folder). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostmanCollection"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPostmanEnvironment: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Postman environment for the caller's sandbox, as Postman exports one: where obsim answers, the credentials the request was made with (secret-typed), the default merchant, the contract version and the settlement delay. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostmanEnvironment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBrunoCollection: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip of the collection folder */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    "cache-control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBody"];
                 };
             };
         };
