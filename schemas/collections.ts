@@ -64,7 +64,16 @@ export const PostmanEnvironment = {
         properties: {
           key: {
             type: 'string',
-            enum: ['baseUrl', 'partnerClientId', 'partnerClientSecret', 'merchantId', 'merchantClientId', 'userId', 'contractVersion', 'settleDelayMs'],
+            enum: [
+              'baseUrl',
+              'partnerClientId',
+              'partnerClientSecret',
+              'merchantId',
+              'merchantClientId',
+              'userId',
+              'contractVersion',
+              'settleDelayMs',
+            ],
           },
           value: { type: 'string' },
           type: { type: 'string', enum: ['default', 'secret'], description: 'secret: the credentials (Postman masks them)' },

@@ -84,7 +84,8 @@ export async function writeCollection(opts: CollectionOpts): Promise<string[]> {
   const entries = unzipSync(new Uint8Array(body));
   for (const [name, data] of Object.entries(entries)) {
     const path = normalize(name);
-    if (path.startsWith('..') || path.startsWith(sep)) throw new CliExit(2, `${COMMAND}: the archive names a path outside the folder: ${name}`);
+    if (path.startsWith('..') || path.startsWith(sep))
+      throw new CliExit(2, `${COMMAND}: the archive names a path outside the folder: ${name}`);
     if (!name.endsWith('/')) write(join(opts.out, path), data);
   }
   return [join(opts.out, Object.keys(entries)[0].split('/')[0])];
@@ -95,7 +96,9 @@ export function registerCollectionCommand(program: Command): void {
     .command('collection')
     .description("The provider's API as a Postman or Bruno collection of a sandbox, with its environment (docs/partner-tools.md)");
   partnerTargetOptions(command)
-    .addOption(new Option('--format <format>', 'postman (a collection and an environment file) or bruno (a collection folder)').argParser(formatArg))
+    .addOption(
+      new Option('--format <format>', 'postman (a collection and an environment file) or bruno (a collection folder)').argParser(formatArg),
+    )
     .option('--sandbox <id>', 'a created sandbox (its secret from --partner-client-secret / OBSIM_PARTNER_CLIENT_SECRET)')
     .option('--contract-version <name>', "the contract version (default: the sandbox's pin); obsim's --version prints obsim's own")
     .option('--out <dir>', 'the folder to write into (created when missing)')

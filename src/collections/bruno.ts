@@ -57,8 +57,10 @@ export type BrunoFiles = Map<string, string>;
 
 /** A file or folder name Bruno can write on every system (what its CLI's import does, kept short). */
 const fileName = (name: string) =>
-  name
-    .replace(/[<>:"/\\|?*\u0000-\u001f]+/g, '-')
+  [...name]
+    .filter((c) => c >= ' ')
+    .join('')
+    .replace(/[<>:"/\\|?*]+/g, '-')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 120);
@@ -126,7 +128,8 @@ export async function brunoFiles(doc: OpenApiDocument, version: string, base: Op
   const byRoute = new Map<string, BrunoItem>();
   for (const f of collection.items)
     for (const item of f.items ?? [])
-      if (item.request) byRoute.set(routeKey(item.request.method, new URL(item.request.url.replace('{{baseUrl}}', 'http://x')).pathname), item);
+      if (item.request)
+        byRoute.set(routeKey(item.request.method, new URL(item.request.url.replace('{{baseUrl}}', 'http://x')).pathname), item);
   for (const op of operationsOf(doc)) {
     const item = byRoute.get(routeKey(op.method, op.path));
     if (item) applyPlan(item, operationPlan(doc, op, version, base));
@@ -140,8 +143,21 @@ export async function brunoFiles(doc: OpenApiDocument, version: string, base: Op
     if (at >= 0) f.items!.splice(at + 1, 0, stepItem(AUTHORIZE_CONSENT, 0));
     f.items!.forEach((item, n) => (item.seq = n + 1));
   });
-  const flowFolders = flows(doc, version, base).map((flow, i) => folder(flow.name, i + 1, flow.steps.map((s, n) => stepItem(s, n + 1))));
-  folders.push(folder('Flows', folders.length + 1, flowFolders, 'The main stories, in order: run this folder (bru run Flows -r) against a fresh sandbox.'));
+  const flowFolders = flows(doc, version, base).map((flow, i) =>
+    folder(
+      flow.name,
+      i + 1,
+      flow.steps.map((s, n) => stepItem(s, n + 1)),
+    ),
+  );
+  folders.push(
+    folder(
+      'Flows',
+      folders.length + 1,
+      flowFolders,
+      'The main stories, in order: run this folder (bru run Flows -r) against a fresh sandbox.',
+    ),
+  );
 
   const files: BrunoFiles = new Map();
   const name = `${collection.name} — contract ${version}`;
@@ -150,13 +166,16 @@ export async function brunoFiles(doc: OpenApiDocument, version: string, base: Op
     request: { headers: [], auth: { mode: 'none' }, script: { req: tokenScript('bruno'), res: '' }, vars: { req: [], res: [] }, tests: '' },
     docs: `${collection.root?.docs ?? ''}\n\nMade by obsim for contract version ${version}: converted by @usebruno/converters (folders by tag, requests, example bodies), then made runnable against a sandbox by obsim (docs/partner-tools.md).`,
   };
-  files.set('collection.bru', filestore.stringifyCollection(root as never, {}, { format: 'bru' }));
+  files.set('collection.bru', filestore.stringifyCollection(root, {}, { format: 'bru' }));
   files.set('.gitignore', '.env\n');
   const write = (items: BrunoItem[], dir: string) => {
     for (const item of items) {
       if (item.type === 'folder') {
         const path = `${dir}${fileName(item.name)}/`;
-        files.set(`${path}folder.bru`, filestore.stringifyFolder({ meta: { name: item.name, seq: item.seq }, docs: item.root?.docs ?? '' } as never, { format: 'bru' }));
+        files.set(
+          `${path}folder.bru`,
+          filestore.stringifyFolder({ meta: { name: item.name, seq: item.seq }, docs: item.root?.docs ?? '' }, { format: 'bru' }),
+        );
         write(item.items ?? [], path);
         continue;
       }
@@ -182,7 +201,7 @@ export async function brunoFiles(doc: OpenApiDocument, version: string, base: Op
         },
         examples: item.examples ?? [],
       };
-      files.set(`${dir}${fileName(item.name)}.bru`, filestore.stringifyRequest(bru as never, { format: 'bru' }));
+      files.set(`${dir}${fileName(item.name)}.bru`, filestore.stringifyRequest(bru, { format: 'bru' }));
     }
   };
   write(folders, '');
@@ -207,8 +226,7 @@ export async function brunoEnvironment(ctx: SandboxContext): Promise<{ environme
     // a token typed here is kept by Bruno as a secret (never written to this file)
     { name: 'bearerToken', value: '', enabled: true, secret: true, type: 'text' },
   ];
-  const environment = filestore.stringifyEnvironment({ name, variables } as never, { format: 'bru' });
+  const environment = filestore.stringifyEnvironment({ name, variables }, { format: 'bru' });
   const dotEnv = SECRET_VARIABLES.map((key) => `${ENV_KEYS[key]}=${values[key]}`).join('\n') + '\n';
   return { environment, dotEnv, name };
 }
-

@@ -37,10 +37,17 @@ export const postmanEnvironmentText = (ctx: SandboxContext): string => JSON.stri
 
 /** A file name for a download: letters, digits, `.`, `_` and `-`. */
 export const downloadName = (ctx: Pick<SandboxContext, 'sandboxId' | 'contractVersion'>, suffix: string): string =>
-  `${environmentName(ctx).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+$/, '')}${suffix}`;
+  `${environmentName(ctx)
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-+$/, '')}${suffix}`;
 
 /** The Bruno collection of `doc` with the environment of `ctx`: a zip holding one folder. */
-export async function brunoZip(doc: OpenApiDocument, version: string, base: OpenApiDocument | undefined, ctx: SandboxContext): Promise<Buffer> {
+export async function brunoZip(
+  doc: OpenApiDocument,
+  version: string,
+  base: OpenApiDocument | undefined,
+  ctx: SandboxContext,
+): Promise<Buffer> {
   const entry = kept(doc);
   entry.bruno ??= brunoFiles(doc, version, base);
   entry.bruno.catch(() => (entry.bruno = undefined));

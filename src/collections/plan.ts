@@ -148,7 +148,10 @@ export function answerChecks(doc: OpenApiDocument, op: Operation, version: strin
   const required = (answer?.required as string[] | undefined) ?? [];
   if (required.length > 0) checks.push({ kind: 'required', fields: required, version });
   if (base && answer) {
-    const before = answerObject(base, [...operationsOf(base)].find((o) => o.id === op.id));
+    const before = answerObject(
+      base,
+      [...operationsOf(base)].find((o) => o.id === op.id),
+    );
     const was = new Set(Object.keys((before?.properties as Json | undefined) ?? {}));
     const now = new Set(Object.keys(answer.properties as Json));
     for (const field of now) if (!was.has(field) && required.includes(field)) checks.push({ kind: 'present', field, version });
@@ -221,7 +224,8 @@ export function flows(doc: OpenApiDocument, version: string, base: OpenApiDocume
       steps: [
         {
           name: 'A bearer token for the user',
-          description: 'POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}.',
+          description:
+            'POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}.',
           operationId: 'generateToken',
           method: 'POST',
           path: '/v1/auth/generate-token',

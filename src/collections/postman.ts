@@ -7,7 +7,16 @@
  */
 import { operationsOf, routeKey, type Operation } from '../contracts/walk.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
-import { AUTHORIZE_CONSENT, CLOCK_VARIABLES, DEFAULT_USER, flows, operationPlan, type Check, type OperationPlan, type Step } from './plan.js';
+import {
+  AUTHORIZE_CONSENT,
+  CLOCK_VARIABLES,
+  DEFAULT_USER,
+  flows,
+  operationPlan,
+  type Check,
+  type OperationPlan,
+  type Step,
+} from './plan.js';
 import { prepareScript, testScript, tokenScript } from './scripts.js';
 
 type Json = Record<string, unknown>;
@@ -147,14 +156,18 @@ const ABOUT = (version: string) =>
     '',
     `Made by obsim for contract version ${version} from the document it serves (/openapi.json${version === 'base' ? '' : `?version=${version}`}).`,
     'Converted by openapi-to-postmanv2: the folders (one per tag), the requests, their example bodies, descriptions and example answers.',
-    "Added by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).",
+    'Added by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).',
   ].join('\n');
 
 /**
  * The collection of `doc` (the document contract version `version` serves); `base`, for a version,
  * the provider's document, so the tests can check what the version adds and removes.
  */
-export async function postmanCollection(doc: OpenApiDocument, version: string, base: OpenApiDocument | undefined): Promise<PostmanCollection> {
+export async function postmanCollection(
+  doc: OpenApiDocument,
+  version: string,
+  base: OpenApiDocument | undefined,
+): Promise<PostmanCollection> {
   const collection = await convert(doc);
   const byRoute = requestsByRoute(collection.item);
   for (const op of operationsOf(doc)) {

@@ -58,7 +58,9 @@ function checkLines(w: Words, check: Check): string[] {
     case 'absent':
       return [t(`${check.version} removes ${check.field}: absent`, `${w.expect}(body).to.not.have.property(${q(check.field)});`)];
     case 'equals':
-      return [t(`${check.pointer.slice(1)} is ${check.value}`, `${w.expect}(at(body, ${path(check.pointer)})).to.equal(${q(check.value)});`)];
+      return [
+        t(`${check.pointer.slice(1)} is ${check.value}`, `${w.expect}(at(body, ${path(check.pointer)})).to.equal(${q(check.value)});`),
+      ];
     case 'sameAs':
       return [
         t(

@@ -29,7 +29,7 @@ t.test('the overview page downloads the Postman and Bruno collections', { skip }
   const download = async (testId: string) => {
     // the first answer of a version builds its collection (the converters run once, then it is kept)
     const [file] = await Promise.all([page.waitForEvent('download', { timeout: scaled(60_000) }), page.getByTestId(testId).click()]);
-    return { name: file.suggestedFilename(), bytes: readFileSync((await file.path())!) };
+    return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
   };
   const collection = await download('download-postman');
   t.equal(collection.name, `obsim-${created.sandboxId}-2027-03-01.postman_collection.json`);
@@ -39,7 +39,10 @@ t.test('the overview page downloads the Postman and Bruno collections', { skip }
 
   const environment = await download('download-postman-environment');
   const values = JSON.parse(environment.bytes.toString('utf8')).values as { key: string; value: string; type: string }[];
-  t.match(values.find((v) => v.key === 'partnerClientSecret'), { value: created.credentials.clientSecret, type: 'secret' });
+  t.match(
+    values.find((v) => v.key === 'partnerClientSecret'),
+    { value: created.credentials.clientSecret, type: 'secret' },
+  );
   t.equal(values.find((v) => v.key === 'contractVersion')?.value, '2027-03-01');
 
   const zip = await download('download-bruno');

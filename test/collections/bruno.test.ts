@@ -29,7 +29,11 @@ const work = mkdtempSync(join(tmpdir(), 'obsim-bruno-'));
 t.teardown(() => rmSync(work, { recursive: true, force: true }));
 
 async function sandbox(body: object = {}) {
-  const res = await fetch(`${address}/_sandbox/sandboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${address}/_sandbox/sandboxes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { sandboxId: string; credentials: { clientId: string; clientSecret: string } };
 }
 
@@ -84,73 +88,100 @@ async function bruRun(folder: string, target: string[]) {
   return { ...r, results };
 }
 const failuresOf = (results: BruResult[]) =>
-  results.flatMap((r) => r.testResults.filter((x) => x.status !== 'pass').map((x) => `${r.test.filename}: ${x.description} ${x.error ?? ''}`));
-
-t.test("Bruno's CLI runs the zipped collection with its environment against a fresh sandbox: every test passes, the Flows end paid", async (t) => {
-  const s = await sandbox();
-  const headers = { 'x-partner-client-id': s.credentials.clientId, 'x-partner-client-secret': s.credentials.clientSecret };
-  const res = await fetch(`${address}/_sandbox/collections/bruno`, { headers });
-  t.equal(res.status, 200);
-  t.equal(res.headers.get('content-type'), 'application/zip');
-  t.equal(res.headers.get('cache-control'), 'no-store');
-  const names = await unzip(Buffer.from(await res.arrayBuffer()), join(work, 'zip'));
-  const top = `obsim-${s.sandboxId}-base`;
-  t.ok(names.every((n) => n.startsWith(`${top}/`)), 'one folder');
-  t.ok(names.includes(`${top}/bruno.json`) && names.includes(`${top}/collection.bru`));
-  const folder = join(work, 'zip', top);
-  t.equal(readFileSync(join(folder, '.gitignore'), 'utf8'), '.env\n', 'the credentials file is kept out of git');
-  t.equal(
-    readFileSync(join(folder, '.env'), 'utf8'),
-    `OBSIM_PARTNER_CLIENT_ID=${s.credentials.clientId}\nOBSIM_PARTNER_CLIENT_SECRET=${s.credentials.clientSecret}\n`,
+  results.flatMap((r) =>
+    r.testResults.filter((x) => x.status !== 'pass').map((x) => `${r.test.filename}: ${x.description} ${x.error ?? ''}`),
   );
-  const envFile = readFileSync(join(folder, 'environments', readdirSync(join(folder, 'environments'))[0]), 'utf8');
-  t.notOk(envFile.includes(s.credentials.clientSecret), 'the environment file holds no secret: it reads them from .env');
 
-  const run = await bruRun(folder, []);
-  t.equal(run.code, 0, `bru run exits 0\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-  t.same(failuresOf(run.results), [], 'no failed test');
-  t.equal(run.results.length, 29, 'every request ran');
-  t.ok(run.results.reduce((n, r) => n + r.testResults.length, 0) >= 80, 'and every request was checked');
-  const last = run.results.at(-1)!;
-  t.equal(last.test.filename, 'Flows/Payment- test merchant, payment, settlement, paid/The payment is paid.bru');
-  t.match(last.response.data, { status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted' });
-  const payment = run.results.find((r) => r.test.filename.endsWith('A payment for that merchant (pending).bru'))!;
-  t.equal(last.response.data.paymentId, payment.response.data.paymentId, 'the status read is of the payment created');
-});
+t.test(
+  "Bruno's CLI runs the zipped collection with its environment against a fresh sandbox: every test passes, the Flows end paid",
+  async (t) => {
+    const s = await sandbox();
+    const headers = { 'x-partner-client-id': s.credentials.clientId, 'x-partner-client-secret': s.credentials.clientSecret };
+    const res = await fetch(`${address}/_sandbox/collections/bruno`, { headers });
+    t.equal(res.status, 200);
+    t.equal(res.headers.get('content-type'), 'application/zip');
+    t.equal(res.headers.get('cache-control'), 'no-store');
+    const names = await unzip(Buffer.from(await res.arrayBuffer()), join(work, 'zip'));
+    const top = `obsim-${s.sandboxId}-base`;
+    t.ok(
+      names.every((n) => n.startsWith(`${top}/`)),
+      'one folder',
+    );
+    t.ok(names.includes(`${top}/bruno.json`) && names.includes(`${top}/collection.bru`));
+    const folder = join(work, 'zip', top);
+    t.equal(readFileSync(join(folder, '.gitignore'), 'utf8'), '.env\n', 'the credentials file is kept out of git');
+    t.equal(
+      readFileSync(join(folder, '.env'), 'utf8'),
+      `OBSIM_PARTNER_CLIENT_ID=${s.credentials.clientId}\nOBSIM_PARTNER_CLIENT_SECRET=${s.credentials.clientSecret}\n`,
+    );
+    const envFile = readFileSync(join(folder, 'environments', readdirSync(join(folder, 'environments'))[0]), 'utf8');
+    t.notOk(envFile.includes(s.credentials.clientSecret), 'the environment file holds no secret: it reads them from .env');
 
-t.test('obsim collection --format bruno under the example version: the folder Bruno runs, the version checked by its own tests', async (t) => {
-  const s = await sandbox({ contractVersion: V });
-  const out = join(work, 'cli-bruno');
-  const env = { OBSIM_BASE_URL: address, OBSIM_PARTNER_CLIENT_SECRET: s.credentials.clientSecret };
-  const cli = await exec([...BIN, 'collection', '--format', 'bruno', '--sandbox', s.sandboxId, '--out', out], ROOT, env);
-  t.equal(cli.code, 0, cli.stderr);
-  t.equal(cli.stdout.trim(), `obsim collection: wrote ${join(out, `obsim-${s.sandboxId}-${V}`)}`);
-  const run = await bruRun(join(out, `obsim-${s.sandboxId}-${V}`), ['Flows']);
-  t.equal(run.code, 0, run.stdout.slice(-2000));
-  t.same(failuresOf(run.results), []);
-  const passed = run.results.flatMap((r) => r.testResults.filter((x) => x.status === 'pass').map((x) => x.description));
-  t.ok(passed.includes(`${V} adds paymentReference: present`));
-  t.ok(passed.includes(`${V} removes merchantName: absent`));
-  t.match(run.results.at(-1)!.response.data, { status: 'paid', paymentReference: /^PAY-\d+$/ });
-});
+    const run = await bruRun(folder, []);
+    t.equal(run.code, 0, `bru run exits 0\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+    t.same(failuresOf(run.results), [], 'no failed test');
+    t.equal(run.results.length, 29, 'every request ran');
+    t.ok(run.results.reduce((n, r) => n + r.testResults.length, 0) >= 80, 'and every request was checked');
+    const last = run.results.at(-1)!;
+    t.equal(last.test.filename, 'Flows/Payment- test merchant, payment, settlement, paid/The payment is paid.bru');
+    t.match(last.response.data, { status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted' });
+    const payment = run.results.find((r) => r.test.filename.endsWith('A payment for that merchant (pending).bru'))!;
+    t.equal(last.response.data.paymentId, payment.response.data.paymentId, 'the status read is of the payment created');
+  },
+);
+
+t.test(
+  'obsim collection --format bruno under the example version: the folder Bruno runs, the version checked by its own tests',
+  async (t) => {
+    const s = await sandbox({ contractVersion: V });
+    const out = join(work, 'cli-bruno');
+    const env = { OBSIM_BASE_URL: address, OBSIM_PARTNER_CLIENT_SECRET: s.credentials.clientSecret };
+    const cli = await exec([...BIN, 'collection', '--format', 'bruno', '--sandbox', s.sandboxId, '--out', out], ROOT, env);
+    t.equal(cli.code, 0, cli.stderr);
+    t.equal(cli.stdout.trim(), `obsim collection: wrote ${join(out, `obsim-${s.sandboxId}-${V}`)}`);
+    const run = await bruRun(join(out, `obsim-${s.sandboxId}-${V}`), ['Flows']);
+    t.equal(run.code, 0, run.stdout.slice(-2000));
+    t.same(failuresOf(run.results), []);
+    const passed = run.results.flatMap((r) => r.testResults.filter((x) => x.status === 'pass').map((x) => x.description));
+    t.ok(passed.includes(`${V} adds paymentReference: present`));
+    t.ok(passed.includes(`${V} removes merchantName: absent`));
+    t.match(run.results.at(-1)!.response.data, { status: 'paid', paymentReference: /^PAY-\d+$/ });
+  },
+);
 
 t.test('obsim collection --format postman writes the collection and its environment; a wrong --format is one line, exit 2', async (t) => {
   const s = await sandbox();
   const out = join(work, 'cli-postman');
-  const env = { OBSIM_BASE_URL: address, OBSIM_PARTNER_CLIENT_ID: s.credentials.clientId, OBSIM_PARTNER_CLIENT_SECRET: s.credentials.clientSecret };
+  const env = {
+    OBSIM_BASE_URL: address,
+    OBSIM_PARTNER_CLIENT_ID: s.credentials.clientId,
+    OBSIM_PARTNER_CLIENT_SECRET: s.credentials.clientSecret,
+  };
   const cli = await exec([...BIN, 'collection', '--format', 'postman', '--contract-version', V, '--out', out], ROOT, env);
   t.equal(cli.code, 0, cli.stderr);
-  t.same(readdirSync(out).sort(), [`obsim-${s.sandboxId}-${V}.postman_collection.json`, `obsim-${s.sandboxId}-${V}.postman_environment.json`]);
+  t.same(readdirSync(out).sort(), [
+    `obsim-${s.sandboxId}-${V}.postman_collection.json`,
+    `obsim-${s.sandboxId}-${V}.postman_environment.json`,
+  ]);
   const environment = JSON.parse(readFileSync(join(out, `obsim-${s.sandboxId}-${V}.postman_environment.json`), 'utf8'));
-  t.match(environment.values, [{ key: 'baseUrl', value: address }, { key: 'partnerClientId', value: s.credentials.clientId, type: 'secret' }]);
+  t.match(environment.values, [
+    { key: 'baseUrl', value: address },
+    { key: 'partnerClientId', value: s.credentials.clientId, type: 'secret' },
+  ]);
 
   const wrong = await exec([...BIN, 'collection', '--format', 'insomnia', '--out', out], ROOT, env);
   t.equal(wrong.code, 2);
   t.equal(wrong.stderr, 'obsim collection: --format must be postman or bruno, got "insomnia"\n', 'one line');
   const unknown = await exec([...BIN, 'collection', '--format', 'postman', '--contract-version', 'nope', '--out', out], ROOT, env);
   t.equal(unknown.code, 2);
-  t.match(unknown.stderr, /^obsim collection: GET \/_sandbox\/collections\/postman\?version=nope answered 400: No contract version "nope".* \(at \/version\)\n$/);
-  const refused = await exec([...BIN, 'collection', '--format', 'postman', '--out', out], ROOT, { ...env, OBSIM_PARTNER_CLIENT_SECRET: 'wrong' });
+  t.match(
+    unknown.stderr,
+    /^obsim collection: GET \/_sandbox\/collections\/postman\?version=nope answered 400: No contract version "nope".* \(at \/version\)\n$/,
+  );
+  const refused = await exec([...BIN, 'collection', '--format', 'postman', '--out', out], ROOT, {
+    ...env,
+    OBSIM_PARTNER_CLIENT_SECRET: 'wrong',
+  });
   t.equal(refused.code, 2);
   t.match(refused.stderr, /answered 401/);
 });

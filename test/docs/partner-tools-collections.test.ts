@@ -21,10 +21,14 @@ writeFileSync(join(bin, 'obsim'), `#!/bin/sh\nexec ${[process.execPath, ...BIN].
 chmodSync(join(bin, 'obsim'), 0o755);
 process.env.PATH = `${bin}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}`;
 
-t.test('the Postman block: Newman runs the collection with its environment, every assertion passes, the Flows end paid', { skip: tryItSkip() }, async (t) => {
-  const out = await runTryIt(t, block('partner-tools-postman', 'sh'), {}, 120_000);
-  t.equal(out, printed('partner-tools-postman'));
-});
+t.test(
+  'the Postman block: Newman runs the collection with its environment, every assertion passes, the Flows end paid',
+  { skip: tryItSkip() },
+  async (t) => {
+    const out = await runTryIt(t, block('partner-tools-postman', 'sh'), {}, 120_000);
+    t.equal(out, printed('partner-tools-postman'));
+  },
+);
 
 t.test("the Bruno block: obsim collection writes the folder, Bruno's CLI runs its Flows", { skip: tryItSkip() }, async (t) => {
   const out = await runTryIt(t, block('partner-tools-bruno', 'sh'), {}, 180_000);

@@ -99,7 +99,8 @@ export function overviewRoutes(app: FastifyInstance, kit: ConsoleKit): void {
       url: path,
       headers: { 'x-partner-client-id': session.clientId, 'x-partner-client-secret': session.secret, 'x-obsim-console': 'read' },
     });
-    if (res.statusCode >= 400) return kit.refused(request, reply, '/console', { status: res.statusCode, body: JSON.parse(res.body) as never });
+    if (res.statusCode >= 400)
+      return kit.refused(request, reply, '/console', { status: res.statusCode, body: JSON.parse(res.body) as never });
     for (const name of ['content-type', 'content-disposition', 'cache-control'])
       if (res.headers[name] !== undefined) void reply.header(name, res.headers[name]);
     return reply.send(res.rawPayload);
