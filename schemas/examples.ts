@@ -63,7 +63,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "id": "wh_ac41e9c7f3777792bb08fba5",
+      "id": "wh_a2c12131b792b067650925b4",
       "url": "https://partner.example/webhooks/obsim",
       "events": [
         "payment.completed",
@@ -72,7 +72,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "merchant.deactivated",
         "merchant.onboarding.completed"
       ],
-      "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
+      "secret": "whsec_791e25a06b8f5d9c10acd0e26e6a73053df13f545736cc9a",
       "createdAt": "2026-03-02T09:30:00.000Z"
     }
   },
@@ -82,7 +82,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100002,
-      "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+      "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
       "companyName": "Nørrebro Kaffe ApS",
       "status": "activated",
       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -97,11 +97,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100003,
-      "clientId": "54a9fc15-c9fc-45eb-bc76-4ea7cbc6b979",
+      "clientId": "8f38414b-5468-4b22-9fea-a57c166b48cf",
       "companyName": "Vesterbro Cykler ApS",
       "contactEmail": "ejer@vesterbrocykler.dk",
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_JOT6auqGx4Yb8a7ua01_FudA",
-      "onboardingToken": "onb_JOT6auqGx4Yb8a7ua01_FudA",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_w8t83xrPs-1YQt2Wfiog-pQp",
+      "onboardingToken": "onb_w8t83xrPs-1YQt2Wfiog-pQp",
       "status": "pending_onboarding",
       "expiresAt": "2026-03-09T09:30:00.000Z"
     }
@@ -116,16 +116,16 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "merchantId": 100004,
-      "clientId": "f6519351-f623-4051-b9f2-4de52b91b0f0",
+      "clientId": "44d5c1ed-b8a0-42f3-8daf-d8e5f4cdce10",
       "companyName": "Amager Bageri ApS",
       "contactEmail": "kontakt@amagerbageri.dk",
       "subTppStatus": "created",
       "subTppMessage": null,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
-      "onboardingToken": "onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_4eABYi_59C02Sa_yIacpNLFx",
+      "onboardingToken": "onb_4eABYi_59C02Sa_yIacpNLFx",
       "status": "pending_partner_ais",
       "expiresAt": "2026-03-09T09:30:00.000Z",
-      "subTppId": "stpp_449613dc53d850de9c4f"
+      "subTppId": "stpp_f16ed1ab916b14e53e3f"
     }
   },
   "listMerchants": {
@@ -133,7 +133,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "merchantId": 100001,
-          "clientId": "467cf20b-8d06-4dde-991f-1d534a621c3d",
+          "clientId": "954fdda0-e10b-42f9-9a42-d3746951c960",
           "companyName": "obsim Default Merchant ApS",
           "type": "test",
           "status": "activated",
@@ -142,18 +142,18 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "updatedAt": "2026-03-02T09:30:00.000Z",
           "contactEmail": "merchant@obsim.test",
           "partnerRefId": "obsim-default-merchant",
-          "subTppId": "stpp_f1651c21f7bd69d58703"
+          "subTppId": "stpp_cd77403046e16b08abbd"
         },
         {
           "merchantId": 100002,
-          "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+          "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
           "companyName": "Nørrebro Kaffe ApS",
           "type": "test",
           "status": "activated",
           "subTppStatus": "active",
           "createdAt": "2026-03-02T09:30:00.000Z",
           "updatedAt": "2026-03-02T09:30:00.000Z",
-          "subTppId": "stpp_41d1010b3a99eba04ecc"
+          "subTppId": "stpp_2d1c5f283b8b632f16a3"
         }
       ],
       "page": 1,
@@ -169,14 +169,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "active",
         "isActivated": true
       },
-      "subTppId": "stpp_41d1010b3a99eba04ecc"
+      "subTppId": "stpp_2d1c5f283b8b632f16a3"
     }
   },
   "resendMerchantOnboarding": {
     "response": {
       "merchantId": 100004,
-      "onboardingUrl": "http://localhost:4010/onboarding/onb_2nCxVCK0fqhpiywlFOBXYQ9i",
-      "onboardingToken": "onb_2nCxVCK0fqhpiywlFOBXYQ9i",
+      "onboardingUrl": "http://localhost:4010/onboarding/onb_2JuxevgVsJYTxoFvw3Aa8EjQ",
+      "onboardingToken": "onb_2JuxevgVsJYTxoFvw3Aa8EjQ",
       "expiresAt": "2026-03-09T09:30:00.000Z",
       "status": "pending_completion"
     }
@@ -198,7 +198,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "createPayment": {
     "request": {
-      "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+      "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
       "amount": 149.95,
       "referenceNumber": "order-1001"
     },
@@ -210,9 +210,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+      "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -230,9 +230,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 89,
       "currency": "DKK",
       "referenceNumber": "order-1002",
-      "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+      "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -247,9 +247,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "amount": 149.95,
       "currency": "DKK",
       "referenceNumber": "order-1001",
-      "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+      "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
       "merchantName": "Nørrebro Kaffe ApS",
-      "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+      "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -259,7 +259,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "id": "wh_ac41e9c7f3777792bb08fba5",
+          "id": "wh_a2c12131b792b067650925b4",
           "url": "https://partner.example/webhooks/obsim",
           "events": [
             "payment.completed",
@@ -268,7 +268,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "merchant.deactivated",
             "merchant.onboarding.completed"
           ],
-          "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
+          "secret": "whsec_791e25a06b8f5d9c10acd0e26e6a73053df13f545736cc9a",
           "createdAt": "2026-03-02T09:30:00.000Z"
         }
       ]
@@ -276,8 +276,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "testWebhook": {
     "response": {
-      "webhookId": "wh_ac41e9c7f3777792bb08fba5",
-      "eventId": "evt_01a224bb829b0dd4686e1e27",
+      "webhookId": "wh_a2c12131b792b067650925b4",
+      "eventId": "evt_01a25133fb44c831dcf64dd1",
       "deliveryId": 4,
       "status": "queued"
     }
@@ -293,7 +293,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ]
     },
     "response": {
-      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjgzYzUxNzZkLWYxZjktNGU0OS05ODM4LTVhODgzNGRhOTNmNyJ9.lcK7wTOdlqHS7J_6S2Ae7El4UL4lKeQlLc6lULZa1Lo"
+      "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjdjNjMzNDgxLTZkNWQtNDVlMC1hMjBlLWJhZmNmN2FjYjdiMyJ9._8RhXw8jQp6hugFiUqnXhvihSt2hhAzaajdQPEtQj2E"
     }
   },
   "createConsent": {
@@ -318,11 +318,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+      "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
       "status": "pending",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
-      "authorizationUrl": "http://localhost:4010/consent/ctk_QTZkNLzknZMr6LZcexpLNTfZPeNsVFkb"
+      "authorizationUrl": "http://localhost:4010/consent/ctk_1lmYEHi69Hvmk0BaS8E3NCTc1S0VSzKn"
     }
   },
   "controlConsent": {
@@ -339,7 +339,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "expirationDateTime": "2026-06-01T00:00:00.000Z",
       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-      "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+      "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
       "status": "failed",
       "createdAt": "2026-03-02T09:30:00.000Z",
       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -358,11 +358,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+        "requestId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
         "status": "authorized",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
-        "consentId": "cns_db86786963154007943fd7fe81d764d7"
+        "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6"
       },
       {
         "merchantId": 100002,
@@ -374,7 +374,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         ],
         "expirationDateTime": "2026-06-01T00:00:00.000Z",
         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-        "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+        "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
         "status": "failed",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -390,8 +390,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "userId": "user-typical",
       "merchantId": 100002,
-      "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
-      "consentId": "cns_db86786963154007943fd7fe81d764d7",
+      "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
+      "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6",
       "accounts": [
         {
           "accountId": "acc_54f63f3095e9a20a1475",
@@ -623,15 +623,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "now": "2026-03-02T09:30:00.001Z",
       "frozen": false,
-      "offsetMs": -23468798552
+      "offsetMs": -24214891267
     }
   },
   "freezeClock": {
     "request": {},
     "response": {
-      "now": "2026-03-02T09:30:00.003Z",
+      "now": "2026-03-02T09:30:00.001Z",
       "frozen": true,
-      "offsetMs": -23468798552
+      "offsetMs": -24214891267
     }
   },
   "advanceClock": {
@@ -639,7 +639,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "duration": "10m"
     },
     "response": {
-      "now": "2026-03-02T09:40:00.003Z",
+      "now": "2026-03-02T09:40:00.001Z",
       "fired": 0
     }
   },
@@ -660,13 +660,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "resourceId": "100005",
           "from": null,
           "to": "pending_onboarding",
-          "at": "2026-03-02T09:40:00.003Z",
+          "at": "2026-03-02T09:40:00.001Z",
           "cause": {
             "kind": "request",
             "name": "createMerchant",
-            "requestId": "req_109488d2ff4769ff16b5673d"
+            "requestId": "req_337217427f109094508df96f"
           },
-          "traceId": "5926c35ea53c45bed62a0105cad31641"
+          "traceId": "8723c07f59c71cc2e3b0e7e15a2cabfa"
         },
         {
           "id": 14,
@@ -674,13 +674,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "resourceId": "100005",
           "from": "pending_onboarding",
           "to": "awaiting_approval",
-          "at": "2026-03-02T09:40:00.003Z",
+          "at": "2026-03-02T09:40:00.001Z",
           "cause": {
             "kind": "control",
             "name": "submit-onboarding",
-            "requestId": "req_f96ea74bdbc3994af5b7c0bf"
+            "requestId": "req_3d9dcb5ef8b7d55dc2864a8c"
           },
-          "traceId": "477895139926ed636fd55a538d24e043"
+          "traceId": "1b3f1e543ea678c11fb39b49e415406d"
         }
       ]
     }
@@ -698,9 +698,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "request",
             "name": "createPayment",
-            "requestId": "req_a8402b951d3848f43ba29616"
+            "requestId": "req_9850b960a0d3fa1e9789c192"
           },
-          "traceId": "d9640455143a35b465f28b3f9abf30bc"
+          "traceId": "4af664075ce22fb3d94e13c11844ea55"
         },
         {
           "id": 8,
@@ -712,9 +712,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "control",
             "name": "complete",
-            "requestId": "req_8891d90baeb5a9e2feb1f94e"
+            "requestId": "req_eaac6eab43ff757896b3eaf8"
           },
-          "traceId": "bcac19283ca596e1127b6f84cff19d81"
+          "traceId": "53af591b5a9917583f25914e2322267a"
         }
       ]
     }
@@ -725,30 +725,30 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "id": 11,
           "resource": "consent",
-          "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+          "resourceId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
           "from": null,
           "to": "pending",
           "at": "2026-03-02T09:30:00.000Z",
           "cause": {
             "kind": "request",
             "name": "createConsent",
-            "requestId": "req_cba0461aa945c74c5819c233"
+            "requestId": "req_07967cbec79b9529c3ec984d"
           },
-          "traceId": "887dc0da7a2cba158127776a9d770321"
+          "traceId": "8bd4492df50c86fb4a17a1c65b04ad57"
         },
         {
           "id": 12,
           "resource": "consent",
-          "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+          "resourceId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
           "from": "pending",
           "to": "authorized",
           "at": "2026-03-02T09:30:00.000Z",
           "cause": {
             "kind": "control",
             "name": "authorize",
-            "requestId": "req_924d61f561776a74e284a5a2"
+            "requestId": "req_41663241043eb930c7c1b196"
           },
-          "traceId": "7339b2cc9c4176fa2309592506636bc5"
+          "traceId": "eea7c3c71482497d38cf236fdc1b4f8f"
         }
       ]
     }
@@ -758,39 +758,39 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "id": 6,
-          "eventId": "evt_01a224bb8431b85ae0dd483a",
+          "eventId": "evt_01a25133fcd9de1a32c79f5e",
           "event": "merchant.deactivated",
-          "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+          "webhookId": "wh_a2c12131b792b067650925b4",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.003Z",
-          "createdAt": "2026-03-02T09:40:00.003Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-          "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
-          "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
+          "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03",
+          "traceparent": "00-69927bd73d072d7f6148b6fe568d11a2-73bfab1922eada7f-01"
         },
         {
           "id": 5,
-          "eventId": "evt_01a224bb8430ac6dde466961",
+          "eventId": "evt_01a25133fcd55703a45c5ec8",
           "event": "merchant.onboarding.completed",
-          "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+          "webhookId": "wh_a2c12131b792b067650925b4",
           "url": "https://partner.example/webhooks/obsim",
           "state": "delivering",
           "statusCode": null,
           "outcome": null,
           "error": null,
           "durationMs": null,
-          "attemptedAt": "2026-03-02T09:40:00.003Z",
-          "createdAt": "2026-03-02T09:40:00.003Z",
+          "attemptedAt": "2026-03-02T09:40:00.001Z",
+          "createdAt": "2026-03-02T09:40:00.001Z",
           "redeliveryOf": null,
-          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"5cabaeb2-3613-4490-8494-f9ac0b330678\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-          "signature": "ff1a9aa2566abab8ddc25f25648cf8abf151f519c1fb9a14ed654dbc2ac080bf",
-          "traceparent": "00-477895139926ed636fd55a538d24e043-98a97df27c29accd-01"
+          "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"57e6161d-ceb3-496f-b7da-3f8eb93d2066\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+          "signature": "adeac99c0ffc864b9b96995ac3b626901a8d7ca6be602301df328e529b81d66d",
+          "traceparent": "00-1b3f1e543ea678c11fb39b49e415406d-d4d4d51d3b570dce-01"
         }
       ],
       "total": 6,
@@ -800,30 +800,30 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getDelivery": {
     "response": {
       "id": 6,
-      "eventId": "evt_01a224bb8431b85ae0dd483a",
+      "eventId": "evt_01a25133fcd9de1a32c79f5e",
       "event": "merchant.deactivated",
-      "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+      "webhookId": "wh_a2c12131b792b067650925b4",
       "url": "https://partner.example/webhooks/obsim",
       "state": "delivering",
       "statusCode": null,
       "outcome": null,
       "error": null,
       "durationMs": null,
-      "attemptedAt": "2026-03-02T09:40:00.003Z",
-      "createdAt": "2026-03-02T09:40:00.003Z",
+      "attemptedAt": "2026-03-02T09:40:00.001Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": null,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-      "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
-      "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03",
+      "traceparent": "00-69927bd73d072d7f6148b6fe568d11a2-73bfab1922eada7f-01"
     }
   },
   "redeliverDelivery": {
     "request": {},
     "response": {
       "id": 7,
-      "eventId": "evt_01a224bb8431b85ae0dd483a",
+      "eventId": "evt_01a25133fcd9de1a32c79f5e",
       "event": "merchant.deactivated",
-      "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+      "webhookId": "wh_a2c12131b792b067650925b4",
       "url": "https://partner.example/webhooks/obsim",
       "state": "pending",
       "statusCode": null,
@@ -831,19 +831,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "error": null,
       "durationMs": null,
       "attemptedAt": null,
-      "createdAt": "2026-03-02T09:40:00.003Z",
+      "createdAt": "2026-03-02T09:40:00.001Z",
       "redeliveryOf": 6,
-      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-      "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039"
+      "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+      "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03"
     }
   },
   "listRequests": {
     "response": {
       "items": [
         {
-          "id": 10,
+          "id": 11,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-29T00:36:38.156Z",
+          "wallAt": "2026-12-07T15:51:30.874Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -857,13 +857,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 0.469,
-          "requestId": "req_e5208eea53c38bc68266458e",
+          "durationMs": 3.991,
+          "requestId": "req_6b1f3c3d7949cee24c51652c",
           "resources": {
             "paymentId": 5000002
           },
           "requestBody": {
-            "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+            "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
             "amount": 89,
             "referenceNumber": "order-1002"
           },
@@ -875,19 +875,19 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+            "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
           },
-          "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
+          "traceId": "dbba7060587845b93cc6b64c6eace9c9"
         },
         {
-          "id": 9,
+          "id": 10,
           "at": "2026-03-02T09:30:00.000Z",
-          "wallAt": "2026-11-29T00:36:38.155Z",
+          "wallAt": "2026-12-07T15:51:30.870Z",
           "method": "POST",
           "path": "/v1/partner/payments",
           "query": {},
@@ -901,13 +901,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "requestBodyTruncated": false,
           "status": 200,
           "responseBodyTruncated": false,
-          "durationMs": 1.667,
-          "requestId": "req_a8402b951d3848f43ba29616",
+          "durationMs": 2.976,
+          "requestId": "req_9850b960a0d3fa1e9789c192",
           "resources": {
             "paymentId": 5000001
           },
           "requestBody": {
-            "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+            "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
             "amount": 149.95,
             "referenceNumber": "order-1001"
           },
@@ -919,14 +919,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 149.95,
             "currency": "DKK",
             "referenceNumber": "order-1001",
-            "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+            "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
           },
-          "traceId": "d9640455143a35b465f28b3f9abf30bc"
+          "traceId": "4af664075ce22fb3d94e13c11844ea55"
         }
       ]
     },
@@ -940,12 +940,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           },
           "entries": [
             {
-              "startedDateTime": "2026-11-29T00:36:38.156Z",
-              "time": 0.469,
+              "startedDateTime": "2026-12-07T15:51:30.874Z",
+              "time": 3.991,
               "cache": {},
               "timings": {
                 "send": 0,
-                "wait": 0.469,
+                "wait": 3.991,
                 "receive": 0
               },
               "request": {
@@ -980,7 +980,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
                 "bodySize": 102,
                 "postData": {
                   "mimeType": "application/json",
-                  "text": "{\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
+                  "text": "{\"merchantClientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
                 }
               },
               "response": {
@@ -991,7 +991,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
                 "headers": [
                   {
                     "name": "x-request-id",
-                    "value": "req_e5208eea53c38bc68266458e"
+                    "value": "req_6b1f3c3d7949cee24c51652c"
                   },
                   {
                     "name": "content-type",
@@ -1000,26 +1000,26 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
                 ],
                 "content": {
                   "mimeType": "application/json",
-                  "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
+                  "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
                   "size": 439
                 },
                 "redirectURL": "",
                 "headersSize": -1,
                 "bodySize": 439
               },
-              "comment": "journal entry 10, at 2026-03-02T09:30:00.000Z on the sandbox clock"
+              "comment": "journal entry 11, at 2026-03-02T09:30:00.000Z on the sandbox clock"
             }
           ],
-          "_nextCursor": "ajoxMA"
+          "_nextCursor": "ajoxMQ"
         }
       }
     }
   },
   "getRequest": {
     "response": {
-      "id": 10,
+      "id": 11,
       "at": "2026-03-02T09:30:00.000Z",
-      "wallAt": "2026-11-29T00:36:38.156Z",
+      "wallAt": "2026-12-07T15:51:30.874Z",
       "method": "POST",
       "path": "/v1/partner/payments",
       "query": {},
@@ -1033,13 +1033,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "requestBodyTruncated": false,
       "status": 200,
       "responseBodyTruncated": false,
-      "durationMs": 0.469,
-      "requestId": "req_e5208eea53c38bc68266458e",
+      "durationMs": 3.991,
+      "requestId": "req_6b1f3c3d7949cee24c51652c",
       "resources": {
         "paymentId": 5000002
       },
       "requestBody": {
-        "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "amount": 89,
         "referenceNumber": "order-1002"
       },
@@ -1051,14 +1051,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 89,
         "currency": "DKK",
         "referenceNumber": "order-1002",
-        "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
       },
-      "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
+      "traceId": "dbba7060587845b93cc6b64c6eace9c9"
     }
   },
   "countRequests": {
@@ -1096,9 +1096,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timeoutMs": 2000
     },
     "response": {
-      "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+      "webhookId": "wh_a2c12131b792b067650925b4",
       "url": "https://partner.example/webhooks/obsim",
-      "startedAt": "2026-11-29T00:36:38.777Z",
+      "startedAt": "2026-12-07T15:51:31.421Z",
       "passed": 12,
       "warned": 0,
       "failed": 0,
@@ -1109,43 +1109,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "event.payment.completed",
           "title": "valid payment.completed",
           "status": "pass",
-          "reason": "200 in 9 ms (limit 2000 ms)"
+          "reason": "200 in 3 ms (limit 2000 ms)"
         },
         {
           "id": "event.payment.failed",
           "title": "valid payment.failed",
           "status": "pass",
-          "reason": "200 in 4 ms (limit 2000 ms)"
+          "reason": "200 in 2 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.activated",
           "title": "valid merchant.activated",
           "status": "pass",
-          "reason": "200 in 1 ms (limit 2000 ms)"
+          "reason": "200 in 19 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.deactivated",
           "title": "valid merchant.deactivated",
           "status": "pass",
-          "reason": "200 in 5 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "event.merchant.onboarding.completed",
           "title": "valid merchant.onboarding.completed",
           "status": "pass",
-          "reason": "200 in 2 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         },
         {
           "id": "signature.tampered-body",
           "title": "tampered body, original signature",
           "status": "pass",
-          "reason": "refused with 401 in 2 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.wrong-secret",
           "title": "signed with another secret",
           "status": "pass",
-          "reason": "refused with 401 in 0 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "signature.missing",
@@ -1157,25 +1157,25 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "signature.truncated",
           "title": "truncated signature (first 32 hex digits)",
           "status": "pass",
-          "reason": "refused with 401 in 0 ms"
+          "reason": "refused with 401 in 1 ms"
         },
         {
           "id": "duplicate",
           "title": "same X-Webhook-Id delivered twice",
           "status": "pass",
-          "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "out-of-order",
           "title": "payment.failed after payment.completed (same payment)",
           "status": "pass",
-          "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+          "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
         },
         {
           "id": "unknown-event",
           "title": "an event the contract does not list (merchant.updated)",
           "status": "pass",
-          "reason": "200 in 0 ms (limit 2000 ms)"
+          "reason": "200 in 1 ms (limit 2000 ms)"
         }
       ],
       "hints": []
@@ -1185,9 +1185,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+          "webhookId": "wh_a2c12131b792b067650925b4",
           "url": "https://partner.example/webhooks/obsim",
-          "startedAt": "2026-11-29T00:36:38.777Z",
+          "startedAt": "2026-12-07T15:51:31.421Z",
           "passed": 12,
           "warned": 0,
           "failed": 0,
@@ -1198,43 +1198,43 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "event.payment.completed",
               "title": "valid payment.completed",
               "status": "pass",
-              "reason": "200 in 9 ms (limit 2000 ms)"
+              "reason": "200 in 3 ms (limit 2000 ms)"
             },
             {
               "id": "event.payment.failed",
               "title": "valid payment.failed",
               "status": "pass",
-              "reason": "200 in 4 ms (limit 2000 ms)"
+              "reason": "200 in 2 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.activated",
               "title": "valid merchant.activated",
               "status": "pass",
-              "reason": "200 in 1 ms (limit 2000 ms)"
+              "reason": "200 in 19 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.deactivated",
               "title": "valid merchant.deactivated",
               "status": "pass",
-              "reason": "200 in 5 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "event.merchant.onboarding.completed",
               "title": "valid merchant.onboarding.completed",
               "status": "pass",
-              "reason": "200 in 2 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             },
             {
               "id": "signature.tampered-body",
               "title": "tampered body, original signature",
               "status": "pass",
-              "reason": "refused with 401 in 2 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.wrong-secret",
               "title": "signed with another secret",
               "status": "pass",
-              "reason": "refused with 401 in 0 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "signature.missing",
@@ -1246,25 +1246,25 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
               "id": "signature.truncated",
               "title": "truncated signature (first 32 hex digits)",
               "status": "pass",
-              "reason": "refused with 401 in 0 ms"
+              "reason": "refused with 401 in 1 ms"
             },
             {
               "id": "duplicate",
               "title": "same X-Webhook-Id delivered twice",
               "status": "pass",
-              "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "out-of-order",
               "title": "payment.failed after payment.completed (same payment)",
               "status": "pass",
-              "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+              "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
             },
             {
               "id": "unknown-event",
               "title": "an event the contract does not list (merchant.updated)",
               "status": "pass",
-              "reason": "200 in 0 ms (limit 2000 ms)"
+              "reason": "200 in 1 ms (limit 2000 ms)"
             }
           ],
           "hints": []
@@ -1275,11 +1275,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "getReadinessReport": {
     "response": {
       "sandboxId": "sandbox-partner",
-      "generatedAt": "2026-11-29T00:36:38.831Z",
+      "generatedAt": "2026-12-07T15:51:31.472Z",
       "verdict": "unmet",
       "checklistSource": "default",
       "journal": {
-        "entries": 42,
+        "entries": 43,
         "truncated": false,
         "faults": 0
       },
@@ -1300,13 +1300,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            31,
-            3
+            32,
+            4
           ],
           "evidenceByStatus": {
             "200": [
-              31,
-              3
+              32,
+              4
             ]
           }
         },
@@ -1314,78 +1314,6 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "operationId": "createFastTrackMerchant",
           "method": "POST",
           "path": "/v1/partner/merchants/fast-track",
-          "called": true,
-          "calls": 1,
-          "statuses": {
-            "200": 1
-          },
-          "unseen": [
-            "400",
-            "401",
-            "429",
-            "503"
-          ],
-          "evidence": [
-            4
-          ],
-          "evidenceByStatus": {
-            "200": [
-              4
-            ]
-          }
-        },
-        {
-          "operationId": "createTestMerchant",
-          "method": "POST",
-          "path": "/v1/partner/merchants/test",
-          "called": true,
-          "calls": 1,
-          "statuses": {
-            "200": 1
-          },
-          "unseen": [
-            "400",
-            "401",
-            "429",
-            "503"
-          ],
-          "evidence": [
-            2
-          ],
-          "evidenceByStatus": {
-            "200": [
-              2
-            ]
-          }
-        },
-        {
-          "operationId": "getMerchantOnboardingStatus",
-          "method": "GET",
-          "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
-          "called": true,
-          "calls": 1,
-          "statuses": {
-            "200": 1
-          },
-          "unseen": [
-            "401",
-            "404",
-            "429",
-            "503"
-          ],
-          "evidence": [
-            6
-          ],
-          "evidenceByStatus": {
-            "200": [
-              6
-            ]
-          }
-        },
-        {
-          "operationId": "listMerchants",
-          "method": "GET",
-          "path": "/v1/partner/merchants",
           "called": true,
           "calls": 1,
           "statuses": {
@@ -1407,6 +1335,78 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           }
         },
         {
+          "operationId": "createTestMerchant",
+          "method": "POST",
+          "path": "/v1/partner/merchants/test",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            3
+          ],
+          "evidenceByStatus": {
+            "200": [
+              3
+            ]
+          }
+        },
+        {
+          "operationId": "getMerchantOnboardingStatus",
+          "method": "GET",
+          "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "401",
+            "404",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            7
+          ],
+          "evidenceByStatus": {
+            "200": [
+              7
+            ]
+          }
+        },
+        {
+          "operationId": "listMerchants",
+          "method": "GET",
+          "path": "/v1/partner/merchants",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            6
+          ],
+          "evidenceByStatus": {
+            "200": [
+              6
+            ]
+          }
+        },
+        {
           "operationId": "resendMerchantOnboarding",
           "method": "POST",
           "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
@@ -1423,11 +1423,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            7
+            8
           ],
           "evidenceByStatus": {
             "200": [
-              7
+              8
             ]
           }
         },
@@ -1449,11 +1449,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "409"
           ],
           "evidence": [
-            8
+            9
           ],
           "evidenceByStatus": {
             "200": [
-              8
+              9
             ]
           }
         },
@@ -1475,13 +1475,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "409"
           ],
           "evidence": [
-            10,
-            9
+            11,
+            10
           ],
           "evidenceByStatus": {
             "200": [
-              10,
-              9
+              11,
+              10
             ]
           }
         },
@@ -1501,11 +1501,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            13
+            14
           ],
           "evidenceByStatus": {
             "200": [
-              13
+              14
             ]
           }
         },
@@ -1525,11 +1525,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            1
+            2
           ],
           "evidenceByStatus": {
             "200": [
-              1
+              2
             ]
           }
         },
@@ -1549,11 +1549,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            15
+            16
           ],
           "evidenceByStatus": {
             "200": [
-              15
+              16
             ]
           }
         },
@@ -1571,11 +1571,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "500"
           ],
           "evidence": [
-            17
+            18
           ],
           "evidenceByStatus": {
             "200": [
-              17
+              18
             ]
           }
         },
@@ -1596,13 +1596,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "503"
           ],
           "evidence": [
-            20,
-            18
+            21,
+            19
           ],
           "evidenceByStatus": {
             "200": [
-              20,
-              18
+              21,
+              19
             ]
           }
         },
@@ -1610,31 +1610,6 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "operationId": "listUserConsents",
           "method": "GET",
           "path": "/v1/ais/users/{userId}/consents",
-          "called": true,
-          "calls": 1,
-          "statuses": {
-            "200": 1
-          },
-          "unseen": [
-            "400",
-            "401",
-            "403",
-            "429",
-            "503"
-          ],
-          "evidence": [
-            22
-          ],
-          "evidenceByStatus": {
-            "200": [
-              22
-            ]
-          }
-        },
-        {
-          "operationId": "listAccounts",
-          "method": "POST",
-          "path": "/v1/ais/accounts",
           "called": true,
           "calls": 1,
           "statuses": {
@@ -1657,9 +1632,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           }
         },
         {
-          "operationId": "getAccountBalance",
+          "operationId": "listAccounts",
           "method": "POST",
-          "path": "/v1/ais/accounts/balance",
+          "path": "/v1/ais/accounts",
           "called": true,
           "calls": 1,
           "statuses": {
@@ -1682,9 +1657,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           }
         },
         {
-          "operationId": "listAccountTransactions",
+          "operationId": "getAccountBalance",
           "method": "POST",
-          "path": "/v1/ais/accounts/transactions",
+          "path": "/v1/ais/accounts/balance",
           "called": true,
           "calls": 1,
           "statuses": {
@@ -1707,9 +1682,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           }
         },
         {
-          "operationId": "listAccountTransactionsInWindow",
-          "method": "GET",
-          "path": "/v1/ais/accounts/{accountId}/transactions",
+          "operationId": "listAccountTransactions",
+          "method": "POST",
+          "path": "/v1/ais/accounts/transactions",
           "called": true,
           "calls": 1,
           "statuses": {
@@ -1728,6 +1703,31 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "evidenceByStatus": {
             "200": [
               26
+            ]
+          }
+        },
+        {
+          "operationId": "listAccountTransactionsInWindow",
+          "method": "GET",
+          "path": "/v1/ais/accounts/{accountId}/transactions",
+          "called": true,
+          "calls": 1,
+          "statuses": {
+            "200": 1
+          },
+          "unseen": [
+            "400",
+            "401",
+            "403",
+            "429",
+            "503"
+          ],
+          "evidence": [
+            27
+          ],
+          "evidenceByStatus": {
+            "200": [
+              27
             ]
           }
         }
@@ -1838,8 +1838,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "status": "met",
           "because": "POST /v1/partner/payments answered 2xx",
           "evidence": [
-            10,
-            9
+            11,
+            10
           ]
         },
         {
@@ -1867,7 +1867,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "id": "verifies_webhook_signatures",
           "title": "Verifies webhook signatures",
           "status": "met",
-          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-29T00:36:38.777Z",
+          "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-12-07T15:51:31.421Z",
           "evidence": []
         },
         {
@@ -1883,10 +1883,10 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "status": "met",
           "because": "a consent was authorized and accounts were read",
           "evidence": [
-            23,
             24,
             25,
-            26
+            26,
+            27
           ]
         },
         {
@@ -1901,7 +1901,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getScenarioDraft": {
     "response": {
-      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #11–#11 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #11–#11 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: b042b5a7-85b3-4568-b4b8-e2e94dc89c73\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
       "steps": 1,
       "warnings": [
         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -1930,8 +1930,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.003Z",
-            "to": "2026-03-02T09:45:00.003Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1941,8 +1941,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.003Z",
-            "to": "2026-03-02T09:45:00.003Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           }
         },
         {
@@ -1958,7 +1958,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.003Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "getFaults": {
@@ -1970,8 +1970,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "error",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.003Z",
-            "to": "2026-03-02T09:45:00.003Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           },
           "status": 503,
           "retryAfterSeconds": 30,
@@ -1981,8 +1981,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "webhook_drop",
           "rate": 1,
           "window": {
-            "from": "2026-03-02T09:40:00.003Z",
-            "to": "2026-03-02T09:45:00.003Z"
+            "from": "2026-03-02T09:40:00.001Z",
+            "to": "2026-03-02T09:45:00.001Z"
           }
         },
         {
@@ -1998,7 +1998,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       ],
       "seed": 7,
       "profile": "provider-outage",
-      "setAt": "2026-03-02T09:40:00.003Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "clearFaults": {
@@ -2028,8 +2028,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "profile": {
         "health": {
           "status": "down",
-          "from": "2026-03-02T09:40:00.003Z",
-          "until": "2026-03-02T10:40:00.003Z",
+          "from": "2026-03-02T09:40:00.001Z",
+          "until": "2026-03-02T10:40:00.001Z",
           "delaySeconds": 60
         },
         "authorization": {
@@ -2050,7 +2050,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "seed": 7,
         "profile": "weekend-settlement"
       },
-      "setAt": "2026-03-02T09:40:00.003Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "getBank": {
@@ -2064,8 +2064,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "profile": {
         "health": {
           "status": "down",
-          "from": "2026-03-02T09:40:00.003Z",
-          "until": "2026-03-02T10:40:00.003Z",
+          "from": "2026-03-02T09:40:00.001Z",
+          "until": "2026-03-02T10:40:00.001Z",
           "delaySeconds": 60
         },
         "authorization": {
@@ -2086,7 +2086,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "seed": 7,
         "profile": "weekend-settlement"
       },
-      "setAt": "2026-03-02T09:40:00.003Z"
+      "setAt": "2026-03-02T09:40:00.001Z"
     }
   },
   "listBanks": {
@@ -2102,8 +2102,8 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "profile": {
             "health": {
               "status": "down",
-              "from": "2026-03-02T09:40:00.003Z",
-              "until": "2026-03-02T10:40:00.003Z",
+              "from": "2026-03-02T09:40:00.001Z",
+              "until": "2026-03-02T10:40:00.001Z",
               "delaySeconds": 60
             },
             "authorization": {
@@ -2124,7 +2124,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "seed": 7,
             "profile": "weekend-settlement"
           },
-          "setAt": "2026-03-02T09:40:00.003Z"
+          "setAt": "2026-03-02T09:40:00.001Z"
         },
         {
           "bankId": "fjord-sparekasse",
@@ -2190,7 +2190,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         },
         {
           "name": "weekend-settlement",
-          "summary": "Settles on business days only (15:00 cut-off, the country’s public holidays)"
+          "summary": "Settles on business days only (09:00 to a 15:00 cut-off, closed on the days its country’s banks close)"
         },
         {
           "name": "strict-ais",
@@ -2278,9 +2278,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "partnerId": "sandbox-partner",
       "sandboxId": null,
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true,
-        "offsetMs": -23468798552
+        "offsetMs": -24214891267
       },
       "merchants": {
         "pending_onboarding": 1,
@@ -2330,15 +2330,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         {
           "merchant": {
             "merchantId": 100005,
-            "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
+            "clientId": "57e6161d-ceb3-496f-b7da-3f8eb93d2066",
             "companyName": "Frederiksberg Blomster ApS",
             "type": "standard",
             "status": "awaiting_approval",
             "subTppStatus": "created",
-            "createdAt": "2026-03-02T09:40:00.003Z",
-            "updatedAt": "2026-03-02T09:40:00.003Z",
+            "createdAt": "2026-03-02T09:40:00.001Z",
+            "updatedAt": "2026-03-02T09:40:00.001Z",
             "contactEmail": "hej@fblomster.dk",
-            "subTppId": "stpp_12b6c9acaaacb60de7c4"
+            "subTppId": "stpp_1d89aa84831ed9b4b918"
           },
           "state": "awaiting_approval",
           "actions": [
@@ -2355,14 +2355,14 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "merchant": {
         "merchantId": 100002,
-        "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "companyName": "Nørrebro Kaffe ApS",
         "type": "test",
         "status": "inactive",
         "subTppStatus": "inactive",
         "createdAt": "2026-03-02T09:30:00.000Z",
-        "updatedAt": "2026-03-02T09:40:00.003Z",
-        "subTppId": "stpp_41d1010b3a99eba04ecc"
+        "updatedAt": "2026-03-02T09:40:00.001Z",
+        "subTppId": "stpp_2d1c5f283b8b632f16a3"
       },
       "state": "inactive",
       "states": [
@@ -2404,9 +2404,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             "amount": 89,
             "currency": "DKK",
             "referenceNumber": "order-1002",
-            "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+            "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
             "merchantName": "Nørrebro Kaffe ApS",
-            "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+            "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2427,9 +2427,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "amount": 149.95,
         "currency": "DKK",
         "referenceNumber": "order-1001",
-        "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "merchantName": "Nørrebro Kaffe ApS",
-        "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+        "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
         "createdAt": "2026-03-02T09:30:00.000Z",
         "updatedAt": "2026-03-02T09:30:00.000Z",
         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -2443,7 +2443,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "request",
             "name": "createPayment",
-            "requestId": "req_a8402b951d3848f43ba29616"
+            "requestId": "req_9850b960a0d3fa1e9789c192"
           },
           "event": null,
           "eventId": null,
@@ -2456,7 +2456,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "cause": {
             "kind": "control",
             "name": "complete",
-            "requestId": "req_8891d90baeb5a9e2feb1f94e"
+            "requestId": "req_eaac6eab43ff757896b3eaf8"
           },
           "event": null,
           "eventId": null,
@@ -2468,7 +2468,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "status": null,
           "cause": null,
           "event": "payment.completed",
-          "eventId": "evt_01a224bb82975ed6354eda57",
+          "eventId": "evt_01a25133fb40edd7e2b2f1a6",
           "deliveries": [
             {
               "id": 3,
@@ -2495,11 +2495,11 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
             ],
             "expirationDateTime": "2026-06-01T00:00:00.000Z",
             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-            "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+            "requestId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
             "status": "authorized",
             "createdAt": "2026-03-02T09:30:00.000Z",
             "updatedAt": "2026-03-02T09:30:00.000Z",
-            "consentId": "cns_db86786963154007943fd7fe81d764d7"
+            "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6"
           },
           "actions": [
             "revoke",
@@ -2849,9 +2849,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-29T00:36:40.232Z",
+      "createdAt": "2026-12-07T15:51:32.367Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2872,9 +2872,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "items": [
         {
           "name": "after-first-payment",
-          "createdAt": "2026-11-29T00:36:40.232Z",
+          "createdAt": "2026-12-07T15:51:32.367Z",
           "clock": {
-            "now": "2026-03-02T09:40:00.003Z",
+            "now": "2026-03-02T09:40:00.001Z",
             "frozen": true
           },
           "counts": {
@@ -2896,9 +2896,9 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "request": {},
     "response": {
       "name": "after-first-payment",
-      "createdAt": "2026-11-29T00:36:40.232Z",
+      "createdAt": "2026-12-07T15:51:32.367Z",
       "clock": {
-        "now": "2026-03-02T09:40:00.003Z",
+        "now": "2026-03-02T09:40:00.001Z",
         "frozen": true
       },
       "counts": {
@@ -2927,17 +2927,17 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     },
     "response": {
       "name": "payment-paid",
-      "runId": "aa490230",
+      "runId": "77ed4da3",
       "passed": true,
-      "durationMs": 370,
-      "startedAt": "2026-11-29T00:36:40.263Z",
+      "durationMs": 375,
+      "startedAt": "2026-12-07T15:51:32.423Z",
       "steps": [
         {
           "index": 1,
           "kind": "request",
           "label": "request POST /v1/partner/merchants/test",
           "status": "passed",
-          "durationMs": 10,
+          "durationMs": 7,
           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
         },
         {
@@ -2945,15 +2945,15 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "registerWebhook",
           "label": "registerWebhook payment.completed, payment.failed",
           "status": "passed",
-          "durationMs": 2,
-          "detail": "wh_258a4d1a9475ca225f641cf9 → http://127.0.0.1:9/obsim-scenario/aa490230/1"
+          "durationMs": 6,
+          "detail": "wh_40a09a658a68b2773ec7a729 → http://127.0.0.1:9/obsim-scenario/77ed4da3/1/webhooks"
         },
         {
           "index": 3,
           "kind": "request",
           "label": "request POST /v1/partner/payments",
           "status": "passed",
-          "durationMs": 3,
+          "durationMs": 4,
           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
         },
         {
@@ -2961,23 +2961,23 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "advanceClock",
           "label": "advanceClock +5s",
           "status": "passed",
-          "durationMs": 6,
-          "detail": "now 2026-11-29T00:36:45.282Z, 1 transition(s) fired"
+          "durationMs": 18,
+          "detail": "now 2026-12-07T15:51:37.464Z, 1 transition(s) fired"
         },
         {
           "index": 5,
           "kind": "expectWebhook",
           "label": "expectWebhook payment.completed",
           "status": "passed",
-          "durationMs": 10,
-          "detail": "evt_01a224bb8ad93cce62758569 signature valid"
+          "durationMs": 5,
+          "detail": "evt_01a2513401640ad006110667 signature valid"
         },
         {
           "index": 6,
           "kind": "request",
           "label": "request GET /v1/partner/payments/${payment.id}/status",
           "status": "passed",
-          "durationMs": 2,
+          "durationMs": 9,
           "detail": "GET /v1/partner/payments/5000003/status → 200"
         },
         {
@@ -2985,7 +2985,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
           "kind": "expectNoWebhook",
           "label": "expectNoWebhook payment.failed",
           "status": "passed",
-          "durationMs": 335,
+          "durationMs": 315,
           "detail": "none in 300ms"
         }
       ],
@@ -2998,13 +2998,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "ttl": "2h"
     },
     "response": {
-      "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+      "sandboxId": "sbx_968509e63f9dbea38995",
       "name": "checkout-tests",
-      "createdAt": "2026-11-29T00:36:40.644Z",
-      "expiresAt": "2026-11-29T02:36:40.644Z",
+      "createdAt": "2026-12-07T15:51:32.814Z",
+      "expiresAt": "2026-12-07T17:51:32.814Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-29T00:36:40.647Z",
+        "now": "2026-12-07T15:51:32.815Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -3014,12 +3014,12 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "paymentExpiryMs": 1800000
       },
       "credentials": {
-        "clientId": "sbx_e63aa77f8c27828cd8b6",
-        "clientSecret": "sbx_secret_1r-ao79PULyBMQVt42eXtihdwlYwZfGE"
+        "clientId": "sbx_968509e63f9dbea38995",
+        "clientSecret": "sbx_secret_EFQ6gUAMYG63L1XadG8-ddVbKNijSGMa"
       },
       "defaultMerchant": {
         "merchantId": 100008,
-        "clientId": "49bb0a87-f2e2-404b-a400-6ae7cff7b108"
+        "clientId": "073ce752-81cd-4ee6-9839-d322435a6795"
       }
     }
   },
@@ -3027,13 +3027,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
     "response": {
       "items": [
         {
-          "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+          "sandboxId": "sbx_968509e63f9dbea38995",
           "name": "checkout-tests",
-          "createdAt": "2026-11-29T00:36:40.644Z",
-          "expiresAt": "2026-11-29T02:36:40.644Z",
+          "createdAt": "2026-12-07T15:51:32.814Z",
+          "expiresAt": "2026-12-07T17:51:32.814Z",
           "ttlMs": 7200000,
           "clock": {
-            "now": "2026-11-29T00:36:40.647Z",
+            "now": "2026-12-07T15:51:32.816Z",
             "frozen": false,
             "offsetMs": 0
           },
@@ -3049,13 +3049,13 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "getSandbox": {
     "response": {
-      "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+      "sandboxId": "sbx_968509e63f9dbea38995",
       "name": "checkout-tests",
-      "createdAt": "2026-11-29T00:36:40.644Z",
-      "expiresAt": "2026-11-29T02:36:40.644Z",
+      "createdAt": "2026-12-07T15:51:32.814Z",
+      "expiresAt": "2026-12-07T17:51:32.814Z",
       "ttlMs": 7200000,
       "clock": {
-        "now": "2026-11-29T00:36:40.648Z",
+        "now": "2026-12-07T15:51:32.817Z",
         "frozen": false,
         "offsetMs": 0
       },
@@ -3068,7 +3068,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "deleteSandbox": {
     "response": {
-      "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+      "sandboxId": "sbx_968509e63f9dbea38995",
       "deleted": {
         "merchants": 1,
         "payments": 0,
@@ -3082,9 +3082,275 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       }
     }
   },
+  "getPostmanEnvironment": {
+    "response": {
+      "id": "90aba9a8-6319-4479-91b4-8b355801cd07",
+      "name": "obsim default (base)",
+      "values": [
+        {
+          "key": "baseUrl",
+          "value": "http://localhost:4010",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "partnerClientId",
+          "value": "sandbox-partner",
+          "type": "secret",
+          "enabled": true
+        },
+        {
+          "key": "partnerClientSecret",
+          "value": "sandbox-secret",
+          "type": "secret",
+          "enabled": true
+        },
+        {
+          "key": "merchantId",
+          "value": "100001",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "merchantClientId",
+          "value": "954fdda0-e10b-42f9-9a42-d3746951c960",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "userId",
+          "value": "user-typical",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "contractVersion",
+          "value": "base",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "settleDelayMs",
+          "value": "5000",
+          "type": "default",
+          "enabled": true
+        }
+      ],
+      "_postman_variable_scope": "environment",
+      "_postman_exported_at": "2026-03-02T09:40:00.001Z",
+      "_postman_exported_using": "obsim/0.1.0"
+    }
+  },
+  "getPostmanCollection": {
+    "response": {
+      "item": [
+        {
+          "name": "Flows",
+          "description": "The main stories, in order: run this folder alone (or the whole collection) against a fresh sandbox.",
+          "item": [
+            {
+              "name": "Account information: consent, accounts, balance, transactions",
+              "item": [
+                {
+                  "name": "A bearer token for the user",
+                  "request": {
+                    "method": "POST",
+                    "url": "{{baseUrl}}/v1/auth/generate-token",
+                    "header": [
+                      {
+                        "key": "Content-Type",
+                        "value": "application/json"
+                      },
+                      {
+                        "key": "Accept",
+                        "value": "application/json"
+                      },
+                      {
+                        "key": "Obsim-Contract-Version",
+                        "value": "{{contractVersion}}",
+                        "description": "The contract version this collection was made for (docs/contract-versions.md)"
+                      },
+                      {
+                        "key": "X-Partner-Client-Id",
+                        "value": "{{partnerClientId}}"
+                      },
+                      {
+                        "key": "X-Partner-Client-Secret",
+                        "value": "{{partnerClientSecret}}"
+                      }
+                    ],
+                    "body": {
+                      "mode": "raw",
+                      "raw": "{\n  \"userId\": \"{{userId}}\",\n  \"merchantId\": {{merchantId}},\n  \"permissions\": [\n    \"ais:accounts:read\",\n    \"ais:balance:read\",\n    \"ais:transactions:read\"\n  ]\n}",
+                      "options": {
+                        "raw": {
+                          "language": "json"
+                        }
+                      }
+                    },
+                    "description": "POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}."
+                  },
+                  "event": [
+                    {
+                      "listen": "test",
+                      "script": {
+                        "type": "text/javascript",
+                        "exec": [
+                          "// obsim: checks from the served document, and the ids chained to later requests",
+                          "function at(v, path) { return path.reduce(function (o, k) { return o == null ? undefined : o[k]; }, v); }",
+                          "var body = (function () { try { return pm.response.json(); } catch (e) { return undefined; } })();",
+                          "pm.test(\"answers 200\", function () { pm.expect(pm.response.code).to.be.oneOf([200]); });",
+                          "pm.test(\"the answer has every field base requires\", function () { [\"token\"].forEach(function (f) { pm.expect(body, f).to.have.property(f); }); });",
+                          "pm.test(\"{{bearerToken}} from /token\", function () { var v = at(body, [\"token\"]); pm.expect(v, \"/token\").to.not.equal(undefined); pm.collectionVariables.set(\"bearerToken\", String(v)); });"
+                        ]
+                      }
+                    }
+                  ]
+                }
+              ]
+            }
+          ]
+        }
+      ],
+      "event": [
+        {
+          "listen": "prerequest",
+          "script": {
+            "type": "text/javascript",
+            "exec": [
+              "// obsim: a bearer token from POST /v1/auth/generate-token when the environment has none",
+              "if (pm.request.auth && pm.request.auth.type === 'bearer' && !pm.variables.get('bearerToken')) {",
+              "  pm.sendRequest({",
+              "    url: pm.variables.replaceIn('{{baseUrl}}/v1/auth/generate-token'),",
+              "    method: 'POST',",
+              "    header: {",
+              "      'Content-Type': 'application/json',",
+              "      'X-Partner-Client-Id': pm.variables.get('partnerClientId'),",
+              "      'X-Partner-Client-Secret': pm.variables.get('partnerClientSecret'),",
+              "      'Obsim-Contract-Version': pm.variables.get('contractVersion')",
+              "    },",
+              "    body: { mode: 'raw', raw: JSON.stringify({ userId: pm.variables.get(\"userId\") || \"user-typical\", merchantId: Number(pm.variables.get(\"merchantId\")), permissions: [\"ais:accounts:read\",\"ais:balance:read\",\"ais:transactions:read\"] }) }",
+              "  }, function (err, res) {",
+              "    if (err) throw err;",
+              "    pm.collectionVariables.set('bearerToken', res.json().token);",
+              "  });",
+              "}"
+            ]
+          }
+        }
+      ],
+      "variable": [
+        {
+          "key": "baseUrl",
+          "value": "http://127.0.0.1:4010",
+          "type": "string",
+          "description": "The obsim address (the environment sets it)"
+        },
+        {
+          "key": "contractVersion",
+          "value": "base",
+          "type": "string",
+          "description": "Sent as Obsim-Contract-Version on every provider request"
+        },
+        {
+          "key": "userId",
+          "value": "user-typical",
+          "type": "string",
+          "description": "The sandbox bank user of the AIS requests"
+        },
+        {
+          "key": "onboardingMerchantId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "testMerchantId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "testMerchantClientId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "paymentId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "webhookId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "bearerToken",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentRequestId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "accountId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentExpiresAt",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "transactionsFrom",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "fromDate",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "toDate",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        }
+      ],
+      "info": {
+        "_postman_id": "ac3e1b72-8ea3-409b-9d90-dc1316b1a804",
+        "name": "Open-banking provider API (obsim) — contract base",
+        "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+        "description": {
+          "content": "The provider API as obsim simulates it: every /v1 path and the webhooks the provider sends. Generate a partner client from this document. Where the provider contract says \"not shown\", the choice obsim made is stated in the descriptions and in docs/decisions.md. obsim's own controls are a separate document: /_sandbox/openapi.json.\n\nContact Support:\n Name: obsim maintainers\nMade by obsim for contract version base from the document it serves (/openapi.json).\nConverted by openapi-to-postmanv2: the folders (one per tag), the requests, their example bodies, descriptions and example answers.\nAdded by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).",
+          "type": "text/plain"
+        }
+      }
+    }
+  },
   "clearRequests": {
     "response": {
-      "deleted": 62
+      "deleted": 63
     }
   },
   "resetSandboxData": {
@@ -3114,7 +3380,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "paid",
         "amount": 149.95,
         "currency": "DKK",
-        "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "AcceptedSettlementCompleted",
         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -3131,7 +3397,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         "status": "failed",
         "amount": 89,
         "currency": "DKK",
-        "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "merchantName": "Nørrebro Kaffe ApS",
         "bankPaymentStatus": "Rejected",
         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -3145,7 +3411,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "active",
         "previousStatus": "pending_onboarding",
@@ -3156,28 +3422,28 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   "onMerchantDeactivated": {
     "request": {
       "event": "merchant.deactivated",
-      "timestamp": "2026-03-02T09:40:00.003Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100002,
-        "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+        "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
         "companyName": "Nørrebro Kaffe ApS",
         "status": "inactive",
         "previousStatus": "active",
-        "timestamp": "2026-03-02T09:40:00.003Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
   "onMerchantOnboardingCompleted": {
     "request": {
       "event": "merchant.onboarding.completed",
-      "timestamp": "2026-03-02T09:40:00.003Z",
+      "timestamp": "2026-03-02T09:40:00.001Z",
       "data": {
         "merchantId": 100005,
-        "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
+        "clientId": "57e6161d-ceb3-496f-b7da-3f8eb93d2066",
         "companyName": "Frederiksberg Blomster ApS",
         "status": "awaiting_approval",
         "previousStatus": "pending_onboarding",
-        "timestamp": "2026-03-02T09:40:00.003Z"
+        "timestamp": "2026-03-02T09:40:00.001Z"
       }
     }
   },
@@ -3186,7 +3452,7 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
       "event": "webhook.test",
       "timestamp": "2026-03-02T09:30:00.000Z",
       "data": {
-        "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+        "webhookId": "wh_a2c12131b792b067650925b4",
         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
         "timestamp": "2026-03-02T09:30:00.000Z"
       }

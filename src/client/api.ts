@@ -3427,7 +3427,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "merchantId": 100001,
-                     *           "clientId": "467cf20b-8d06-4dde-991f-1d534a621c3d",
+                     *           "clientId": "954fdda0-e10b-42f9-9a42-d3746951c960",
                      *           "companyName": "obsim Default Merchant ApS",
                      *           "type": "test",
                      *           "status": "activated",
@@ -3436,18 +3436,18 @@ export interface operations {
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
                      *           "contactEmail": "merchant@obsim.test",
                      *           "partnerRefId": "obsim-default-merchant",
-                     *           "subTppId": "stpp_f1651c21f7bd69d58703"
+                     *           "subTppId": "stpp_cd77403046e16b08abbd"
                      *         },
                      *         {
                      *           "merchantId": 100002,
-                     *           "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *           "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *           "companyName": "Nørrebro Kaffe ApS",
                      *           "type": "test",
                      *           "status": "activated",
                      *           "subTppStatus": "active",
                      *           "createdAt": "2026-03-02T09:30:00.000Z",
                      *           "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *           "subTppId": "stpp_41d1010b3a99eba04ecc"
+                     *           "subTppId": "stpp_2d1c5f283b8b632f16a3"
                      *         }
                      *       ],
                      *       "page": 1,
@@ -3517,11 +3517,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100003,
-                     *       "clientId": "54a9fc15-c9fc-45eb-bc76-4ea7cbc6b979",
+                     *       "clientId": "8f38414b-5468-4b22-9fea-a57c166b48cf",
                      *       "companyName": "Vesterbro Cykler ApS",
                      *       "contactEmail": "ejer@vesterbrocykler.dk",
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_JOT6auqGx4Yb8a7ua01_FudA",
-                     *       "onboardingToken": "onb_JOT6auqGx4Yb8a7ua01_FudA",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_w8t83xrPs-1YQt2Wfiog-pQp",
+                     *       "onboardingToken": "onb_w8t83xrPs-1YQt2Wfiog-pQp",
                      *       "status": "pending_onboarding",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z"
                      *     }
@@ -3589,16 +3589,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "clientId": "f6519351-f623-4051-b9f2-4de52b91b0f0",
+                     *       "clientId": "44d5c1ed-b8a0-42f3-8daf-d8e5f4cdce10",
                      *       "companyName": "Amager Bageri ApS",
                      *       "contactEmail": "kontakt@amagerbageri.dk",
                      *       "subTppStatus": "created",
                      *       "subTppMessage": null,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
-                     *       "onboardingToken": "onb_ZEkdYsH0a34iOSg4Xcx5Ss76",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_4eABYi_59C02Sa_yIacpNLFx",
+                     *       "onboardingToken": "onb_4eABYi_59C02Sa_yIacpNLFx",
                      *       "status": "pending_partner_ais",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
-                     *       "subTppId": "stpp_449613dc53d850de9c4f"
+                     *       "subTppId": "stpp_f16ed1ab916b14e53e3f"
                      *     }
                      */
                     "application/json": components["schemas"]["FastTrackMerchantResponse"];
@@ -3660,7 +3660,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100002,
-                     *       "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *       "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *       "companyName": "Nørrebro Kaffe ApS",
                      *       "status": "activated",
                      *       "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
@@ -3723,7 +3723,7 @@ export interface operations {
                      *         "status": "active",
                      *         "isActivated": true
                      *       },
-                     *       "subTppId": "stpp_41d1010b3a99eba04ecc"
+                     *       "subTppId": "stpp_2d1c5f283b8b632f16a3"
                      *     }
                      */
                     "application/json": components["schemas"]["OnboardingStatusResponse"];
@@ -3778,8 +3778,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "merchantId": 100004,
-                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2nCxVCK0fqhpiywlFOBXYQ9i",
-                     *       "onboardingToken": "onb_2nCxVCK0fqhpiywlFOBXYQ9i",
+                     *       "onboardingUrl": "http://localhost:4010/onboarding/onb_2JuxevgVsJYTxoFvw3Aa8EjQ",
+                     *       "onboardingToken": "onb_2JuxevgVsJYTxoFvw3Aa8EjQ",
                      *       "expiresAt": "2026-03-09T09:30:00.000Z",
                      *       "status": "pending_completion"
                      *     }
@@ -3895,7 +3895,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                 *       "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                  *       "amount": 149.95,
                  *       "referenceNumber": "order-1001"
                  *     }
@@ -3921,9 +3921,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *       "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -3987,9 +3987,9 @@ export interface operations {
                      *       "amount": 149.95,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1001",
-                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *       "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -4060,7 +4060,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "wh_ac41e9c7f3777792bb08fba5",
+                     *       "id": "wh_a2c12131b792b067650925b4",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "events": [
                      *         "payment.completed",
@@ -4069,7 +4069,7 @@ export interface operations {
                      *         "merchant.deactivated",
                      *         "merchant.onboarding.completed"
                      *       ],
-                     *       "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
+                     *       "secret": "whsec_791e25a06b8f5d9c10acd0e26e6a73053df13f545736cc9a",
                      *       "createdAt": "2026-03-02T09:30:00.000Z"
                      *     }
                      */
@@ -4124,8 +4124,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
-                     *       "eventId": "evt_01a224bb829b0dd4686e1e27",
+                     *       "webhookId": "wh_a2c12131b792b067650925b4",
+                     *       "eventId": "evt_01a25133fb44c831dcf64dd1",
                      *       "deliveryId": 4,
                      *       "status": "queued"
                      *     }
@@ -4194,7 +4194,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjgzYzUxNzZkLWYxZjktNGU0OS05ODM4LTVhODgzNGRhOTNmNyJ9.lcK7wTOdlqHS7J_6S2Ae7El4UL4lKeQlLc6lULZa1Lo"
+                     *       "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJtZXJjaGFudElkIjoxMDAwMDIsInBlcm1pc3Npb25zIjpbImFpczphY2NvdW50czpyZWFkIiwiYWlzOmJhbGFuY2U6cmVhZCIsImFpczp0cmFuc2FjdGlvbnM6cmVhZCJdLCJzdWIiOiJ1c2VyLXR5cGljYWwiLCJpc3MiOiJvYnNpbS1zYW5kYm94IiwiYXVkIjoib2JzaW0tYWlzIiwiaWF0IjoxNzcyNDQzODAwLCJleHAiOjE3NzI0NDc0MDAsImp0aSI6IjdjNjMzNDgxLTZkNWQtNDVlMC1hMjBlLWJhZmNmN2FjYjdiMyJ9._8RhXw8jQp6hugFiUqnXhvihSt2hhAzaajdQPEtQj2E"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -4274,11 +4274,11 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+                     *       "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
                      *       "status": "pending",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_QTZkNLzknZMr6LZcexpLNTfZPeNsVFkb"
+                     *       "authorizationUrl": "http://localhost:4010/consent/ctk_1lmYEHi69Hvmk0BaS8E3NCTc1S0VSzKn"
                      *     }
                      */
                     "application/json": components["schemas"]["Consent"];
@@ -4348,11 +4348,11 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+                     *         "requestId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
                      *         "status": "authorized",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *         "consentId": "cns_db86786963154007943fd7fe81d764d7"
+                     *         "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6"
                      *       },
                      *       {
                      *         "merchantId": 100002,
@@ -4364,7 +4364,7 @@ export interface operations {
                      *         ],
                      *         "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *         "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *         "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+                     *         "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
                      *         "status": "failed",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -4435,8 +4435,8 @@ export interface operations {
                      * @example {
                      *       "userId": "user-typical",
                      *       "merchantId": 100002,
-                     *       "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
-                     *       "consentId": "cns_db86786963154007943fd7fe81d764d7",
+                     *       "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
+                     *       "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6",
                      *       "accounts": [
                      *         {
                      *           "accountId": "acc_54f63f3095e9a20a1475",
@@ -4984,8 +4984,8 @@ export interface operations {
                      *           "profile": {
                      *             "health": {
                      *               "status": "down",
-                     *               "from": "2026-03-02T09:40:00.003Z",
-                     *               "until": "2026-03-02T10:40:00.003Z",
+                     *               "from": "2026-03-02T09:40:00.001Z",
+                     *               "until": "2026-03-02T10:40:00.001Z",
                      *               "delaySeconds": 60
                      *             },
                      *             "authorization": {
@@ -5006,7 +5006,7 @@ export interface operations {
                      *             "seed": 7,
                      *             "profile": "weekend-settlement"
                      *           },
-                     *           "setAt": "2026-03-02T09:40:00.003Z"
+                     *           "setAt": "2026-03-02T09:40:00.001Z"
                      *         },
                      *         {
                      *           "bankId": "fjord-sparekasse",
@@ -5072,7 +5072,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "name": "weekend-settlement",
-                     *           "summary": "Settles on business days only (15:00 cut-off, the country’s public holidays)"
+                     *           "summary": "Settles on business days only (09:00 to a 15:00 cut-off, closed on the days its country’s banks close)"
                      *         },
                      *         {
                      *           "name": "strict-ais",
@@ -5139,8 +5139,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.003Z",
-                     *           "until": "2026-03-02T10:40:00.003Z",
+                     *           "from": "2026-03-02T09:40:00.001Z",
+                     *           "until": "2026-03-02T10:40:00.001Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -5161,7 +5161,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.003Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -5236,8 +5236,8 @@ export interface operations {
                      *       "profile": {
                      *         "health": {
                      *           "status": "down",
-                     *           "from": "2026-03-02T09:40:00.003Z",
-                     *           "until": "2026-03-02T10:40:00.003Z",
+                     *           "from": "2026-03-02T09:40:00.001Z",
+                     *           "until": "2026-03-02T10:40:00.001Z",
                      *           "delaySeconds": 60
                      *         },
                      *         "authorization": {
@@ -5258,7 +5258,7 @@ export interface operations {
                      *         "seed": 7,
                      *         "profile": "weekend-settlement"
                      *       },
-                     *       "setAt": "2026-03-02T09:40:00.003Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxBank"];
@@ -5425,7 +5425,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:40:00.003Z",
+                     *       "now": "2026-03-02T09:40:00.001Z",
                      *       "fired": 0
                      *     }
                      */
@@ -5480,9 +5480,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-03-02T09:30:00.003Z",
+                     *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": true,
-                     *       "offsetMs": -23468798552
+                     *       "offsetMs": -24214891267
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5538,7 +5538,7 @@ export interface operations {
                      * @example {
                      *       "now": "2026-03-02T09:30:00.001Z",
                      *       "frozen": false,
-                     *       "offsetMs": -23468798552
+                     *       "offsetMs": -24214891267
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxClock"];
@@ -5589,6 +5589,213 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "item": [
+                     *         {
+                     *           "name": "Flows",
+                     *           "description": "The main stories, in order: run this folder alone (or the whole collection) against a fresh sandbox.",
+                     *           "item": [
+                     *             {
+                     *               "name": "Account information: consent, accounts, balance, transactions",
+                     *               "item": [
+                     *                 {
+                     *                   "name": "A bearer token for the user",
+                     *                   "request": {
+                     *                     "method": "POST",
+                     *                     "url": "{{baseUrl}}/v1/auth/generate-token",
+                     *                     "header": [
+                     *                       {
+                     *                         "key": "Content-Type",
+                     *                         "value": "application/json"
+                     *                       },
+                     *                       {
+                     *                         "key": "Accept",
+                     *                         "value": "application/json"
+                     *                       },
+                     *                       {
+                     *                         "key": "Obsim-Contract-Version",
+                     *                         "value": "{{contractVersion}}",
+                     *                         "description": "The contract version this collection was made for (docs/contract-versions.md)"
+                     *                       },
+                     *                       {
+                     *                         "key": "X-Partner-Client-Id",
+                     *                         "value": "{{partnerClientId}}"
+                     *                       },
+                     *                       {
+                     *                         "key": "X-Partner-Client-Secret",
+                     *                         "value": "{{partnerClientSecret}}"
+                     *                       }
+                     *                     ],
+                     *                     "body": {
+                     *                       "mode": "raw",
+                     *                       "raw": "{\n  \"userId\": \"{{userId}}\",\n  \"merchantId\": {{merchantId}},\n  \"permissions\": [\n    \"ais:accounts:read\",\n    \"ais:balance:read\",\n    \"ais:transactions:read\"\n  ]\n}",
+                     *                       "options": {
+                     *                         "raw": {
+                     *                           "language": "json"
+                     *                         }
+                     *                       }
+                     *                     },
+                     *                     "description": "POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}."
+                     *                   },
+                     *                   "event": [
+                     *                     {
+                     *                       "listen": "test",
+                     *                       "script": {
+                     *                         "type": "text/javascript",
+                     *                         "exec": [
+                     *                           "// obsim: checks from the served document, and the ids chained to later requests",
+                     *                           "function at(v, path) { return path.reduce(function (o, k) { return o == null ? undefined : o[k]; }, v); }",
+                     *                           "var body = (function () { try { return pm.response.json(); } catch (e) { return undefined; } })();",
+                     *                           "pm.test(\"answers 200\", function () { pm.expect(pm.response.code).to.be.oneOf([200]); });",
+                     *                           "pm.test(\"the answer has every field base requires\", function () { [\"token\"].forEach(function (f) { pm.expect(body, f).to.have.property(f); }); });",
+                     *                           "pm.test(\"{{bearerToken}} from /token\", function () { var v = at(body, [\"token\"]); pm.expect(v, \"/token\").to.not.equal(undefined); pm.collectionVariables.set(\"bearerToken\", String(v)); });"
+                     *                         ]
+                     *                       }
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "event": [
+                     *         {
+                     *           "listen": "prerequest",
+                     *           "script": {
+                     *             "type": "text/javascript",
+                     *             "exec": [
+                     *               "// obsim: a bearer token from POST /v1/auth/generate-token when the environment has none",
+                     *               "if (pm.request.auth && pm.request.auth.type === 'bearer' && !pm.variables.get('bearerToken')) {",
+                     *               "  pm.sendRequest({",
+                     *               "    url: pm.variables.replaceIn('{{baseUrl}}/v1/auth/generate-token'),",
+                     *               "    method: 'POST',",
+                     *               "    header: {",
+                     *               "      'Content-Type': 'application/json',",
+                     *               "      'X-Partner-Client-Id': pm.variables.get('partnerClientId'),",
+                     *               "      'X-Partner-Client-Secret': pm.variables.get('partnerClientSecret'),",
+                     *               "      'Obsim-Contract-Version': pm.variables.get('contractVersion')",
+                     *               "    },",
+                     *               "    body: { mode: 'raw', raw: JSON.stringify({ userId: pm.variables.get(\"userId\") || \"user-typical\", merchantId: Number(pm.variables.get(\"merchantId\")), permissions: [\"ais:accounts:read\",\"ais:balance:read\",\"ais:transactions:read\"] }) }",
+                     *               "  }, function (err, res) {",
+                     *               "    if (err) throw err;",
+                     *               "    pm.collectionVariables.set('bearerToken', res.json().token);",
+                     *               "  });",
+                     *               "}"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "variable": [
+                     *         {
+                     *           "key": "baseUrl",
+                     *           "value": "http://127.0.0.1:4010",
+                     *           "type": "string",
+                     *           "description": "The obsim address (the environment sets it)"
+                     *         },
+                     *         {
+                     *           "key": "contractVersion",
+                     *           "value": "base",
+                     *           "type": "string",
+                     *           "description": "Sent as Obsim-Contract-Version on every provider request"
+                     *         },
+                     *         {
+                     *           "key": "userId",
+                     *           "value": "user-typical",
+                     *           "type": "string",
+                     *           "description": "The sandbox bank user of the AIS requests"
+                     *         },
+                     *         {
+                     *           "key": "onboardingMerchantId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "testMerchantId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "testMerchantClientId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "paymentId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "webhookId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "bearerToken",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentRequestId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "accountId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentExpiresAt",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "transactionsFrom",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "fromDate",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "toDate",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         }
+                     *       ],
+                     *       "info": {
+                     *         "_postman_id": "ac3e1b72-8ea3-409b-9d90-dc1316b1a804",
+                     *         "name": "Open-banking provider API (obsim) — contract base",
+                     *         "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+                     *         "description": {
+                     *           "content": "The provider API as obsim simulates it: every /v1 path and the webhooks the provider sends. Generate a partner client from this document. Where the provider contract says \"not shown\", the choice obsim made is stated in the descriptions and in docs/decisions.md. obsim's own controls are a separate document: /_sandbox/openapi.json.\n\nContact Support:\n Name: obsim maintainers\nMade by obsim for contract version base from the document it serves (/openapi.json).\nConverted by openapi-to-postmanv2: the folders (one per tag), the requests, their example bodies, descriptions and example answers.\nAdded by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).",
+                     *           "type": "text/plain"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PostmanCollection"];
                 };
             };
@@ -5638,6 +5845,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "90aba9a8-6319-4479-91b4-8b355801cd07",
+                     *       "name": "obsim default (base)",
+                     *       "values": [
+                     *         {
+                     *           "key": "baseUrl",
+                     *           "value": "http://localhost:4010",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "partnerClientId",
+                     *           "value": "sandbox-partner",
+                     *           "type": "secret",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "partnerClientSecret",
+                     *           "value": "sandbox-secret",
+                     *           "type": "secret",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "merchantId",
+                     *           "value": "100001",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "merchantClientId",
+                     *           "value": "954fdda0-e10b-42f9-9a42-d3746951c960",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "userId",
+                     *           "value": "user-typical",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "contractVersion",
+                     *           "value": "base",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "settleDelayMs",
+                     *           "value": "5000",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         }
+                     *       ],
+                     *       "_postman_variable_scope": "environment",
+                     *       "_postman_exported_at": "2026-03-02T09:40:00.001Z",
+                     *       "_postman_exported_using": "obsim/0.1.0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PostmanEnvironment"];
                 };
             };
@@ -5898,9 +6164,9 @@ export interface operations {
                      *       "amount": 89,
                      *       "currency": "DKK",
                      *       "referenceNumber": "order-1002",
-                     *       "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *       "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *       "merchantName": "Nørrebro Kaffe ApS",
-                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
                      *       "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -5973,7 +6239,7 @@ export interface operations {
                      *       ],
                      *       "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *       "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *       "requestId": "6bbf9e76-d2e0-470d-b94f-e16c7ad273ec",
+                     *       "requestId": "5d271d32-ac62-4085-a2ff-d0057adb9699",
                      *       "status": "failed",
                      *       "createdAt": "2026-03-02T09:30:00.000Z",
                      *       "updatedAt": "2026-03-02T09:30:00.000Z",
@@ -6038,39 +6304,39 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": 6,
-                     *           "eventId": "evt_01a224bb8431b85ae0dd483a",
+                     *           "eventId": "evt_01a25133fcd9de1a32c79f5e",
                      *           "event": "merchant.deactivated",
-                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *           "webhookId": "wh_a2c12131b792b067650925b4",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *           "createdAt": "2026-03-02T09:40:00.003Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *           "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
-                     *           "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
+                     *           "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03",
+                     *           "traceparent": "00-69927bd73d072d7f6148b6fe568d11a2-73bfab1922eada7f-01"
                      *         },
                      *         {
                      *           "id": 5,
-                     *           "eventId": "evt_01a224bb8430ac6dde466961",
+                     *           "eventId": "evt_01a25133fcd55703a45c5ec8",
                      *           "event": "merchant.onboarding.completed",
-                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *           "webhookId": "wh_a2c12131b792b067650925b4",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "state": "delivering",
                      *           "statusCode": null,
                      *           "outcome": null,
                      *           "error": null,
                      *           "durationMs": null,
-                     *           "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *           "createdAt": "2026-03-02T09:40:00.003Z",
+                     *           "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *           "createdAt": "2026-03-02T09:40:00.001Z",
                      *           "redeliveryOf": null,
-                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"5cabaeb2-3613-4490-8494-f9ac0b330678\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *           "signature": "ff1a9aa2566abab8ddc25f25648cf8abf151f519c1fb9a14ed654dbc2ac080bf",
-                     *           "traceparent": "00-477895139926ed636fd55a538d24e043-98a97df27c29accd-01"
+                     *           "body": "{\"event\":\"merchant.onboarding.completed\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100005,\"clientId\":\"57e6161d-ceb3-496f-b7da-3f8eb93d2066\",\"companyName\":\"Frederiksberg Blomster ApS\",\"status\":\"awaiting_approval\",\"previousStatus\":\"pending_onboarding\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *           "signature": "adeac99c0ffc864b9b96995ac3b626901a8d7ca6be602301df328e529b81d66d",
+                     *           "traceparent": "00-1b3f1e543ea678c11fb39b49e415406d-d4d4d51d3b570dce-01"
                      *         }
                      *       ],
                      *       "total": 6,
@@ -6126,21 +6392,21 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 6,
-                     *       "eventId": "evt_01a224bb8431b85ae0dd483a",
+                     *       "eventId": "evt_01a25133fcd9de1a32c79f5e",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *       "webhookId": "wh_a2c12131b792b067650925b4",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "delivering",
                      *       "statusCode": null,
                      *       "outcome": null,
                      *       "error": null,
                      *       "durationMs": null,
-                     *       "attemptedAt": "2026-03-02T09:40:00.003Z",
-                     *       "createdAt": "2026-03-02T09:40:00.003Z",
+                     *       "attemptedAt": "2026-03-02T09:40:00.001Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": null,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *       "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039",
-                     *       "traceparent": "00-f55c07110dfeb60a99c10e0406abec6a-39081a642ab727aa-01"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03",
+                     *       "traceparent": "00-69927bd73d072d7f6148b6fe568d11a2-73bfab1922eada7f-01"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -6197,9 +6463,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": 7,
-                     *       "eventId": "evt_01a224bb8431b85ae0dd483a",
+                     *       "eventId": "evt_01a25133fcd9de1a32c79f5e",
                      *       "event": "merchant.deactivated",
-                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *       "webhookId": "wh_a2c12131b792b067650925b4",
                      *       "url": "https://partner.example/webhooks/obsim",
                      *       "state": "pending",
                      *       "statusCode": null,
@@ -6207,10 +6473,10 @@ export interface operations {
                      *       "error": null,
                      *       "durationMs": null,
                      *       "attemptedAt": null,
-                     *       "createdAt": "2026-03-02T09:40:00.003Z",
+                     *       "createdAt": "2026-03-02T09:40:00.001Z",
                      *       "redeliveryOf": 6,
-                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.003Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.003Z\"}}",
-                     *       "signature": "27f7cdbbf87bd0518d866e08dbbee5985048ac5ace237df6286c3c7d8edfe039"
+                     *       "body": "{\"event\":\"merchant.deactivated\",\"timestamp\":\"2026-03-02T09:40:00.001Z\",\"data\":{\"merchantId\":100002,\"clientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"companyName\":\"Nørrebro Kaffe ApS\",\"status\":\"inactive\",\"previousStatus\":\"active\",\"timestamp\":\"2026-03-02T09:40:00.001Z\"}}",
+                     *       "signature": "67c9b0df36998de90f14f4a1a2dbf75010e04df51f6eb4f5cf62656a2bc3be03"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxDelivery"];
@@ -6266,8 +6532,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.003Z",
-                     *             "to": "2026-03-02T09:45:00.003Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -6277,8 +6543,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.003Z",
-                     *             "to": "2026-03-02T09:45:00.003Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           }
                      *         },
                      *         {
@@ -6294,7 +6560,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.003Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -6367,8 +6633,8 @@ export interface operations {
                      *           "kind": "error",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.003Z",
-                     *             "to": "2026-03-02T09:45:00.003Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           },
                      *           "status": 503,
                      *           "retryAfterSeconds": 30,
@@ -6378,8 +6644,8 @@ export interface operations {
                      *           "kind": "webhook_drop",
                      *           "rate": 1,
                      *           "window": {
-                     *             "from": "2026-03-02T09:40:00.003Z",
-                     *             "to": "2026-03-02T09:45:00.003Z"
+                     *             "from": "2026-03-02T09:40:00.001Z",
+                     *             "to": "2026-03-02T09:45:00.001Z"
                      *           }
                      *         },
                      *         {
@@ -6395,7 +6661,7 @@ export interface operations {
                      *       ],
                      *       "seed": 7,
                      *       "profile": "provider-outage",
-                     *       "setAt": "2026-03-02T09:40:00.003Z"
+                     *       "setAt": "2026-03-02T09:40:00.001Z"
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
@@ -6498,9 +6764,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *           "webhookId": "wh_a2c12131b792b067650925b4",
                      *           "url": "https://partner.example/webhooks/obsim",
-                     *           "startedAt": "2026-11-29T00:36:38.777Z",
+                     *           "startedAt": "2026-12-07T15:51:31.421Z",
                      *           "passed": 12,
                      *           "warned": 0,
                      *           "failed": 0,
@@ -6511,43 +6777,43 @@ export interface operations {
                      *               "id": "event.payment.completed",
                      *               "title": "valid payment.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 9 ms (limit 2000 ms)"
+                     *               "reason": "200 in 3 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.payment.failed",
                      *               "title": "valid payment.failed",
                      *               "status": "pass",
-                     *               "reason": "200 in 4 ms (limit 2000 ms)"
+                     *               "reason": "200 in 2 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.activated",
                      *               "title": "valid merchant.activated",
                      *               "status": "pass",
-                     *               "reason": "200 in 1 ms (limit 2000 ms)"
+                     *               "reason": "200 in 19 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.deactivated",
                      *               "title": "valid merchant.deactivated",
                      *               "status": "pass",
-                     *               "reason": "200 in 5 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "event.merchant.onboarding.completed",
                      *               "title": "valid merchant.onboarding.completed",
                      *               "status": "pass",
-                     *               "reason": "200 in 2 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "signature.tampered-body",
                      *               "title": "tampered body, original signature",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 2 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.wrong-secret",
                      *               "title": "signed with another secret",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 0 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "signature.missing",
@@ -6559,25 +6825,25 @@ export interface operations {
                      *               "id": "signature.truncated",
                      *               "title": "truncated signature (first 32 hex digits)",
                      *               "status": "pass",
-                     *               "reason": "refused with 401 in 0 ms"
+                     *               "reason": "refused with 401 in 1 ms"
                      *             },
                      *             {
                      *               "id": "duplicate",
                      *               "title": "same X-Webhook-Id delivered twice",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "out-of-order",
                      *               "title": "payment.failed after payment.completed (same payment)",
                      *               "status": "pass",
-                     *               "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *               "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *             },
                      *             {
                      *               "id": "unknown-event",
                      *               "title": "an event the contract does not list (merchant.updated)",
                      *               "status": "pass",
-                     *               "reason": "200 in 0 ms (limit 2000 ms)"
+                     *               "reason": "200 in 1 ms (limit 2000 ms)"
                      *             }
                      *           ],
                      *           "hints": []
@@ -6647,9 +6913,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                     *       "webhookId": "wh_a2c12131b792b067650925b4",
                      *       "url": "https://partner.example/webhooks/obsim",
-                     *       "startedAt": "2026-11-29T00:36:38.777Z",
+                     *       "startedAt": "2026-12-07T15:51:31.421Z",
                      *       "passed": 12,
                      *       "warned": 0,
                      *       "failed": 0,
@@ -6660,43 +6926,43 @@ export interface operations {
                      *           "id": "event.payment.completed",
                      *           "title": "valid payment.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 9 ms (limit 2000 ms)"
+                     *           "reason": "200 in 3 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.payment.failed",
                      *           "title": "valid payment.failed",
                      *           "status": "pass",
-                     *           "reason": "200 in 4 ms (limit 2000 ms)"
+                     *           "reason": "200 in 2 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.activated",
                      *           "title": "valid merchant.activated",
                      *           "status": "pass",
-                     *           "reason": "200 in 1 ms (limit 2000 ms)"
+                     *           "reason": "200 in 19 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.deactivated",
                      *           "title": "valid merchant.deactivated",
                      *           "status": "pass",
-                     *           "reason": "200 in 5 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "event.merchant.onboarding.completed",
                      *           "title": "valid merchant.onboarding.completed",
                      *           "status": "pass",
-                     *           "reason": "200 in 2 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "signature.tampered-body",
                      *           "title": "tampered body, original signature",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 2 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.wrong-secret",
                      *           "title": "signed with another secret",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 0 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "signature.missing",
@@ -6708,25 +6974,25 @@ export interface operations {
                      *           "id": "signature.truncated",
                      *           "title": "truncated signature (first 32 hex digits)",
                      *           "status": "pass",
-                     *           "reason": "refused with 401 in 0 ms"
+                     *           "reason": "refused with 401 in 1 ms"
                      *         },
                      *         {
                      *           "id": "duplicate",
                      *           "title": "same X-Webhook-Id delivered twice",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "out-of-order",
                      *           "title": "payment.failed after payment.completed (same payment)",
                      *           "status": "pass",
-                     *           "reason": "200, 200 in 0 ms, 0 ms (limit 2000 ms)"
+                     *           "reason": "200, 200 in 1 ms, 1 ms (limit 2000 ms)"
                      *         },
                      *         {
                      *           "id": "unknown-event",
                      *           "title": "an event the contract does not list (merchant.updated)",
                      *           "status": "pass",
-                     *           "reason": "200 in 0 ms (limit 2000 ms)"
+                     *           "reason": "200 in 1 ms (limit 2000 ms)"
                      *         }
                      *       ],
                      *       "hints": []
@@ -6799,9 +7065,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": 10,
+                     *           "id": 11,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-29T00:36:38.156Z",
+                     *           "wallAt": "2026-12-07T15:51:30.874Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6815,13 +7081,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 0.469,
-                     *           "requestId": "req_e5208eea53c38bc68266458e",
+                     *           "durationMs": 3.991,
+                     *           "requestId": "req_6b1f3c3d7949cee24c51652c",
                      *           "resources": {
                      *             "paymentId": 5000002
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *             "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *             "amount": 89,
                      *             "referenceNumber": "order-1002"
                      *           },
@@ -6833,19 +7099,19 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *             "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
+                     *           "traceId": "dbba7060587845b93cc6b64c6eace9c9"
                      *         },
                      *         {
-                     *           "id": 9,
+                     *           "id": 10,
                      *           "at": "2026-03-02T09:30:00.000Z",
-                     *           "wallAt": "2026-11-29T00:36:38.155Z",
+                     *           "wallAt": "2026-12-07T15:51:30.870Z",
                      *           "method": "POST",
                      *           "path": "/v1/partner/payments",
                      *           "query": {},
@@ -6859,13 +7125,13 @@ export interface operations {
                      *           "requestBodyTruncated": false,
                      *           "status": 200,
                      *           "responseBodyTruncated": false,
-                     *           "durationMs": 1.667,
-                     *           "requestId": "req_a8402b951d3848f43ba29616",
+                     *           "durationMs": 2.976,
+                     *           "requestId": "req_9850b960a0d3fa1e9789c192",
                      *           "resources": {
                      *             "paymentId": 5000001
                      *           },
                      *           "requestBody": {
-                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *             "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *             "amount": 149.95,
                      *             "referenceNumber": "order-1001"
                      *           },
@@ -6877,14 +7143,14 @@ export interface operations {
                      *             "amount": 149.95,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1001",
-                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *             "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
                      *           },
-                     *           "traceId": "d9640455143a35b465f28b3f9abf30bc"
+                     *           "traceId": "4af664075ce22fb3d94e13c11844ea55"
                      *         }
                      *       ]
                      *     }
@@ -6900,12 +7166,12 @@ export interface operations {
                      *         },
                      *         "entries": [
                      *           {
-                     *             "startedDateTime": "2026-11-29T00:36:38.156Z",
-                     *             "time": 0.469,
+                     *             "startedDateTime": "2026-12-07T15:51:30.874Z",
+                     *             "time": 3.991,
                      *             "cache": {},
                      *             "timings": {
                      *               "send": 0,
-                     *               "wait": 0.469,
+                     *               "wait": 3.991,
                      *               "receive": 0
                      *             },
                      *             "request": {
@@ -6940,7 +7206,7 @@ export interface operations {
                      *               "bodySize": 102,
                      *               "postData": {
                      *                 "mimeType": "application/json",
-                     *                 "text": "{\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
+                     *                 "text": "{\"merchantClientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
                      *               }
                      *             },
                      *             "response": {
@@ -6951,7 +7217,7 @@ export interface operations {
                      *               "headers": [
                      *                 {
                      *                   "name": "x-request-id",
-                     *                   "value": "req_e5208eea53c38bc68266458e"
+                     *                   "value": "req_6b1f3c3d7949cee24c51652c"
                      *                 },
                      *                 {
                      *                   "name": "content-type",
@@ -6960,17 +7226,17 @@ export interface operations {
                      *               ],
                      *               "content": {
                      *                 "mimeType": "application/json",
-                     *                 "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
+                     *                 "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"b042b5a7-85b3-4568-b4b8-e2e94dc89c73\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
                      *                 "size": 439
                      *               },
                      *               "redirectURL": "",
                      *               "headersSize": -1,
                      *               "bodySize": 439
                      *             },
-                     *             "comment": "journal entry 10, at 2026-03-02T09:30:00.000Z on the sandbox clock"
+                     *             "comment": "journal entry 11, at 2026-03-02T09:30:00.000Z on the sandbox clock"
                      *           }
                      *         ],
-                     *         "_nextCursor": "ajoxMA"
+                     *         "_nextCursor": "ajoxMQ"
                      *       }
                      *     }
                      */
@@ -7022,7 +7288,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "deleted": 62
+                     *       "deleted": 63
                      *     }
                      */
                     "application/json": components["schemas"]["JournalCleared"];
@@ -7122,9 +7388,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": 10,
+                     *       "id": 11,
                      *       "at": "2026-03-02T09:30:00.000Z",
-                     *       "wallAt": "2026-11-29T00:36:38.156Z",
+                     *       "wallAt": "2026-12-07T15:51:30.874Z",
                      *       "method": "POST",
                      *       "path": "/v1/partner/payments",
                      *       "query": {},
@@ -7138,13 +7404,13 @@ export interface operations {
                      *       "requestBodyTruncated": false,
                      *       "status": 200,
                      *       "responseBodyTruncated": false,
-                     *       "durationMs": 0.469,
-                     *       "requestId": "req_e5208eea53c38bc68266458e",
+                     *       "durationMs": 3.991,
+                     *       "requestId": "req_6b1f3c3d7949cee24c51652c",
                      *       "resources": {
                      *         "paymentId": 5000002
                      *       },
                      *       "requestBody": {
-                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *         "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *         "amount": 89,
                      *         "referenceNumber": "order-1002"
                      *       },
@@ -7156,14 +7422,14 @@ export interface operations {
                      *         "amount": 89,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1002",
-                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *         "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
                      *       },
-                     *       "traceId": "9f5e23833ab710d8958cd8adb373e4a7"
+                     *       "traceId": "dbba7060587845b93cc6b64c6eace9c9"
                      *     }
                      */
                     "application/json": components["schemas"]["JournalEntry"];
@@ -7517,9 +7783,9 @@ export interface operations {
                      *       "partnerId": "sandbox-partner",
                      *       "sandboxId": null,
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true,
-                     *         "offsetMs": -23468798552
+                     *         "offsetMs": -24214891267
                      *       },
                      *       "merchants": {
                      *         "pending_onboarding": 1,
@@ -7620,15 +7886,15 @@ export interface operations {
                      *         {
                      *           "merchant": {
                      *             "merchantId": 100005,
-                     *             "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
+                     *             "clientId": "57e6161d-ceb3-496f-b7da-3f8eb93d2066",
                      *             "companyName": "Frederiksberg Blomster ApS",
                      *             "type": "standard",
                      *             "status": "awaiting_approval",
                      *             "subTppStatus": "created",
-                     *             "createdAt": "2026-03-02T09:40:00.003Z",
-                     *             "updatedAt": "2026-03-02T09:40:00.003Z",
+                     *             "createdAt": "2026-03-02T09:40:00.001Z",
+                     *             "updatedAt": "2026-03-02T09:40:00.001Z",
                      *             "contactEmail": "hej@fblomster.dk",
-                     *             "subTppId": "stpp_12b6c9acaaacb60de7c4"
+                     *             "subTppId": "stpp_1d89aa84831ed9b4b918"
                      *           },
                      *           "state": "awaiting_approval",
                      *           "actions": [
@@ -7691,14 +7957,14 @@ export interface operations {
                      * @example {
                      *       "merchant": {
                      *         "merchantId": 100002,
-                     *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *         "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *         "companyName": "Nørrebro Kaffe ApS",
                      *         "type": "test",
                      *         "status": "inactive",
                      *         "subTppStatus": "inactive",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
-                     *         "updatedAt": "2026-03-02T09:40:00.003Z",
-                     *         "subTppId": "stpp_41d1010b3a99eba04ecc"
+                     *         "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *         "subTppId": "stpp_2d1c5f283b8b632f16a3"
                      *       },
                      *       "state": "inactive",
                      *       "states": [
@@ -7791,9 +8057,9 @@ export interface operations {
                      *             "amount": 89,
                      *             "currency": "DKK",
                      *             "referenceNumber": "order-1002",
-                     *             "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *             "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *             "merchantName": "Nørrebro Kaffe ApS",
-                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_bCLkhpJCYjk3sErrhd-ZVD",
+                     *             "paymentUrl": "http://localhost:4010/pay/pay_5000002_wTaU6RRddjgBVM58eSc5hO",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
                      *             "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7860,9 +8126,9 @@ export interface operations {
                      *         "amount": 149.95,
                      *         "currency": "DKK",
                      *         "referenceNumber": "order-1001",
-                     *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                     *         "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                      *         "merchantName": "Nørrebro Kaffe ApS",
-                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_Jaf4ocfSPiTz_tP_us_2cP",
+                     *         "paymentUrl": "http://localhost:4010/pay/pay_5000001_8LKjDyL7eIecSDKiEKHFAI",
                      *         "createdAt": "2026-03-02T09:30:00.000Z",
                      *         "updatedAt": "2026-03-02T09:30:00.000Z",
                      *         "expiresAt": "2026-03-02T10:00:00.000Z"
@@ -7876,7 +8142,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_a8402b951d3848f43ba29616"
+                     *             "requestId": "req_9850b960a0d3fa1e9789c192"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7889,7 +8155,7 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_8891d90baeb5a9e2feb1f94e"
+                     *             "requestId": "req_eaac6eab43ff757896b3eaf8"
                      *           },
                      *           "event": null,
                      *           "eventId": null,
@@ -7901,7 +8167,7 @@ export interface operations {
                      *           "status": null,
                      *           "cause": null,
                      *           "event": "payment.completed",
-                     *           "eventId": "evt_01a224bb82975ed6354eda57",
+                     *           "eventId": "evt_01a25133fb40edd7e2b2f1a6",
                      *           "deliveries": [
                      *             {
                      *               "id": 3,
@@ -7979,11 +8245,11 @@ export interface operations {
                      *             ],
                      *             "expirationDateTime": "2026-06-01T00:00:00.000Z",
                      *             "transactionFromDateTime": "2025-03-01T00:00:00.000Z",
-                     *             "requestId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+                     *             "requestId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
                      *             "status": "authorized",
                      *             "createdAt": "2026-03-02T09:30:00.000Z",
                      *             "updatedAt": "2026-03-02T09:30:00.000Z",
-                     *             "consentId": "cns_db86786963154007943fd7fe81d764d7"
+                     *             "consentId": "cns_0ae92dd6ee354edd93c02dcdc41bdcd6"
                      *           },
                      *           "actions": [
                      *             "revoke",
@@ -8042,7 +8308,7 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_ac41e9c7f3777792bb08fba5",
+                     *           "id": "wh_a2c12131b792b067650925b4",
                      *           "url": "https://partner.example/webhooks/obsim",
                      *           "events": [
                      *             "payment.completed",
@@ -8051,7 +8317,7 @@ export interface operations {
                      *             "merchant.deactivated",
                      *             "merchant.onboarding.completed"
                      *           ],
-                     *           "secret": "whsec_108d6abfa54c429f025454b846f63c54476f516db5f14680",
+                     *           "secret": "whsec_791e25a06b8f5d9c10acd0e26e6a73053df13f545736cc9a",
                      *           "createdAt": "2026-03-02T09:30:00.000Z"
                      *         }
                      *       ]
@@ -8491,17 +8757,17 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "payment-paid",
-                     *       "runId": "aa490230",
+                     *       "runId": "77ed4da3",
                      *       "passed": true,
-                     *       "durationMs": 370,
-                     *       "startedAt": "2026-11-29T00:36:40.263Z",
+                     *       "durationMs": 375,
+                     *       "startedAt": "2026-12-07T15:51:32.423Z",
                      *       "steps": [
                      *         {
                      *           "index": 1,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/merchants/test",
                      *           "status": "passed",
-                     *           "durationMs": 10,
+                     *           "durationMs": 7,
                      *           "detail": "POST /v1/partner/merchants/test → 200 (captured merchant.id, merchant.clientId)"
                      *         },
                      *         {
@@ -8509,15 +8775,15 @@ export interface operations {
                      *           "kind": "registerWebhook",
                      *           "label": "registerWebhook payment.completed, payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 2,
-                     *           "detail": "wh_258a4d1a9475ca225f641cf9 → http://127.0.0.1:9/obsim-scenario/aa490230/1"
+                     *           "durationMs": 6,
+                     *           "detail": "wh_40a09a658a68b2773ec7a729 → http://127.0.0.1:9/obsim-scenario/77ed4da3/1/webhooks"
                      *         },
                      *         {
                      *           "index": 3,
                      *           "kind": "request",
                      *           "label": "request POST /v1/partner/payments",
                      *           "status": "passed",
-                     *           "durationMs": 3,
+                     *           "durationMs": 4,
                      *           "detail": "POST /v1/partner/payments → 200 (captured payment.id, payment.ref)"
                      *         },
                      *         {
@@ -8525,23 +8791,23 @@ export interface operations {
                      *           "kind": "advanceClock",
                      *           "label": "advanceClock +5s",
                      *           "status": "passed",
-                     *           "durationMs": 6,
-                     *           "detail": "now 2026-11-29T00:36:45.282Z, 1 transition(s) fired"
+                     *           "durationMs": 18,
+                     *           "detail": "now 2026-12-07T15:51:37.464Z, 1 transition(s) fired"
                      *         },
                      *         {
                      *           "index": 5,
                      *           "kind": "expectWebhook",
                      *           "label": "expectWebhook payment.completed",
                      *           "status": "passed",
-                     *           "durationMs": 10,
-                     *           "detail": "evt_01a224bb8ad93cce62758569 signature valid"
+                     *           "durationMs": 5,
+                     *           "detail": "evt_01a2513401640ad006110667 signature valid"
                      *         },
                      *         {
                      *           "index": 6,
                      *           "kind": "request",
                      *           "label": "request GET /v1/partner/payments/${payment.id}/status",
                      *           "status": "passed",
-                     *           "durationMs": 2,
+                     *           "durationMs": 9,
                      *           "detail": "GET /v1/partner/payments/5000003/status → 200"
                      *         },
                      *         {
@@ -8549,7 +8815,7 @@ export interface operations {
                      *           "kind": "expectNoWebhook",
                      *           "label": "expectNoWebhook payment.failed",
                      *           "status": "passed",
-                     *           "durationMs": 335,
+                     *           "durationMs": 315,
                      *           "detail": "none in 300ms"
                      *         }
                      *       ],
@@ -8605,9 +8871,9 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "name": "after-first-payment",
-                     *           "createdAt": "2026-11-29T00:36:40.232Z",
+                     *           "createdAt": "2026-12-07T15:51:32.367Z",
                      *           "clock": {
-                     *             "now": "2026-03-02T09:40:00.003Z",
+                     *             "now": "2026-03-02T09:40:00.001Z",
                      *             "frozen": true
                      *           },
                      *           "counts": {
@@ -8681,9 +8947,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-29T00:36:40.232Z",
+                     *       "createdAt": "2026-12-07T15:51:32.367Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8753,9 +9019,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "name": "after-first-payment",
-                     *       "createdAt": "2026-11-29T00:36:40.232Z",
+                     *       "createdAt": "2026-12-07T15:51:32.367Z",
                      *       "clock": {
-                     *         "now": "2026-03-02T09:40:00.003Z",
+                     *         "now": "2026-03-02T09:40:00.001Z",
                      *         "frozen": true
                      *       },
                      *       "counts": {
@@ -8885,9 +9151,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createPayment",
-                     *             "requestId": "req_a8402b951d3848f43ba29616"
+                     *             "requestId": "req_9850b960a0d3fa1e9789c192"
                      *           },
-                     *           "traceId": "d9640455143a35b465f28b3f9abf30bc"
+                     *           "traceId": "4af664075ce22fb3d94e13c11844ea55"
                      *         },
                      *         {
                      *           "id": 8,
@@ -8899,9 +9165,9 @@ export interface operations {
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "complete",
-                     *             "requestId": "req_8891d90baeb5a9e2feb1f94e"
+                     *             "requestId": "req_eaac6eab43ff757896b3eaf8"
                      *           },
-                     *           "traceId": "bcac19283ca596e1127b6f84cff19d81"
+                     *           "traceId": "53af591b5a9917583f25914e2322267a"
                      *         }
                      *       ]
                      *     }
@@ -8961,13 +9227,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": null,
                      *           "to": "pending_onboarding",
-                     *           "at": "2026-03-02T09:40:00.003Z",
+                     *           "at": "2026-03-02T09:40:00.001Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createMerchant",
-                     *             "requestId": "req_109488d2ff4769ff16b5673d"
+                     *             "requestId": "req_337217427f109094508df96f"
                      *           },
-                     *           "traceId": "5926c35ea53c45bed62a0105cad31641"
+                     *           "traceId": "8723c07f59c71cc2e3b0e7e15a2cabfa"
                      *         },
                      *         {
                      *           "id": 14,
@@ -8975,13 +9241,13 @@ export interface operations {
                      *           "resourceId": "100005",
                      *           "from": "pending_onboarding",
                      *           "to": "awaiting_approval",
-                     *           "at": "2026-03-02T09:40:00.003Z",
+                     *           "at": "2026-03-02T09:40:00.001Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "submit-onboarding",
-                     *             "requestId": "req_f96ea74bdbc3994af5b7c0bf"
+                     *             "requestId": "req_3d9dcb5ef8b7d55dc2864a8c"
                      *           },
-                     *           "traceId": "477895139926ed636fd55a538d24e043"
+                     *           "traceId": "1b3f1e543ea678c11fb39b49e415406d"
                      *         }
                      *       ]
                      *     }
@@ -9038,30 +9304,30 @@ export interface operations {
                      *         {
                      *           "id": 11,
                      *           "resource": "consent",
-                     *           "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+                     *           "resourceId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
                      *           "from": null,
                      *           "to": "pending",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "request",
                      *             "name": "createConsent",
-                     *             "requestId": "req_cba0461aa945c74c5819c233"
+                     *             "requestId": "req_07967cbec79b9529c3ec984d"
                      *           },
-                     *           "traceId": "887dc0da7a2cba158127776a9d770321"
+                     *           "traceId": "8bd4492df50c86fb4a17a1c65b04ad57"
                      *         },
                      *         {
                      *           "id": 12,
                      *           "resource": "consent",
-                     *           "resourceId": "6ccde979-43c9-4f36-b61a-3c59013d21c9",
+                     *           "resourceId": "1063365a-a1e9-45e6-9d6b-3be0f75e90a0",
                      *           "from": "pending",
                      *           "to": "authorized",
                      *           "at": "2026-03-02T09:30:00.000Z",
                      *           "cause": {
                      *             "kind": "control",
                      *             "name": "authorize",
-                     *             "requestId": "req_924d61f561776a74e284a5a2"
+                     *             "requestId": "req_41663241043eb930c7c1b196"
                      *           },
-                     *           "traceId": "7339b2cc9c4176fa2309592506636bc5"
+                     *           "traceId": "eea7c3c71482497d38cf236fdc1b4f8f"
                      *         }
                      *       ]
                      *     }
@@ -9116,13 +9382,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+                     *           "sandboxId": "sbx_968509e63f9dbea38995",
                      *           "name": "checkout-tests",
-                     *           "createdAt": "2026-11-29T00:36:40.644Z",
-                     *           "expiresAt": "2026-11-29T02:36:40.644Z",
+                     *           "createdAt": "2026-12-07T15:51:32.814Z",
+                     *           "expiresAt": "2026-12-07T17:51:32.814Z",
                      *           "ttlMs": 7200000,
                      *           "clock": {
-                     *             "now": "2026-11-29T00:36:40.647Z",
+                     *             "now": "2026-12-07T15:51:32.816Z",
                      *             "frozen": false,
                      *             "offsetMs": 0
                      *           },
@@ -9192,13 +9458,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+                     *       "sandboxId": "sbx_968509e63f9dbea38995",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-29T00:36:40.644Z",
-                     *       "expiresAt": "2026-11-29T02:36:40.644Z",
+                     *       "createdAt": "2026-12-07T15:51:32.814Z",
+                     *       "expiresAt": "2026-12-07T17:51:32.814Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-29T00:36:40.647Z",
+                     *         "now": "2026-12-07T15:51:32.815Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -9208,12 +9474,12 @@ export interface operations {
                      *         "paymentExpiryMs": 1800000
                      *       },
                      *       "credentials": {
-                     *         "clientId": "sbx_e63aa77f8c27828cd8b6",
-                     *         "clientSecret": "sbx_secret_1r-ao79PULyBMQVt42eXtihdwlYwZfGE"
+                     *         "clientId": "sbx_968509e63f9dbea38995",
+                     *         "clientSecret": "sbx_secret_EFQ6gUAMYG63L1XadG8-ddVbKNijSGMa"
                      *       },
                      *       "defaultMerchant": {
                      *         "merchantId": 100008,
-                     *         "clientId": "49bb0a87-f2e2-404b-a400-6ae7cff7b108"
+                     *         "clientId": "073ce752-81cd-4ee6-9839-d322435a6795"
                      *       }
                      *     }
                      */
@@ -9265,13 +9531,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+                     *       "sandboxId": "sbx_968509e63f9dbea38995",
                      *       "name": "checkout-tests",
-                     *       "createdAt": "2026-11-29T00:36:40.644Z",
-                     *       "expiresAt": "2026-11-29T02:36:40.644Z",
+                     *       "createdAt": "2026-12-07T15:51:32.814Z",
+                     *       "expiresAt": "2026-12-07T17:51:32.814Z",
                      *       "ttlMs": 7200000,
                      *       "clock": {
-                     *         "now": "2026-11-29T00:36:40.648Z",
+                     *         "now": "2026-12-07T15:51:32.817Z",
                      *         "frozen": false,
                      *         "offsetMs": 0
                      *       },
@@ -9330,7 +9596,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sandboxId": "sbx_e63aa77f8c27828cd8b6",
+                     *       "sandboxId": "sbx_968509e63f9dbea38995",
                      *       "deleted": {
                      *         "merchants": 1,
                      *         "payments": 0,
@@ -9394,11 +9660,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandboxId": "sandbox-partner",
-                     *       "generatedAt": "2026-11-29T00:36:38.831Z",
+                     *       "generatedAt": "2026-12-07T15:51:31.472Z",
                      *       "verdict": "unmet",
                      *       "checklistSource": "default",
                      *       "journal": {
-                     *         "entries": 42,
+                     *         "entries": 43,
                      *         "truncated": false,
                      *         "faults": 0
                      *       },
@@ -9419,13 +9685,13 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             31,
-                     *             3
+                     *             32,
+                     *             4
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               31,
-                     *               3
+                     *               32,
+                     *               4
                      *             ]
                      *           }
                      *         },
@@ -9433,78 +9699,6 @@ export interface operations {
                      *           "operationId": "createFastTrackMerchant",
                      *           "method": "POST",
                      *           "path": "/v1/partner/merchants/fast-track",
-                     *           "called": true,
-                     *           "calls": 1,
-                     *           "statuses": {
-                     *             "200": 1
-                     *           },
-                     *           "unseen": [
-                     *             "400",
-                     *             "401",
-                     *             "429",
-                     *             "503"
-                     *           ],
-                     *           "evidence": [
-                     *             4
-                     *           ],
-                     *           "evidenceByStatus": {
-                     *             "200": [
-                     *               4
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "operationId": "createTestMerchant",
-                     *           "method": "POST",
-                     *           "path": "/v1/partner/merchants/test",
-                     *           "called": true,
-                     *           "calls": 1,
-                     *           "statuses": {
-                     *             "200": 1
-                     *           },
-                     *           "unseen": [
-                     *             "400",
-                     *             "401",
-                     *             "429",
-                     *             "503"
-                     *           ],
-                     *           "evidence": [
-                     *             2
-                     *           ],
-                     *           "evidenceByStatus": {
-                     *             "200": [
-                     *               2
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "operationId": "getMerchantOnboardingStatus",
-                     *           "method": "GET",
-                     *           "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
-                     *           "called": true,
-                     *           "calls": 1,
-                     *           "statuses": {
-                     *             "200": 1
-                     *           },
-                     *           "unseen": [
-                     *             "401",
-                     *             "404",
-                     *             "429",
-                     *             "503"
-                     *           ],
-                     *           "evidence": [
-                     *             6
-                     *           ],
-                     *           "evidenceByStatus": {
-                     *             "200": [
-                     *               6
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "operationId": "listMerchants",
-                     *           "method": "GET",
-                     *           "path": "/v1/partner/merchants",
                      *           "called": true,
                      *           "calls": 1,
                      *           "statuses": {
@@ -9526,6 +9720,78 @@ export interface operations {
                      *           }
                      *         },
                      *         {
+                     *           "operationId": "createTestMerchant",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/test",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             3
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               3
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "getMerchantOnboardingStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/merchants/{merchantId}/onboarding-status",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "401",
+                     *             "404",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             7
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               7
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listMerchants",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/merchants",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             6
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               6
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
                      *           "operationId": "resendMerchantOnboarding",
                      *           "method": "POST",
                      *           "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
@@ -9542,11 +9808,11 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             7
+                     *             8
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               7
+                     *               8
                      *             ]
                      *           }
                      *         },
@@ -9568,11 +9834,11 @@ export interface operations {
                      *             "409"
                      *           ],
                      *           "evidence": [
-                     *             8
+                     *             9
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               8
+                     *               9
                      *             ]
                      *           }
                      *         },
@@ -9594,13 +9860,13 @@ export interface operations {
                      *             "409"
                      *           ],
                      *           "evidence": [
-                     *             10,
-                     *             9
+                     *             11,
+                     *             10
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               10,
-                     *               9
+                     *               11,
+                     *               10
                      *             ]
                      *           }
                      *         },
@@ -9620,11 +9886,11 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             13
+                     *             14
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               13
+                     *               14
                      *             ]
                      *           }
                      *         },
@@ -9644,11 +9910,11 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             1
+                     *             2
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               1
+                     *               2
                      *             ]
                      *           }
                      *         },
@@ -9668,11 +9934,11 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             15
+                     *             16
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               15
+                     *               16
                      *             ]
                      *           }
                      *         },
@@ -9690,11 +9956,11 @@ export interface operations {
                      *             "500"
                      *           ],
                      *           "evidence": [
-                     *             17
+                     *             18
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               17
+                     *               18
                      *             ]
                      *           }
                      *         },
@@ -9715,13 +9981,13 @@ export interface operations {
                      *             "503"
                      *           ],
                      *           "evidence": [
-                     *             20,
-                     *             18
+                     *             21,
+                     *             19
                      *           ],
                      *           "evidenceByStatus": {
                      *             "200": [
-                     *               20,
-                     *               18
+                     *               21,
+                     *               19
                      *             ]
                      *           }
                      *         },
@@ -9729,31 +9995,6 @@ export interface operations {
                      *           "operationId": "listUserConsents",
                      *           "method": "GET",
                      *           "path": "/v1/ais/users/{userId}/consents",
-                     *           "called": true,
-                     *           "calls": 1,
-                     *           "statuses": {
-                     *             "200": 1
-                     *           },
-                     *           "unseen": [
-                     *             "400",
-                     *             "401",
-                     *             "403",
-                     *             "429",
-                     *             "503"
-                     *           ],
-                     *           "evidence": [
-                     *             22
-                     *           ],
-                     *           "evidenceByStatus": {
-                     *             "200": [
-                     *               22
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "operationId": "listAccounts",
-                     *           "method": "POST",
-                     *           "path": "/v1/ais/accounts",
                      *           "called": true,
                      *           "calls": 1,
                      *           "statuses": {
@@ -9776,9 +10017,9 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "operationId": "getAccountBalance",
+                     *           "operationId": "listAccounts",
                      *           "method": "POST",
-                     *           "path": "/v1/ais/accounts/balance",
+                     *           "path": "/v1/ais/accounts",
                      *           "called": true,
                      *           "calls": 1,
                      *           "statuses": {
@@ -9801,9 +10042,9 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "operationId": "listAccountTransactions",
+                     *           "operationId": "getAccountBalance",
                      *           "method": "POST",
-                     *           "path": "/v1/ais/accounts/transactions",
+                     *           "path": "/v1/ais/accounts/balance",
                      *           "called": true,
                      *           "calls": 1,
                      *           "statuses": {
@@ -9826,9 +10067,9 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "operationId": "listAccountTransactionsInWindow",
-                     *           "method": "GET",
-                     *           "path": "/v1/ais/accounts/{accountId}/transactions",
+                     *           "operationId": "listAccountTransactions",
+                     *           "method": "POST",
+                     *           "path": "/v1/ais/accounts/transactions",
                      *           "called": true,
                      *           "calls": 1,
                      *           "statuses": {
@@ -9847,6 +10088,31 @@ export interface operations {
                      *           "evidenceByStatus": {
                      *             "200": [
                      *               26
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "operationId": "listAccountTransactionsInWindow",
+                     *           "method": "GET",
+                     *           "path": "/v1/ais/accounts/{accountId}/transactions",
+                     *           "called": true,
+                     *           "calls": 1,
+                     *           "statuses": {
+                     *             "200": 1
+                     *           },
+                     *           "unseen": [
+                     *             "400",
+                     *             "401",
+                     *             "403",
+                     *             "429",
+                     *             "503"
+                     *           ],
+                     *           "evidence": [
+                     *             27
+                     *           ],
+                     *           "evidenceByStatus": {
+                     *             "200": [
+                     *               27
                      *             ]
                      *           }
                      *         }
@@ -9957,8 +10223,8 @@ export interface operations {
                      *           "status": "met",
                      *           "because": "POST /v1/partner/payments answered 2xx",
                      *           "evidence": [
-                     *             10,
-                     *             9
+                     *             11,
+                     *             10
                      *           ]
                      *         },
                      *         {
@@ -9986,7 +10252,7 @@ export interface operations {
                      *           "id": "verifies_webhook_signatures",
                      *           "title": "Verifies webhook signatures",
                      *           "status": "met",
-                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-11-29T00:36:38.777Z",
+                     *           "because": "check-receiver passed against https://partner.example/webhooks/obsim at 2026-12-07T15:51:31.421Z",
                      *           "evidence": []
                      *         },
                      *         {
@@ -10002,10 +10268,10 @@ export interface operations {
                      *           "status": "met",
                      *           "because": "a consent was authorized and accounts were read",
                      *           "evidence": [
-                     *             23,
                      *             24,
                      *             25,
-                     *             26
+                     *             26,
+                     *             27
                      *           ]
                      *         },
                      *         {
@@ -10076,7 +10342,7 @@ export interface operations {
                     "application/yaml": string;
                     /**
                      * @example {
-                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #10–#10 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+                     *       "yaml": "# Recorded by obsim from sandbox sandbox-partner, journal entries #11–#11 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\n# Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4).\n\nname: one-payment\ndescription: \"Recorded from sandbox sandbox-partner, journal entries #11–#11 (2026-03-02T09:30:00.000Z → 2026-03-02T09:30:00.000Z on its clock).\"\ntags:\n  - recorded\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: b042b5a7-85b3-4568-b4b8-e2e94dc89c73\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
                      *       "steps": 1,
                      *       "warnings": [
                      *         "Deliveries to webhooks registered before the recorded range are not expected (a scenario can only watch webhooks it registers): merchant.activated (delivery 1), payment.failed (delivery 2), payment.completed (delivery 3), webhook.test (delivery 4)."
@@ -10138,7 +10404,7 @@ export interface operations {
                  *         "status": "paid",
                  *         "amount": 149.95,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                 *         "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "AcceptedSettlementCompleted",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
@@ -10182,7 +10448,7 @@ export interface operations {
                  *         "status": "failed",
                  *         "amount": 89,
                  *         "currency": "DKK",
-                 *         "merchantClientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                 *         "merchantClientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                  *         "merchantName": "Nørrebro Kaffe ApS",
                  *         "bankPaymentStatus": "Rejected",
                  *         "timestamp": "2026-03-02T09:30:00.000Z",
@@ -10223,7 +10489,7 @@ export interface operations {
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                 *         "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "active",
                  *         "previousStatus": "pending_onboarding",
@@ -10261,14 +10527,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.deactivated",
-                 *       "timestamp": "2026-03-02T09:40:00.003Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100002,
-                 *         "clientId": "31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd",
+                 *         "clientId": "b042b5a7-85b3-4568-b4b8-e2e94dc89c73",
                  *         "companyName": "Nørrebro Kaffe ApS",
                  *         "status": "inactive",
                  *         "previousStatus": "active",
-                 *         "timestamp": "2026-03-02T09:40:00.003Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -10302,14 +10568,14 @@ export interface operations {
                 /**
                  * @example {
                  *       "event": "merchant.onboarding.completed",
-                 *       "timestamp": "2026-03-02T09:40:00.003Z",
+                 *       "timestamp": "2026-03-02T09:40:00.001Z",
                  *       "data": {
                  *         "merchantId": 100005,
-                 *         "clientId": "5cabaeb2-3613-4490-8494-f9ac0b330678",
+                 *         "clientId": "57e6161d-ceb3-496f-b7da-3f8eb93d2066",
                  *         "companyName": "Frederiksberg Blomster ApS",
                  *         "status": "awaiting_approval",
                  *         "previousStatus": "pending_onboarding",
-                 *         "timestamp": "2026-03-02T09:40:00.003Z"
+                 *         "timestamp": "2026-03-02T09:40:00.001Z"
                  *       }
                  *     }
                  */
@@ -10345,7 +10611,7 @@ export interface operations {
                  *       "event": "webhook.test",
                  *       "timestamp": "2026-03-02T09:30:00.000Z",
                  *       "data": {
-                 *         "webhookId": "wh_ac41e9c7f3777792bb08fba5",
+                 *         "webhookId": "wh_a2c12131b792b067650925b4",
                  *         "message": "This is a test delivery from obsim. Verify X-Webhook-Signature with your webhook secret.",
                  *         "timestamp": "2026-03-02T09:30:00.000Z"
                  *       }
