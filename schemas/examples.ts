@@ -3194,5 +3194,271 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
   },
   "streamRequests": {
     "response": "event: request\ndata: {\"id\":42,\"method\":\"POST\",\"path\":\"/v1/partner/payments\",\"status\":200,\"…\":\"a JournalEntry\"}\n\n"
+  },
+  "getPostmanEnvironment": {
+    "response": {
+      "id": "90aba9a8-6319-4479-91b4-8b355801cd07",
+      "name": "obsim default (base)",
+      "values": [
+        {
+          "key": "baseUrl",
+          "value": "http://localhost:4010",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "partnerClientId",
+          "value": "sandbox-partner",
+          "type": "secret",
+          "enabled": true
+        },
+        {
+          "key": "partnerClientSecret",
+          "value": "sandbox-secret",
+          "type": "secret",
+          "enabled": true
+        },
+        {
+          "key": "merchantId",
+          "value": "100001",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "merchantClientId",
+          "value": "954fdda0-e10b-42f9-9a42-d3746951c960",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "userId",
+          "value": "user-typical",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "contractVersion",
+          "value": "base",
+          "type": "default",
+          "enabled": true
+        },
+        {
+          "key": "settleDelayMs",
+          "value": "5000",
+          "type": "default",
+          "enabled": true
+        }
+      ],
+      "_postman_variable_scope": "environment",
+      "_postman_exported_at": "2026-03-02T09:40:00.001Z",
+      "_postman_exported_using": "obsim/0.1.0"
+    }
+  },
+  "getPostmanCollection": {
+    "response": {
+      "item": [
+        {
+          "name": "Flows",
+          "description": "The main stories, in order: run this folder alone (or the whole collection) against a fresh sandbox.",
+          "item": [
+            {
+              "name": "Account information: consent, accounts, balance, transactions",
+              "item": [
+                {
+                  "name": "A bearer token for the user",
+                  "request": {
+                    "method": "POST",
+                    "url": "{{baseUrl}}/v1/auth/generate-token",
+                    "header": [
+                      {
+                        "key": "Content-Type",
+                        "value": "application/json"
+                      },
+                      {
+                        "key": "Accept",
+                        "value": "application/json"
+                      },
+                      {
+                        "key": "Obsim-Contract-Version",
+                        "value": "{{contractVersion}}",
+                        "description": "The contract version this collection was made for (docs/contract-versions.md)"
+                      },
+                      {
+                        "key": "X-Partner-Client-Id",
+                        "value": "{{partnerClientId}}"
+                      },
+                      {
+                        "key": "X-Partner-Client-Secret",
+                        "value": "{{partnerClientSecret}}"
+                      }
+                    ],
+                    "body": {
+                      "mode": "raw",
+                      "raw": "{\n  \"userId\": \"{{userId}}\",\n  \"merchantId\": {{merchantId}},\n  \"permissions\": [\n    \"ais:accounts:read\",\n    \"ais:balance:read\",\n    \"ais:transactions:read\"\n  ]\n}",
+                      "options": {
+                        "raw": {
+                          "language": "json"
+                        }
+                      }
+                    },
+                    "description": "POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}."
+                  },
+                  "event": [
+                    {
+                      "listen": "test",
+                      "script": {
+                        "type": "text/javascript",
+                        "exec": [
+                          "// obsim: checks from the served document, and the ids chained to later requests",
+                          "function at(v, path) { return path.reduce(function (o, k) { return o == null ? undefined : o[k]; }, v); }",
+                          "var body = (function () { try { return pm.response.json(); } catch (e) { return undefined; } })();",
+                          "pm.test(\"answers 200\", function () { pm.expect(pm.response.code).to.be.oneOf([200]); });",
+                          "pm.test(\"the answer has every field base requires\", function () { [\"token\"].forEach(function (f) { pm.expect(body, f).to.have.property(f); }); });",
+                          "pm.test(\"{{bearerToken}} from /token\", function () { var v = at(body, [\"token\"]); pm.expect(v, \"/token\").to.not.equal(undefined); pm.collectionVariables.set(\"bearerToken\", String(v)); });"
+                        ]
+                      }
+                    }
+                  ]
+                }
+              ]
+            }
+          ]
+        }
+      ],
+      "event": [
+        {
+          "listen": "prerequest",
+          "script": {
+            "type": "text/javascript",
+            "exec": [
+              "// obsim: a bearer token from POST /v1/auth/generate-token when the environment has none",
+              "if (pm.request.auth && pm.request.auth.type === 'bearer' && !pm.variables.get('bearerToken')) {",
+              "  pm.sendRequest({",
+              "    url: pm.variables.replaceIn('{{baseUrl}}/v1/auth/generate-token'),",
+              "    method: 'POST',",
+              "    header: {",
+              "      'Content-Type': 'application/json',",
+              "      'X-Partner-Client-Id': pm.variables.get('partnerClientId'),",
+              "      'X-Partner-Client-Secret': pm.variables.get('partnerClientSecret'),",
+              "      'Obsim-Contract-Version': pm.variables.get('contractVersion')",
+              "    },",
+              "    body: { mode: 'raw', raw: JSON.stringify({ userId: pm.variables.get(\"userId\") || \"user-typical\", merchantId: Number(pm.variables.get(\"merchantId\")), permissions: [\"ais:accounts:read\",\"ais:balance:read\",\"ais:transactions:read\"] }) }",
+              "  }, function (err, res) {",
+              "    if (err) throw err;",
+              "    pm.collectionVariables.set('bearerToken', res.json().token);",
+              "  });",
+              "}"
+            ]
+          }
+        }
+      ],
+      "variable": [
+        {
+          "key": "baseUrl",
+          "value": "http://127.0.0.1:4010",
+          "type": "string",
+          "description": "The obsim address (the environment sets it)"
+        },
+        {
+          "key": "contractVersion",
+          "value": "base",
+          "type": "string",
+          "description": "Sent as Obsim-Contract-Version on every provider request"
+        },
+        {
+          "key": "userId",
+          "value": "user-typical",
+          "type": "string",
+          "description": "The sandbox bank user of the AIS requests"
+        },
+        {
+          "key": "onboardingMerchantId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "testMerchantId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "testMerchantClientId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "paymentId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "webhookId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "bearerToken",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentRequestId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "accountId",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "consentExpiresAt",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "transactionsFrom",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "fromDate",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        },
+        {
+          "key": "toDate",
+          "value": "",
+          "type": "string",
+          "description": "Set by a test script"
+        }
+      ],
+      "info": {
+        "_postman_id": "ac3e1b72-8ea3-409b-9d90-dc1316b1a804",
+        "name": "Open-banking provider API (obsim) — contract base",
+        "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+        "description": {
+          "content": "The provider API as obsim simulates it: every /v1 path and the webhooks the provider sends. Generate a partner client from this document. Where the provider contract says \"not shown\", the choice obsim made is stated in the descriptions and in docs/decisions.md. obsim's own controls are a separate document: /_sandbox/openapi.json.\n\nContact Support:\n Name: obsim maintainers\nMade by obsim for contract version base from the document it serves (/openapi.json).\nConverted by openapi-to-postmanv2: the folders (one per tag), the requests, their example bodies, descriptions and example answers.\nAdded by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).",
+          "type": "text/plain"
+        }
+      }
+    }
   }
 };

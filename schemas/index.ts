@@ -4,6 +4,7 @@
  */
 import { bankSchemas } from './banks.js';
 import { chaosSchemas } from './chaos.js';
+import { collectionSchemas } from './collections.js';
 import { contractSchemas } from './contracts.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
@@ -34,4 +35,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...bankSchemas,
   ...recordingSchemas,
   ...contractSchemas,
+  ...collectionSchemas,
 ];

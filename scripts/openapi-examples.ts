@@ -221,6 +221,13 @@ const sandbox = await call('createSandbox', 'POST', '/_sandbox/sandboxes', { nam
 await call('listSandboxes', 'GET', '/_sandbox/sandboxes', undefined, {});
 await call('getSandbox', 'GET', `/_sandbox/sandboxes/${sandbox.sandboxId}`, undefined, {});
 await call('deleteSandbox', 'DELETE', `/_sandbox/sandboxes/${sandbox.sandboxId}`, undefined, {});
+await call('getPostmanEnvironment', 'GET', '/_sandbox/collections/postman/environment');
+const collection = await call('getPostmanCollection', 'GET', '/_sandbox/collections/postman');
+// shown shortened (the whole collection is some 300 KB): the first step of the Flows folder, and the collection's variables and script
+const flows = collection.item.find((folder: { name: string }) => folder.name === 'Flows');
+examples.getPostmanCollection = {
+  response: { ...collection, item: [{ ...flows, item: [{ ...flows.item[0], item: flows.item[0].item.slice(0, 1) }] }] },
+};
 await call('clearRequests', 'DELETE', '/_sandbox/requests');
 await call('resetSandboxData', 'POST', '/_sandbox/reset', {});
 

@@ -512,6 +512,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/collections/postman": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's API as a Postman Collection v2.1, runnable against this sandbox
+         * @description Made from the served document by openapi-to-postmanv2 (a folder per tag, the document's example bodies), then by obsim: partner headers and bearer auth from variables, Obsim-Contract-Version on every provider request, ids chained from answer to request by test scripts that check every answer, a pre-request script that fetches a bearer token when there is none, and a Flows folder (consent to transactions; test merchant to a paid payment). Use it with GET /_sandbox/collections/postman/environment. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Built on the first request for a version, then kept; not recorded in the journal.
+         */
+        get: operations["getPostmanCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/collections/postman/environment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Postman environment for the caller's sandbox
+         * @description Where obsim answers (baseUrl), the credentials this request was made with as secret values (obsim keeps only a digest of a sandbox's secret, so it echoes what the caller sent), the sandbox's default merchant (merchantId, merchantClientId), the sandbox bank user of the AIS requests, the contract version and the settlement delay the Flows folder advances the clock by. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Answered with Cache-Control: no-store; not recorded in the journal.
+         */
+        get: operations["getPostmanEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/collections/bruno": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's API as a Bruno collection folder (zip) with this sandbox's environment
+         * @description A zip holding one folder: the collection as Bruno's own converter (@usebruno/converters) makes it from the served document, with what obsim adds to the Postman collection in Bruno's script API, written in Bruno's .bru format; environments/ holds this sandbox's environment, whose credentials are read from the folder's .env (git-ignored). Run it with bru run -r --env NAME. `version` names the contract version (default: the sandbox's pin, else base); an unknown one is 400 unknown_contract_version at /version. Answered with Cache-Control: no-store; not recorded in the journal.
+         */
+        get: operations["getBrunoCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/contract/versions": {
         parameters: {
             query?: never;
@@ -3281,6 +3341,63 @@ export interface components {
                 }[];
             }[];
         };
+        /**
+         * PostmanCollection
+         * @description A Postman Collection v2.1 (https://schema.getpostman.com/json/collection/v2.1.0/collection.json) of the served document: converted by openapi-to-postmanv2 (a folder per tag, the example bodies), made runnable by obsim (variables, chained ids, checks, a Flows folder).
+         */
+        PostmanCollection: {
+            info: {
+                name: string;
+                /** @enum {string} */
+                schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
+            } & {
+                [key: string]: unknown;
+            };
+            item: ({
+                name: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            variable: ({
+                key: string;
+                value: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            event: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PostmanEnvironment
+         * @description A Postman environment for the caller's sandbox, as Postman exports one: where obsim answers, the credentials the request was made with (secret-typed), the default merchant, the contract version and the settlement delay.
+         */
+        PostmanEnvironment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            values: {
+                /** @enum {string} */
+                key: "baseUrl" | "partnerClientId" | "partnerClientSecret" | "merchantId" | "merchantClientId" | "userId" | "contractVersion" | "settleDelayMs";
+                value: string;
+                /**
+                 * @description secret: the credentials (Postman masks them)
+                 * @enum {string}
+                 */
+                type: "default" | "secret";
+                enabled: boolean;
+            }[];
+            /** @enum {string} */
+            _postman_variable_scope: "environment";
+            /**
+             * Format: date-time
+             * @description Now on the sandbox clock
+             */
+            _postman_exported_at?: string;
+            _postman_exported_using?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5457,6 +5574,418 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPostmanCollection: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Postman Collection v2.1 (https://schema.getpostman.com/json/collection/v2.1.0/collection.json) of the served document: converted by openapi-to-postmanv2 (a folder per tag, the example bodies), made runnable by obsim (variables, chained ids, checks, a Flows folder). */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "item": [
+                     *         {
+                     *           "name": "Flows",
+                     *           "description": "The main stories, in order: run this folder alone (or the whole collection) against a fresh sandbox.",
+                     *           "item": [
+                     *             {
+                     *               "name": "Account information: consent, accounts, balance, transactions",
+                     *               "item": [
+                     *                 {
+                     *                   "name": "A bearer token for the user",
+                     *                   "request": {
+                     *                     "method": "POST",
+                     *                     "url": "{{baseUrl}}/v1/auth/generate-token",
+                     *                     "header": [
+                     *                       {
+                     *                         "key": "Content-Type",
+                     *                         "value": "application/json"
+                     *                       },
+                     *                       {
+                     *                         "key": "Accept",
+                     *                         "value": "application/json"
+                     *                       },
+                     *                       {
+                     *                         "key": "Obsim-Contract-Version",
+                     *                         "value": "{{contractVersion}}",
+                     *                         "description": "The contract version this collection was made for (docs/contract-versions.md)"
+                     *                       },
+                     *                       {
+                     *                         "key": "X-Partner-Client-Id",
+                     *                         "value": "{{partnerClientId}}"
+                     *                       },
+                     *                       {
+                     *                         "key": "X-Partner-Client-Secret",
+                     *                         "value": "{{partnerClientSecret}}"
+                     *                       }
+                     *                     ],
+                     *                     "body": {
+                     *                       "mode": "raw",
+                     *                       "raw": "{\n  \"userId\": \"{{userId}}\",\n  \"merchantId\": {{merchantId}},\n  \"permissions\": [\n    \"ais:accounts:read\",\n    \"ais:balance:read\",\n    \"ais:transactions:read\"\n  ]\n}",
+                     *                       "options": {
+                     *                         "raw": {
+                     *                           "language": "json"
+                     *                         }
+                     *                       }
+                     *                     },
+                     *                     "description": "POST /v1/auth/generate-token for the sandbox bank user with every AIS permission; the token goes to {{bearerToken}}."
+                     *                   },
+                     *                   "event": [
+                     *                     {
+                     *                       "listen": "test",
+                     *                       "script": {
+                     *                         "type": "text/javascript",
+                     *                         "exec": [
+                     *                           "// obsim: checks from the served document, and the ids chained to later requests",
+                     *                           "function at(v, path) { return path.reduce(function (o, k) { return o == null ? undefined : o[k]; }, v); }",
+                     *                           "var body = (function () { try { return pm.response.json(); } catch (e) { return undefined; } })();",
+                     *                           "pm.test(\"answers 200\", function () { pm.expect(pm.response.code).to.be.oneOf([200]); });",
+                     *                           "pm.test(\"the answer has every field base requires\", function () { [\"token\"].forEach(function (f) { pm.expect(body, f).to.have.property(f); }); });",
+                     *                           "pm.test(\"{{bearerToken}} from /token\", function () { var v = at(body, [\"token\"]); pm.expect(v, \"/token\").to.not.equal(undefined); pm.collectionVariables.set(\"bearerToken\", String(v)); });"
+                     *                         ]
+                     *                       }
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "event": [
+                     *         {
+                     *           "listen": "prerequest",
+                     *           "script": {
+                     *             "type": "text/javascript",
+                     *             "exec": [
+                     *               "// obsim: a bearer token from POST /v1/auth/generate-token when the environment has none",
+                     *               "if (pm.request.auth && pm.request.auth.type === 'bearer' && !pm.variables.get('bearerToken')) {",
+                     *               "  pm.sendRequest({",
+                     *               "    url: pm.variables.replaceIn('{{baseUrl}}/v1/auth/generate-token'),",
+                     *               "    method: 'POST',",
+                     *               "    header: {",
+                     *               "      'Content-Type': 'application/json',",
+                     *               "      'X-Partner-Client-Id': pm.variables.get('partnerClientId'),",
+                     *               "      'X-Partner-Client-Secret': pm.variables.get('partnerClientSecret'),",
+                     *               "      'Obsim-Contract-Version': pm.variables.get('contractVersion')",
+                     *               "    },",
+                     *               "    body: { mode: 'raw', raw: JSON.stringify({ userId: pm.variables.get(\"userId\") || \"user-typical\", merchantId: Number(pm.variables.get(\"merchantId\")), permissions: [\"ais:accounts:read\",\"ais:balance:read\",\"ais:transactions:read\"] }) }",
+                     *               "  }, function (err, res) {",
+                     *               "    if (err) throw err;",
+                     *               "    pm.collectionVariables.set('bearerToken', res.json().token);",
+                     *               "  });",
+                     *               "}"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "variable": [
+                     *         {
+                     *           "key": "baseUrl",
+                     *           "value": "http://127.0.0.1:4010",
+                     *           "type": "string",
+                     *           "description": "The obsim address (the environment sets it)"
+                     *         },
+                     *         {
+                     *           "key": "contractVersion",
+                     *           "value": "base",
+                     *           "type": "string",
+                     *           "description": "Sent as Obsim-Contract-Version on every provider request"
+                     *         },
+                     *         {
+                     *           "key": "userId",
+                     *           "value": "user-typical",
+                     *           "type": "string",
+                     *           "description": "The sandbox bank user of the AIS requests"
+                     *         },
+                     *         {
+                     *           "key": "onboardingMerchantId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "testMerchantId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "testMerchantClientId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "paymentId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "webhookId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "bearerToken",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentRequestId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "accountId",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "consentExpiresAt",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "transactionsFrom",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "fromDate",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         },
+                     *         {
+                     *           "key": "toDate",
+                     *           "value": "",
+                     *           "type": "string",
+                     *           "description": "Set by a test script"
+                     *         }
+                     *       ],
+                     *       "info": {
+                     *         "_postman_id": "ac3e1b72-8ea3-409b-9d90-dc1316b1a804",
+                     *         "name": "Open-banking provider API (obsim) — contract base",
+                     *         "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+                     *         "description": {
+                     *           "content": "The provider API as obsim simulates it: every /v1 path and the webhooks the provider sends. Generate a partner client from this document. Where the provider contract says \"not shown\", the choice obsim made is stated in the descriptions and in docs/decisions.md. obsim's own controls are a separate document: /_sandbox/openapi.json.\n\nContact Support:\n Name: obsim maintainers\nMade by obsim for contract version base from the document it serves (/openapi.json).\nConverted by openapi-to-postmanv2: the folders (one per tag), the requests, their example bodies, descriptions and example answers.\nAdded by obsim: partner headers and bearer auth from variables, the Obsim-Contract-Version header, the ids chained from answer to request, the checks of every answer, the token and sandbox-clock scripts, the consent step and the Flows folder. Run it with the environment of GET /_sandbox/collections/postman/environment (docs/partner-tools.md).",
+                     *           "type": "text/plain"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostmanCollection"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPostmanEnvironment: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Postman environment for the caller's sandbox, as Postman exports one: where obsim answers, the credentials the request was made with (secret-typed), the default merchant, the contract version and the settlement delay. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    "cache-control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "90aba9a8-6319-4479-91b4-8b355801cd07",
+                     *       "name": "obsim default (base)",
+                     *       "values": [
+                     *         {
+                     *           "key": "baseUrl",
+                     *           "value": "http://localhost:4010",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "partnerClientId",
+                     *           "value": "sandbox-partner",
+                     *           "type": "secret",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "partnerClientSecret",
+                     *           "value": "sandbox-secret",
+                     *           "type": "secret",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "merchantId",
+                     *           "value": "100001",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "merchantClientId",
+                     *           "value": "954fdda0-e10b-42f9-9a42-d3746951c960",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "userId",
+                     *           "value": "user-typical",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "contractVersion",
+                     *           "value": "base",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         },
+                     *         {
+                     *           "key": "settleDelayMs",
+                     *           "value": "5000",
+                     *           "type": "default",
+                     *           "enabled": true
+                     *         }
+                     *       ],
+                     *       "_postman_variable_scope": "environment",
+                     *       "_postman_exported_at": "2026-03-02T09:40:00.001Z",
+                     *       "_postman_exported_using": "obsim/0.1.0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostmanEnvironment"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBrunoCollection: {
+        parameters: {
+            query?: {
+                /** @description The contract version whose served document the collection is made from (GET /_sandbox/contract/versions; default: the sandbox's pin, else base). Every provider request of it sends Obsim-Contract-Version: {{contractVersion}}. */
+                version?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A zip of the collection folder */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    "content-disposition"?: string;
+                    "cache-control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -24,8 +24,7 @@ export function seedDefaultMerchant(
 ): MerchantRow {
   const key = `default_merchant:${partnerId}`;
   return store.tx(() => {
-    const known = store.meta.get(key);
-    const existing = known === undefined ? undefined : store.merchants.get(Number(known), partnerId);
+    const existing = defaultMerchantOf(store, partnerId);
     if (existing) return existing;
     const row = store.merchants.insert(
       newMerchant(partnerId, {
@@ -40,4 +39,10 @@ export function seedDefaultMerchant(
     store.transitions.record({ partnerId, resource: 'merchant', resourceId: row.id, from: null, to: row.status, at: nowIso, cause });
     return row;
   });
+}
+
+/** The partner's default merchant (undefined: it has none, or it was deleted by a reset not yet reseeded). */
+export function defaultMerchantOf(store: Store, partnerId: string): MerchantRow | undefined {
+  const known = store.meta.get(`default_merchant:${partnerId}`);
+  return known === undefined ? undefined : store.merchants.get(Number(known), partnerId);
 }

@@ -40,7 +40,7 @@ export const missingTools = (...tools: string[]): string[] =>
  * (`$OBSIM` its URL): what it printed, to compare with what the page says it prints. A test
  * skips it where bash, curl or jq is missing (outside CI: CI installs them).
  */
-export async function runTryIt(t: Test, script: string, config: Partial<Config> = {}): Promise<string> {
+export async function runTryIt(t: Test, script: string, config: Partial<Config> = {}, timeoutMs = 30_000): Promise<string> {
   const server = await startServer(
     { ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent', clockFrozen: true, ...config },
     () => undefined,
@@ -49,7 +49,7 @@ export async function runTryIt(t: Test, script: string, config: Partial<Config> 
   const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
     env: { ...process.env, OBSIM: server.url },
     encoding: 'utf8',
-    timeout: scaled(30_000),
+    timeout: scaled(timeoutMs),
   });
   return run.stdout;
 }

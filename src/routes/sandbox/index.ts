@@ -8,6 +8,7 @@ import { requirePartner } from '../../plugins/partner-auth.js';
 import { actionRoutes } from './actions.js';
 import { bankRoutes } from './banks.js';
 import { clockRoutes } from './clock.js';
+import { collectionRoutes } from './collections.js';
 import { contractRoutes } from './contract.js';
 import { deliveryRoutes } from './deliveries.js';
 import { faultRoutes } from './faults.js';
@@ -23,6 +24,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   requirePartner(app);
   await app.register(bankRoutes);
   await app.register(clockRoutes);
+  await app.register(collectionRoutes);
   await app.register(contractRoutes);
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);

@@ -1,5 +1,6 @@
 /**
- * The console's overview page: the clock (advance, freeze, resume), counts by status, deliveries, a test merchant form.
+ * The console's overview page: the clock (advance, freeze, resume), counts by status, deliveries, a test merchant form,
+ * and the sandbox as a Postman or Bruno collection to download (docs/partner-tools.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { html, type RawHtml } from '../../hosted/layout.js';
@@ -57,6 +58,7 @@ ${counts('Consents', o.consents)}
 <p>${o.webhooks} registered webhook${o.webhooks === 1 ? '' : 's'}. <a href="/console/webhooks">Webhooks and deliveries</a></p></section>
 </div>`,
 )}
+${collections(o.contractVersion)}
 ${
   o.environment === 'sandbox'
     ? html`<section class="card"><h2>Create a test merchant</h2>
@@ -69,7 +71,41 @@ ${csrfField(session)}
 }`;
 }
 
+/** What the console downloads, and the control it reads it from with the session's credentials. */
+const DOWNLOADS = {
+  postman: '/_sandbox/collections/postman',
+  'postman-environment': '/_sandbox/collections/postman/environment',
+  bruno: '/_sandbox/collections/bruno',
+} as const;
+
+function collections(contractVersion: string | undefined): RawHtml {
+  const version = contractVersion ?? 'base';
+  return html`<section class="card" aria-labelledby="collections-h"><h2 id="collections-h">Collections</h2>
+<p>This sandbox's API in the tools partners already use, for contract version ${version}: every request, ids chained from answer to request, and a Flows folder (docs/partner-tools.md).</p>
+<ul hx-boost="false"><!-- a download, not a page: htmx would fetch and swap it -->
+<li><a href="/console/collections/postman" download data-testid="download-postman">Postman collection</a> and <a href="/console/collections/postman-environment" download data-testid="download-postman-environment">its environment</a> (with your credentials as secrets)</li>
+<li><a href="/console/collections/bruno" download data-testid="download-bruno">Bruno collection</a> (a zip of the folder, with its environment)</li>
+</ul>
+</section>`;
+}
+
 export function overviewRoutes(app: FastifyInstance, kit: ConsoleKit): void {
+  app.get<{ Params: { kind: string } }>('/console/collections/:kind', kit.hide, async (request, reply) => {
+    const path = DOWNLOADS[request.params.kind as keyof typeof DOWNLOADS];
+    if (!path) return reply.callNotFound();
+    const session = request.consoleSession!;
+    const res = await app.inject({
+      method: 'GET',
+      url: path,
+      headers: { 'x-partner-client-id': session.clientId, 'x-partner-client-secret': session.secret, 'x-obsim-console': 'read' },
+    });
+    if (res.statusCode >= 400)
+      return kit.refused(request, reply, '/console', { status: res.statusCode, body: JSON.parse(res.body) as never });
+    for (const name of ['content-type', 'content-disposition', 'cache-control'])
+      if (res.headers[name] !== undefined) void reply.header(name, res.headers[name]);
+    return reply.send(res.rawPayload);
+  });
+
   const { hide, api, show, refused, act } = kit;
   app.get('/console', hide, async (request, reply) => {
     const answer = await api(request).get<S['SandboxOverview']>('/_sandbox/overview');
