@@ -32,7 +32,6 @@ interface Layout {
   queryKey?: string;
 }
 
-
 export class IdMap {
   private readonly toObsim = new Map<string, string>();
   private readonly toUpstream = new Map<string, string>();
