@@ -5,6 +5,7 @@
 import { bankSchemas } from './banks.js';
 import { chaosSchemas } from './chaos.js';
 import { contractSchemas } from './contracts.js';
+import { harImportSchemas } from './har-import.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
@@ -34,4 +35,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...bankSchemas,
   ...recordingSchemas,
   ...contractSchemas,
+  ...harImportSchemas,
 ];

@@ -9,12 +9,13 @@
  * no answer, `postData.params` without `text`, a byte order mark before the JSON.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { JsonPointer } from '../domain/errors.js';
 import { lazyRequire } from '../lazy.js';
 
 export class HarImportError extends Error {
   constructor(
     /** RFC 6901 pointer into the HAR ('' for the whole file). */
-    readonly pointer: string,
+    readonly pointer: JsonPointer,
     message: string,
     /** `not_json`: not JSON (or cut short); `invalid`: JSON but not HAR 1.2; `empty`: no entry for the provider's API. */
     readonly kind: 'not_json' | 'invalid' | 'empty',
@@ -50,7 +51,6 @@ function describe(e: ErrorObject): string {
   if (e.keyword === 'type') return `must be of type ${String(e.params.type)}`;
   return e.message ?? 'is not valid';
 }
-
 
 export interface HarHeader {
   name: string;
@@ -90,17 +90,22 @@ export function parseHar(raw: string | Uint8Array): Har {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    const cut = text.trim() !== '' && /end of (JSON )?input|Unterminated/i.test((err as Error).message);
+    const message = (err as Error).message;
+    // cut short: the parser ran out of text (V8 says so, or names the last position)
+    const position = /position (\d+)/.exec(message)?.[1];
+    const cut =
+      text.trim() !== '' &&
+      (/end of (JSON )?input|Unterminated/i.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length));
     throw new HarImportError(
       '',
-      `not a HAR file: ${cut ? 'the JSON ends before it is complete (a truncated file?)' : `not JSON (${(err as Error).message})`}`,
+      `not a HAR file: ${cut ? 'the JSON ends before it is complete (a truncated file?)' : `not JSON (${message.split('\n')[0]})`}`,
       'not_json',
     );
   }
   const validate = harValidator();
   if (!validate(parsed)) {
     const e = validate.errors![0];
-    throw new HarImportError(e.instancePath, `not HAR 1.2: ${e.instancePath || '/'} ${describe(e)}`, 'invalid');
+    throw new HarImportError(e.instancePath as JsonPointer, `not HAR 1.2: ${e.instancePath || '/'} ${describe(e)}`, 'invalid');
   }
   const har = parsed as Har;
   if (har.log.version !== '1.2') {
