@@ -39,7 +39,11 @@ export const HarImportSummary = {
   required: ['entries', 'taken', 'steps', 'leftOut', 'skipped', 'variables', 'notExpected', 'flagged', 'literals', 'inferred', 'unseen'],
   properties: {
     entries: { type: 'integer', minimum: 0, description: 'Entries in the HAR' },
-    taken: { type: 'integer', minimum: 0, description: "Entries to the provider's API (and obsim's controls) taken as request steps" },
+    taken: {
+      type: 'integer',
+      minimum: 0,
+      description: "Entries taken into the story: requests to the provider's API (and obsim's controls), and hosted-page visits",
+    },
     steps: { type: 'integer', minimum: 0, description: 'Steps written' },
     leftOut: {
       type: 'array',

@@ -26,7 +26,7 @@ export interface ImportOptions {
 
 export interface ImportSummary {
   entries: number;
-  /** Entries that became request steps (the provider's API and obsim's controls). */
+  /** Entries taken into the story: requests to the provider's API (and obsim's controls), and hosted-page visits. */
   taken: number;
   steps: number;
   leftOut: { reason: string; count: number }[];
@@ -103,7 +103,7 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
   const steps = draft.scenario?.steps ?? [];
   const summary: ImportSummary = {
     entries: entries.length,
-    taken: api.length,
+    taken: classified.filter((c) => c.kind === 'api' || c.kind === 'page').length,
     steps: steps.length,
     leftOut: [...leftOut].map(([reason, count]) => ({ reason, count })),
     skipped,

@@ -58,7 +58,7 @@ export function harImporter(): HarImporter {
       const id = nextId++;
       // a body Fastify collected owns its memory: hand it over; a slice of a shared pool is copied
       const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      const buffer = whole ? (bytes.buffer) : new Uint8Array(bytes).buffer;
+      const buffer = whole ? bytes.buffer : new Uint8Array(bytes).buffer;
       const request: ImportRequest = { id, bytes: buffer, offset: 0, length: bytes.byteLength, options };
       return new Promise<ImportResult>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
