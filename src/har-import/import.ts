@@ -126,7 +126,7 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
       steps: s,
     };
   }
-  draft.notes = [`Imported by obsim from ${origin}.`, ...lines.slice(1)];
+  draft.notes = [`Imported by obsim from ${origin}.`, ...lines];
   return { yaml: draftYaml(draft), summary, lines };
 }
 
