@@ -35,13 +35,27 @@ function entry(at: number, method: string, url: string, status: number, answer: 
       url,
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: [header('X-Partner-Client-Id', 'bench-partner'), header('X-Partner-Client-Secret', 'bench-secret'), header('Content-Type', 'application/json')],
+      headers: [
+        header('X-Partner-Client-Id', 'bench-partner'),
+        header('X-Partner-Client-Secret', 'bench-secret'),
+        header('Content-Type', 'application/json'),
+      ],
       queryString: [],
       ...(body !== undefined ? { postData: { mimeType: 'application/json', text: JSON.stringify(body) } } : {}),
       headersSize: -1,
       bodySize: 0,
     },
-    response: { status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: text.length, mimeType: mime, text }, redirectURL: '', headersSize: -1, bodySize: text.length },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      content: { size: text.length, mimeType: mime, text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: text.length,
+    },
     cache: {},
     timings: { send: 0, wait: 40, receive: 0 },
   };
@@ -68,8 +82,23 @@ function generate(stories: number): string {
       createdAt: new Date(START + t).toISOString(),
     });
     entries.push(entry(t, 'GET', `https://cdn.partnerbank.example/app.${k}.js`, 200, ASSET, undefined, 'application/javascript'));
-    entries.push(entry(t + 100, 'POST', `${api}/merchants/test`, 200, { merchantId, clientId, companyName: `Shop ${k}`, status: 'activated' }, { companyName: `Shop ${k}` }));
-    entries.push(entry(t + 200, 'POST', `${api}/payments`, 200, payment('pending'), { merchantClientId: clientId, amount: 49.5, referenceNumber: `KB-${k}` }));
+    entries.push(
+      entry(
+        t + 100,
+        'POST',
+        `${api}/merchants/test`,
+        200,
+        { merchantId, clientId, companyName: `Shop ${k}`, status: 'activated' },
+        { companyName: `Shop ${k}` },
+      ),
+    );
+    entries.push(
+      entry(t + 200, 'POST', `${api}/payments`, 200, payment('pending'), {
+        merchantClientId: clientId,
+        amount: 49.5,
+        referenceNumber: `KB-${k}`,
+      }),
+    );
     entries.push(entry(t + 1_000, 'GET', `${api}/payments/${paymentId}/status`, 200, payment('pending')));
     entries.push(entry(t + 3_000, 'GET', `${api}/payments/${paymentId}/status`, 200, payment('pending')));
     entries.push(entry(t + 7_000, 'GET', `${api}/payments/${paymentId}/status`, 200, payment('paid')));
@@ -91,13 +120,21 @@ const wallMs = Math.round(performance.now() - t0);
 const cpu = process.cpuUsage(cpu0);
 const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
 const peakRss = process.resourceUsage().maxRSS * 1024;
-console.log(`in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${result.summary.steps} steps, YAML ${mb(Buffer.byteLength(result.yaml))} MB`);
+console.log(
+  `in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${result.summary.steps} steps, YAML ${mb(Buffer.byteLength(result.yaml))} MB`,
+);
 
 // 2. through the route, with the serving thread's responsiveness measured
 const app = await buildApp({ logger: false, config: { ...defaultConfig(), db: ':memory:' } });
 await app.ready();
-const headers = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret', 'content-type': 'application/json' };
-async function probe(during: () => Promise<unknown>): Promise<{ delayP99: number; delayMax: number; healthMax: number; healthCount: number; ms: number }> {
+const headers = {
+  'x-partner-client-id': 'sandbox-partner',
+  'x-partner-client-secret': 'sandbox-secret',
+  'content-type': 'application/json',
+};
+async function probe(
+  during: () => Promise<unknown>,
+): Promise<{ delayP99: number; delayMax: number; healthMax: number; healthCount: number; ms: number }> {
   const h = monitorEventLoopDelay({ resolution: 1 });
   const latencies: number[] = [];
   let done = false;
@@ -132,9 +169,18 @@ const busy = await probe(async () => {
   status = (await app.inject({ method: 'POST', url: '/_sandbox/scenarios/import', headers, payload: body })).statusCode;
 });
 await app.close();
-console.log(`route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz max ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthMax})`);
+console.log(
+  `route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz max ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthMax})`,
+);
 
-const out = { date: new Date().toISOString(), bytes, entries: STORIES * 6, inProcess: { wallMs, cpuMs, peakRssBytes: peakRss, steps: result.summary.steps }, route: { status, ...busy }, idle };
+const out = {
+  date: new Date().toISOString(),
+  bytes,
+  entries: STORIES * 6,
+  inProcess: { wallMs, cpuMs, peakRssBytes: peakRss, steps: result.summary.steps },
+  route: { status, ...busy },
+  idle,
+};
 writeFileSync(new URL('./results/har-import.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
 writeFileSync(
   new URL('./results/har-import.md', import.meta.url),

@@ -47,8 +47,27 @@ t.test('the exit codes the page names: 2 for a file that is not HAR 1.2 (one lin
           {
             startedDateTime: '2026-03-02T10:00:00.000Z',
             time: 5,
-            request: { method: 'GET', url: 'https://fonts.example/a.woff2', httpVersion: 'HTTP/2', cookies: [], headers: [], queryString: [], headersSize: -1, bodySize: 0 },
-            response: { status: 200, statusText: '', httpVersion: 'HTTP/2', cookies: [], headers: [], content: { size: 0, mimeType: 'font/woff2' }, redirectURL: '', headersSize: -1, bodySize: 0 },
+            request: {
+              method: 'GET',
+              url: 'https://fonts.example/a.woff2',
+              httpVersion: 'HTTP/2',
+              cookies: [],
+              headers: [],
+              queryString: [],
+              headersSize: -1,
+              bodySize: 0,
+            },
+            response: {
+              status: 200,
+              statusText: '',
+              httpVersion: 'HTTP/2',
+              cookies: [],
+              headers: [],
+              content: { size: 0, mimeType: 'font/woff2' },
+              redirectURL: '',
+              headersSize: -1,
+              bodySize: 0,
+            },
             cache: {},
             timings: { send: 0, wait: 5, receive: 0 },
           },
@@ -64,7 +83,10 @@ t.test('the exit codes the page names: 2 for a file that is not HAR 1.2 (one lin
   t.equal(old.stderr, 'obsim scenario import: v11.har: not HAR 1.2: /log/version is "1.1", expected "1.2"\n');
   const fonts = await runObsim(['scenario', 'import', 'fonts.har', '--out', 'fonts.yaml'], { cwd: dir });
   t.equal(fonts.code, 1);
-  t.match(fonts.stderr, /^obsim scenario import: fonts\.har: no entry of this HAR is a request to the provider's API \(1 entries: fonts\.example: not the provider’s API \(1\)\); no scenario written\n$/);
+  t.match(
+    fonts.stderr,
+    /^obsim scenario import: fonts\.har: no entry of this HAR is a request to the provider's API \(1 entries: fonts\.example: not the provider’s API \(1\)\); no scenario written\n$/,
+  );
   t.notOk(existsSync(join(dir, 'fonts.yaml')) || existsSync(join(dir, 'cut.yaml')), 'nothing written');
 });
 
