@@ -3,17 +3,20 @@
  * scenario"): a generated 50 MB HAR (2,150 stories of a merchant, a payment and three status polls
  * in another provider's layout, each with a 19 KB script asset a browser would record beside them)
  *
- *   1. imported in this process (what `obsim scenario import` does): wall time, CPU time, peak RSS;
- *   2. posted to POST /_sandbox/scenarios/import of an in-process obsim while GET /healthz is
- *      asked every 5 ms: the import's time, and the event loop's delay and /healthz's latency
- *      during it against the same loop idle (the serving thread only collects the bytes; the
- *      worker thread parses and translates).
+ *   1. posted by curl to POST /_sandbox/scenarios/import of a listening obsim in this process
+ *      while GET /healthz is asked every 5 ms: the import's time, and the serving thread's event
+ *      loop delay and /healthz's latency during it against the same loop idle (the serving thread
+ *      only collects the bytes; the worker thread parses and translates, below its priority);
+ *   2. imported in this process (what `obsim scenario import` does): wall time, CPU time, peak RSS.
  *
  *   options: --stories N (default 2150, 50 MB)
  * Writes bench/results/har-import.{json,md}. Times on a shared machine are noisy: CPU time is the
  * steadier figure.
  */
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
@@ -106,35 +109,48 @@ function generate(stories: number): string {
   return JSON.stringify({ log: { version: '1.2', creator: { name: 'bench', version: '1' }, entries } });
 }
 
-const text = generate(STORIES);
-const bytes = Buffer.byteLength(text);
+const dir = mkdtempSync(join(tmpdir(), 'obsim-bench-har-'));
+const file = join(dir, 'bench.har');
+writeFileSync(file, generate(STORIES));
+const bytes = statSync(file).size;
 const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
-console.log(`HAR: ${mb(bytes)} MB, ${STORIES * 6} entries`);
-
-// 1. in this process, as the CLI does
-const rssBefore = process.memoryUsage().rss;
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
-const result = importHar(text, { settings: lifecycleSettings(defaultConfig()) });
-const wallMs = Math.round(performance.now() - t0);
-const cpu = process.cpuUsage(cpu0);
-const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
-const peakRss = process.resourceUsage().maxRSS * 1024;
 console.log(
-  `in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${result.summary.steps} steps, YAML ${mb(Buffer.byteLength(result.yaml))} MB`,
+  `HAR: ${mb(bytes)} MB, ${STORIES * 6} entries; machine load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 
-// 2. through the route, with the serving thread's responsiveness measured
+// 1. through the route of a listening obsim (a fresh heap), the HAR uploaded by curl from its own
+//    process, while this process asks GET /healthz every 5 ms
 const app = await buildApp({ logger: false, config: { ...defaultConfig(), db: ':memory:' } });
-await app.ready();
-const headers = {
-  'x-partner-client-id': 'sandbox-partner',
-  'x-partner-client-secret': 'sandbox-secret',
-  'content-type': 'application/json',
-};
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const upload = () =>
+  new Promise<string>((resolve, reject) =>
+    execFile(
+      'curl',
+      [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '-H',
+        'X-Partner-Client-Id: sandbox-partner',
+        '-H',
+        'X-Partner-Client-Secret: sandbox-secret',
+        '-H',
+        'Content-Type: application/json',
+        '--data-binary',
+        `@${file}`,
+        `${base}/_sandbox/scenarios/import`,
+      ],
+      { maxBuffer: 1024 * 1024 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    ),
+  );
 async function probe(
   during: () => Promise<unknown>,
-): Promise<{ delayP99: number; delayMax: number; healthMax: number; healthCount: number; ms: number }> {
+): Promise<{ delayP99: number; delayMax: number; healthP99: number; healthMax: number; healthCount: number; ms: number }> {
   const h = monitorEventLoopDelay({ resolution: 1 });
   const latencies: number[] = [];
   let done = false;
@@ -142,7 +158,7 @@ async function probe(
   const prober = (async () => {
     while (!done) {
       const s = performance.now();
-      await app.inject({ method: 'GET', url: '/healthz' });
+      await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
       latencies.push(performance.now() - s);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -153,28 +169,46 @@ async function probe(
   done = true;
   await prober;
   h.disable();
+  latencies.sort((a, b) => a - b);
+  const r1 = (n: number) => Math.round(n * 10) / 10;
   return {
-    delayP99: Math.round(h.percentile(99) / 1e5) / 10,
-    delayMax: Math.round(h.max / 1e5) / 10,
-    healthMax: Math.round(Math.max(...latencies) * 10) / 10,
+    delayP99: r1(h.percentile(99) / 1e6),
+    delayMax: r1(h.max / 1e6),
+    healthP99: r1(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
+    healthMax: r1(latencies.at(-1) ?? 0),
     healthCount: latencies.length,
     ms,
   };
 }
-const body = Buffer.from(text);
-await app.inject({ method: 'POST', url: '/_sandbox/scenarios/import', headers, payload: body }); // the worker started once
+await upload(); // the worker thread started once
 const idle = await probe(() => new Promise((r) => setTimeout(r, 3_000)));
-let status = 0;
+let status = '';
 const busy = await probe(async () => {
-  status = (await app.inject({ method: 'POST', url: '/_sandbox/scenarios/import', headers, payload: body })).statusCode;
+  status = await upload();
 });
 await app.close();
 console.log(
-  `route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz max ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthMax})`,
+  `route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz p99/max ${busy.healthP99}/${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99}/${idle.healthMax})`,
+);
+
+// 2. in this process, as the CLI does
+const raw = readFileSync(file);
+const rssBefore = process.memoryUsage().rss;
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const result = importHar(raw, { settings: lifecycleSettings(defaultConfig()) });
+const wallMs = Math.round(performance.now() - t0);
+const cpu = process.cpuUsage(cpu0);
+const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
+const peakRss = process.resourceUsage().maxRSS * 1024;
+rmSync(dir, { recursive: true, force: true });
+console.log(
+  `in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${result.summary.steps} steps, YAML ${mb(Buffer.byteLength(result.yaml))} MB`,
 );
 
 const out = {
   date: new Date().toISOString(),
+  load: loadavg(),
   bytes,
   entries: STORIES * 6,
   inProcess: { wallMs, cpuMs, peakRssBytes: peakRss, steps: result.summary.steps },
@@ -184,5 +218,5 @@ const out = {
 writeFileSync(new URL('./results/har-import.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
 writeFileSync(
   new URL('./results/har-import.md', import.meta.url),
-  `# HAR import, ${mb(bytes)} MB (${STORIES * 6} entries)\n\n| | figure |\n|---|---|\n| in process: wall / CPU | ${wallMs} ms / ${cpuMs} ms |\n| in process: peak RSS | ${mb(peakRss)} MB |\n| route: answered in | ${busy.ms} ms (${status}) |\n| route: event loop delay p99 / max during the import | ${busy.delayP99} / ${busy.delayMax} ms (idle ${idle.delayP99} / ${idle.delayMax}) |\n| route: GET /healthz max latency during the import | ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthMax}) |\n`,
+  `# HAR import, ${mb(bytes)} MB (${STORIES * 6} entries), load ${loadavg()[0].toFixed(1)}\n\n| | figure |\n|---|---|\n| in process (the CLI): wall / CPU | ${wallMs} ms / ${cpuMs} ms |\n| in process: peak RSS | ${mb(peakRss)} MB (${mb(rssBefore)} MB before) |\n| route (worker thread): answered in | ${busy.ms} ms (${status}) |\n| route: serving thread's event loop delay p99 / max during the import | ${busy.delayP99} / ${busy.delayMax} ms (idle ${idle.delayP99} / ${idle.delayMax}) |\n| route: GET /healthz p99 / max during the import | ${busy.healthP99} / ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99} / ${idle.healthMax}) |\n`,
 );
