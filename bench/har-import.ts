@@ -7,7 +7,8 @@
  *      while GET /healthz is asked every 5 ms: the import's time, and the serving thread's event
  *      loop delay and /healthz's latency during it against the same loop idle (the serving thread
  *      only collects the bytes; the worker thread parses and translates, below its priority);
- *   2. imported in this process (what `obsim scenario import` does): wall time, CPU time, peak RSS.
+ *   2. imported in a process of its own (what `obsim scenario import` does): wall time, CPU time,
+ *      peak RSS.
  *
  *   options: --stories N (default 2150, 50 MB)
  * Writes bench/results/har-import.{json,md}. Times on a shared machine are noisy: CPU time is the
@@ -17,11 +18,33 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
 import { lifecycleSettings } from '../src/domain/settings.js';
 import { importHar } from '../src/har-import/import.js';
+
+if (process.argv.includes('--in-process')) {
+  const raw = readFileSync(process.argv[process.argv.indexOf('--in-process') + 1]);
+  const rssBefore = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = importHar(raw, { settings: lifecycleSettings(defaultConfig()) });
+  const wallMs = Math.round(performance.now() - t0);
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(
+    JSON.stringify({
+      wallMs,
+      cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      peakRss: process.resourceUsage().maxRSS * 1024,
+      rssBefore,
+      steps: result.summary.steps,
+      yamlBytes: Buffer.byteLength(result.yaml),
+    }),
+  );
+  process.exit(0);
+}
 
 const STORIES = Number(process.argv[process.argv.indexOf('--stories') + 1]) || 2_150;
 const ASSET = `/* app bundle */ ${'function f(){return 42}'.repeat(800)}`;
@@ -145,12 +168,18 @@ const upload = () =>
         `${base}/_sandbox/scenarios/import`,
       ],
       { maxBuffer: 1024 * 1024 },
-      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      (err, stdout) => (err ? reject(new Error(err.message)) : resolve(stdout)),
     ),
   );
-async function probe(
-  during: () => Promise<unknown>,
-): Promise<{ delayP99: number; delayMax: number; healthP99: number; healthMax: number; healthCount: number; ms: number }> {
+async function probe(during: () => Promise<unknown>): Promise<{
+  delayP99: number;
+  delayMax: number;
+  healthP99: number;
+  healthMax: number;
+  healthCount: number;
+  ms: number;
+  servingCpuMs: number;
+}> {
   const h = monitorEventLoopDelay({ resolution: 1 });
   const latencies: number[] = [];
   let done = false;
@@ -164,7 +193,9 @@ async function probe(
     }
   })();
   const s = performance.now();
+  const cpu0 = process.threadCpuUsage();
   await during();
+  const cpu = process.threadCpuUsage(cpu0);
   const ms = Math.round(performance.now() - s);
   done = true;
   await prober;
@@ -178,6 +209,7 @@ async function probe(
     healthMax: r1(latencies.at(-1) ?? 0),
     healthCount: latencies.length,
     ms,
+    servingCpuMs: Math.round((cpu.user + cpu.system) / 1000),
   };
 }
 await upload(); // the worker thread started once
@@ -188,22 +220,22 @@ const busy = await probe(async () => {
 });
 await app.close();
 console.log(
-  `route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz p99/max ${busy.healthP99}/${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99}/${idle.healthMax})`,
+  `route: ${status} in ${busy.ms} ms; event loop delay p99/max ${busy.delayP99}/${busy.delayMax} ms (idle ${idle.delayP99}/${idle.delayMax}); /healthz p99/max ${busy.healthP99}/${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99}/${idle.healthMax}); serving thread CPU ${busy.servingCpuMs} ms (idle, 3 s of probes: ${idle.servingCpuMs} ms)`,
 );
 
-// 2. in this process, as the CLI does
-const raw = readFileSync(file);
-const rssBefore = process.memoryUsage().rss;
-const cpu0 = process.cpuUsage();
-const t0 = performance.now();
-const result = importHar(raw, { settings: lifecycleSettings(defaultConfig()) });
-const wallMs = Math.round(performance.now() - t0);
-const cpu = process.cpuUsage(cpu0);
-const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
-const peakRss = process.resourceUsage().maxRSS * 1024;
+// 2. in a process of its own (a fresh heap), as the CLI does
+const child = await new Promise<string>((resolve, reject) =>
+  execFile(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--in-process', file],
+    { maxBuffer: 1024 * 1024 },
+    (err, stdout) => (err ? reject(new Error(err.message)) : resolve(stdout)),
+  ),
+);
 rmSync(dir, { recursive: true, force: true });
+const { wallMs, cpuMs, peakRss, rssBefore, steps, yamlBytes } = JSON.parse(child) as Record<string, number>;
 console.log(
-  `in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${result.summary.steps} steps, YAML ${mb(Buffer.byteLength(result.yaml))} MB`,
+  `in process: ${wallMs} ms wall, ${cpuMs} ms CPU, peak RSS ${mb(peakRss)} MB (${mb(rssBefore)} MB before), ${steps} steps, YAML ${mb(yamlBytes)} MB`,
 );
 
 const out = {
@@ -211,12 +243,12 @@ const out = {
   load: loadavg(),
   bytes,
   entries: STORIES * 6,
-  inProcess: { wallMs, cpuMs, peakRssBytes: peakRss, steps: result.summary.steps },
+  inProcess: { wallMs, cpuMs, peakRssBytes: peakRss, rssBeforeBytes: rssBefore, steps },
   route: { status, ...busy },
   idle,
 };
 writeFileSync(new URL('./results/har-import.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
 writeFileSync(
   new URL('./results/har-import.md', import.meta.url),
-  `# HAR import, ${mb(bytes)} MB (${STORIES * 6} entries), load ${loadavg()[0].toFixed(1)}\n\n| | figure |\n|---|---|\n| in process (the CLI): wall / CPU | ${wallMs} ms / ${cpuMs} ms |\n| in process: peak RSS | ${mb(peakRss)} MB (${mb(rssBefore)} MB before) |\n| route (worker thread): answered in | ${busy.ms} ms (${status}) |\n| route: serving thread's event loop delay p99 / max during the import | ${busy.delayP99} / ${busy.delayMax} ms (idle ${idle.delayP99} / ${idle.delayMax}) |\n| route: GET /healthz p99 / max during the import | ${busy.healthP99} / ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99} / ${idle.healthMax}) |\n`,
+  `# HAR import, ${mb(bytes)} MB (${STORIES * 6} entries), load ${loadavg()[0].toFixed(1)}\n\n| | figure |\n|---|---|\n| in process (the CLI): wall / CPU | ${wallMs} ms / ${cpuMs} ms |\n| in process: peak RSS | ${mb(peakRss)} MB (${mb(rssBefore)} MB before) |\n| route (worker thread): answered in | ${busy.ms} ms (${status}) |\n| route: serving thread's event loop delay p99 / max during the import | ${busy.delayP99} / ${busy.delayMax} ms (idle ${idle.delayP99} / ${idle.delayMax}) |\n| route: GET /healthz p99 / max during the import | ${busy.healthP99} / ${busy.healthMax} ms over ${busy.healthCount} probes (idle ${idle.healthP99} / ${idle.healthMax}) |\n| route: the serving thread's CPU during the import | ${busy.servingCpuMs} ms (3 s idle with the probes: ${idle.servingCpuMs} ms) |\n`,
 );
