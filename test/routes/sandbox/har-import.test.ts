@@ -148,6 +148,16 @@ t.test('bad input: one 4xx naming the place, nothing changed', async (t) => {
   t.equal((await post(app, harWith(), '?nope=1')).statusCode, 400, 'an unknown query parameter');
   t.match(json(await post(app, harWith(), '?nope=1')), { code: 'unknown_field' });
   t.equal((await post(app, harWith(), '', {})).statusCode, 401, 'the controls’ credentials');
+  const tooLarge = await post(app, Buffer.alloc(64 * 1024 * 1024 + 1, 0x20));
+  t.equal(tooLarge.statusCode, 413, 'a body over 64 MB');
+  t.match(json(tooLarge), { code: 'payload_too_large' });
+  const elsewhere = await app.inject({
+    method: 'POST',
+    url: '/_sandbox/clock/advance',
+    headers: { ...PARTNER, 'content-type': 'application/json' },
+    payload: JSON.stringify({ ms: 1, pad: 'x'.repeat(1_100_000) }),
+  });
+  t.equal(elsewhere.statusCode, 413, 'the 64 MB limit is this route’s alone: another control keeps the 1 MB one');
   const res = await app.inject({
     method: 'POST',
     url: '/_sandbox/scenarios/import',
