@@ -73,7 +73,8 @@ function variablesOf(steps: Record<string, unknown>[]): string[] {
 
 export function importHar(raw: string | Uint8Array, options: ImportOptions): ImportResult {
   const har = parseHar(raw);
-  const entries = readEntries(har);
+  // in the order they were sent (a HAR lists entries as its writer finished them); `#N` stays the HAR's own place
+  const entries = readEntries(har).sort((a, b) => a.startedMs - b.startedMs);
   ops ??= operations();
   const classified = classify(entries, ops);
   const api = classified.filter((c) => c.kind === 'api');
