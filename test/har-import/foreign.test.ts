@@ -59,7 +59,7 @@ t.test('another provider’s HAR becomes a scenario that runs green on a fresh s
   t.notMatch(JSON.stringify(parse(yaml)), /partnerbank\.example/, 'no step names the other provider’s hosts (the summary atop does)');
 
   const { summary } = imported;
-  t.match(summary, { entries: 18, taken: 14 }, 'all but the three left out and the aborted one');
+  t.match(summary, { entries: 24, taken: 20 }, 'all but the three left out and the aborted one');
   t.match(summary.skipped, [
     /entry #3 POST sandbox-api\.partnerbank\.example\/open\/v1\/partner\/payments: no answer \(status 0, net::ERR_CONNECTION_RESET\)/,
   ]);
@@ -75,12 +75,28 @@ t.test('another provider’s HAR becomes a scenario that runs green on a fresh s
   t.match(summary.inferred, [
     /clock advance of 7s before entry #7 \(payment 9100001 went from pending to paid/,
     /payer step \(payment complete\).*the HAR shows paid/,
+    /payer step \(merchant submit-onboarding\) for the visit to onboardingUrl.*the HAR shows awaiting_approval/,
+    /clock advance of 35s before entry #23 \(merchant 700002 went from awaiting_approval to activated/,
   ]);
   t.same(summary.literals, [], 'every id used was handed out first');
   t.match(summary.variables, ['merchantId', 'clientId', 'paymentId', 'paymentUrl', 'paymentId2', 'paymentUrl2', 'token', 'requestId']);
   t.match(summary.notExpected, [
-    { keys: ['authorizationUrl', 'clientId', 'merchantId', 'paymentId', 'paymentUrl', 'requestId', 'token', 'userId'] },
-    {},
+    {
+      keys: [
+        'authorizationUrl',
+        'clientId',
+        'merchantId',
+        'onboardingToken',
+        'onboardingUrl',
+        'paymentId',
+        'paymentUrl',
+        'requestId',
+        'subTppId',
+        'token',
+        'userId',
+      ],
+    },
+    { keys: ['amount', 'companyName', 'contactEmail', 'currency', 'merchantName', 'permissions', 'referenceNumber'] },
     { keys: ['createdAt', 'expirationDateTime', 'expiresAt', 'message', 'transactionFromDateTime', 'updatedAt'] },
   ]);
 
@@ -95,6 +111,20 @@ t.test('another provider’s HAR becomes a scenario that runs green on a fresh s
       { request: { expect: { body: { status: 'paid' } } } },
     ],
     'the polls keep their order and their own expectations, the clock moved where the provider’s settled the payment',
+  );
+  t.match(
+    steps.filter(
+      (s) =>
+        s.request?.path === '/v1/partner/merchants/${merchantId2}/onboarding-status' || s.control?.merchant || s.advanceClock === '35s',
+    ),
+    [
+      { request: { expect: { body: { onboardingStatus: 'pending_onboarding' } } } },
+      { control: { merchant: '${merchantId2}', action: 'submit-onboarding', expect: { body: { status: 'awaiting_approval' } } } },
+      { request: { expect: { body: { onboardingStatus: 'awaiting_approval' } } } },
+      { advanceClock: '35s' },
+      { request: { expect: { body: { onboardingStatus: 'activated', subTppDetails: { isActivated: true } } } } },
+    ],
+    'the signup form visited on the provider’s host: the merchant’s step for what the next read shows, then the approval on the clock',
   );
   t.match(
     steps.find((s) => s.control),
@@ -135,7 +165,7 @@ t.test(
       /GET .*: the document has no path \/v1\/partner\/refunds/,
     ]);
     t.match(imported.yaml, /# imported as recorded, but the document does not allow DELETE/);
-    t.match(imported.lines, [/^18|^20 entries/]);
+    t.match(imported.lines, [/^26 entries: 22 taken as 21 steps/]);
   },
 );
 
