@@ -152,6 +152,13 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
     return undefined;
   };
 
+  // each entry's next entry of the story (a page or API request), found once, not per visit
+  const nextInStory: number[] = new Array<number>(classified.length);
+  for (let i = classified.length - 1, next = classified.length; i >= 0; i--) {
+    nextInStory[i] = next;
+    if (classified[i].kind === 'page' || classified[i].kind === 'api') next = i;
+  }
+
   classified.forEach((c, i) => {
     if (c.kind === 'aborted' || c.kind === 'left') return;
     const e = c.entry;
@@ -161,7 +168,7 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
       if (key) cause(key, atMs);
       if (c.link.obsimLayout) return push(pageEntry(e, atMs));
       // the visit ends at the last page request before the next API request
-      const next = classified.slice(i + 1).find((x) => x.kind === 'page' || x.kind === 'api');
+      const next = classified[nextInStory[i]] as Classified | undefined;
       if (next?.kind === 'page' && next.link === c.link) return;
       visitStep(c.link, e, atMs, key, i);
       return;
