@@ -6,7 +6,9 @@
  */
 import t from 'tap';
 import { parse } from 'yaml';
-import { build, json, PARTNER, schemaErrors } from '../../helpers/app.js';
+import { buildApp } from '../../../src/app.js';
+import { VirtualClock } from '../../../src/clock.js';
+import { build, json, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
 
 type App = Awaited<ReturnType<typeof build>>;
 
@@ -170,4 +172,37 @@ t.test('bad input: one 4xx naming the place, nothing changed', async (t) => {
     payload: JSON.stringify({ ms: 1, pad: 'x'.repeat(1_100_000) }),
   });
   t.equal(elsewhere.statusCode, 413, 'the 64 MB limit is this route’s alone: another control keeps the 1 MB one');
+});
+
+t.test('off the request path: once the import’s handler runs, the server still answers other requests before it is done', async (t) => {
+  const app = await buildApp({ logger: false, clock: VirtualClock.create({ start: T0, frozen: true }), config: { db: ':memory:' } });
+  let handlerEntered!: () => void;
+  const entered = new Promise<void>((resolve) => (handlerEntered = resolve));
+  app.addHook('preHandler', async (request) => {
+    if (request.url.startsWith('/_sandbox/scenarios/import')) handlerEntered();
+  });
+  await app.ready();
+  t.teardown(() => app.close());
+  await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Busy Shop' } });
+  const entry = JSON.parse((await app.inject({ method: 'GET', url: '/_sandbox/requests?format=har', headers: PARTNER })).body).log
+    .entries[0];
+  const big = JSON.stringify({
+    log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: Array.from({ length: 8_000 }, () => entry) },
+  });
+  t.ok(big.length > 5_000_000, `a HAR of ${Math.round(big.length / 1e6)} MB`);
+  const order: string[] = [];
+  const importing = post(app, big, '?format=json').then((res) => {
+    order.push('import');
+    return res;
+  });
+  await entered;
+  // the handler has run by now: an import done on this thread would already be answered
+  await new Promise((resolve) => setImmediate(resolve));
+  const health = await app.inject({ method: 'GET', url: '/healthz' });
+  order.push('healthz');
+  t.equal(health.statusCode, 200);
+  const res = await importing;
+  t.equal(res.statusCode, 200);
+  t.match(json(res).summary, { entries: 8_000, taken: 8_000 });
+  t.same(order, ['healthz', 'import'], 'the health check was answered while the worker thread translated');
 });
