@@ -3460,5 +3460,141 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         }
       }
     }
+  },
+  "importHarScenario": {
+    "request": {
+      "log": {
+        "version": "1.2",
+        "creator": {
+          "name": "obsim",
+          "version": "0.1.0"
+        },
+        "entries": [
+          {
+            "startedDateTime": "2026-12-07T16:14:09.946Z",
+            "time": 1.094,
+            "cache": {},
+            "timings": {
+              "send": 0,
+              "wait": 1.094,
+              "receive": 0
+            },
+            "request": {
+              "method": "POST",
+              "url": "http://localhost:4010/v1/partner/payments",
+              "httpVersion": "HTTP/1.1",
+              "cookies": [],
+              "headers": [
+                {
+                  "name": "x-partner-client-id",
+                  "value": "sandbox-partner"
+                },
+                {
+                  "name": "x-partner-client-secret",
+                  "value": "[redacted]"
+                },
+                {
+                  "name": "user-agent",
+                  "value": "lightMyRequest"
+                },
+                {
+                  "name": "content-type",
+                  "value": "application/json"
+                },
+                {
+                  "name": "content-length",
+                  "value": "102"
+                }
+              ],
+              "queryString": [],
+              "headersSize": -1,
+              "bodySize": 102,
+              "postData": {
+                "mimeType": "application/json",
+                "text": "{\"merchantClientId\":\"9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
+              }
+            },
+            "response": {
+              "status": 200,
+              "statusText": "",
+              "httpVersion": "HTTP/1.1",
+              "cookies": [],
+              "headers": [
+                {
+                  "name": "x-request-id",
+                  "value": "req_3e6bb5105581199dcba4c4f7"
+                },
+                {
+                  "name": "content-type",
+                  "value": "application/json"
+                }
+              ],
+              "content": {
+                "mimeType": "application/json",
+                "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_0k_sAhoB48oK2BTrz5qjsD\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
+                "size": 439
+              },
+              "redirectURL": "",
+              "headersSize": -1,
+              "bodySize": 439
+            },
+            "comment": "journal entry 11, at 2026-03-02T09:30:00.000Z on the sandbox clock"
+          }
+        ],
+        "_nextCursor": "ajoxMQ"
+      }
+    },
+    "response": {
+      "yaml": "# Imported by obsim from the HAR posted (HAR 1.2 written by obsim 0.1.0, 1 entries).\n# 1 entries: 1 taken as 1 steps.\n# Variables captured: none.\n# Kept as written (no earlier answer handed it out): merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments).\n# Not expected: merchantClientId, paymentId, paymentUrl (an id or link the replay is handed anew (captured where a later request uses it)).\n# Not expected: amount, currency, merchantName, referenceNumber (not a state: an echo of what was sent, or a detail of this provider).\n# Not expected: createdAt, expiresAt, updatedAt (a time, or a value that changes on every call).\n\nname: one-payment\ndescription: Imported from the HAR posted (HAR 1.2 written by obsim 0.1.0, 1 entries).\ntags:\n  - imported\n  - har\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+      "summary": {
+        "entries": 1,
+        "taken": 1,
+        "steps": 1,
+        "leftOut": [],
+        "skipped": [],
+        "variables": [],
+        "notExpected": [
+          {
+            "reason": "an id or link the replay is handed anew (captured where a later request uses it)",
+            "keys": [
+              "merchantClientId",
+              "paymentId",
+              "paymentUrl"
+            ]
+          },
+          {
+            "reason": "not a state: an echo of what was sent, or a detail of this provider",
+            "keys": [
+              "amount",
+              "currency",
+              "merchantName",
+              "referenceNumber"
+            ]
+          },
+          {
+            "reason": "a time, or a value that changes on every call",
+            "keys": [
+              "createdAt",
+              "expiresAt",
+              "updatedAt"
+            ]
+          }
+        ],
+        "flagged": [],
+        "literals": [
+          "merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments)"
+        ],
+        "inferred": [],
+        "unseen": []
+      },
+      "lines": [
+        "1 entries: 1 taken as 1 steps.",
+        "Variables captured: none.",
+        "Kept as written (no earlier answer handed it out): merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments).",
+        "Not expected: merchantClientId, paymentId, paymentUrl (an id or link the replay is handed anew (captured where a later request uses it)).",
+        "Not expected: amount, currency, merchantName, referenceNumber (not a state: an echo of what was sent, or a detail of this provider).",
+        "Not expected: createdAt, expiresAt, updatedAt (a time, or a value that changes on every call)."
+      ]
+    }
   }
 };

@@ -6,6 +6,7 @@ import { bankSchemas } from './banks.js';
 import { chaosSchemas } from './chaos.js';
 import { collectionSchemas } from './collections.js';
 import { contractSchemas } from './contracts.js';
+import { harImportSchemas } from './har-import.js';
 import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
@@ -36,4 +37,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...recordingSchemas,
   ...contractSchemas,
   ...collectionSchemas,
+  ...harImportSchemas,
 ];

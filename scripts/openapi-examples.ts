@@ -192,6 +192,8 @@ await call(
   'GET',
   `/_sandbox/scenario-draft?format=json&since=${entries[0].id}&until=${entries[0].id}&name=one-payment`,
 );
+// the journal's own HAR of that payment, imported as a scenario
+await call('importHarScenario', 'POST', '/_sandbox/scenarios/import?format=json&name=one-payment', JSON.parse(har.body));
 const chaos = { profile: 'provider-outage', seed: 7, rules: [{ kind: 'webhook_duplicate', event: 'payment.completed', rate: 0.1 }] };
 await call('setFaults', 'PUT', '/_sandbox/faults', chaos);
 await call('getFaults', 'GET', '/_sandbox/faults');

@@ -26,6 +26,7 @@ import { watchScenarios } from '../scenarios/watch.js';
 import { httpTransport, injectTransport, type Transport } from '../scenarios/transport.js';
 import { CliExit } from './exit.js';
 import { writeFileWhole } from './files.js';
+import { registerImportCommand } from './scenario-import.js';
 import { registerRecordCommand } from './scenario-record.js';
 
 interface RunOpts {
@@ -145,6 +146,7 @@ export function registerScenarioCommands(program: Command): void {
     });
 
   registerRecordCommand(scenario);
+  registerImportCommand(scenario);
 
   scenario
     .command('validate')

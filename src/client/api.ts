@@ -1048,6 +1048,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/scenarios/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A HAR file as a scenario that replays it
+         * @description The body is a HAR 1.2 file (application/json or application/har+json, up to 64 MB) recorded against the provider's sandbox, obsim or a shadow. Entries to the provider's API (matched against the served documents whatever the host) become request steps with the recorded bodies, statuses and states as expectations; ids and tokens an earlier answer handed out become captured variables; a state that changed with nothing sent becomes a clock advance; a hosted page of another layout the payer step for the outcome the HAR shows; credentials, cookies and secrets are left out (the replay uses the sandbox's own); an Obsim-Contract-Version header becomes contractVersion. Other entries are left out and counted, aborted ones skipped, requests the document does not allow imported and flagged, all said in the summary (comments atop the file, or `summary` with format=json). Translated on a worker thread, never on the thread that answers requests. Not JSON or cut short: 400 malformed_json; not HAR 1.2: 400 validation_failed naming the failing pointer; no entry for the provider's API: 422 unprocessable, nothing written. Not recorded in the journal.
+         */
+        post: operations["importHarScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/scenarios": {
         parameters: {
             query?: never;
@@ -3397,6 +3417,52 @@ export interface components {
              */
             _postman_exported_at?: string;
             _postman_exported_using?: string;
+        };
+        /**
+         * SandboxHarImportRequest
+         * @description A HAR 1.2 file as browsers, proxies and obsim write it ({"log": {"version": "1.2", "creator": …, "entries": […]}}), up to 64 MB; validated against the registry's har-schema off the request path (a 400 names the first failing pointer).
+         */
+        SandboxHarImportRequest: Record<string, never>;
+        /** SandboxHarImportSummary */
+        SandboxHarImportSummary: {
+            /** @description Entries in the HAR */
+            entries: number;
+            /** @description Entries taken into the story: requests to the provider's API (and obsim's controls), and hosted-page visits */
+            taken: number;
+            /** @description Steps written */
+            steps: number;
+            /** @description Entries left out, counted by reason (another host's pages, assets and analytics; CORS preflights) */
+            leftOut: {
+                reason: string;
+                count: number;
+            }[];
+            /** @description Entries that got no answer (status 0 or less, `_error`): skipped, a replay cannot expect no answer */
+            skipped: string[];
+            /** @description The variables the scenario captures, in order */
+            variables: string[];
+            /** @description Answers' fields not expected verbatim, grouped by why (times, ids handed out anew, echoes, links, secrets) */
+            notExpected: {
+                reason: string;
+                keys: string[];
+            }[];
+            /** @description Requests the document does not allow (an unknown path, a method the path does not take): imported as recorded */
+            flagged: string[];
+            /** @description Ids a request used that no earlier answer handed out: kept as written */
+            literals: string[];
+            /** @description Steps the HAR implies: clock advances where a state changed with nothing sent, payer steps for hosted pages of another provider's layout */
+            inferred: string[];
+            /** @description Hosted-page visits whose outcome the HAR does not show (no step) */
+            unseen: string[];
+            /** @description The Obsim-Contract-Version header the HAR carries, written as the scenario’s contractVersion */
+            contractVersion?: string;
+        };
+        /** SandboxHarImport */
+        SandboxHarImport: {
+            /** @description The scenario file, its summary in comments atop it (what format=yaml answers) */
+            yaml: string;
+            summary: components["schemas"]["SandboxHarImportSummary"];
+            /** @description The summary in words, a line each (as the CLI prints it) */
+            lines: string[];
         };
     };
     responses: never;
@@ -8355,6 +8421,200 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importHarScenario: {
+        parameters: {
+            query?: {
+                /** @description The scenario's name (default imported-har) */
+                name?: string;
+                /** @description yaml: the scenario file itself (application/yaml), its summary in comments atop it. json: the file with its summary (SandboxHarImport). */
+                format?: "yaml" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "log": {
+                 *         "version": "1.2",
+                 *         "creator": {
+                 *           "name": "obsim",
+                 *           "version": "0.1.0"
+                 *         },
+                 *         "entries": [
+                 *           {
+                 *             "startedDateTime": "2026-12-07T16:14:09.946Z",
+                 *             "time": 1.094,
+                 *             "cache": {},
+                 *             "timings": {
+                 *               "send": 0,
+                 *               "wait": 1.094,
+                 *               "receive": 0
+                 *             },
+                 *             "request": {
+                 *               "method": "POST",
+                 *               "url": "http://localhost:4010/v1/partner/payments",
+                 *               "httpVersion": "HTTP/1.1",
+                 *               "cookies": [],
+                 *               "headers": [
+                 *                 {
+                 *                   "name": "x-partner-client-id",
+                 *                   "value": "sandbox-partner"
+                 *                 },
+                 *                 {
+                 *                   "name": "x-partner-client-secret",
+                 *                   "value": "[redacted]"
+                 *                 },
+                 *                 {
+                 *                   "name": "user-agent",
+                 *                   "value": "lightMyRequest"
+                 *                 },
+                 *                 {
+                 *                   "name": "content-type",
+                 *                   "value": "application/json"
+                 *                 },
+                 *                 {
+                 *                   "name": "content-length",
+                 *                   "value": "102"
+                 *                 }
+                 *               ],
+                 *               "queryString": [],
+                 *               "headersSize": -1,
+                 *               "bodySize": 102,
+                 *               "postData": {
+                 *                 "mimeType": "application/json",
+                 *                 "text": "{\"merchantClientId\":\"9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\",\"amount\":89,\"referenceNumber\":\"order-1002\"}"
+                 *               }
+                 *             },
+                 *             "response": {
+                 *               "status": 200,
+                 *               "statusText": "",
+                 *               "httpVersion": "HTTP/1.1",
+                 *               "cookies": [],
+                 *               "headers": [
+                 *                 {
+                 *                   "name": "x-request-id",
+                 *                   "value": "req_3e6bb5105581199dcba4c4f7"
+                 *                 },
+                 *                 {
+                 *                   "name": "content-type",
+                 *                   "value": "application/json"
+                 *                 }
+                 *               ],
+                 *               "content": {
+                 *                 "mimeType": "application/json",
+                 *                 "text": "{\"paymentId\":5000002,\"status\":\"pending\",\"bankPaymentStatus\":\"Pending\",\"failureReason\":null,\"amount\":89,\"currency\":\"DKK\",\"referenceNumber\":\"order-1002\",\"merchantClientId\":\"9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\",\"merchantName\":\"Nørrebro Kaffe ApS\",\"paymentUrl\":\"http://localhost:4010/pay/pay_5000002_0k_sAhoB48oK2BTrz5qjsD\",\"createdAt\":\"2026-03-02T09:30:00.000Z\",\"updatedAt\":\"2026-03-02T09:30:00.000Z\",\"expiresAt\":\"2026-03-02T10:00:00.000Z\"}",
+                 *                 "size": 439
+                 *               },
+                 *               "redirectURL": "",
+                 *               "headersSize": -1,
+                 *               "bodySize": 439
+                 *             },
+                 *             "comment": "journal entry 11, at 2026-03-02T09:30:00.000Z on the sandbox clock"
+                 *           }
+                 *         ],
+                 *         "_nextCursor": "ajoxMQ"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxHarImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The scenario file (format=yaml), or it with its summary (format=json) */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    /**
+                     * @example {
+                     *       "yaml": "# Imported by obsim from the HAR posted (HAR 1.2 written by obsim 0.1.0, 1 entries).\n# 1 entries: 1 taken as 1 steps.\n# Variables captured: none.\n# Kept as written (no earlier answer handed it out): merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments).\n# Not expected: merchantClientId, paymentId, paymentUrl (an id or link the replay is handed anew (captured where a later request uses it)).\n# Not expected: amount, currency, merchantName, referenceNumber (not a state: an echo of what was sent, or a detail of this provider).\n# Not expected: createdAt, expiresAt, updatedAt (a time, or a value that changes on every call).\n\nname: one-payment\ndescription: Imported from the HAR posted (HAR 1.2 written by obsim 0.1.0, 1 entries).\ntags:\n  - imported\n  - har\nsteps:\n  - request:\n      method: POST\n      path: /v1/partner/payments\n      body:\n        merchantClientId: 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e\n        amount: 89\n        referenceNumber: order-1002\n      expect:\n        status: 200\n        body:\n          status: pending\n          bankPaymentStatus: Pending\n          failureReason: null\n",
+                     *       "summary": {
+                     *         "entries": 1,
+                     *         "taken": 1,
+                     *         "steps": 1,
+                     *         "leftOut": [],
+                     *         "skipped": [],
+                     *         "variables": [],
+                     *         "notExpected": [
+                     *           {
+                     *             "reason": "an id or link the replay is handed anew (captured where a later request uses it)",
+                     *             "keys": [
+                     *               "merchantClientId",
+                     *               "paymentId",
+                     *               "paymentUrl"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "reason": "not a state: an echo of what was sent, or a detail of this provider",
+                     *             "keys": [
+                     *               "amount",
+                     *               "currency",
+                     *               "merchantName",
+                     *               "referenceNumber"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "reason": "a time, or a value that changes on every call",
+                     *             "keys": [
+                     *               "createdAt",
+                     *               "expiresAt",
+                     *               "updatedAt"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "flagged": [],
+                     *         "literals": [
+                     *           "merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments)"
+                     *         ],
+                     *         "inferred": [],
+                     *         "unseen": []
+                     *       },
+                     *       "lines": [
+                     *         "1 entries: 1 taken as 1 steps.",
+                     *         "Variables captured: none.",
+                     *         "Kept as written (no earlier answer handed it out): merchantClient 9fc48f6e-3c5a-4cfd-988f-4578d0decc6e (body /merchantClientId of entry #0, POST /v1/partner/payments).",
+                     *         "Not expected: merchantClientId, paymentId, paymentUrl (an id or link the replay is handed anew (captured where a later request uses it)).",
+                     *         "Not expected: amount, currency, merchantName, referenceNumber (not a state: an echo of what was sent, or a detail of this provider).",
+                     *         "Not expected: createdAt, expiresAt, updatedAt (a time, or a value that changes on every call)."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxHarImport"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": components["schemas"]["ErrorBody"];
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };

@@ -37,3 +37,35 @@ export function redactUrl(raw: string): string {
   }
   return changed ? url.toString() : raw;
 }
+
+/** A JSON Web Token wherever it stands in a string (a bearer token, an AIS token pasted into a field). */
+export const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
+const HTTP_URL = /^https?:\/\//i;
+
+/** A string as it may be kept: its JWTs and its URL's secrets out. */
+export function redactString(s: string): string {
+  const noJwt = s.replace(JWT, REDACTED);
+  return HTTP_URL.test(noJwt) ? redactUrl(noJwt) : noJwt;
+}
+
+/** Nesting kept in a body; anything deeper is replaced whole, so depth never hides a secret. */
+const MAX_DEPTH = 32;
+
+/**
+ * A JSON value as it may leave obsim (the shadow's kept exchanges, an imported HAR's scenario):
+ * every value under a name that says it holds a secret (SECRET_NAME) replaced, every JWT and URL
+ * secret out of every string. `keep(value)` spares a value the caller stands in for otherwise (a
+ * HAR import writes a token an earlier answer handed out as the variable that captures it).
+ */
+export function redactJsonSecrets(value: unknown, keep: (value: string) => boolean = () => false, key = '', depth = 0): unknown {
+  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactJsonSecrets(v, keep, key, depth + 1));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonSecrets(v, keep, k, depth + 1)]));
+  if (typeof value === 'string' && keep(value)) return value;
+  if (key !== '' && SECRET_NAME.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
+  return typeof value === 'string' ? redactString(value) : value;
+}
+
+/** Whether a query parameter's name says it holds a secret (as in a URL: also `code` and `auth`). */
+export const isSecretQueryName = secretQueryName;

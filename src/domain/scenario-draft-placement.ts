@@ -10,7 +10,7 @@
  * Indexed and searched by bisection: a 10,000-entry journal with thousands of deliveries on a
  * frozen clock (every entry of one instant) must not cost entries × deliveries.
  */
-import { formatDuration, generatedValues, isGeneratedKey } from './scenario-draft-values.js';
+import { formatDuration, generatedValues, isGeneratedKey, type GeneratedValue } from './scenario-draft-values.js';
 
 export interface DraftEntry {
   id: number;
@@ -28,6 +28,13 @@ export interface DraftEntry {
   responseBodyTruncated: boolean;
   code?: string;
   fault?: { rule: number; kind: string };
+  /**
+   * What the answer hands out, when the caller knows it from the document (a HAR import asks the
+   * contract's capture rule, src/contracts/ids.ts); otherwise judged by key names (generatedValues).
+   */
+  handedOut?: GeneratedValue[];
+  /** Said in a comment above its step (an importer's reason for a step it inferred). */
+  note?: string;
 }
 
 export interface DraftDelivery {

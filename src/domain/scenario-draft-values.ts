@@ -72,6 +72,16 @@ export class DraftVariables {
   step = 0;
   /** Each name → the last step that refers to it. */
   readonly lastUse = new Map<string, number>();
+  /** When set, why answers' values were not expected: reason → the keys left out for it (a HAR import's summary). */
+  dropped?: Map<string, Set<string>>;
+
+  /** Note that the value under `key` is not expected, and why. */
+  drop(key: string, reason: string): void {
+    if (!this.dropped || key === '') return;
+    let keys = this.dropped.get(reason);
+    if (!keys) this.dropped.set(reason, (keys = new Set()));
+    keys.add(key);
+  }
 
   /** The value's variable: a number's of that kind (`payment`), a string's whatever the kind. */
   nameFor(kind: string, value: string | number): string | undefined {
@@ -233,21 +243,24 @@ export function stableView(value: unknown, vars: DraftVariables, contextPath: st
 const STATE_KEY = /^(status|\w*Status|failureReason|code|field|event|verified|is[A-Z]\w*|total\w*|count)$/;
 
 function stable(value: unknown, vars: DraftVariables, key: string, contextPath: string): unknown {
-  if (isVolatileKey(key)) return SKIP;
+  if (isVolatileKey(key)) return skip(vars, key, DROP.volatile);
   if (typeof value === 'string' || typeof value === 'number') {
     // a string is a variable by its value alone; a number only under a key naming an id (an
     // amount of 10 is not payment 10)
     const ref =
       typeof value === 'string' ? vars.refFor('', value) : isGeneratedKey(key) ? vars.refFor(kindOf(key, contextPath), value) : undefined;
     if (ref) return ref;
-    if (isGeneratedKey(key) || !STATE_KEY.test(key)) return SKIP;
+    if (isGeneratedKey(key)) return skip(vars, key, DROP.generated);
+    if (!STATE_KEY.test(key)) return skip(vars, key, DROP.echo);
     if (typeof value === 'number') return value;
-    if (value.startsWith('$') || value.includes('[redacted]') || URL_LIKE.test(value) || CONTAINS_INSTANT.test(value)) return SKIP;
-    if (vars.mentionsGenerated(value)) return SKIP;
+    if (value.startsWith('$') || value.includes('[redacted]')) return skip(vars, key, DROP.secret);
+    if (URL_LIKE.test(value)) return skip(vars, key, DROP.link);
+    if (CONTAINS_INSTANT.test(value)) return skip(vars, key, DROP.volatile);
+    if (vars.mentionsGenerated(value)) return skip(vars, key, DROP.mentions);
     return escapeTemplate(value);
   }
   if (Array.isArray(value)) {
-    if (value.length > MAX_ASSERTED_ITEMS) return SKIP;
+    if (value.length > MAX_ASSERTED_ITEMS) return skip(vars, key, DROP.long);
     const items = value.map((item) => stable(item, vars, key, contextPath));
     if (items.every((i) => i === SKIP)) return SKIP;
     return items.map((i) => (i === SKIP ? '$any' : i));
@@ -265,7 +278,23 @@ function stable(value: unknown, vars: DraftVariables, key: string, contextPath: 
     return any ? out : SKIP;
   }
   // null and booleans: a state (failureReason: null, isActivated: true) or nothing
-  return STATE_KEY.test(key) ? value : SKIP;
+  return STATE_KEY.test(key) ? value : skip(vars, key, DROP.echo);
+}
+
+/** Why a value of an answer is not expected (said in a HAR import's summary). */
+const DROP = {
+  volatile: 'a time, or a value that changes on every call',
+  generated: 'an id or link the replay is handed anew (captured where a later request uses it)',
+  echo: 'not a state: an echo of what was sent, or a detail of this provider',
+  secret: 'a secret or a redacted value',
+  link: "a link (its host and layout are the provider's)",
+  mentions: 'text naming an id the replay is handed anew',
+  long: `a list of more than ${MAX_ASSERTED_ITEMS} items`,
+} as const;
+
+function skip(vars: DraftVariables, key: string, reason: string): typeof SKIP {
+  vars.drop(key, reason);
+  return SKIP;
 }
 
 export interface GeneratedValue {

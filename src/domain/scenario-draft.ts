@@ -34,6 +34,8 @@ export interface DraftSource {
   truncated: boolean;
   /** Why the range is empty, when it is (said in the file and by the CLI). */
   emptyBecause?: string;
+  /** Gather why answers' values are not expected (`dropped` of the draft): a HAR import's summary. */
+  explainDropped?: boolean;
 }
 
 export type DraftStep = Record<string, unknown>;
@@ -46,6 +48,8 @@ export interface ScenarioDraft {
   notes: string[];
   /** What the caller should be told (empty range, dropped entries, steps that may not replay). */
   warnings: string[];
+  /** With `explainDropped`: reason → the answers' keys not expected for it. */
+  dropped?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Headers a replay sends as they were (credentials and the runner's own headers are the runner's). */
@@ -79,6 +83,7 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
   }
 
   const vars = new DraftVariables();
+  if (source.explainDropped) vars.dropped = new Map();
   const out: Pending[] = [];
   const sentStrings = new Set<string>();
   const webhookNames = new Map<string, string>();
@@ -117,6 +122,7 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
     if (typeof pending === 'string') carried.push(pending);
     else if (pending) {
       if (e.path === '/v1/auth/generate-token' && e.status < 300) tokenSeen = true;
+      if (e.note) pending.comment = [e.note, pending.comment].filter(Boolean).join('; ');
       if (carried.length > 0) pending.comment = [...carried.splice(0), pending.comment].filter(Boolean).join('; ');
       out.push(pending);
     }
@@ -141,6 +147,7 @@ export function draftScenario(source: DraftSource): ScenarioDraft {
     stepComments: kept.map((p) => p.comment),
     notes,
     warnings,
+    dropped: vars.dropped,
   };
 }
 
@@ -178,7 +185,7 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
     const ref = s.vars.refFor(target, /^\d+$/.test(id) ? Number(id) : id);
     const step: Record<string, unknown> = { [target]: ref ?? id, action: control[3] };
     if (e.requestBody !== undefined && Object.keys(body).length > 0) step.body = templateOf(e.requestBody, s.vars, nowMs);
-    const handedOut = generatedValues(e.responseBody);
+    const handedOut = e.handedOut ?? generatedValues(e.responseBody);
     step.expect = expectOf(e, s, handedOut);
     const capture = captures(e, s, handedOut);
     if (capture) step.capture = capture;
@@ -233,7 +240,7 @@ function entryStep(e: DraftEntry, s: EntryState): Pending | string | undefined {
   }
   if (auth === 'bearer' && !s.tokenSeen) comments.push('it used a token generated before the recorded range: pass one with --var token=…');
   if (e.status === 401 && auth === undefined) comments.push('refused for its credentials when recorded; a replay sends the runner’s');
-  const handedOut = generatedValues(e.responseBody);
+  const handedOut = e.handedOut ?? generatedValues(e.responseBody);
   step.expect = expectOf(e, s, handedOut);
   const capture = e.path === '/v1/auth/generate-token' && ok ? { token: 'token' } : captures(e, s, handedOut);
   if (capture) step.capture = capture;

@@ -37,7 +37,7 @@ declare module 'fastify' {
 }
 
 const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
-const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report|scenario-draft|collections)(?:[/?]|$)/;
+const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report|scenario-draft|collections|scenarios\/import)(?:[/?]|$)/;
 const isJsonType = (type: unknown): boolean => typeof type === 'string' && type.startsWith('application/json');
 const journaled = (path: string): boolean => JOURNALED.test(path) && !NOT_JOURNALED.test(path);
 

@@ -11,7 +11,7 @@
  * - URLs (the request's own path and query too): userinfo and secret query values
  *   (src/domain/redaction.ts).
  */
-import { REDACTED, redactUrl, SECRET_NAME } from '../domain/redaction.js';
+import { REDACTED, redactJsonSecrets, redactString, redactUrl, SECRET_NAME } from '../domain/redaction.js';
 
 const SECRET_HEADERS = new Set([
   'authorization',
@@ -21,8 +21,6 @@ const SECRET_HEADERS = new Set([
   'x-partner-client-secret',
   'x-obsim-admin-key',
 ]);
-const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
-const URL_LIKE = /^https?:\/\//i;
 
 export type Headers = Record<string, string | string[]>;
 
@@ -38,31 +36,13 @@ export function redactHeaders(headers: Headers): Record<string, string | string[
   return out;
 }
 
-/** A string as kept: JWTs and URL secrets out. */
-function redactString(s: string): string {
-  const noJwt = s.replace(JWT, REDACTED);
-  return URL_LIKE.test(noJwt) ? redactUrl(noJwt) : noJwt;
-}
-
-/** Nesting kept in a body; anything deeper is replaced whole (as the journal does), so depth never hides a secret. */
-const MAX_DEPTH = 32;
-
-function redactJsonValue(value: unknown, key = '', depth = 0): unknown {
-  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) return REDACTED;
-  if (Array.isArray(value)) return value.map((v) => redactJsonValue(v, key, depth + 1));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonValue(v, k, depth + 1)]));
-  if (key !== '' && SECRET_NAME.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
-  return typeof value === 'string' ? redactString(value) : value;
-}
-
 /** A body as kept: JSON and forms by the rule above, anything else with its JWTs and URL secrets out. */
 export function redactBody(text: string, contentType: string | undefined): string {
   if (text === '') return text;
   const type = (contentType ?? '').toLowerCase();
   if (type.includes('json') || /^\s*[[{]/.test(text)) {
     try {
-      return JSON.stringify(redactJsonValue(JSON.parse(text)));
+      return JSON.stringify(redactJsonSecrets(JSON.parse(text)));
     } catch {
       /* not JSON after all */
     }

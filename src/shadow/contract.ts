@@ -1,72 +1,30 @@
 /**
  * What the shadow reads in the provider's document (and obsim's controls): which operation a
  * request is, where the contract places an id in its path, query, body and answer, and what kind
- * of id each is. The id map (./id-map.ts) learns and translates there, and nowhere else.
+ * of id each is: the capture rule shared with the HAR importer (src/contracts/ids.ts). The id map
+ * (./id-map.ts) learns and translates there, and nowhere else.
  */
 import { pointerTokens } from '../domain/contract-switches.js';
-import Router from 'find-my-way';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DOCUMENTS } from '../openapi/documents.js';
-import { packageRoot } from '../package-root.js';
-import { LINK_KINDS, type IdKind, type IdMap } from './id-map.js';
+import {
+  anyIdKindOf,
+  answerSchema,
+  deref,
+  idKindOf,
+  LINK_KINDS,
+  operations,
+  PATH_FIELDS,
+  queryIdKindOf,
+  requestSchema,
+  shapeOf,
+  type Doc,
+  type IdKind,
+  type Operation,
+} from '../contracts/ids.js';
+import type { IdMap } from './id-map.js';
+
+export { anyIdKindOf, answerSchema, idKindOf, requestSchema, type Operation };
 
 type Json = Record<string, unknown>;
-
-interface Doc {
-  paths: Record<string, Record<string, Json>>;
-  components?: { schemas?: Record<string, Json> };
-}
-
-export interface Operation {
-  operationId: string;
-  /** The document's path template (`/v1/partner/payments/{paymentId}/status`). */
-  template: string;
-  kind: 'provider' | 'control';
-  params: Record<string, string | undefined>;
-  /** The operation as the document gives it. */
-  spec: Json;
-  doc: Doc;
-}
-
-/** The kind of id a property holds, by its name; `id`, `requestId` and `token` by the schema they stand in. */
-const ID_FIELDS: Record<string, IdKind> = {
-  merchantId: 'merchant',
-  clientId: 'merchantClient',
-  merchantClientId: 'merchantClient',
-  paymentId: 'payment',
-  consentId: 'consent',
-  accountId: 'account',
-  transactionId: 'transaction',
-  onboardingToken: 'onboardingToken',
-  subTppId: 'subTpp',
-  storeId: 'store',
-  webhookId: 'webhook',
-  deliveryId: 'delivery',
-  eventId: 'event',
-};
-const BY_SCHEMA: Record<string, Record<string, IdKind>> = {
-  Consent: { requestId: 'consentRequest' },
-  WebhookResponse: { id: 'webhook' },
-  TokenResponse: { token: 'aisToken' },
-  SandboxDelivery: { id: 'delivery' },
-};
-/** Path parameters by template name; `id` and `requestId` by the path they stand in. */
-const PATH_FIELDS: Record<string, IdKind> = { ...ID_FIELDS, id: 'webhook', requestId: 'consentRequest' };
-
-/** The kind of an id field `key` of the schema `component` (undefined: not an id of the contract). */
-export const idKindOf = (key: string, component?: string): IdKind | undefined =>
-  (component !== undefined ? BY_SCHEMA[component]?.[key] : undefined) ?? ID_FIELDS[key];
-
-/** The kind an id key names wherever it stands (compare: a key without its schema). */
-export const anyIdKindOf = (key: string): IdKind | undefined =>
-  ID_FIELDS[key] ?? (key === 'requestId' ? 'consentRequest' : key === 'token' ? 'aisToken' : undefined);
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-function readDoc(kind: 'provider' | 'controls'): Doc {
-  return JSON.parse(readFileSync(join(packageRoot(), DOCUMENTS[kind].file), 'utf8')) as Doc;
-}
 
 /** Every property name given an `enum` anywhere in a document, with the values its lists name. */
 function enumsOf(node: unknown, out = new Map<string, Set<string>>()): Map<string, Set<string>> {
@@ -105,65 +63,8 @@ export const answersBankData = (op: Operation): boolean => op.kind === 'provider
 const BANK_LISTED: ReadonlySet<IdKind> = new Set(['account']);
 
 export function contract(): Contract {
-  type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };
-  const router = Router<Router.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 16_384 });
-  const provider = readDoc('provider');
-  const controls = readDoc('controls');
-  for (const [doc, kind] of [
-    [provider, 'provider'],
-    [controls, 'control'],
-  ] as const) {
-    for (const [template, item] of Object.entries(doc.paths)) {
-      const path = template.replace(/\{([^}]+)\}/g, ':$1');
-      for (const method of METHODS) {
-        const op = item[method] as Json | undefined;
-        if (typeof op?.operationId !== 'string') continue;
-        const store: Store = { operationId: op.operationId, template, kind, spec: op, doc };
-        try {
-          router.on(method.toUpperCase() as Router.HTTPMethod, path, () => undefined, store);
-        } catch {
-          // the same route in both documents: the provider's wins
-        }
-      }
-    }
-  }
-  return {
-    match(method, path) {
-      const found = router.find(method.toUpperCase() as Router.HTTPMethod, path.split('?')[0]);
-      if (!found) return undefined;
-      return { ...(found.store as Store), params: found.params };
-    },
-    enums: enumsOf(provider),
-  };
-}
-
-/** `schema` with its $ref followed, and the component's name when it was one. */
-function deref(doc: Doc, schema: Json | undefined): { schema: Json | undefined; component?: string } {
-  let s = schema;
-  let component: string | undefined;
-  for (let i = 0; s?.$ref && i < 10; i++) {
-    component = String(s.$ref).split('/').pop();
-    s = doc.components?.schemas?.[component!];
-  }
-  return { schema: s, component: component ?? (typeof s?.title === 'string' ? s.title : undefined) };
-}
-
-/** The properties (and items) a value may have under `schema`, oneOf/anyOf/allOf branches merged. */
-function shapeOf(doc: Doc, schema: Json | undefined): { properties: Record<string, Json>; items?: Json; component?: string } {
-  const { schema: s, component } = deref(doc, schema);
-  const out: { properties: Record<string, Json>; items?: Json; component?: string } = { properties: {}, component };
-  if (!s) return out;
-  Object.assign(out.properties, (s.properties as Record<string, Json> | undefined) ?? {});
-  if (s.items) out.items = s.items as Json;
-  for (const k of ['oneOf', 'anyOf', 'allOf'] as const) {
-    for (const branch of (s[k] as Json[] | undefined) ?? []) {
-      const b = shapeOf(doc, branch);
-      Object.assign(out.properties, b.properties);
-      out.items ??= b.items;
-      out.component ??= b.component;
-    }
-  }
-  return out;
+  const ops = operations();
+  return { match: (method, path) => ops.match(method, path), enums: enumsOf(ops.provider) };
 }
 
 /**
@@ -198,17 +99,6 @@ function requiredOf(doc: Doc, schema: Json | undefined): Set<string> {
     if (branches.length) for (const key of branches[0]) if (branches.every((b) => b.has(key))) out.add(key);
   }
   return out;
-}
-
-/** The documented JSON schema of an operation's answer of `status`. */
-export function answerSchema(op: Operation, status: number): Json | undefined {
-  const responses = op.spec.responses as Record<string, { content?: Record<string, { schema?: Json }> }> | undefined;
-  return responses?.[String(status)]?.content?.['application/json']?.schema;
-}
-
-export function requestSchema(op: Operation): Json | undefined {
-  const body = op.spec.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
-  return body?.content?.['application/json']?.schema;
 }
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -319,7 +209,7 @@ export function translateRequest(op: Operation, pathAndQuery: string, body: unkn
     const params = new URLSearchParams(query);
     const next = new URLSearchParams();
     for (const [k, v] of params) {
-      const kind = ID_FIELDS[k];
+      const kind = queryIdKindOf(k);
       next.append(k, (kind && ids.mapped(kind, v)) || v);
     }
     translatedPath += `?${next.toString()}`;

@@ -17,30 +17,9 @@
  *   a hosted link's token in whatever layout the upstream gave it.
  */
 
-export type IdKind =
-  | 'merchant'
-  | 'merchantClient'
-  | 'payment'
-  | 'consentRequest'
-  | 'consent'
-  | 'webhook'
-  | 'account'
-  | 'transaction'
-  | 'aisToken'
-  | 'onboardingToken'
-  | 'subTpp'
-  | 'store'
-  | 'delivery'
-  | 'event'
-  | 'paymentLink'
-  | 'consentLink';
+import { tokenLike, type IdKind } from '../contracts/ids.js';
 
-/** The kind of a hosted link field, and the kind of the token inside it. */
-export const LINK_KINDS: Record<string, IdKind> = {
-  paymentUrl: 'paymentLink',
-  onboardingUrl: 'onboardingToken',
-  authorizationUrl: 'consentLink',
-};
+export type { IdKind };
 
 export type Learned = { ok: true; fresh: boolean } | { ok: false; conflict: string };
 
@@ -52,9 +31,6 @@ interface Layout {
   /** The query parameter holding the token (the path holds none then). */
   queryKey?: string;
 }
-
-/** A component of a link that can be a token: long, and not a word. */
-const tokenLike = (s: string): boolean => /^[A-Za-z0-9._~-]+$/.test(s) && (s.length >= 20 || (s.length >= 8 && /\d/.test(s)));
 
 export class IdMap {
   private readonly toObsim = new Map<string, string>();

@@ -3,9 +3,10 @@
  * a request of either served document takes has a length limit (or a fixed list of values), every
  * number a lowest and a highest value, every list a longest length; and every object a control
  * takes is closed (`additionalProperties: false`, or a fixed list of property names), so a typo
- * there is refused, not ignored. Two control objects are checked by a schema of their own and
- * say so: an inline persona (personas/persona.schema.json) and an inline scenario
- * (scenarios/scenario.schema.json).
+ * there is refused, not ignored. Three control objects are checked by a schema of their own and
+ * say so: an inline persona (personas/persona.schema.json), an inline scenario
+ * (scenarios/scenario.schema.json) and an imported HAR (the registry's har-schema: a HAR is open to
+ * the `_`-prefixed fields browsers add).
  */
 import t from 'tap';
 import { build } from '../helpers/app.js';
@@ -14,6 +15,7 @@ type Json = Record<string, any>;
 const CHECKED_ELSEWHERE: Record<string, RegExp> = {
   'POST /_sandbox/sandboxes body/persona': /persona\.schema\.json/,
   'POST /_sandbox/scenarios/run body/scenario': /scenario\.schema\.json/,
+  'POST /_sandbox/scenarios/import body': /har-schema/,
 };
 
 function unbounded(doc: Json, strict: boolean): string[] {

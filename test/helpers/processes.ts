@@ -115,11 +115,11 @@ export interface Run {
  * A one-shot `obsim <args>` (trigger, check-receiver, scenario…) with no colours and none of this
  * process's OBSIM_* settings (only those in `opts.env`); resolves with its exit code and output.
  */
-export function runObsim(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Run> {
+export function runObsim(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<Run> {
   const env = cleanEnv();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...BIN, ...args], {
-      cwd: ROOT,
+      cwd: opts.cwd ?? ROOT,
       env: { ...env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

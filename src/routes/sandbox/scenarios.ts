@@ -3,11 +3,17 @@
  * caller's partner credentials, through app.inject (the same runner as `obsim scenario run`).
  * GET /_sandbox/scenarios: the shipped scenarios.
  *
+ * POST /_sandbox/scenarios/import: a HAR file as a scenario (docs/partner-tools.md, "A HAR becomes a
+ * scenario"), translated on a worker thread (src/har-import/off-thread.ts).
+ *
  * Webhook expectations read the delivery log; the local receiver (--receiver) is a CLI feature.
  */
 import type { FastifyInstance } from 'fastify';
-import { responses } from '../../../schemas/common.js';
+import { commonResponseHeaders, errorResponses, responses } from '../../../schemas/common.js';
+import { HarImportQuery } from '../../../schemas/har-import.js';
 import { ApiError, invalidInput } from '../../domain/errors.js';
+import { HarImportError } from '../../har-import/har.js';
+import { harImporter } from '../../har-import/off-thread.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import {
   expandPaths,
@@ -24,6 +30,13 @@ import type { Scenario } from '../../scenarios/types.js';
 /** One HTTP request should not run for ever: bound inline scenarios (each wait is bounded too). */
 export const MAX_INLINE_STEPS = 100;
 
+/**
+ * The one route that takes a body this large, deliberately: a browser's HAR of a long session
+ * with its pages' assets inlined reaches tens of megabytes. Only its bytes are collected here;
+ * parsing and translating it happen on the importer's thread (bound measured in docs/partner-tools.md).
+ */
+export const HAR_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
 interface RunBody {
   name?: string;
   scenario?: Record<string, unknown>;
@@ -34,6 +47,7 @@ interface RunBody {
 
 export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
   const common = { tags: ['sandbox'], security: partnerSecurity };
+  await app.register(harImportRoute);
 
   app.get(
     '/scenarios',
@@ -115,6 +129,68 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
       // what the HTML report shows (requests sent, clock, diffs) is not part of this answer
       const steps = rest.steps.map(({ exchanges: _x, at: _at, webhook: _w, mismatches: _m, ...step }) => step);
       return { ...rest, steps };
+    },
+  );
+}
+
+async function harImportRoute(app: FastifyInstance): Promise<void> {
+  const importer = harImporter();
+  app.addHook('onClose', async () => importer.close());
+  // the HAR's bytes as they came: JSON.parse of tens of megabytes is the importer thread's work
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    ['application/json', 'application/har+json'],
+    { parseAs: 'buffer', bodyLimit: HAR_BODY_LIMIT_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+  app.post<{ Querystring: { name?: string; format?: 'yaml' | 'json' } }>(
+    '/scenarios/import',
+    {
+      bodyLimit: HAR_BODY_LIMIT_BYTES,
+      schema: {
+        tags: ['sandbox'],
+        security: partnerSecurity,
+        operationId: 'importHarScenario',
+        summary: 'A HAR file as a scenario that replays it',
+        description:
+          "The body is a HAR 1.2 file (application/json or application/har+json, up to 64 MB) recorded against the provider's sandbox, obsim or a shadow. Entries to the provider's API (matched against the served documents whatever the host) become request steps with the recorded bodies, statuses and states as expectations; ids and tokens an earlier answer handed out become captured variables; a state that changed with nothing sent becomes a clock advance; a hosted page of another layout the payer step for the outcome the HAR shows; credentials, cookies and secrets are left out (the replay uses the sandbox's own); an Obsim-Contract-Version header becomes contractVersion. Other entries are left out and counted, aborted ones skipped, requests the document does not allow imported and flagged, all said in the summary (comments atop the file, or `summary` with format=json). Translated on a worker thread, never on the thread that answers requests. Not JSON or cut short: 400 malformed_json; not HAR 1.2: 400 validation_failed naming the failing pointer; no entry for the provider's API: 422 unprocessable, nothing written. Not recorded in the journal.",
+        querystring: HarImportQuery,
+        body: { $ref: 'SandboxHarImportRequest#' },
+        produces: ['application/yaml', 'application/json'],
+        response: {
+          ...errorResponses,
+          200: {
+            description: 'The scenario file (format=yaml), or it with its summary (format=json)',
+            headers: commonResponseHeaders,
+            content: {
+              'application/yaml': {
+                schema: { type: 'string', description: 'A scenario file (scenarios/scenario.schema.json), its summary in comments' },
+              },
+              'application/json': { schema: { $ref: 'SandboxHarImport#' } },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) {
+        throw new ApiError('malformed_json', {
+          field: '',
+          message: 'not a HAR file: the body is empty (send the HAR as application/json)',
+        });
+      }
+      let result;
+      try {
+        result = await importer.import(body, { name: request.query.name, origin: 'the HAR posted', settings: request.sandbox.settings });
+      } catch (err) {
+        if (!(err instanceof HarImportError)) throw err;
+        if (err.kind === 'not_json') throw new ApiError('malformed_json', { field: '', message: err.message });
+        if (err.kind === 'empty') throw new ApiError('unprocessable', { field: err.pointer, message: err.message });
+        throw invalidInput(err.pointer, err.message);
+      }
+      if (request.query.format === 'json') return reply.type('application/json').send(result);
+      return reply.type('application/yaml; charset=utf-8').send(result.yaml);
     },
   );
 }
