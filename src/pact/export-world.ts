@@ -34,6 +34,8 @@ export class ExportWorld {
   private readonly webhooks = new Map<string, string[]>();
   private readonly consents = new Map<string, string>();
   private readonly permissions = new Map<string, unknown>();
+  /** Whose each listed account is: its user and the merchant that read it. */
+  readonly accounts = new Map<string, { userId: string; merchantId: string }>();
 
   /** Learn from one answered request (a provider operation's, or a control's). */
   learn(operationId: string | undefined, path: string, requestBody: unknown, status: number, body: unknown): void {
@@ -62,6 +64,9 @@ export class ExportWorld {
     if (operationId === 'createConsent' && isObject(body)) this.consents.set(String(body.requestId), String(body.status));
     if (operationId === 'listUserConsents' && Array.isArray(body))
       for (const c of body) if (isObject(c)) this.consents.set(String(c.requestId), String(c.status));
+    if (operationId === 'listAccounts' && isObject(body) && Array.isArray(body.accounts))
+      for (const a of body.accounts)
+        if (isObject(a)) this.accounts.set(String(a.accountId), { userId: String(body.userId), merchantId: String(body.merchantId) });
     if (operationId === 'generateToken' && isObject(requestBody))
       this.permissions.set(`${String(requestBody.userId)}|${String(requestBody.merchantId)}`, requestBody.permissions);
   }
@@ -104,13 +109,15 @@ export class ExportWorld {
   /** The bank user state of an AIS read: its consent as the answer shows it (none when refused for want of one). */
   bankUserState(userId: string, merchantId: string, code: string | undefined, consentStatus?: string): ExportedState {
     const permissions = this.permissions.get(`${userId}|${merchantId}`);
-    const consent = code === 'consent_missing' ? 'none' : (consentStatus ?? (code === undefined ? 'authorized' : 'none'));
+    const consent = code === 'consent_missing' ? 'none' : (consentStatus ?? 'authorized');
     return {
       name: consentStatus !== undefined && consent !== 'none' ? 'a consent' : 'a bank user with accounts and transactions',
       params: {
-        userId,
+        // a refusal before its body was read leaves no user in the journal: the state's default user
+        ...(userId === '' ? {} : { userId }),
         ...(consentStatus !== undefined && consent !== 'none' ? { status: consent } : { consent }),
         ...(Array.isArray(permissions) ? { permissions } : {}),
+        ...(code === 'token_expired' ? { token: 'expired' } : {}),
       },
     };
   }

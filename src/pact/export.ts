@@ -141,8 +141,9 @@ function stateOf(op: DocOperation, entry: ExportEntry, world: ExportWorld): Expo
     return world.merchantState(world.merchantOfClient(body.merchantClientId));
   if (op.operationId === 'generateToken' && body.merchantId !== undefined) return world.merchantState(String(body.merchantId));
   if (!op.template.startsWith('/v1/ais/')) return undefined;
-  const userId = String(op.params.userId ?? body.userId ?? '');
-  const merchantId = String(body.merchantId ?? entry.query?.merchantId ?? '');
+  const account = op.params.accountId === undefined ? undefined : world.accounts.get(op.params.accountId);
+  const userId = String(op.params.userId ?? body.userId ?? account?.userId ?? '');
+  const merchantId = String(body.merchantId ?? entry.query?.merchantId ?? account?.merchantId ?? '');
   if (op.operationId === 'createConsent') return world.bankUserState(userId, merchantId, 'consent_missing');
   if (op.operationId === 'listUserConsents') {
     const first = Array.isArray(answer) && isObject(answer[0]) ? String(answer[0].status) : undefined;

@@ -78,6 +78,8 @@ export function providerStates(partnerStates: readonly ProviderStateDefinition[]
       }
       const plan = definition.plan(params);
       const vars = await run(change.state, plan.steps, params, caller);
+      const more = plan.then?.(vars) ?? [];
+      if (more.length) await run(change.state, more, params, caller);
       const answers = plan.answers(vars);
       return Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== undefined));
     },

@@ -18,6 +18,8 @@ type Vars = Record<string, unknown>;
 export interface StatePlan {
   steps: Step[];
   answers(vars: Vars): Record<string, unknown>;
+  /** Steps to run after `steps`, made from what they captured. */
+  then?(vars: Vars): Step[];
 }
 
 export interface ProviderStateDefinition {
@@ -299,6 +301,20 @@ const userParam: StateParam = {
   default: 'user-typical',
   description: 'The sandbox bank user (user-typical, user-no-accounts, user-multi-currency, user-100k, or any other id)',
 };
+const tokenParam: StateParam = {
+  type: 'string',
+  enum: ['valid', 'expired'],
+  default: 'valid',
+  description: "expired: the sandbox's clock is moved past the bearer token's expiry (its exp claim) after it was made",
+};
+
+/** Past the token's expiry: the clock moved to one second after its `exp` claim (read, not verified). */
+const expireToken = (vars: Vars): Step[] => {
+  const payload = String(vars.token).split('.')[1] ?? '';
+  const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8') || '{}') as { exp?: number }).exp;
+  return typeof exp === 'number' ? [{ advanceClock: { to: new Date((exp + 1) * 1000).toISOString() } }] : [];
+};
+
 const permissionsParam: StateParam = {
   type: 'array',
   default: AIS_PERMISSIONS,
@@ -313,6 +329,7 @@ const aConsent: ProviderStateDefinition = {
     status: { type: 'string', enum: CONSENT_STATUSES, default: 'authorized', description: 'Its status' },
     userId: userParam,
     permissions: permissionsParam,
+    token: tokenParam,
   },
   answers: {
     consentRequestId: 'its requestId',
@@ -324,7 +341,11 @@ const aConsent: ProviderStateDefinition = {
   source: 'built-in',
   plan(params) {
     const userId = asString(params.userId);
-    return { steps: consentSteps(userId, asString(params.status), params.permissions), answers: (vars) => consentAnswers(vars, userId) };
+    return {
+      steps: consentSteps(userId, asString(params.status), params.permissions),
+      answers: (vars) => consentAnswers(vars, userId),
+      ...(params.token === 'expired' ? { then: expireToken } : {}),
+    };
   },
 };
 
@@ -341,6 +362,7 @@ const aBankUser: ProviderStateDefinition = {
       description: 'The status of the consent made for it, or none',
     },
     permissions: permissionsParam,
+    token: tokenParam,
   },
   answers: {
     userId: 'the bank user',
@@ -367,6 +389,7 @@ const aBankUser: ProviderStateDefinition = {
       });
     return {
       steps,
+      ...(params.token === 'expired' ? { then: expireToken } : {}),
       answers: (vars) => {
         const first = (vars.accounts as { accountId?: string; iban?: string }[] | undefined)?.[0];
         return {
