@@ -118,6 +118,27 @@ function learnIds(doc: ServedDocument, schema: Json | undefined, value: unknown,
   }
 }
 
+/** Values a state answers that a request body may name (an AIS read's user and merchant). */
+const STATE_FIELDS = new Set(['userId', 'merchantId', 'accountId', 'merchantClientId', 'paymentId']);
+
+/**
+ * The body of a request the journal kept none of (refused before its body was read): the
+ * document's required fields, each from the provider state; undefined when one is not a state value.
+ */
+function bodyFromState(doc: ServedDocument, op: DocOperation): { content: Json; generators: Generators } | undefined {
+  const { schema } = doc.resolve(doc.requestSchema(op));
+  const required = (schema?.required as string[] | undefined) ?? [];
+  if (required.length === 0 || !required.every((k) => STATE_FIELDS.has(k))) return undefined;
+  const content: Json = {};
+  const generators: Generators = {};
+  for (const key of required) {
+    const integer = doc.resolve(doc.child(schema, key)).schema?.type === 'integer';
+    content[key] = integer ? 0 : REDACTED;
+    generators[`$.${key}`] = { type: 'ProviderState', expression: `\${${key}}`, dataType: integer ? 'INTEGER' : 'STRING' };
+  }
+  return { content, generators };
+}
+
 const answerTag = (entry: ExportEntry): string => {
   if (entry.code) return entry.code;
   const body = Array.isArray(entry.responseBody) ? entry.responseBody[0] : entry.responseBody;
@@ -195,12 +216,19 @@ function interactionOf(doc: ServedDocument, op: DocOperation, entry: ExportEntry
     bodyGenerators(doc, op, entry.requestBody, world, bodyGens);
     if (Object.keys(bodyGens).length) generators.body = bodyGens;
   }
+  const made = entry.requestBody === undefined ? bodyFromState(doc, op) : undefined;
+  if (made) {
+    headers['Content-Type'] = ['application/json'];
+    request.body = { contentType: 'application/json', encoded: false, content: made.content };
+    generators.body = made.generators;
+  }
   if (Object.keys(headerGens).length) generators.header = headerGens;
   request.headers = headers;
   if (Object.keys(generators).length) request.generators = generators;
 
   const response: Json = { status: entry.status };
   const comments: string[] = [`From journal entry #${entry.id}.`];
+  if (made) comments.push('The journal kept no body (the request was refused before it was read): its fields come from the provider state.');
   if (entry.responseBody !== undefined && !entry.responseBodyTruncated && typeof entry.responseBody === 'object') {
     const rules: Rules = {};
     answerRules(doc, doc.answerSchema(op, entry.status), entry.responseBody, '$', rules);

@@ -43,6 +43,8 @@ export function loadVerifier(command: string): VerifierConstructor {
   if (!resolved) throw missing('@pact-foundation/pact', PACT_VERSION, command);
   // the verifier reports usage to Pact's servers unless told not to; obsim runs offline
   process.env.PACT_DO_NOT_TRACK ??= 'true';
+  // its proxy (http-proxy) calls util._extend, which Node reports as deprecated on every run
+  process.noDeprecation = true;
   return (createRequire(resolved)(resolved) as { Verifier: VerifierConstructor }).Verifier;
 }
 

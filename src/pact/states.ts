@@ -5,6 +5,7 @@
  * and a tester's control calls would make it: with its journal entries, events, webhooks and
  * transitions, on the sandbox's clock.
  */
+import { CLOCK_TOLERANCE_S } from '../auth/tokens.js';
 import { CONSENT_STATUSES } from '../domain/consent.js';
 import { invalidInput } from '../domain/errors.js';
 import { MERCHANT_STATUSES } from '../domain/merchant.js';
@@ -308,11 +309,11 @@ const tokenParam: StateParam = {
   description: "expired: the sandbox's clock is moved past the bearer token's expiry (its exp claim) after it was made",
 };
 
-/** Past the token's expiry: the clock moved to one second after its `exp` claim (read, not verified). */
+/** Past the token's expiry: the clock moved a second past its `exp` claim (read, not verified) and the clock skew verification allows. */
 const expireToken = (vars: Vars): Step[] => {
   const payload = String(vars.token).split('.')[1] ?? '';
   const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8') || '{}') as { exp?: number }).exp;
-  return typeof exp === 'number' ? [{ advanceClock: { to: new Date((exp + 1) * 1000).toISOString() } }] : [];
+  return typeof exp === 'number' ? [{ advanceClock: { to: new Date((exp + CLOCK_TOLERANCE_S + 1) * 1000).toISOString() } }] : [];
 };
 
 const permissionsParam: StateParam = {
