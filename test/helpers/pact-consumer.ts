@@ -111,7 +111,7 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
         id: regex('^wh_[0-9a-z_]+$', 'wh_5b0e1c'),
         url: 'https://shop.example/hooks',
         events: ['payment.completed', 'payment.failed'],
-        secret: string('whsec_example'),
+        secret: regex('^whsec_[0-9a-f]+$', 'whsec_0123abcd'),
       }),
     )
     .executeTest(async (server) => {
@@ -164,7 +164,7 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
         accountId: string('acc_1'),
         pageLimit: 2,
         totalTransactions: integer(40),
-        transactions: eachLike({ transactionId: string('tx_1'), amount: regex('^-?\\d+\\.\\d{2}$', '-12.50'), currency: string('DKK') }),
+        transactions: eachLike({ transactionId: string('tx_1'), amount: regex('^\\d+\\.\\d{2}$', '12.50'), currency: string('DKK') }),
       }),
     )
     .executeTest(async (server) => {
