@@ -110,10 +110,15 @@ export async function verifyCommand(files: readonly string[], opts: VerifyOpts):
         ...(opts.contractVersion ? { contractVersion: opts.contractVersion } : {}),
       });
       const body = (await res.json()) as { sandboxId?: string; credentials?: PartnerCredentials; message?: string };
-      if (!res.ok || !body.credentials) throw new CliExit(2, `${command}: cannot create a sandbox: ${res.status} ${body.message ?? ''}`.trim());
+      if (!res.ok || !body.credentials)
+        throw new CliExit(2, `${command}: cannot create a sandbox: ${res.status} ${body.message ?? ''}`.trim());
       credentials = body.credentials;
       const sandboxId = body.sandboxId!;
-      remove = () => call(where.url, 'DELETE', `/_sandbox/sandboxes/${sandboxId}`, { 'x-partner-client-id': credentials.clientId, 'x-partner-client-secret': credentials.clientSecret });
+      remove = () =>
+        call(where.url, 'DELETE', `/_sandbox/sandboxes/${sandboxId}`, {
+          'x-partner-client-id': credentials.clientId,
+          'x-partner-client-secret': credentials.clientSecret,
+        });
     } else {
       credentials = { clientId: opts.sandbox, clientSecret: opts.partnerClientSecret ?? '' };
     }
@@ -157,12 +162,17 @@ async function documentFor(opts: CheckOpts): Promise<{ document: OpenApiDocument
   const { committedProviderDocument } = await import('../plugins/contract-versions.js');
   const base = committedProviderDocument();
   if (!version || version === 'base') return { document: base, name: 'openapi.json' };
-  if (!opts.contracts) throw new CliExit(2, `obsim pact check: --contract-version ${version} needs --contracts DIR (or --url of an obsim that serves it)`);
+  if (!opts.contracts)
+    throw new CliExit(2, `obsim pact check: --contract-version ${version} needs --contracts DIR (or --url of an obsim that serves it)`);
   const { loadVersions } = await import('../contracts/load.js');
   const { createRegistry } = await import('../contracts/registry.js');
   const registry = createRegistry(await loadVersions(opts.contracts, base), false);
   const found = registry.find(version);
-  if (!found) throw new CliExit(2, `obsim pact check: no contract version ${JSON.stringify(version)}: the versions are ${registry.names().join(', ')}`);
+  if (!found)
+    throw new CliExit(
+      2,
+      `obsim pact check: no contract version ${JSON.stringify(version)}: the versions are ${registry.names().join(', ')}`,
+    );
   return { document: found.document, name: `openapi.json?version=${version}` };
 }
 
@@ -177,18 +187,29 @@ export async function checkCommand(files: readonly string[], opts: CheckOpts): P
 }
 
 export function registerPactCommands(program: Command): void {
-  const pact = program.command('pact').description("Pact: verify a consumer's pacts against obsim, check them against the document, export a sandbox's traffic as a pact");
-  const url = () => new Option('--url <url>', 'a running obsim (default: one started in this process)').env('OBSIM_BASE_URL').argParser((raw: string) => urlArg(raw));
+  const pact = program
+    .command('pact')
+    .description("Pact: verify a consumer's pacts against obsim, check them against the document, export a sandbox's traffic as a pact");
+  const url = () =>
+    new Option('--url <url>', 'a running obsim (default: one started in this process)')
+      .env('OBSIM_BASE_URL')
+      .argParser((raw: string) => urlArg(raw));
 
   pact
     .command('verify')
-    .description("Run Pact's reference verifier against obsim, in a new sandbox (or --sandbox ID), obsim serving the provider states. Exit 1 when an interaction fails.")
+    .description(
+      "Run Pact's reference verifier against obsim, in a new sandbox (or --sandbox ID), obsim serving the provider states. Exit 1 when an interaction fails.",
+    )
     .argument('<pacts...>', 'pact files (JSON, Pact Specification 1-4)')
     .addOption(url())
-    .option('--sandbox <new|id>', 'new: a sandbox made for the run and deleted after it; or the id of one (its secret in --partner-client-secret)', 'new')
+    .option(
+      '--sandbox <new|id>',
+      'new: a sandbox made for the run and deleted after it; or the id of one (its secret in --partner-client-secret)',
+      'new',
+    )
     .addOption(new Option('--partner-client-secret <secret>', "with --sandbox ID: the sandbox's secret").env('OBSIM_PARTNER_CLIENT_SECRET'))
     .addOption(new Option('--admin-key <key>', 'X-Obsim-Admin-Key, when the obsim guards sandbox creation').env('OBSIM_ADMIN_KEY'))
-    .option('--contract-version <name>', "verify against the sandbox pinned to this contract version (docs/contract-versions.md)")
+    .option('--contract-version <name>', 'verify against the sandbox pinned to this contract version (docs/contract-versions.md)')
     .option('--contracts <dir>', 'without --url: the contract versions the obsim started here serves')
     .option('--pact-states <dir>', "without --url: the partner's provider states the obsim started here serves")
     .option('--junit <file>', 'also write JUnit XML (one testcase per interaction)')
@@ -199,7 +220,9 @@ export function registerPactCommands(program: Command): void {
 
   pact
     .command('check')
-    .description("Check that every interaction of the pacts is a subset of obsim's document (@pactflow/swagger-mock-validator). Exit 1 on a mismatch.")
+    .description(
+      "Check that every interaction of the pacts is a subset of obsim's document (@pactflow/swagger-mock-validator). Exit 1 on a mismatch.",
+    )
     .argument('<pacts...>', 'pact files (JSON, Pact Specification 1-4)')
     .option('--contract-version <name>', "check against this contract version's document")
     .option('--contracts <dir>', 'the contract versions folder (docs/contract-versions.md)')
@@ -213,12 +236,20 @@ export function registerPactCommands(program: Command): void {
   const exportCmd = pact
     .command('export')
     .description("A sandbox's journal as a Pact v4 file (GET /_sandbox/pact): one interaction per operation and answer it met")
-    .option('--sandbox <id>', "the sandbox (its id is its client id; its secret in --partner-client-secret)")
+    .option('--sandbox <id>', 'the sandbox (its id is its client id; its secret in --partner-client-secret)')
     .option('--consumer <name>', "the pact's consumer", 'partner')
     .option('--provider <name>', "the pact's provider", 'provider')
     .option('--out <file>', 'write the pact here instead of standard output');
   partnerTargetOptions(exportCmd).action(
-    async (opts: { baseUrl: string; sandbox?: string; partnerClientId: string; partnerClientSecret: string; consumer: string; provider: string; out?: string }) => {
+    async (opts: {
+      baseUrl: string;
+      sandbox?: string;
+      partnerClientId: string;
+      partnerClientSecret: string;
+      consumer: string;
+      provider: string;
+      out?: string;
+    }) => {
       const query = new URLSearchParams({ consumer: opts.consumer, provider: opts.provider });
       const res = await call(opts.baseUrl, 'GET', `/_sandbox/pact?${query}`, {
         'x-partner-client-id': opts.sandbox ?? opts.partnerClientId,

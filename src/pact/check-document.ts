@@ -49,7 +49,10 @@ export interface AdaptedDocument {
 }
 
 /** A copy of `document` the validator reads as 3.1 means it, for pacts expecting `statuses` per (method, path template). */
-export function adaptForValidator(document: Json, expected: readonly { method: string; template: string; status: number }[]): AdaptedDocument {
+export function adaptForValidator(
+  document: Json,
+  expected: readonly { method: string; template: string; status: number }[],
+): AdaptedDocument {
   const doc = structuredClone(document);
   const unchecked: string[] = [];
   walk(doc, '', (schema, at) => {

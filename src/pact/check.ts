@@ -124,7 +124,7 @@ export async function checkPacts(opts: {
   command: string;
 }): Promise<CheckReport> {
   const validator = await loadSwaggerMockValidator(opts.command);
-  const { doc, unchecked } = adaptForValidator(opts.document as unknown as Json, expectedStatuses(opts.document, opts.pacts));
+  const { doc, unchecked } = adaptForValidator(opts.document, expectedStatuses(opts.document, opts.pacts));
   const dir = mkdtempSync(join(tmpdir(), 'obsim-pact-check-'));
   const specPath = join(dir, 'openapi.json');
   writeFileSync(specPath, JSON.stringify(doc));

@@ -49,7 +49,8 @@ export class ExportWorld {
       });
       if (typeof body.clientId === 'string') this.clients.set(body.clientId, id);
     }
-    if (operationId === 'getMerchantOnboardingStatus' && isObject(body)) this.setMerchantStatus(String(body.merchantId), body.onboardingStatus);
+    if (operationId === 'getMerchantOnboardingStatus' && isObject(body))
+      this.setMerchantStatus(String(body.merchantId), body.onboardingStatus);
     const control = /^\/_sandbox\/(merchants|payments|consents)\/([^/]+)\/[a-z-]+$/.exec(path);
     if (control && isObject(body)) {
       if (control[1] === 'merchants') this.setMerchantStatus(control[2], body.status);
@@ -60,7 +61,8 @@ export class ExportWorld {
         status: body.status,
         ...(typeof body.failureReason === 'string' ? { failureReason: body.failureReason } : {}),
       });
-    if (operationId === 'registerWebhook' && isObject(body) && Array.isArray(body.events)) this.webhooks.set(String(body.id), body.events as string[]);
+    if (operationId === 'registerWebhook' && isObject(body) && Array.isArray(body.events))
+      this.webhooks.set(String(body.id), body.events as string[]);
     if (operationId === 'createConsent' && isObject(body)) this.consents.set(String(body.requestId), String(body.status));
     if (operationId === 'listUserConsents' && Array.isArray(body))
       for (const c of body) if (isObject(c)) this.consents.set(String(c.requestId), String(c.status));

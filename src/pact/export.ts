@@ -173,7 +173,13 @@ function stateOf(op: DocOperation, entry: ExportEntry, world: ExportWorld): Expo
   return world.bankUserState(userId, merchantId, entry.code);
 }
 
-function interactionOf(doc: ServedDocument, op: DocOperation, entry: ExportEntry, world: ExportWorld, state: ExportedState | undefined): Json {
+function interactionOf(
+  doc: ServedDocument,
+  op: DocOperation,
+  entry: ExportEntry,
+  world: ExportWorld,
+  state: ExportedState | undefined,
+): Json {
   const request: Json = { method: entry.method.toUpperCase(), path: entry.path };
   const generators: Record<string, unknown> = {};
   // path: each id segment an answer handed out, from the state
@@ -228,14 +234,16 @@ function interactionOf(doc: ServedDocument, op: DocOperation, entry: ExportEntry
 
   const response: Json = { status: entry.status };
   const comments: string[] = [`From journal entry #${entry.id}.`];
-  if (made) comments.push('The journal kept no body (the request was refused before it was read): its fields come from the provider state.');
+  if (made)
+    comments.push('The journal kept no body (the request was refused before it was read): its fields come from the provider state.');
   if (entry.responseBody !== undefined && !entry.responseBodyTruncated && typeof entry.responseBody === 'object') {
     const rules: Rules = {};
     answerRules(doc, doc.answerSchema(op, entry.status), entry.responseBody, '$', rules);
     response.headers = { 'Content-Type': ['application/json'] };
     response.body = { contentType: 'application/json', encoded: false, content: redacted(entry.responseBody) };
     response.matchingRules = { body: rules, header: { 'Content-Type': rule({ match: 'regex', regex: '^application/json.*' }) } };
-  } else if (entry.responseBodyTruncated) comments.push('The answer was longer than the journal keeps (--journal-body-limit): its body is not asserted.');
+  } else if (entry.responseBodyTruncated)
+    comments.push('The answer was longer than the journal keeps (--journal-body-limit): its body is not asserted.');
   const tag = answerTag(entry);
   return {
     type: 'Synchronous/HTTP',

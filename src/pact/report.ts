@@ -9,7 +9,8 @@ import type { InteractionResult } from './verify.js';
 
 const xmlbuilder2 = lazyRequire<typeof import('xmlbuilder2')>('xmlbuilder2');
 
-const label = (r: InteractionResult) => `${r.consumer} -> ${r.provider}: ${r.description}${r.states.length ? ` [given ${r.states.join(', ')}]` : ''}`;
+const label = (r: InteractionResult) =>
+  `${r.consumer} -> ${r.provider}: ${r.description}${r.states.length ? ` [given ${r.states.join(', ')}]` : ''}`;
 
 export function verifyText(results: readonly InteractionResult[]): string {
   const lines: string[] = [];
@@ -34,20 +35,26 @@ export function verifyJunit(results: readonly InteractionResult[]): string {
   for (const [name, items] of suites) {
     const suite = root.ele('testsuite', { name, tests: items.length, failures: items.filter((r) => !r.ok).length, errors: 0 });
     for (const r of items) {
-      const tc = suite.ele('testcase', { classname: name, name: `${r.description}${r.states.length ? ` [given ${r.states.join(', ')}]` : ''}` });
+      const tc = suite.ele('testcase', {
+        classname: name,
+        name: `${r.description}${r.states.length ? ` [given ${r.states.join(', ')}]` : ''}`,
+      });
       if (!r.ok) tc.ele('failure', { message: r.problems[0] ?? 'failed', type: 'PactVerificationFailed' }).txt(r.problems.join('\n'));
     }
   }
   return root.end({ prettyPrint: true });
 }
 
-const where = (f: CheckFinding, documentName: string) =>
-  [`    pact:     ${f.file}#${f.pact}`, ...(f.document ? [`    document: ${documentName}#${f.document}`] : [])];
+const where = (f: CheckFinding, documentName: string) => [
+  `    pact:     ${f.file}#${f.pact}`,
+  ...(f.document ? [`    document: ${documentName}#${f.document}`] : []),
+];
 
 export function checkText(report: CheckReport, documentName: string): string {
   const lines: string[] = [];
   for (const f of report.mismatches) {
-    const which = f.interaction === undefined ? '' : ` interaction ${f.interaction}${f.description ? ` (${JSON.stringify(f.description)})` : ''}`;
+    const which =
+      f.interaction === undefined ? '' : ` interaction ${f.interaction}${f.description ? ` (${JSON.stringify(f.description)})` : ''}`;
     lines.push(`  MISMATCH  ${f.file}${which}: ${f.code}: ${f.message}`, ...where(f, documentName));
   }
   for (const f of report.warnings) lines.push(`  warning   ${f.file}: ${f.code}: ${f.message}`, ...where(f, documentName));

@@ -56,12 +56,15 @@ function checkSteps(file: string, at: string, steps: unknown): Step[] {
 
 function checkParams(file: string, at: string, raw: unknown): Record<string, StateParam> {
   if (raw === undefined) return {};
-  if (!isObject(raw)) throw new PactStatesFileError(file, at, 'params must be an object of param name -> { type, enum?, default?, description? }');
+  if (!isObject(raw))
+    throw new PactStatesFileError(file, at, 'params must be an object of param name -> { type, enum?, default?, description? }');
   const out: Record<string, StateParam> = {};
   for (const [name, param] of Object.entries(raw)) {
     const here = `${at}/${pointerToken(name)}`;
     if (!isObject(param)) throw new PactStatesFileError(file, here, 'a param is an object { type, enum?, default?, description? }');
-    for (const key of Object.keys(param)) if (!PARAM_KEYS.has(key)) throw new PactStatesFileError(file, `${here}/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
+    for (const key of Object.keys(param))
+      if (!PARAM_KEYS.has(key))
+        throw new PactStatesFileError(file, `${here}/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
     if (!(PARAM_TYPES as readonly unknown[]).includes(param.type))
       throw new PactStatesFileError(file, `${here}/type`, `type must be one of ${PARAM_TYPES.join(', ')}`);
     if (param.enum !== undefined && !Array.isArray(param.enum)) throw new PactStatesFileError(file, `${here}/enum`, 'enum must be a list');
@@ -73,14 +76,21 @@ function checkParams(file: string, at: string, raw: unknown): Record<string, Sta
 function stateOf(file: string, raw: unknown, index: number): ProviderStateDefinition {
   const at = `/states/${index}`;
   if (!isObject(raw)) throw new PactStatesFileError(file, at, 'a state is an object { name, params?, steps, answers?, teardown? }');
-  for (const key of Object.keys(raw)) if (!STATE_KEYS.has(key)) throw new PactStatesFileError(file, `${at}/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
-  if (typeof raw.name !== 'string' || raw.name.trim() === '') throw new PactStatesFileError(file, `${at}/name`, 'name must be a non-empty string');
+  for (const key of Object.keys(raw))
+    if (!STATE_KEYS.has(key)) throw new PactStatesFileError(file, `${at}/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
+  if (typeof raw.name !== 'string' || raw.name.trim() === '')
+    throw new PactStatesFileError(file, `${at}/name`, 'name must be a non-empty string');
   const params = checkParams(file, `${at}/params`, raw.params);
-  for (const placeholder of statePattern(raw.name).placeholders) params[placeholder] ??= { type: 'string', description: 'from the state name' };
+  for (const placeholder of statePattern(raw.name).placeholders)
+    params[placeholder] ??= { type: 'string', description: 'from the state name' };
   const steps = checkSteps(file, `${at}/steps`, raw.steps);
   if (raw.answers !== undefined && !isObject(raw.answers))
-    throw new PactStatesFileError(file, `${at}/answers`, 'answers must be an object of value name -> template, e.g. { paymentId: "${paymentId}" }');
-  const answers = (raw.answers ?? {}) as Record<string, unknown>;
+    throw new PactStatesFileError(
+      file,
+      `${at}/answers`,
+      'answers must be an object of value name -> template, e.g. { paymentId: "${paymentId}" }',
+    );
+  const answers = raw.answers ?? {};
   const teardown = raw.teardown === undefined ? undefined : checkSteps(file, `${at}/teardown`, raw.teardown);
   return {
     name: raw.name,
@@ -100,7 +110,9 @@ function stateOf(file: string, raw: unknown, index: number): ProviderStateDefini
 export function loadStateFiles(dir: string): ProviderStateDefinition[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort();
+    names = readdirSync(dir)
+      .filter((n) => /\.(ya?ml|json)$/i.test(n))
+      .sort();
   } catch (err) {
     throw new PactStatesFileError(dir, '', `cannot read the folder: ${(err as Error).message}`);
   }
@@ -113,8 +125,10 @@ export function loadStateFiles(dir: string): ProviderStateDefinition[] {
     } catch (err) {
       throw new PactStatesFileError(file, '', `not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
     }
-    if (!isObject(doc) || !Array.isArray(doc.states)) throw new PactStatesFileError(file, '/states', 'a file lists its states under "states"');
-    for (const key of Object.keys(doc)) if (key !== 'states') throw new PactStatesFileError(file, `/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
+    if (!isObject(doc) || !Array.isArray(doc.states))
+      throw new PactStatesFileError(file, '/states', 'a file lists its states under "states"');
+    for (const key of Object.keys(doc))
+      if (key !== 'states') throw new PactStatesFileError(file, `/${pointerToken(key)}`, `unknown property ${JSON.stringify(key)}`);
     doc.states.forEach((raw, i) => states.push(stateOf(file, raw, i)));
   }
   return states;

@@ -126,7 +126,11 @@ const aMerchant: ProviderStateDefinition = {
   description:
     'A merchant of the partner: a test merchant (activated at creation), a standard one or a fast-tracked one, in the onboarding status asked for (driven there by the sandbox controls).',
   params: {
-    kind: { type: 'string', enum: MERCHANT_KINDS, description: 'How it was created; default: the one that reaches `status` (test for activated and inactive)' },
+    kind: {
+      type: 'string',
+      enum: MERCHANT_KINDS,
+      description: 'How it was created; default: the one that reaches `status` (test for activated and inactive)',
+    },
     status: { type: 'string', enum: MERCHANT_STATUSES, default: 'activated', description: 'Its onboarding status' },
     companyName: { type: 'string', default: 'Pact Shop ApS', description: 'Its company name' },
     subTppStatus: {
@@ -325,7 +329,7 @@ const permissionsParam: StateParam = {
 const aConsent: ProviderStateDefinition = {
   name: 'a consent',
   description:
-    "An AIS consent of a bank user for an activated test merchant, in the status asked for (driven there by the sandbox controls), and a bearer token for the user and merchant.",
+    'An AIS consent of a bank user for an activated test merchant, in the status asked for (driven there by the sandbox controls), and a bearer token for the user and merchant.',
   params: {
     status: { type: 'string', enum: CONSENT_STATUSES, default: 'authorized', description: 'Its status' },
     userId: userParam,
@@ -404,7 +408,7 @@ const aBankUser: ProviderStateDefinition = {
 
 const noData: ProviderStateDefinition = {
   name: 'no data',
-  description: "The sandbox emptied (POST /_sandbox/reset): only its default merchant, as when it was created.",
+  description: 'The sandbox emptied (POST /_sandbox/reset): only its default merchant, as when it was created.',
   params: {},
   answers: {},
   source: 'built-in',

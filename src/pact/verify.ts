@@ -60,7 +60,9 @@ async function refusedStates(url: string, credentials: PartnerCredentials): Prom
       headers: headersOf(credentials),
     });
     if (!res.ok) return refused;
-    const { items } = (await res.json()) as { items: { status: number; requestBody?: { state?: string }; responseBody?: { message?: string } }[] };
+    const { items } = (await res.json()) as {
+      items: { status: number; requestBody?: { state?: string }; responseBody?: { message?: string } }[];
+    };
     for (const e of items)
       if (e.status >= 400 && typeof e.requestBody?.state === 'string' && !refused.has(e.requestBody.state))
         refused.set(e.requestBody.state, `${e.status}: ${e.responseBody?.message ?? 'refused'}`);
@@ -110,7 +112,8 @@ export async function runVerifier(opts: {
     const states = r.providerStates ?? [];
     const problems: string[] = [];
     if (r.mismatch?.message) problems.push(r.mismatch.message);
-    for (const m of r.mismatch?.mismatches ?? []) problems.push(m.path ? `${m.path}: ${m.mismatch ?? m.type}` : (m.mismatch ?? String(m.type)));
+    for (const m of r.mismatch?.mismatches ?? [])
+      problems.push(m.path ? `${m.path}: ${m.mismatch ?? m.type}` : (m.mismatch ?? String(m.type)));
     if (r.result !== 'OK' && /state change/i.test(r.mismatch?.message ?? ''))
       for (const state of states) {
         const why = refused.get(state);

@@ -18,7 +18,12 @@ class PartnerClient {
     private readonly credentials = { id: 'partner-id', secret: 'partner-secret' },
   ) {}
 
-  private async call(method: string, path: string, body?: unknown, auth?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    auth?: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const headers: Record<string, string> = auth
       ? { authorization: auth }
       : { 'x-partner-client-id': this.credentials.id, 'x-partner-client-secret': this.credentials.secret };
@@ -52,7 +57,14 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
     .uponReceiving('a request to create a test merchant')
     .withRequest('POST', '/v1/partner/merchants/test', (b) => b.headers(partnerHeaders).jsonBody({ companyName: 'Shop ApS' }))
     .willRespondWith(200, (b) =>
-      b.headers(json).jsonBody({ merchantId: integer(100002), clientId: string('31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd'), companyName: 'Shop ApS', status: 'activated' }),
+      b
+        .headers(json)
+        .jsonBody({
+          merchantId: integer(100002),
+          clientId: string('31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd'),
+          companyName: 'Shop ApS',
+          status: 'activated',
+        }),
     )
     .executeTest(async (server) => {
       const res = await new PartnerClient(server.url).createTestMerchant('Shop ApS');
@@ -93,7 +105,9 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
       b.headers(partnerHeaders),
     )
     .willRespondWith(200, (b) =>
-      b.headers(json).jsonBody({ paymentId: integer(5000001), status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', failureReason: null }),
+      b
+        .headers(json)
+        .jsonBody({ paymentId: integer(5000001), status: 'paid', bankPaymentStatus: 'AcceptedSettlementCompleted', failureReason: null }),
     )
     .executeTest(async (server) => {
       const res = await new PartnerClient(server.url).paymentStatus(5000001);
@@ -115,7 +129,10 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
       }),
     )
     .executeTest(async (server) => {
-      const res = await new PartnerClient(server.url).registerWebhook('https://shop.example/hooks', ['payment.completed', 'payment.failed']);
+      const res = await new PartnerClient(server.url).registerWebhook('https://shop.example/hooks', [
+        'payment.completed',
+        'payment.failed',
+      ]);
       check(typeof res.body.secret === 'string', 'registration hands out the signing secret');
     });
 
@@ -134,7 +151,14 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
       }),
     )
     .willRespondWith(200, (b) =>
-      b.headers(json).jsonBody({ requestId: string('3f1c'), status: 'pending', userId: 'user-typical', authorizationUrl: string('http://localhost:4010/consent/x') }),
+      b
+        .headers(json)
+        .jsonBody({
+          requestId: string('3f1c'),
+          status: 'pending',
+          userId: 'user-typical',
+          authorizationUrl: string('http://localhost:4010/consent/x'),
+        }),
     )
     .executeTest(async (server) => {
       const res = await new PartnerClient(server.url).createConsent('eyJhbGciOiJIUzI1NiJ9.e30.sig', {

@@ -26,22 +26,32 @@ async function sandbox(body: Json = {}): Promise<{ clientId: string; clientSecre
   const res = await app.inject({ method: 'POST', url: '/_sandbox/sandboxes', payload: { ttl: '1h', ...body } });
   return res.json().credentials;
 }
-const headers = (c: { clientId: string; clientSecret: string }) => ({ 'x-partner-client-id': c.clientId, 'x-partner-client-secret': c.clientSecret });
+const headers = (c: { clientId: string; clientSecret: string }) => ({
+  'x-partner-client-id': c.clientId,
+  'x-partner-client-secret': c.clientSecret,
+});
 
 const scenarios = expandPaths([shippedScenariosDir()]).map((f) => loadScenarioFile(f));
 const pacts: { name: string; file: string; pact: Json; secrets: string[] }[] = [];
 for (const scenario of scenarios) {
   const credentials = await sandbox();
   const result = await runScenario(scenario, { transport: injectTransport(app), partner: credentials });
-  if (!result.passed) throw new Error(`scenario ${scenario.name} failed: ${JSON.stringify(result.steps.find((s) => s.status === 'failed'))}`);
-  const res = await app.inject({ method: 'GET', url: `/_sandbox/pact?consumer=${scenario.name}&provider=open-banking-provider`, headers: headers(credentials) });
-  const webhooks = (await app.inject({ method: 'GET', url: '/_sandbox/webhooks', headers: headers(credentials) })).json().items as { secret: string }[];
+  if (!result.passed)
+    throw new Error(`scenario ${scenario.name} failed: ${JSON.stringify(result.steps.find((s) => s.status === 'failed'))}`);
+  const res = await app.inject({
+    method: 'GET',
+    url: `/_sandbox/pact?consumer=${scenario.name}&provider=open-banking-provider`,
+    headers: headers(credentials),
+  });
+  const webhooks = (await app.inject({ method: 'GET', url: '/_sandbox/webhooks', headers: headers(credentials) })).json().items as {
+    secret: string;
+  }[];
   const file = join(dir, `${scenario.name}.json`);
   writeFileSync(file, res.body);
   pacts.push({ name: scenario.name, file, pact: res.json(), secrets: [credentials.clientSecret, ...webhooks.map((w) => w.secret)] });
 }
 
-t.test('every shipped scenario exports a Pact v4 file of its distinct operations and answers, without the partner\'s secrets', async (t) => {
+t.test("every shipped scenario exports a Pact v4 file of its distinct operations and answers, without the partner's secrets", async (t) => {
   t.equal(pacts.length, scenarios.length);
   for (const { name, pact, secrets } of pacts) {
     t.same(schemaErrors('SandboxPact', pact), [], `${name}: the documented shape`);
@@ -59,7 +69,11 @@ t.test('ids, tokens and instants are matched by type or regex, what identifies a
   const paid = pacts.find((p) => p.name === 'payment-paid')!.pact;
   const status = paid.interactions.find((i: Json) => i.description === 'getPaymentStatus answers 200 paid');
   t.same(status.providerStates, [{ name: 'a payment', params: { status: 'paid' } }], 'the state that rebuilds what it read');
-  t.same(status.request.generators.path, { type: 'ProviderState', expression: '/v1/partner/payments/${paymentId}/status', dataType: 'STRING' });
+  t.same(status.request.generators.path, {
+    type: 'ProviderState',
+    expression: '/v1/partner/payments/${paymentId}/status',
+    dataType: 'STRING',
+  });
   const rules = status.response.matchingRules.body;
   t.same(rules['$.paymentId'].matchers, [{ match: 'integer' }]);
   t.same(rules['$.merchantClientId'].matchers, [{ match: 'type' }]);
@@ -70,9 +84,15 @@ t.test('ids, tokens and instants are matched by type or regex, what identifies a
   const accounts = consent.interactions.find((i: Json) => i.description === 'listAccounts answers 200');
   t.same(accounts.request.headers.Authorization, ['Bearer REDACTED'], 'the bearer token is not written');
   t.same(accounts.request.generators.header.Authorization.expression, 'Bearer ${token}', 'the verifier takes it from the state');
-  const webhook = pacts.find((p) => p.name === 'webhook-test-delivery')!.pact.interactions.find((i: Json) => i.description === 'registerWebhook answers 200');
+  const webhook = pacts
+    .find((p) => p.name === 'webhook-test-delivery')!
+    .pact.interactions.find((i: Json) => i.description === 'registerWebhook answers 200');
   t.equal(webhook.response.body.content.secret, 'REDACTED');
-  t.same(webhook.response.matchingRules.body['$.id'].matchers, [{ match: 'regex', regex: '^wh_(?:[a-z][a-z0-9]{0,15}_)?[0-9a-f]+$' }], "an id by the document's pattern");
+  t.same(
+    webhook.response.matchingRules.body['$.id'].matchers,
+    [{ match: 'regex', regex: '^wh_(?:[a-z][a-z0-9]{0,15}_)?[0-9a-f]+$' }],
+    "an id by the document's pattern",
+  );
 });
 
 t.test("all of them verify green in one run of Pact's verifier, against a fresh sandbox", async (t) => {
@@ -85,10 +105,26 @@ t.test("all of them verify green in one run of Pact's verifier, against a fresh 
 
 t.test('obsim pact export writes the same pact for a sandbox', async (t) => {
   const credentials = await sandbox();
-  await runScenario(scenarios.find((s) => s.name === 'payment-paid')!, { transport: injectTransport(app), partner: credentials });
+  await runScenario(
+    scenarios.find((s) => s.name === 'payment-paid')!,
+    { transport: injectTransport(app), partner: credentials },
+  );
   const http = (await app.inject({ method: 'GET', url: '/_sandbox/pact?consumer=shop', headers: headers(credentials) })).json();
   const out = join(dir, 'exported.json');
-  const run = await runObsim(['pact', 'export', '--base-url', url, '--sandbox', credentials.clientId, '--partner-client-secret', credentials.clientSecret, '--consumer', 'shop', '--out', out]);
+  const run = await runObsim([
+    'pact',
+    'export',
+    '--base-url',
+    url,
+    '--sandbox',
+    credentials.clientId,
+    '--partner-client-secret',
+    credentials.clientSecret,
+    '--consumer',
+    'shop',
+    '--out',
+    out,
+  ]);
   t.equal(run.code, 0, 'exits 0', { stderr: run.stderr });
   t.same(JSON.parse(readFileSync(out, 'utf8')), http);
 });

@@ -57,7 +57,10 @@ t.test('one expectation changed: the verifier fails naming it, and obsim exits 1
   const run = await runObsim(['pact', 'verify', status, type, '--url', obsim.url]);
   t.equal(run.code, 1, 'exits 1', { stdout: run.stdout, stderr: run.stderr });
   t.match(run.stdout, /FAIL {2}status-changed -> open-banking-provider: a request to register a webhook\n\s+expected 201 but was 200/);
-  t.match(run.stdout, /FAIL {2}type-changed -> open-banking-provider: a request to create a payment \[given a merchant\]\n\s+\$\.amount: Expected 49\.95 \(Decimal\) to be the same type as '49\.95' \(String\)/);
+  t.match(
+    run.stdout,
+    /FAIL {2}type-changed -> open-banking-provider: a request to create a payment \[given a merchant\]\n\s+\$\.amount: Expected 49\.95 \(Decimal\) to be the same type as '49\.95' \(String\)/,
+  );
   t.match(run.stdout, /12 interactions: 10 passed, 2 failed/);
 });
 
@@ -68,17 +71,23 @@ t.test('a state obsim does not know: the failure names it and the known states',
   const run = await runObsim(['pact', 'verify', unknown, '--url', obsim.url]);
   t.equal(run.code, 1);
   t.match(run.stdout, /One or more of the setup state change handlers has failed/, "the verifier's own words");
-  t.match(run.stdout, /obsim refused the provider state "a unicorn payment": 400: No provider state "a unicorn payment": the known states are "a merchant", "a payment", "a webhook", "a consent", "a bank user with accounts and transactions", "no data"/);
+  t.match(
+    run.stdout,
+    /obsim refused the provider state "a unicorn payment": 400: No provider state "a unicorn payment": the known states are "a merchant", "a payment", "a webhook", "a consent", "a bank user with accounts and transactions", "no data"/,
+  );
 });
 
-t.test('a flow reading a field the example contract version removes: green under the base, red under the version naming the field', async (t) => {
-  const base = await runObsim(['pact', 'verify', merchantName, '--url', obsim.url]);
-  t.equal(base.code, 0, 'green under the base', { stdout: base.stdout });
-  const next = await runObsim(['pact', 'verify', merchantName, '--url', obsim.url, '--contract-version', '2027-03-01']);
-  t.equal(next.code, 1, 'red under 2027-03-01', { stdout: next.stdout });
-  t.match(next.stdout, 'contract version 2027-03-01');
-  t.match(next.stdout, /\$: Actual map is missing the following keys: merchantName/);
-});
+t.test(
+  'a flow reading a field the example contract version removes: green under the base, red under the version naming the field',
+  async (t) => {
+    const base = await runObsim(['pact', 'verify', merchantName, '--url', obsim.url]);
+    t.equal(base.code, 0, 'green under the base', { stdout: base.stdout });
+    const next = await runObsim(['pact', 'verify', merchantName, '--url', obsim.url, '--contract-version', '2027-03-01']);
+    t.equal(next.code, 1, 'red under 2027-03-01', { stdout: next.stdout });
+    t.match(next.stdout, 'contract version 2027-03-01');
+    t.match(next.stdout, /\$: Actual map is missing the following keys: merchantName/);
+  },
+);
 
 t.test('bad input: a file that is not a pact, or of a specification version obsim does not take, exits 2 in one line', async (t) => {
   const notPact = join(dir, 'not-a-pact.json');

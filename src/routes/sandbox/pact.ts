@@ -12,7 +12,6 @@ import { responses } from '../../../schemas/common.js';
 import { PactExportQuery } from '../../../schemas/pact.js';
 import { ConfigError } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
-import type { OpenApiDocument } from '../../openapi/documents.js';
 import { servedDocument, type ServedDocument } from '../../pact/document.js';
 import { exportPact, type ExportEntry } from '../../pact/export.js';
 import { providerStates, type StateChange } from '../../pact/provider-states.js';
@@ -52,7 +51,9 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async () => ({
-      items: states.list().map((s) => ({ name: s.name, description: s.description, params: s.params, answers: s.answers, source: s.source })),
+      items: states
+        .list()
+        .map((s) => ({ name: s.name, description: s.description, params: s.params, answers: s.answers, source: s.source })),
     }),
   );
 
@@ -84,7 +85,7 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
     const found = version === undefined ? undefined : app.contracts.find(version);
     if (!found) return base();
     let doc = versions.get(found.name);
-    if (!doc) versions.set(found.name, (doc = servedDocument(found.document as OpenApiDocument)));
+    if (!doc) versions.set(found.name, (doc = servedDocument(found.document)));
     return doc;
   };
 

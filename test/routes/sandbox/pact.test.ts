@@ -15,7 +15,8 @@ type Json = Record<string, any>;
 const DOC = JSON.parse(readFileSync(join(import.meta.dirname, '../../../openapi.json'), 'utf8'));
 const app = await build(t);
 const H = { ...PARTNER, 'content-type': 'application/json' };
-const change = (payload: Json, headers: Json = H) => app.inject({ method: 'POST', url: '/_sandbox/pact/provider-states', headers, payload });
+const change = (payload: Json, headers: Json = H) =>
+  app.inject({ method: 'POST', url: '/_sandbox/pact/provider-states', headers, payload });
 const get = (url: string, headers: Json = PARTNER) => app.inject({ method: 'GET', url, headers });
 async function setUp(state: string, params: Json = {}): Promise<Json> {
   const res = await change({ state, params, action: 'setup' });
@@ -29,8 +30,19 @@ t.test('GET lists the built-in states with their params and answers, in the docu
   t.equal(res.statusCode, 200);
   t.same(schemaErrors('SandboxPactStateList', res.json()), []);
   const byName = Object.fromEntries(res.json().items.map((s: Json) => [s.name, s]));
-  t.same(Object.keys(byName), ['a merchant', 'a payment', 'a webhook', 'a consent', 'a bank user with accounts and transactions', 'no data']);
-  t.same(byName['a payment'].params.status.enum, DOC.components.schemas.Payment.properties.status.enum, "a payment's statuses are the document's");
+  t.same(Object.keys(byName), [
+    'a merchant',
+    'a payment',
+    'a webhook',
+    'a consent',
+    'a bank user with accounts and transactions',
+    'no data',
+  ]);
+  t.same(
+    byName['a payment'].params.status.enum,
+    DOC.components.schemas.Payment.properties.status.enum,
+    "a payment's statuses are the document's",
+  );
   t.same([...byName['a payment'].params.failureReason.enum, null], DOC.components.schemas.Payment.properties.failureReason.enum);
   t.same(byName['a consent'].params.status.enum, DOC.components.schemas.Consent.properties.status.enum);
   for (const status of DOC.components.schemas.OnboardingStatusResponse.properties.onboardingStatus.enum)
@@ -59,7 +71,11 @@ t.test("every merchant status the document names is built, and read back as the 
     t.equal(read.onboardingStatus, status, `${kind ?? 'default'} merchant ${status}`);
   }
   const failed = await setUp('a merchant', { kind: 'fast-track', subTppStatus: 'failed', status: 'pending_onboarding' });
-  t.equal((await get(`/v1/partner/merchants/${failed.merchantId}/onboarding-status`)).json().subTppDetails.status, 'failed', 'a fast-track whose sub-TPP failed');
+  t.equal(
+    (await get(`/v1/partner/merchants/${failed.merchantId}/onboarding-status`)).json().subTppDetails.status,
+    'failed',
+    'a fast-track whose sub-TPP failed',
+  );
 });
 
 t.test('every payment status, with each failure reason, and the bankPaymentStatus it has', async (t) => {
@@ -70,7 +86,11 @@ t.test('every payment status, with each failure reason, and the bankPaymentStatu
   for (const params of cases) {
     const values = await setUp('a payment', { ...params, amount: 12.5, referenceNumber: 'pact-7' });
     const read = (await get(`/v1/partner/payments/${values.paymentId}/status`)).json();
-    t.match(read, { ...params, amount: 12.5, referenceNumber: 'pact-7', merchantClientId: values.merchantClientId }, JSON.stringify(params));
+    t.match(
+      read,
+      { ...params, amount: 12.5, referenceNumber: 'pact-7', merchantClientId: values.merchantClientId },
+      JSON.stringify(params),
+    );
     t.equal(values.bankPaymentStatus, read.bankPaymentStatus, 'the answered bankPaymentStatus is the one the provider reports');
   }
 });
@@ -105,24 +125,27 @@ t.test('every consent status, and a bank user whose accounts the answered token 
   t.equal(refused.json().code, 'token_expired', 'token: expired moves the clock past the token');
 });
 
-t.test('a state is built through the engine: its webhook is delivered, its transitions name the state, its requests are journaled', async (t) => {
-  const webhook = await setUp('a webhook', { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] });
-  const paid = await setUp('a payment', { status: 'paid' });
-  const deliveries = (await get(`/_sandbox/deliveries?webhookId=${webhook.webhookId}&event=payment.completed`)).json().items;
-  t.equal(deliveries.length, 1, 'payment.completed made for the webhook');
-  t.equal(JSON.parse((await get(`/_sandbox/deliveries/${deliveries[0].id}`)).json().body).data.paymentId, paid.paymentId);
-  const transitions = (await get(`/_sandbox/payments/${paid.paymentId}/transitions`)).json().items;
-  t.same(
-    transitions.map((x: Json) => [x.to, x.cause.kind, x.cause.name]),
-    [
-      ['pending', 'scenario_step', 'pact state: a payment #2 request'],
-      ['processing', 'scenario_step', 'pact state: a payment #3 control'],
-      ['paid', 'scenario_step', 'pact state: a payment #4 control'],
-    ],
-  );
-  const journaled = (await get('/_sandbox/requests?path=/v1/partner/payments&method=POST&limit=1')).json().items[0];
-  t.equal(journaled.responseBody.paymentId, paid.paymentId);
-});
+t.test(
+  'a state is built through the engine: its webhook is delivered, its transitions name the state, its requests are journaled',
+  async (t) => {
+    const webhook = await setUp('a webhook', { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] });
+    const paid = await setUp('a payment', { status: 'paid' });
+    const deliveries = (await get(`/_sandbox/deliveries?webhookId=${webhook.webhookId}&event=payment.completed`)).json().items;
+    t.equal(deliveries.length, 1, 'payment.completed made for the webhook');
+    t.equal(JSON.parse((await get(`/_sandbox/deliveries/${deliveries[0].id}`)).json().body).data.paymentId, paid.paymentId);
+    const transitions = (await get(`/_sandbox/payments/${paid.paymentId}/transitions`)).json().items;
+    t.same(
+      transitions.map((x: Json) => [x.to, x.cause.kind, x.cause.name]),
+      [
+        ['pending', 'scenario_step', 'pact state: a payment #2 request'],
+        ['processing', 'scenario_step', 'pact state: a payment #3 control'],
+        ['paid', 'scenario_step', 'pact state: a payment #4 control'],
+      ],
+    );
+    const journaled = (await get('/_sandbox/requests?path=/v1/partner/payments&method=POST&limit=1')).json().items[0];
+    t.equal(journaled.responseBody.paymentId, paid.paymentId);
+  },
+);
 
 t.test('an empty state does nothing; teardown resets the sandbox', async (t) => {
   const before = await overview();
@@ -141,11 +164,31 @@ t.test('an empty state does nothing; teardown resets the sandbox', async (t) => 
 t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) => {
   const before = await overview();
   const cases: [Json, string, string, RegExp][] = [
-    [{ state: 'a unicorn' }, 'unknown_provider_state', '/state', /No provider state "a unicorn": the known states are "a merchant", "a payment", .*"no data"/],
-    [{ state: 'a payment', params: { amount: 'ten' } }, 'validation_failed', '/params/amount', /params\.amount must be a number; got "ten"/],
-    [{ state: 'a payment', params: { status: 'refunded' } }, 'validation_failed', '/params/status', /one of "pending", "processing", "paid", "failed"/],
+    [
+      { state: 'a unicorn' },
+      'unknown_provider_state',
+      '/state',
+      /No provider state "a unicorn": the known states are "a merchant", "a payment", .*"no data"/,
+    ],
+    [
+      { state: 'a payment', params: { amount: 'ten' } },
+      'validation_failed',
+      '/params/amount',
+      /params\.amount must be a number; got "ten"/,
+    ],
+    [
+      { state: 'a payment', params: { status: 'refunded' } },
+      'validation_failed',
+      '/params/status',
+      /one of "pending", "processing", "paid", "failed"/,
+    ],
     [{ state: 'a payment', params: { colour: 'red' } }, 'unknown_field', '/params/colour', /takes no param "colour"/],
-    [{ state: 'a merchant', params: { kind: 'test', status: 'rejected' } }, 'validation_failed', '/params/status', /A test merchant cannot be in status rejected/],
+    [
+      { state: 'a merchant', params: { kind: 'test', status: 'rejected' } },
+      'validation_failed',
+      '/params/status',
+      /A test merchant cannot be in status rejected/,
+    ],
     [{ state: 'a payment', flavour: 'x' }, 'unknown_field', '/flavour', /./],
     [{ state: 'a payment', action: 'undo' }, 'validation_failed', '/action', /./],
   ];
@@ -187,20 +230,31 @@ t.test("a partner's own states from --pact-states: a pattern, params, answers an
   const own = await build(t, { config: { pactStates: dir } });
   const inject = (payload: Json) => own.inject({ method: 'POST', url: '/_sandbox/pact/provider-states', headers: H, payload });
   const list = (await own.inject({ method: 'GET', url: '/_sandbox/pact/provider-states', headers: PARTNER })).json().items;
-  t.match(list[0], { name: 'a shop with a paid order {reference}', source: join(dir, 'shop.yaml'), params: { amount: { type: 'number', default: 25 }, reference: { type: 'string' } } });
+  t.match(list[0], {
+    name: 'a shop with a paid order {reference}',
+    source: join(dir, 'shop.yaml'),
+    params: { amount: { type: 'number', default: 25 }, reference: { type: 'string' } },
+  });
   t.equal(list.length, 8, "the partner's two, then the built-in six");
   const values = (await inject({ state: 'a shop with a paid order ord-7', params: { amount: 12.5 } })).json();
   const read = (await own.inject({ method: 'GET', url: `/v1/partner/payments/${values.paymentId}/status`, headers: PARTNER })).json();
   t.match(read, { status: 'paid', referenceNumber: 'ord-7', amount: 12.5, merchantClientId: values.merchantClientId });
   t.equal((await inject({ state: 'a shop with a paid order ord-7', action: 'teardown' })).statusCode, 200);
-  t.equal((await own.inject({ method: 'GET', url: `/v1/partner/payments/${values.paymentId}/status`, headers: PARTNER })).statusCode, 200, 'its own teardown (none) keeps it');
+  t.equal(
+    (await own.inject({ method: 'GET', url: `/v1/partner/payments/${values.paymentId}/status`, headers: PARTNER })).statusCode,
+    200,
+    'its own teardown (none) keeps it',
+  );
   const wrong = await inject({ state: 'a payment of lots DKK' });
   t.match(wrong.json(), { code: 'validation_failed', field: '/state', message: /amount = "lots", which is not a number/ });
 });
 
 t.test('a --pact-states file obsim cannot use stops the start, naming the file and where in it', async (t) => {
   const dir = t.testdir({ 'bad.yaml': 'states:\n  - name: x\n    steps:\n      - request: { method: FETCH, path: /x }\n' });
-  await t.rejects(buildApp({ logger: false, config: { db: ':memory:', pactStates: dir } }).then((a) => a.ready()), {
-    message: new RegExp(`--pact-states: pact states ${join(dir, 'bad.yaml')} at /states/0/steps`),
-  });
+  await t.rejects(
+    buildApp({ logger: false, config: { db: ':memory:', pactStates: dir } }).then((a) => a.ready()),
+    {
+      message: new RegExp(`--pact-states: pact states ${join(dir, 'bad.yaml')} at /states/0/steps`),
+    },
+  );
 });
