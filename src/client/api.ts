@@ -680,6 +680,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/pact/provider-states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Pact provider states this obsim sets up
+         * @description Each state's name (or pattern: `{param}` placeholders take any text), what it builds, the params it takes (type, allowed values, default) and the values it answers for `fromProviderState`. The partner's own states (--pact-states) come first and win over a built-in state of the same name.
+         */
+        get: operations["listPactProviderStates"];
+        put?: never;
+        /**
+         * A Pact verifier's state change: set a provider state up in the caller's sandbox, or tear it down
+         * @description The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the sandbox's data is emptied and its default merchant made again). An empty state name (an interaction without a state) does nothing. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.
+         */
+        post: operations["changePactProviderState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sandbox's traffic as a Pact v4 file
+         * @description One synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds (provider operations only): the request as sent, with the ids earlier answers handed out taken from a provider state (fromProviderState); the answer matched by equality where it identifies the answer (statuses and other enum values, error codes, flags, nulls) and by regex (documented id patterns, instants) or type everywhere else; and the built-in provider state that rebuilds what it read. Credentials, tokens and secret-named values are written as REDACTED: obsim pact verify sends a sandbox's own credentials instead. 409 journal_off when the journal is off.
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/receiver-checks": {
         parameters: {
             query?: never;
@@ -3280,6 +3324,75 @@ export interface components {
                     sunsetAt: string;
                 }[];
             }[];
+        };
+        /**
+         * SandboxPactStateChange
+         * @description A Pact verifier's state-change request: the state an interaction names, its params, and whether to set it up or tear it down. An interaction without a state is sent with an empty name, which does nothing.
+         */
+        SandboxPactStateChange: {
+            /** @description The provider state (a name or a name a pattern matches); empty: nothing to do */
+            state: string;
+            /** @description Its params (Pact V3 and V4); each must be of the type the state declares */
+            params?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description setup (default) or teardown
+             * @default setup
+             * @enum {string}
+             */
+            action: "setup" | "teardown";
+        };
+        /**
+         * SandboxPactStateValues
+         * @description The values a state set up made (`{"merchantClientId": "…", "paymentId": 5000003}`): the verifier puts them where the pact says fromProviderState. Empty after a teardown or an empty state.
+         */
+        SandboxPactStateValues: {
+            [key: string]: unknown;
+        };
+        /** SandboxPactStateList */
+        SandboxPactStateList: {
+            /** @description The states this obsim sets up: the partner's (--pact-states) first, then the built-in ones */
+            items: {
+                /** @description The state name, or a pattern whose `{param}` placeholders take any text */
+                name: string;
+                description: string;
+                /** @description The params it takes, by name */
+                params: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        type: "string" | "number" | "integer" | "boolean" | "array";
+                        enum?: (string | number)[];
+                        /** @description The value used when the param is not sent */
+                        default?: unknown;
+                        description?: string;
+                    };
+                };
+                /** @description The values it answers, by name, with what each is */
+                answers: {
+                    [key: string]: string;
+                };
+                /** @description `built-in`, or the file of --pact-states it comes from */
+                source: string;
+            }[];
+        };
+        /**
+         * SandboxPact
+         * @description A Pact Specification v4 file (https://github.com/pact-foundation/pact-specification/tree/version-4): one synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds.
+         */
+        SandboxPact: {
+            consumer: {
+                name: string;
+            };
+            provider: {
+                name: string;
+            };
+            interactions: {
+                [key: string]: unknown;
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -6198,6 +6311,147 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPactProviderStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPactStateList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changePactProviderState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPactStateChange"];
+            };
+        };
+        responses: {
+            /** @description The values a state set up made (`{"merchantClientId": "…", "paymentId": 5000003}`): the verifier puts them where the pact says fromProviderState. Empty after a teardown or an empty state. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPactStateValues"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportPact: {
+        parameters: {
+            query?: {
+                /** @description The pact's consumer name */
+                consumer?: string;
+                /** @description The pact's provider name */
+                provider?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Pact Specification v4 file (https://github.com/pact-foundation/pact-specification/tree/version-4): one synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPact"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
