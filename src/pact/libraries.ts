@@ -15,9 +15,12 @@ export const SWAGGER_MOCK_VALIDATOR_VERSION = '14.5.0';
 
 export class PactLibraryMissing extends Error {}
 
-/** Where `specifier` resolves: the partner's project, else obsim's own install; undefined: nowhere. */
-function resolveFromProject(specifier: string): string | undefined {
-  for (const from of [join(process.cwd(), 'package.json'), import.meta.url]) {
+/** Where a library is looked for, in order: the partner's project (the current directory), then obsim's own install. */
+export const libraryPlaces = (): string[] => [join(process.cwd(), 'package.json'), import.meta.url];
+
+/** Where `specifier` resolves from the first of `places` that has it; undefined: none does. */
+function resolveFromProject(specifier: string, places: readonly string[]): string | undefined {
+  for (const from of places) {
     try {
       return createRequire(from).resolve(specifier);
     } catch {
@@ -38,8 +41,8 @@ export interface PactVerifier {
 export type VerifierConstructor = new (options: Record<string, unknown>) => PactVerifier;
 
 /** Pact JS's provider Verifier (the Rust reference verifier inside @pact-foundation/pact). */
-export function loadVerifier(command: string): VerifierConstructor {
-  const resolved = resolveFromProject('@pact-foundation/pact');
+export function loadVerifier(command: string, places: readonly string[] = libraryPlaces()): VerifierConstructor {
+  const resolved = resolveFromProject('@pact-foundation/pact', places);
   if (!resolved) throw missing('@pact-foundation/pact', PACT_VERSION, command);
   // the verifier reports usage to Pact's servers unless told not to; obsim runs offline
   process.env.PACT_DO_NOT_TRACK ??= 'true';
@@ -65,8 +68,11 @@ interface SwaggerMockValidator {
 }
 
 /** PactFlow's swagger-mock-validator (an ES module): the subset check of a pact against an OpenAPI document. */
-export async function loadSwaggerMockValidator(command: string): Promise<SwaggerMockValidator> {
-  const resolved = resolveFromProject('@pactflow/swagger-mock-validator');
+export async function loadSwaggerMockValidator(
+  command: string,
+  places: readonly string[] = libraryPlaces(),
+): Promise<SwaggerMockValidator> {
+  const resolved = resolveFromProject('@pactflow/swagger-mock-validator', places);
   if (!resolved) throw missing('@pactflow/swagger-mock-validator', SWAGGER_MOCK_VALIDATOR_VERSION, command);
   const module = (await import(pathToFileURL(resolved).href)) as {
     SwaggerMockValidatorFactory: { create(): SwaggerMockValidator };

@@ -12,8 +12,8 @@ import { responses } from '../../../schemas/common.js';
 import { PactExportQuery } from '../../../schemas/pact.js';
 import { ConfigError } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
-import { servedDocument, type ServedDocument } from '../../pact/document.js';
-import { exportPact, type ExportEntry } from '../../pact/export.js';
+import type { ServedDocument } from '../../pact/document.js';
+import type { ExportEntry } from '../../pact/export.js';
 import { providerStates, type StateChange } from '../../pact/provider-states.js';
 import type { ProviderStateDefinition } from '../../pact/states.js';
 import { committedProviderDocument } from '../../plugins/contract-versions.js';
@@ -76,18 +76,17 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  const base = (() => {
-    let doc: ServedDocument | undefined;
-    return () => (doc ??= servedDocument(committedProviderDocument()));
-  })();
+  // the exporter and the documents it reads are loaded with the first export, not at start-up
   const versions = new Map<string, ServedDocument>();
-  const documentOf = (version: string | undefined): ServedDocument => {
-    const found = version === undefined ? undefined : app.contracts.find(version);
-    if (!found) return base();
-    let doc = versions.get(found.name);
-    if (!doc) versions.set(found.name, (doc = servedDocument(found.document)));
-    return doc;
-  };
+  const documentOf =
+    (servedDocument: typeof import('../../pact/document.js').servedDocument) =>
+    (version: string | undefined): ServedDocument => {
+      const found = version === undefined ? undefined : app.contracts.find(version);
+      const key = found?.name ?? '';
+      let doc = versions.get(key);
+      if (!doc) versions.set(key, (doc = servedDocument(found ? found.document : committedProviderDocument())));
+      return doc;
+    };
 
   app.get<{ Querystring: { consumer?: string; provider?: string } }>(
     '/pact',
@@ -108,7 +107,8 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
       app.journal.flush();
       const entries = app.journal.list(partnerId, {}, ALL_ENTRIES).reverse() as ExportEntry[];
       const { consumer = 'partner', provider = 'provider' } = request.query;
-      return exportPact({ entries, documentOf, consumer, provider, sandboxId: request.partner.sandboxId }).pact;
+      const [{ exportPact }, { servedDocument }] = await Promise.all([import('../../pact/export.js'), import('../../pact/document.js')]);
+      return exportPact({ entries, documentOf: documentOf(servedDocument), consumer, provider, sandboxId: request.partner.sandboxId }).pact;
     },
   );
 }
