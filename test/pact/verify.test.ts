@@ -89,6 +89,26 @@ t.test(
   },
 );
 
+t.test("--sandbox ID: the partner's own sandbox, the contract version named on every request, the sandbox kept", async (t) => {
+  const created = await fetch(`${obsim.url}/_sandbox/sandboxes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const { sandboxId, credentials } = (await created.json()) as { sandboxId: string; credentials: { clientSecret: string } };
+  const run = await runObsim(
+    ['pact', 'verify', merchantName, '--url', obsim.url, '--sandbox', sandboxId, '--contract-version', '2027-03-01'],
+    { env: { OBSIM_PARTNER_CLIENT_SECRET: credentials.clientSecret } },
+  );
+  t.equal(run.code, 1, 'red under 2027-03-01 in an unpinned sandbox', { stdout: run.stdout });
+  t.match(run.stdout, `sandbox ${sandboxId}, contract version 2027-03-01`);
+  t.match(run.stdout, /\$: Actual map is missing the following keys: merchantName/);
+  const still = await fetch(`${obsim.url}/_sandbox/sandboxes/${sandboxId}`, {
+    headers: { 'x-partner-client-id': sandboxId, 'x-partner-client-secret': credentials.clientSecret },
+  });
+  t.equal(still.status, 200, 'the sandbox is not deleted');
+});
+
 t.test('bad input: a file that is not a pact, or of a specification version obsim does not take, exits 2 in one line', async (t) => {
   const notPact = join(dir, 'not-a-pact.json');
   writeFileSync(notPact, JSON.stringify({ hello: 'world' }));
