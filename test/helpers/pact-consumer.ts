@@ -57,14 +57,12 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
     .uponReceiving('a request to create a test merchant')
     .withRequest('POST', '/v1/partner/merchants/test', (b) => b.headers(partnerHeaders).jsonBody({ companyName: 'Shop ApS' }))
     .willRespondWith(200, (b) =>
-      b
-        .headers(json)
-        .jsonBody({
-          merchantId: integer(100002),
-          clientId: string('31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd'),
-          companyName: 'Shop ApS',
-          status: 'activated',
-        }),
+      b.headers(json).jsonBody({
+        merchantId: integer(100002),
+        clientId: string('31e4dfbb-05e7-4d97-8dea-7e7d0e4499bd'),
+        companyName: 'Shop ApS',
+        status: 'activated',
+      }),
     )
     .executeTest(async (server) => {
       const res = await new PartnerClient(server.url).createTestMerchant('Shop ApS');
@@ -151,14 +149,12 @@ export async function recordPartnerFlowPact(dir: string, consumer = 'shop-app', 
       }),
     )
     .willRespondWith(200, (b) =>
-      b
-        .headers(json)
-        .jsonBody({
-          requestId: string('3f1c'),
-          status: 'pending',
-          userId: 'user-typical',
-          authorizationUrl: string('http://localhost:4010/consent/x'),
-        }),
+      b.headers(json).jsonBody({
+        requestId: string('3f1c'),
+        status: 'pending',
+        userId: 'user-typical',
+        authorizationUrl: string('http://localhost:4010/consent/x'),
+      }),
     )
     .executeTest(async (server) => {
       const res = await new PartnerClient(server.url).createConsent('eyJhbGciOiJIUzI1NiJ9.e30.sig', {
