@@ -196,13 +196,11 @@ function pactOf(name: string, interactions: Json[]): string {
   return file;
 }
 
-t.test('the pact the consumer test recorded is a subset of the document: no mismatch, and the CLI exits 0', async (t) => {
+t.test('the pact the consumer test recorded is a subset of the document: no mismatch', async (t) => {
   const report = await checkPacts({ pacts: [{ file: valid, doc: read(valid) }], document, command: 'obsim pact check' });
   t.same(report.mismatches, [], 'no false mismatch');
   t.same(report.unchecked, [], 'the document uses no 2020-12 keyword the validator leaves out');
-  const run = await runObsim(['pact', 'check', valid]);
-  t.equal(run.code, 0, 'exits 0', { stdout: run.stdout, stderr: run.stderr });
-  t.match(run.stdout, 'no mismatch with openapi.json');
+  // the CLI's exit 0 and its line on a clean pact: test/docs/pact.test.ts
 });
 
 t.test(`each of ${SEEDS.length} seeded mismatches is found, with a pointer into the pact and into the document`, async (t) => {
@@ -235,8 +233,8 @@ t.test(`each of ${SEEDS.length} seeded mismatches is found, with a pointer into 
 
 t.test("--contract-version: the check is against that version's document", async (t) => {
   const reader = await recordMerchantNamePact(dir);
-  const base = await runObsim(['pact', 'check', reader, '--json']);
-  t.equal(base.code, 0, 'merchantName is in the base document', { stdout: base.stdout });
+  const base = await checkPacts({ pacts: [{ file: reader, doc: read(reader) }], document, command: 'obsim pact check' });
+  t.same(base.mismatches, [], 'merchantName is in the base document');
   const next = await runObsim(['pact', 'check', reader, '--contracts', 'examples/contracts', '--contract-version', '2027-03-01', '--json']);
   t.equal(next.code, 1, 'and not in 2027-03-01', { stdout: next.stdout });
   const report = JSON.parse(next.stdout) as { mismatches: { message: string; document: string }[] };
