@@ -97,6 +97,11 @@ interface VerifyOpts {
 export async function verifyCommand(files: readonly string[], opts: VerifyOpts): Promise<number> {
   const command = 'obsim pact verify';
   const pacts = readPacts(command, files);
+  if (opts.sandbox !== 'new' && !opts.partnerClientSecret)
+    throw new CliExit(
+      2,
+      `${command}: --sandbox ${opts.sandbox} needs its secret: --partner-client-secret (or OBSIM_PARTNER_CLIENT_SECRET)`,
+    );
   const { runVerifier } = await import('../pact/verify.js');
   const where = await target(opts);
   let credentials: PartnerCredentials;
@@ -120,7 +125,7 @@ export async function verifyCommand(files: readonly string[], opts: VerifyOpts):
           'x-partner-client-secret': credentials.clientSecret,
         });
     } else {
-      credentials = { clientId: opts.sandbox, clientSecret: opts.partnerClientSecret ?? '' };
+      credentials = { clientId: opts.sandbox, clientSecret: opts.partnerClientSecret! };
     }
     console.log(
       `${command}: ${pacts.length} pact${pacts.length === 1 ? '' : 's'} against ${where.url}, sandbox ${credentials.clientId}${opts.contractVersion ? `, contract version ${opts.contractVersion}` : ''}`,

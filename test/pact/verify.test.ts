@@ -130,4 +130,10 @@ t.test('bad input: a file that is not a pact, or of a specification version obsi
       t.equal(run.stdout, '', 'nothing verified');
     }
   }
+  const noSecret = await runObsim(['pact', 'verify', flow, '--url', obsim.url, '--sandbox', 'sbx_mine']);
+  t.equal(noSecret.code, 2);
+  t.equal(
+    noSecret.stderr,
+    'obsim pact verify: --sandbox sbx_mine needs its secret: --partner-client-secret (or OBSIM_PARTNER_CLIENT_SECRET)\n',
+  );
 });
