@@ -11,6 +11,7 @@ import { journalSchemas } from './journal.js';
 import { aisSchemas } from './ais.js';
 import { ErrorBody } from './common.js';
 import { partnerPaymentSchemas } from './partner-payments.js';
+import { pactSchemas } from './pact.js';
 import { partnerSchemas } from './partner.js';
 import { readinessSchemas } from './readiness.js';
 import { recordingSchemas } from './recording.js';
@@ -38,4 +39,5 @@ export const sharedSchemas: readonly { $id: string }[] = [
   ...contractSchemas,
   ...collectionSchemas,
   ...harImportSchemas,
+  ...pactSchemas,
 ];

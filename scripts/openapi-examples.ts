@@ -232,6 +232,14 @@ examples.getPostmanCollection = {
 };
 await call('clearRequests', 'DELETE', '/_sandbox/requests');
 await call('resetSandboxData', 'POST', '/_sandbox/reset', {});
+// Pact (docs/pact.md): a provider state set up in the emptied sandbox, then its traffic as a pact
+await call('listPactProviderStates', 'GET', '/_sandbox/pact/provider-states');
+await call('changePactProviderState', 'POST', '/_sandbox/pact/provider-states', {
+  state: 'a payment',
+  params: { status: 'paid' },
+  action: 'setup',
+});
+await call('exportPact', 'GET', '/_sandbox/pact?consumer=shop-app&provider=open-banking-provider');
 
 await app.close();
 receiver.close();

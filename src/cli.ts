@@ -11,6 +11,7 @@ import { registerDriftCommands } from './cli/drift.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
 import { registerMcpCommand } from './cli/mcp.js';
+import { registerPactCommands } from './cli/pact.js';
 import { registerPersonaCommands } from './cli/persona.js';
 import { registerReportCommand } from './cli/report.js';
 import { registerBanksCommands } from './cli/banks.js';
@@ -88,6 +89,7 @@ export function buildCli(): Command {
   registerMcpCommand(program);
   registerDriftCommands(program);
   registerCollectionCommand(program);
+  registerPactCommands(program);
 
   return program;
 }

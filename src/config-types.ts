@@ -32,6 +32,8 @@ export interface Config {
   contracts: string | undefined;
   /** The contract version the default sandbox (the configured partners) is pinned to; undefined: the base. */
   contractVersion: string | undefined;
+  /** Folder of the partner's Pact provider states (YAML files of scenario steps, docs/pact.md). */
+  pactStates: string | undefined;
   /** Validate every response against its documented schema; a violation is a loud 500. */
   validateResponses: boolean;
   logLevel: string;

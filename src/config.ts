@@ -185,6 +185,15 @@ export const SETTINGS = [
     help: 'The contract version the default sandbox (the configured partners) is pinned to: one of --contracts (docs/contract-versions.md)',
   }),
   s({
+    key: 'pactStates',
+    flag: '--pact-states',
+    env: 'OBSIM_PACT_STATES',
+    default: undefined,
+    defaultText: 'none: the built-in states only',
+    parse: optStr,
+    help: "Folder of the partner's own Pact provider states (YAML files: a state name or pattern mapped to scenario steps and the values it answers, docs/pact.md)",
+  }),
+  s({
     key: 'validateResponses',
     flag: '--validate-responses',
     env: 'OBSIM_VALIDATE_RESPONSES',

@@ -740,6 +740,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/pact/provider-states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Pact provider states this obsim sets up
+         * @description Each state's name (or pattern: `{param}` placeholders take any text), what it builds, the params it takes (type, allowed values, default) and the values it answers for `fromProviderState`. The partner's own states (--pact-states) come first and win over a built-in state of the same name.
+         */
+        get: operations["listPactProviderStates"];
+        put?: never;
+        /**
+         * A Pact verifier's state change: set a provider state up in the caller's sandbox, or tear it down
+         * @description The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the sandbox's data is emptied and its default merchant made again). An empty state name (an interaction without a state) does nothing. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.
+         */
+        post: operations["changePactProviderState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's sandbox's traffic as a Pact v4 file
+         * @description One synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds (provider operations only): the request as sent, with the ids earlier answers handed out taken from a provider state (fromProviderState); the answer matched by equality where it identifies the answer (statuses and other enum values, error codes, flags, nulls) and by regex (documented id patterns, instants) or type everywhere else; and the built-in provider state that rebuilds what it read. Credentials, tokens and secret-named values are written as REDACTED: obsim pact verify sends a sandbox's own credentials instead. 409 journal_off when the journal is off.
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/receiver-checks": {
         parameters: {
             query?: never;
@@ -3463,6 +3507,81 @@ export interface components {
             summary: components["schemas"]["SandboxHarImportSummary"];
             /** @description The summary in words, a line each (as the CLI prints it) */
             lines: string[];
+        };
+        /**
+         * SandboxPactStateChange
+         * @description A Pact verifier's state-change request: the state an interaction names, its params, and whether to set it up or tear it down. An interaction without a state is sent with an empty name, which does nothing.
+         */
+        SandboxPactStateChange: {
+            /** @description The provider state (a name or a name a pattern matches); empty: nothing to do */
+            state: string;
+            /** @description Its params (Pact V3 and V4); each must be of the type the state declares */
+            params?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description setup (default) or teardown
+             * @default setup
+             * @enum {string}
+             */
+            action: "setup" | "teardown";
+        };
+        /**
+         * SandboxPactStateValues
+         * @description The values a state set up made (`{"merchantClientId": "…", "paymentId": 5000003}`): the verifier puts them where the pact says fromProviderState. Empty after a teardown or an empty state.
+         */
+        SandboxPactStateValues: {
+            [key: string]: unknown;
+        };
+        /** SandboxPactStateList */
+        SandboxPactStateList: {
+            /** @description The states this obsim sets up: the partner's (--pact-states) first, then the built-in ones */
+            items: {
+                /** @description The state name, or a pattern whose `{param}` placeholders take any text */
+                name: string;
+                description: string;
+                /** @description The params it takes, by name */
+                params: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        type: "string" | "number" | "integer" | "boolean" | "array";
+                        enum?: (string | number)[];
+                        /** @description An array param's items */
+                        items?: {
+                            /** @enum {string} */
+                            type: "string" | "number" | "integer" | "boolean";
+                            enum?: (string | number)[];
+                        };
+                        /** @description The value used when the param is not sent */
+                        default?: unknown;
+                        description?: string;
+                    };
+                };
+                /** @description The values it answers, by name, with what each is */
+                answers: {
+                    [key: string]: string;
+                };
+                /** @description `built-in`, or the file of --pact-states it comes from */
+                source: string;
+            }[];
+        };
+        /**
+         * SandboxPact
+         * @description A Pact Specification v4 file (https://github.com/pact-foundation/pact-specification/tree/version-4): one synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds.
+         */
+        SandboxPact: {
+            consumer: {
+                name: string;
+            };
+            provider: {
+                name: string;
+            };
+            interactions: {
+                [key: string]: unknown;
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -6793,6 +6912,947 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["FaultProfile"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPactProviderStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "name": "a merchant",
+                     *           "description": "A merchant of the partner: a test merchant (activated at creation), a standard one or a fast-tracked one, in the onboarding status asked for (driven there by the sandbox controls).",
+                     *           "params": {
+                     *             "kind": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "test",
+                     *                 "standard",
+                     *                 "fast-track"
+                     *               ],
+                     *               "description": "How it was created; default: the one that reaches `status` (test for activated and inactive)"
+                     *             },
+                     *             "status": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "pending_onboarding",
+                     *                 "pending_completion",
+                     *                 "pending_partner_ais",
+                     *                 "awaiting_approval",
+                     *                 "activated",
+                     *                 "rejected",
+                     *                 "inactive"
+                     *               ],
+                     *               "default": "activated",
+                     *               "description": "Its onboarding status"
+                     *             },
+                     *             "companyName": {
+                     *               "type": "string",
+                     *               "default": "Pact Shop ApS",
+                     *               "description": "Its company name"
+                     *             },
+                     *             "subTppStatus": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "created",
+                     *                 "failed"
+                     *               ],
+                     *               "description": "A fast-tracked merchant: failed makes its sub-TPP creation fail, so it onboards as a standard one"
+                     *             }
+                     *           },
+                     *           "answers": {
+                     *             "merchantId": "its merchantId",
+                     *             "merchantClientId": "its clientId (what payments name as merchantClientId)",
+                     *             "companyName": "its company name",
+                     *             "status": "its status",
+                     *             "onboardingToken": "its onboarding token (standard and fast-track merchants)"
+                     *           },
+                     *           "source": "built-in"
+                     *         },
+                     *         {
+                     *           "name": "a payment",
+                     *           "description": "A payment to an activated test merchant of the partner, in the status asked for: pending (as created), processing (approved at the bank), paid (approved and settled) or failed (with its failureReason). Its bankPaymentStatus is the one the status has.",
+                     *           "params": {
+                     *             "status": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "pending",
+                     *                 "processing",
+                     *                 "paid",
+                     *                 "failed"
+                     *               ],
+                     *               "default": "pending",
+                     *               "description": "Its status"
+                     *             },
+                     *             "failureReason": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "bank_rejected",
+                     *                 "payer_abandoned",
+                     *                 "expired"
+                     *               ],
+                     *               "description": "Why it failed (status failed; default bank_rejected)"
+                     *             },
+                     *             "amount": {
+                     *               "type": "number",
+                     *               "default": 100,
+                     *               "description": "Its amount (DKK)"
+                     *             },
+                     *             "currency": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "DKK"
+                     *               ],
+                     *               "default": "DKK",
+                     *               "description": "Its currency (the provider pays in DKK only)"
+                     *             },
+                     *             "referenceNumber": {
+                     *               "type": "string",
+                     *               "default": "pact-order-1",
+                     *               "description": "Its reference number"
+                     *             }
+                     *           },
+                     *           "answers": {
+                     *             "paymentId": "its paymentId",
+                     *             "merchantId": "its merchant's merchantId",
+                     *             "merchantClientId": "its merchant's clientId",
+                     *             "referenceNumber": "its reference number",
+                     *             "amount": "its amount",
+                     *             "status": "its status",
+                     *             "bankPaymentStatus": "its bankPaymentStatus",
+                     *             "paymentUrl": "its hosted payment page"
+                     *           },
+                     *           "source": "built-in"
+                     *         },
+                     *         {
+                     *           "name": "a webhook",
+                     *           "description": "A webhook registration of the partner (POST /v1/partner/webhooks), for the events asked for.",
+                     *           "params": {
+                     *             "url": {
+                     *               "type": "string",
+                     *               "default": "https://partner.example.test/webhooks",
+                     *               "description": "Where it delivers"
+                     *             },
+                     *             "events": {
+                     *               "type": "array",
+                     *               "items": {
+                     *                 "type": "string",
+                     *                 "enum": [
+                     *                   "payment.completed",
+                     *                   "payment.failed",
+                     *                   "merchant.activated",
+                     *                   "merchant.deactivated",
+                     *                   "merchant.onboarding.completed"
+                     *                 ]
+                     *               },
+                     *               "default": [
+                     *                 "payment.completed",
+                     *                 "payment.failed"
+                     *               ],
+                     *               "description": "The event names it is registered for"
+                     *             }
+                     *           },
+                     *           "answers": {
+                     *             "webhookId": "its id",
+                     *             "url": "its URL"
+                     *           },
+                     *           "source": "built-in"
+                     *         },
+                     *         {
+                     *           "name": "a consent",
+                     *           "description": "An AIS consent of a bank user for an activated test merchant, in the status asked for (driven there by the sandbox controls), and a bearer token for the user and merchant.",
+                     *           "params": {
+                     *             "status": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "pending",
+                     *                 "authorized",
+                     *                 "expired",
+                     *                 "revoked",
+                     *                 "failed"
+                     *               ],
+                     *               "default": "authorized",
+                     *               "description": "Its status"
+                     *             },
+                     *             "userId": {
+                     *               "type": "string",
+                     *               "default": "user-typical",
+                     *               "description": "The sandbox bank user (user-typical, user-no-accounts, user-multi-currency, user-100k, or any other id)"
+                     *             },
+                     *             "permissions": {
+                     *               "type": "array",
+                     *               "items": {
+                     *                 "type": "string",
+                     *                 "enum": [
+                     *                   "ais:accounts:read",
+                     *                   "ais:balance:read",
+                     *                   "ais:transactions:read"
+                     *                 ]
+                     *               },
+                     *               "default": [
+                     *                 "ais:accounts:read",
+                     *                 "ais:balance:read",
+                     *                 "ais:transactions:read"
+                     *               ],
+                     *               "description": "The bearer token's permissions"
+                     *             },
+                     *             "token": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "valid",
+                     *                 "expired"
+                     *               ],
+                     *               "default": "valid",
+                     *               "description": "expired: the sandbox's clock is moved past the bearer token's expiry (its exp claim) after it was made"
+                     *             }
+                     *           },
+                     *           "answers": {
+                     *             "consentRequestId": "its requestId",
+                     *             "consentId": "its consentId (once authorized)",
+                     *             "userId": "the bank user",
+                     *             "merchantId": "the merchant's merchantId",
+                     *             "token": "a bearer token for the user and merchant (generate-token)"
+                     *           },
+                     *           "source": "built-in"
+                     *         },
+                     *         {
+                     *           "name": "a bank user with accounts and transactions",
+                     *           "description": "A sandbox bank user whose accounts and transactions an activated test merchant may read: a bearer token and (unless consent is none) a consent in that status. The accounts and transactions are the sandbox bank's, the same for a user id everywhere.",
+                     *           "params": {
+                     *             "userId": {
+                     *               "type": "string",
+                     *               "default": "user-typical",
+                     *               "description": "The sandbox bank user (user-typical, user-no-accounts, user-multi-currency, user-100k, or any other id)"
+                     *             },
+                     *             "consent": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "none",
+                     *                 "pending",
+                     *                 "authorized",
+                     *                 "expired",
+                     *                 "revoked",
+                     *                 "failed"
+                     *               ],
+                     *               "default": "authorized",
+                     *               "description": "The status of the consent made for it, or none"
+                     *             },
+                     *             "permissions": {
+                     *               "type": "array",
+                     *               "items": {
+                     *                 "type": "string",
+                     *                 "enum": [
+                     *                   "ais:accounts:read",
+                     *                   "ais:balance:read",
+                     *                   "ais:transactions:read"
+                     *                 ]
+                     *               },
+                     *               "default": [
+                     *                 "ais:accounts:read",
+                     *                 "ais:balance:read",
+                     *                 "ais:transactions:read"
+                     *               ],
+                     *               "description": "The bearer token's permissions"
+                     *             },
+                     *             "token": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "valid",
+                     *                 "expired"
+                     *               ],
+                     *               "default": "valid",
+                     *               "description": "expired: the sandbox's clock is moved past the bearer token's expiry (its exp claim) after it was made"
+                     *             }
+                     *           },
+                     *           "answers": {
+                     *             "userId": "the bank user",
+                     *             "merchantId": "the merchant's merchantId",
+                     *             "token": "a bearer token for the user and merchant",
+                     *             "consentRequestId": "the consent's requestId (unless consent is none)",
+                     *             "accountId": "the user's first account (when the consent lets it be read)",
+                     *             "iban": "that account's IBAN"
+                     *           },
+                     *           "source": "built-in"
+                     *         },
+                     *         {
+                     *           "name": "no data",
+                     *           "description": "The sandbox emptied (POST /_sandbox/reset): only its default merchant, as when it was created.",
+                     *           "params": {},
+                     *           "answers": {},
+                     *           "source": "built-in"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxPactStateList"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changePactProviderState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "a payment",
+                 *       "params": {
+                 *         "status": "paid"
+                 *       },
+                 *       "action": "setup"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxPactStateChange"];
+            };
+        };
+        responses: {
+            /** @description The values a state set up made (`{"merchantClientId": "…", "paymentId": 5000003}`): the verifier puts them where the pact says fromProviderState. Empty after a teardown or an empty state. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": 5000004,
+                     *       "merchantId": 100010,
+                     *       "merchantClientId": "9ae089ee-cabb-46b5-98fc-ed9a632442d6",
+                     *       "referenceNumber": "pact-order-1",
+                     *       "amount": 100,
+                     *       "status": "paid",
+                     *       "bankPaymentStatus": "AcceptedSettlementCompleted",
+                     *       "paymentUrl": "http://localhost:4010/pay/pay_5000004_bylRdcMYdF-NrQ2WydNsUT"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxPactStateValues"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportPact: {
+        parameters: {
+            query?: {
+                /** @description The pact's consumer name */
+                consumer?: string;
+                /** @description The pact's provider name */
+                provider?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Pact Specification v4 file (https://github.com/pact-foundation/pact-specification/tree/version-4): one synchronous HTTP interaction per distinct operation and answer the sandbox's journal holds. */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "consumer": {
+                     *         "name": "shop-app"
+                     *       },
+                     *       "provider": {
+                     *         "name": "open-banking-provider"
+                     *       },
+                     *       "interactions": [
+                     *         {
+                     *           "type": "Synchronous/HTTP",
+                     *           "description": "createTestMerchant answers 200 activated",
+                     *           "providerStates": [],
+                     *           "request": {
+                     *             "method": "POST",
+                     *             "path": "/v1/partner/merchants/test",
+                     *             "body": {
+                     *               "contentType": "application/json",
+                     *               "encoded": false,
+                     *               "content": {
+                     *                 "companyName": "Pact Shop ApS"
+                     *               }
+                     *             },
+                     *             "headers": {
+                     *               "X-Partner-Client-Id": [
+                     *                 "REDACTED"
+                     *               ],
+                     *               "X-Partner-Client-Secret": [
+                     *                 "REDACTED"
+                     *               ],
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "response": {
+                     *             "status": 200,
+                     *             "headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "body": {
+                     *               "contentType": "application/json",
+                     *               "encoded": false,
+                     *               "content": {
+                     *                 "merchantId": 100010,
+                     *                 "clientId": "9ae089ee-cabb-46b5-98fc-ed9a632442d6",
+                     *                 "companyName": "Pact Shop ApS",
+                     *                 "status": "activated",
+                     *                 "message": "Test merchant created and activated: it can accept payments at once (sandbox only)."
+                     *               }
+                     *             },
+                     *             "matchingRules": {
+                     *               "body": {
+                     *                 "$.merchantId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "integer"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.clientId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.companyName": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.status": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.message": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               "header": {
+                     *                 "Content-Type": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^application/json.*"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             }
+                     *           },
+                     *           "comments": {
+                     *             "text": [
+                     *               "From journal entry #87."
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Synchronous/HTTP",
+                     *           "description": "createPayment answers 200 pending",
+                     *           "providerStates": [
+                     *             {
+                     *               "name": "a merchant",
+                     *               "params": {
+                     *                 "kind": "test",
+                     *                 "status": "activated"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "request": {
+                     *             "method": "POST",
+                     *             "path": "/v1/partner/payments",
+                     *             "body": {
+                     *               "contentType": "application/json",
+                     *               "encoded": false,
+                     *               "content": {
+                     *                 "merchantClientId": "9ae089ee-cabb-46b5-98fc-ed9a632442d6",
+                     *                 "amount": 100,
+                     *                 "referenceNumber": "pact-order-1"
+                     *               }
+                     *             },
+                     *             "headers": {
+                     *               "X-Partner-Client-Id": [
+                     *                 "REDACTED"
+                     *               ],
+                     *               "X-Partner-Client-Secret": [
+                     *                 "REDACTED"
+                     *               ],
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "generators": {
+                     *               "body": {
+                     *                 "$.merchantClientId": {
+                     *                   "type": "ProviderState",
+                     *                   "expression": "${merchantClientId}",
+                     *                   "dataType": "STRING"
+                     *                 }
+                     *               }
+                     *             }
+                     *           },
+                     *           "response": {
+                     *             "status": 200,
+                     *             "headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "body": {
+                     *               "contentType": "application/json",
+                     *               "encoded": false,
+                     *               "content": {
+                     *                 "paymentId": 5000004,
+                     *                 "status": "pending",
+                     *                 "bankPaymentStatus": "Pending",
+                     *                 "failureReason": null,
+                     *                 "amount": 100,
+                     *                 "currency": "DKK",
+                     *                 "referenceNumber": "pact-order-1",
+                     *                 "merchantClientId": "9ae089ee-cabb-46b5-98fc-ed9a632442d6",
+                     *                 "merchantName": "Pact Shop ApS",
+                     *                 "paymentUrl": "http://localhost:4010/pay/pay_5000004_bylRdcMYdF-NrQ2WydNsUT",
+                     *                 "createdAt": "2026-03-02T09:40:00.001Z",
+                     *                 "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *                 "expiresAt": "2026-03-02T10:10:00.001Z"
+                     *               }
+                     *             },
+                     *             "matchingRules": {
+                     *               "body": {
+                     *                 "$.paymentId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "integer"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.status": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.bankPaymentStatus": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.failureReason": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.amount": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "integer"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.currency": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.referenceNumber": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.merchantClientId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.merchantName": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.paymentUrl": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.createdAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.updatedAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.expiresAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               "header": {
+                     *                 "Content-Type": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^application/json.*"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             }
+                     *           },
+                     *           "comments": {
+                     *             "text": [
+                     *               "From journal entry #88."
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "type": "Synchronous/HTTP",
+                     *           "description": "getPaymentStatus answers 200 paid",
+                     *           "providerStates": [
+                     *             {
+                     *               "name": "a payment",
+                     *               "params": {
+                     *                 "status": "paid"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "request": {
+                     *             "method": "GET",
+                     *             "path": "/v1/partner/payments/5000004/status",
+                     *             "headers": {
+                     *               "X-Partner-Client-Id": [
+                     *                 "REDACTED"
+                     *               ],
+                     *               "X-Partner-Client-Secret": [
+                     *                 "REDACTED"
+                     *               ]
+                     *             },
+                     *             "generators": {
+                     *               "path": {
+                     *                 "type": "ProviderState",
+                     *                 "expression": "/v1/partner/payments/${paymentId}/status",
+                     *                 "dataType": "STRING"
+                     *               }
+                     *             }
+                     *           },
+                     *           "response": {
+                     *             "status": 200,
+                     *             "headers": {
+                     *               "Content-Type": [
+                     *                 "application/json"
+                     *               ]
+                     *             },
+                     *             "body": {
+                     *               "contentType": "application/json",
+                     *               "encoded": false,
+                     *               "content": {
+                     *                 "paymentId": 5000004,
+                     *                 "status": "paid",
+                     *                 "bankPaymentStatus": "AcceptedSettlementCompleted",
+                     *                 "failureReason": null,
+                     *                 "amount": 100,
+                     *                 "currency": "DKK",
+                     *                 "referenceNumber": "pact-order-1",
+                     *                 "merchantClientId": "9ae089ee-cabb-46b5-98fc-ed9a632442d6",
+                     *                 "merchantName": "Pact Shop ApS",
+                     *                 "paymentUrl": "http://localhost:4010/pay/pay_5000004_bylRdcMYdF-NrQ2WydNsUT",
+                     *                 "createdAt": "2026-03-02T09:40:00.001Z",
+                     *                 "updatedAt": "2026-03-02T09:40:00.001Z",
+                     *                 "expiresAt": "2026-03-02T10:10:00.001Z"
+                     *               }
+                     *             },
+                     *             "matchingRules": {
+                     *               "body": {
+                     *                 "$.paymentId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "integer"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.status": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.bankPaymentStatus": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.failureReason": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.amount": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "integer"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.currency": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "equality"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.referenceNumber": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.merchantClientId": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.merchantName": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.paymentUrl": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "type"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.createdAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.updatedAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "$.expiresAt": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               "header": {
+                     *                 "Content-Type": {
+                     *                   "combine": "AND",
+                     *                   "matchers": [
+                     *                     {
+                     *                       "match": "regex",
+                     *                       "regex": "^application/json.*"
+                     *                     }
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             }
+                     *           },
+                     *           "comments": {
+                     *             "text": [
+                     *               "From journal entry #91."
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "pactSpecification": {
+                     *           "version": "4.0"
+                     *         },
+                     *         "obsim": {
+                     *           "exportedFrom": "default"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxPact"];
                 };
             };
             /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */

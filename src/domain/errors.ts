@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   validation_failed: { status: 400, message: 'The request is not valid' },
   malformed_json: { status: 400, message: 'The request body is not valid JSON' },
   unknown_field: { status: 400, message: 'The request has a property that is not part of the API (strict mode)' },
+  unknown_provider_state: { status: 400, message: 'No Pact provider state of that name (GET /_sandbox/pact/provider-states lists them)' },
   // generate-token answers only 200, 400 and 500 (contract error table): its merchant problems are input problems
   merchant_id_unknown: { status: 400, message: 'merchantId names no merchant' },
   merchant_id_not_activated: { status: 400, message: 'merchantId names a merchant that is not activated' },
@@ -64,6 +65,7 @@ export const ERROR_CATALOGUE = {
   onboarding_link_expired: { status: 409, message: 'The onboarding link has expired; ask the partner to resend it' },
   journal_off: { status: 409, message: 'The request journal is off on this server (--journal off / OBSIM_JOURNAL=off)' },
   snapshot_exists: { status: 409, message: 'A snapshot of that name exists; snapshot names are unique in the simulator' },
+  provider_state_failed: { status: 409, message: 'The Pact provider state could not be built in this sandbox (a step of it failed)' },
   onboarding_closed: { status: 409, message: 'The merchant has finished onboarding; there is no onboarding link to resend' },
   request_timeout: { status: 408, message: 'The request was not received completely within the request timeout (30 s)' },
   payload_too_large: { status: 413, message: 'The request body is too large' },

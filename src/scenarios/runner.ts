@@ -88,6 +88,8 @@ export interface RunOptions {
   parallel?: number;
   /** Run every scenario under this contract version, whatever its own `contractVersion` says. */
   contractVersion?: string;
+  /** Handed the run's variables when the scenario ends (a Pact provider state answers values from them). */
+  onVariables?(vars: Readonly<Record<string, unknown>>): void;
 }
 
 /** A fresh sandbox for one scenario: its credentials, and how to delete it. */
@@ -237,6 +239,7 @@ async function runIn(
     options.reporter?.stepEnd?.(sr, scenario);
   }
   result.passed = !failed;
+  options.onVariables?.(ctx.vars);
   result.durationMs = Date.now() - started;
   options.reporter?.scenarioEnd?.(result, position.index, position.total);
   return result;

@@ -12,6 +12,7 @@ import { collectionRoutes } from './collections.js';
 import { contractRoutes } from './contract.js';
 import { deliveryRoutes } from './deliveries.js';
 import { faultRoutes } from './faults.js';
+import { pactRoutes } from './pact.js';
 import { receiverCheckRoutes } from './receiver-checks.js';
 import { requestRoutes } from './requests.js';
 import { resetRoutes } from './reset.js';
@@ -29,6 +30,7 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
   await app.register(actionRoutes);
   await app.register(deliveryRoutes);
   await app.register(faultRoutes);
+  await app.register(pactRoutes);
   await app.register(receiverCheckRoutes);
   await app.register(requestRoutes);
   await app.register(resetRoutes);

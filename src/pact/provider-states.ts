@@ -1,0 +1,87 @@
+/**
+ * The Pact verifier's state-change protocol, served by obsim (POST /_sandbox/pact/provider-states):
+ * `{ state, params, action: setup | teardown }` for each state an interaction names. Setup finds
+ * the state (a partner's from `--pact-states`, then a built-in one; a name, then a pattern),
+ * checks its params, runs its steps with the scenario runner in the caller's sandbox and answers
+ * the values it made, which the verifier puts where the pact says `fromProviderState`. Teardown
+ * runs the state's own teardown steps, or resets the sandbox (POST /_sandbox/reset).
+ */
+import { ApiError } from '../domain/errors.js';
+import { statePattern, stateParams } from '../domain/pact.js';
+import type { PartnerCredentials } from '../scenarios/context.js';
+import { runScenario } from '../scenarios/runner.js';
+import type { Transport } from '../scenarios/transport.js';
+import type { Step } from '../scenarios/types.js';
+import { BUILT_IN_STATES, type ProviderStateDefinition } from './states.js';
+
+export interface StateChange {
+  state: string;
+  params?: Record<string, unknown>;
+  action?: 'setup' | 'teardown';
+}
+
+export interface StateCaller {
+  transport: Transport;
+  partner: PartnerCredentials;
+}
+
+export interface ProviderStates {
+  /** The partner's states first, then the built-in ones. */
+  list(): readonly ProviderStateDefinition[];
+  /** Set a state up (its values) or tear it down (`{}`); an empty state name does nothing. */
+  change(change: StateChange, caller: StateCaller): Promise<Record<string, unknown>>;
+}
+
+/** Runs `steps` as a scenario in the caller's sandbox; its variables, or a 409 naming the step that failed. */
+async function run(state: string, steps: Step[], vars: Record<string, unknown>, caller: StateCaller): Promise<Record<string, unknown>> {
+  let seen: Readonly<Record<string, unknown>> = {};
+  const result = await runScenario(
+    { name: `pact state: ${state}`, steps },
+    { transport: caller.transport, partner: caller.partner, vars, onVariables: (v) => (seen = v) },
+  );
+  if (!result.passed) {
+    const failed = result.steps.find((s) => s.status === 'failed');
+    throw new ApiError('provider_state_failed', {
+      field: '/state',
+      message: `The provider state ${JSON.stringify(state)} could not be built: ${failed ? `step ${failed.index} (${failed.label}): ${failed.message}` : (result.error ?? 'its setup failed')}`,
+    });
+  }
+  return { ...seen };
+}
+
+export function providerStates(partnerStates: readonly ProviderStateDefinition[]): ProviderStates {
+  const all = [...partnerStates, ...BUILT_IN_STATES];
+  const patterns = all.map((definition) => ({ definition, pattern: statePattern(definition.name) }));
+
+  function find(state: string): { definition: ProviderStateDefinition; fromName: Record<string, string> } {
+    const exact = all.find((d) => d.name === state);
+    if (exact) return { definition: exact, fromName: {} };
+    for (const { definition, pattern } of patterns) {
+      const fromName = pattern.placeholders.length ? pattern.match(state) : undefined;
+      if (fromName) return { definition, fromName };
+    }
+    throw new ApiError('unknown_provider_state', {
+      field: '/state',
+      message: `No provider state ${JSON.stringify(state)}: the known states are ${all.map((d) => JSON.stringify(d.name)).join(', ')} (GET /_sandbox/pact/provider-states lists them with their params)`,
+    });
+  }
+
+  return {
+    list: () => all,
+    async change(change, caller) {
+      if (change.state === '') return {};
+      const { definition, fromName } = find(change.state);
+      const params = stateParams(definition.params, fromName, change.params ?? {});
+      if ((change.action ?? 'setup') === 'teardown') {
+        await run(change.state, definition.teardown ?? [{ control: { reset: true } }], params, caller);
+        return {};
+      }
+      const plan = definition.plan(params);
+      const vars = await run(change.state, plan.steps, params, caller);
+      const more = plan.then?.(vars) ?? [];
+      if (more.length) await run(change.state, more, params, caller);
+      const answers = plan.answers(vars);
+      return Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== undefined));
+    },
+  };
+}
