@@ -20,7 +20,7 @@ import type { ErrorObject } from 'ajv';
 import Fastify, { type FastifyError } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
-import { validationToApiError } from '../plugins/validation.js';
+import { validationToApiError } from '../compilers/validation.js';
 import { Capture, forward, passOn } from './proxy.js';
 import { ownWorker } from '../worker-thread.js';
 import type { ReportFormat, ReplayerOptions, SeenExchange, UpstreamClockRead } from './shadow-messages.js';
