@@ -102,6 +102,26 @@ t.test('each way a version file can be wrong is refused with its file and pointe
       /before the deprecation/,
     ],
     [
+      "a deprecated operation with no instant (neither its own nor the version's)",
+      {
+        'a.yaml': overlay('v1', [
+          { target: "$.paths['/v1/partner/merchants/{merchantId}/resend-onboarding'].post", update: { deprecated: true } },
+        ]),
+      },
+      '/x-obsim/operations/resendMerchantOnboarding/deprecatedAt',
+      /resendMerchantOnboarding \(POST \/v1\/partner\/merchants\/\{merchantId\}\/resend-onboarding\) is deprecated .* no instant/,
+    ],
+    [
+      'a deprecated request field with no instant',
+      {
+        'a.yaml': overlay('v1', [
+          { target: '$.components.schemas.CreateMerchantRequest.properties.partnerRefId', update: { deprecated: true } },
+        ]),
+      },
+      '/x-obsim/operations/createMerchant/deprecatedAt',
+      /the request field \/partnerRefId deprecated .* no instant/,
+    ],
+    [
       'a result that is not OpenAPI 3.1',
       { 'a.yaml': overlay('v1', [{ target: "$.paths['/v1/partner/payments'].post", update: { responses: 'none' } }]) },
       '',
