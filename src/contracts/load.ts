@@ -16,6 +16,7 @@ import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
 import { ContractFileError } from './errors.js';
+import { brokenExample, shapeExamples } from './examples.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
 import { deprecatedFields, schemaAt, type Operation, operationsOf } from './walk.js';
 
@@ -103,6 +104,10 @@ export function loadVersion(file: string, base: OpenApiDocument): LoadedVersion 
   }
   document.info = { ...document.info, version: name };
   checkSwitches(switches, base, document, fail);
+  // the document's examples show what the version sends, and follow its schemas
+  shapeExamples(document, switches, name);
+  const broken = brokenExample(document);
+  if (broken) fail('', `the example at ${broken.at} of the document it makes does not follow its schema: ${broken.problem}`);
   return { name, file, document, switches, title: overlay.info.title };
 }
 

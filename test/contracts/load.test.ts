@@ -122,6 +122,17 @@ t.test('each way a version file can be wrong is refused with its file and pointe
       /the request field \/partnerRefId deprecated .* no instant/,
     ],
     [
+      'an example that breaks its schema once the switches shaped it',
+      {
+        'a.yaml': overlay('v1', [
+          { target: '$.components.schemas.Payment.properties', update: { settlementDay: { type: 'string', format: 'date' } } },
+          { target: '$.components.schemas.Payment', update: { required: ['paymentId', 'status', 'settlementDay'] } },
+        ]),
+      },
+      '',
+      /the example at \/paths\/~1v1~1partner~1payments\/post\/responses\/200\/content\/application~1json\/example of the document it makes does not follow its schema: \/settlementDay is required/,
+    ],
+    [
       'a result that is not OpenAPI 3.1',
       { 'a.yaml': overlay('v1', [{ target: "$.paths['/v1/partner/payments'].post", update: { responses: 'none' } }]) },
       '',
