@@ -148,7 +148,8 @@ export function verdictOf(kind: ChangeKind, facts: VerdictFacts = {}): Verdict {
       return v(false, facts.required ? 'response-required-property-added' : 'response-optional-property-added');
     case 'answer-field-removed':
     case 'webhook-field-removed':
-      return v(true, facts.required ? 'response-required-property-removed' : 'response-optional-property-removed');
+      // a client could not count on an optional field being there (oasdiff since 1.30 reports it at INFO)
+      return facts.required ? v(true, 'response-required-property-removed') : v(false, 'response-optional-property-removed');
     case 'answer-field-required':
     case 'webhook-field-required':
       return v(false, 'response-property-became-required');
