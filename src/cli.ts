@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { registerClusterCommand } from './cli/cluster.js';
+import { registerContractCommands } from './cli/contract.js';
 import { registerDriftCommands } from './cli/drift.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
@@ -86,6 +87,7 @@ export function buildCli(): Command {
   registerClusterCommand(program);
   registerMcpCommand(program);
   registerDriftCommands(program);
+  registerContractCommands(program);
 
   return program;
 }
