@@ -104,10 +104,10 @@ export const answersBankData = (op: Operation): boolean => op.kind === 'provider
  */
 const BANK_LISTED: ReadonlySet<IdKind> = new Set(['account']);
 
-export function contract(): Contract {
+/** `provider`: the document obsim answers by (a contract version's, when the shadow's sandbox is pinned to one); default the base. */
+export function contract(provider: Doc = readDoc('provider')): Contract {
   type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };
   const router = Router<Router.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 16_384 });
-  const provider = readDoc('provider');
   const controls = readDoc('controls');
   for (const [doc, kind] of [
     [provider, 'provider'],

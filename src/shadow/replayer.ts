@@ -65,7 +65,7 @@ export class Replayer {
   private sandboxHeaders!: Record<string, string>;
   private receiver!: Server;
   private receiverUrl = '';
-  private readonly contract: Contract = contract();
+  private contract: Contract = contract();
   private readonly ids: IdMap;
   private readonly ctx: CompareContext;
 
@@ -110,14 +110,33 @@ export class Replayer {
   }
 
   async start(): Promise<void> {
-    this.obsim = await buildApp({ config: { db: ':memory:', logLevel: 'silent', metrics: false, journal: false }, logger: false });
+    const { contracts, contractVersion } = this.options;
+    this.obsim = await buildApp({
+      config: { db: ':memory:', logLevel: 'silent', metrics: false, journal: false, ...(contracts !== undefined ? { contracts } : {}) },
+      logger: false,
+    });
     await this.obsim.ready();
+    // pinned to a version: obsim answers by it, and the comparison reads its document (its enums)
+    const version = contractVersion === undefined ? undefined : this.obsim.contracts.find(contractVersion);
+    if (contractVersion !== undefined && !version && contractVersion !== 'base')
+      throw new Error(
+        `no contract version ${JSON.stringify(contractVersion)}: the versions are ${this.obsim.contracts.names().join(', ')}`,
+      );
+    if (version) {
+      this.contract = contract(version.document as never);
+      Object.assign(this.ctx, { enumKeys: new Set(this.contract.enums.keys()), enumValues: this.contract.enums });
+    }
     const start = new Date().toISOString();
     // never expires while the shadow runs: a time to live of 30 days, used at least hourly (tick)
     const created = await this.obsim.inject({
       method: 'POST',
       url: '/_sandbox/sandboxes',
-      payload: { name: 'shadow', ttl: '30d', clock: { start, frozen: true } },
+      payload: {
+        name: 'shadow',
+        ttl: '30d',
+        clock: { start, frozen: true },
+        ...(contractVersion !== undefined ? { contractVersion } : {}),
+      },
     });
     if (created.statusCode !== 200) throw new Error(`obsim could not make the shadow's sandbox: ${created.body}`);
     const { clientId, clientSecret } = created.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;

@@ -58,6 +58,12 @@ export interface ShadowOptions {
    * default for a shadow in a test suite's own process, where the replay should keep up.
    */
   lowPriority?: boolean;
+  /**
+   * A folder of contract versions (docs/contract-versions.md) and the one the shadow's obsim is
+   * pinned to: its answers, and the document the comparison reads, are that version's.
+   */
+  contracts?: string;
+  contractVersion?: string;
 }
 
 export interface Shadow {
@@ -113,6 +119,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     timeoutMs,
     lowPriority: options.lowPriority ?? false,
+    ...(options.contracts !== undefined ? { contracts: options.contracts } : {}),
+    ...(options.contractVersion !== undefined ? { contractVersion: options.contractVersion } : {}),
   });
   const answers = new Map<number, (value: unknown) => void>();
   let nextAsk = 0;
