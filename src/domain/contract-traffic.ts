@@ -40,7 +40,7 @@ export interface CallsSeen {
   /** Request headers the journal keeps, by lower-case name. */
   headers: Record<string, Evidence>;
   /** What each request carried (its body's fields, `?name` for a query parameter, `header:name`), for "the calls that did not send X"; null: too many shapes. */
-  shapes: { carried: string[]; seen: Evidence }[] | null;
+  shapes: { carried: string[]; key: string; seen: Evidence }[] | null;
   /** Answer fields received, by status answered. */
   answers: Record<string, Record<string, FieldSeen>>;
 }
@@ -76,26 +76,31 @@ export function mergeEvidence(a: Evidence, b: Evidence): Evidence {
   return { count: a.count + b.count, first: first.slice(0, FIRST_IDS) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** An RFC 6901 token; most keys need no escaping, and this runs for every key of every body read. */
+const token = (key: string): string => (key.includes('~') || key.includes('/') ? pointerToken(key) : key);
+
+function visitField(out: Map<string, Set<string>>, node: unknown, pointer: string, depth: number): void {
+  let values = out.get(pointer);
+  if (!values) out.set(pointer, (values = new Set()));
+  if (node === null || typeof node !== 'object') values.add(JSON.stringify(node));
+  else walkFields(out, node, pointer, depth);
+}
+
+function walkFields(out: Map<string, Set<string>>, node: object, pointer: string, depth: number): void {
+  if (depth > 16) return;
+  if (Array.isArray(node)) {
+    const items = `${pointer}/*`;
+    for (const item of node) visitField(out, item, items, depth + 1);
+  } else {
+    const o = node as Record<string, unknown>;
+    for (const key in o) visitField(out, o[key], `${pointer}/${token(key)}`, depth + 1);
+  }
+}
 
 /** Each field pointer of a JSON value (once, `*` for items) with its scalar values. */
 function fieldsIn(value: unknown): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  const walk = (node: unknown, pointer: string, depth: number): void => {
-    if (depth > 16) return;
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item, `${pointer}/*`, depth + 1);
-    } else if (isObject(node)) {
-      for (const key in node) visit(node[key], `${pointer}/${pointerToken(key)}`, depth + 1);
-    }
-  };
-  const visit = (node: unknown, pointer: string, depth: number): void => {
-    let values = out.get(pointer);
-    if (!values) out.set(pointer, (values = new Set()));
-    if (node === null || typeof node !== 'object') values.add(JSON.stringify(node));
-    else walk(node, pointer, depth);
-  };
-  walk(value, '', 0);
+  if (value !== null && typeof value === 'object') walkFields(out, value, '', 0);
   return out;
 }
 
@@ -153,10 +158,10 @@ export function addEntry(facts: TrafficFacts, e: TrafficEntry): void {
   if (seen.shapes !== null) {
     const carried = [...body.keys(), ...[...query.keys()].map((k) => `?${k}`), ...Object.keys(e.headers).map((h) => `header:${h}`)].sort();
     const key = carried.join('\n');
-    let shape = seen.shapes.find((s) => s.carried.join('\n') === key);
+    let shape = seen.shapes.find((s) => s.key === key);
     if (!shape) {
       if (seen.shapes.length >= SHAPES_KEPT) seen.shapes = null;
-      else seen.shapes.push((shape = { carried, seen: noEvidence() }));
+      else seen.shapes.push((shape = { carried, key, seen: noEvidence() }));
     }
     if (shape) note(shape.seen, e.id);
   }
@@ -211,13 +216,12 @@ export function mergeFacts(parts: readonly TrafficFacts[]): TrafficFacts {
         if (s.shapes === null || c.shapes === null) s.shapes = null;
         else
           for (const shape of c.shapes) {
-            const key = shape.carried.join('\n');
-            const same = s.shapes.find((x) => x.carried.join('\n') === key);
+            const same = s.shapes.find((x) => x.key === shape.key);
             if (same) same.seen = mergeEvidence(same.seen, shape.seen);
             else if (s.shapes.length >= SHAPES_KEPT) {
               s.shapes = null;
               break;
-            } else s.shapes.push({ carried: shape.carried, seen: shape.seen });
+            } else s.shapes.push({ carried: shape.carried, key: shape.key, seen: shape.seen });
           }
       }
     }
