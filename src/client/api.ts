@@ -512,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/contract/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change between two contract versions, each with its verdict
+         * @description The documents of `from` and `to` compared operation by operation, status by status, field by field and webhook by webhook, and their x-obsim switches (what obsim sends) rule by rule. Each change has its kind, a JSON pointer into each side and a verdict: breaking for a client or not, by the rules of docs/contract-versions.md (oasdiff's checks where they apply). `base` is the provider's document. An unknown version is a 400 listing the versions. format=markdown answers a table (text/markdown).
+         */
+        get: operations["getContractChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/contract/versions": {
         parameters: {
             query?: never;
@@ -1212,6 +1232,26 @@ export interface paths {
          * @description Computed from the sandbox's journal, webhook deliveries, check-receiver runs (POST /_sandbox/receiver-checks) and rows: operations called and the answers met, lifecycle states and events reached, smells with the journal entries that prove them, and the default go-live checklist with its verdict (docs/readiness.md). With partner credentials: the caller's sandbox. An admin names any sandbox with `sandbox` (a created sandbox's id, or a configured partner's client id; `default` is the default partner). 409 journal_off when the journal is off: there is nothing to judge.
          */
         get: operations["getReadinessReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/contract/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What upgrading to a contract version changes for this sandbox's own traffic
+         * @description The changelog from each version the sandbox's traffic ran under to `to`, joined with its journal and webhook deliveries: only the changes its traffic touched are listed (the operations it called, the request fields and values it sent, the answer fields and values it received, the events and payload fields delivered to it), each with the first journal entries (or deliveries) that touched it, their count and its verdict; the others are counted. Read off the request path (the readiness report's worker). With partner credentials: the caller's sandbox; an admin names any with `sandbox`. format=markdown: a table; format=junit: one failing test case per touched breaking change. 409 journal_off when the journal is off. Not recorded in the journal.
+         */
+        get: operations["getContractImpact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3280,6 +3320,146 @@ export interface components {
                     sunsetAt: string;
                 }[];
             }[];
+        };
+        /**
+         * ContractChangelog
+         * @description Every change from one contract version to another, each with its kind, a pointer into each side and its verdict.
+         */
+        ContractChangelog: {
+            from: string;
+            to: string;
+            summary: {
+                changes: number;
+                breaking: number;
+            };
+            changes: {
+                /** @description Stable within a changelog: the kind and where */
+                id: string;
+                /** @enum {string} */
+                kind: "operation-added" | "operation-removed" | "operation-deprecated" | "operation-undeprecated" | "sunset" | "request-field-added" | "request-field-removed" | "request-field-required" | "request-field-optional" | "request-field-retyped" | "answer-field-added" | "answer-field-removed" | "answer-field-required" | "answer-field-optional" | "answer-field-retyped" | "enum-value-added" | "enum-value-removed" | "status-added" | "status-removed" | "webhook-added" | "webhook-removed" | "webhook-field-added" | "webhook-field-removed" | "webhook-field-required" | "webhook-field-optional" | "webhook-field-retyped" | "header-added" | "header-removed" | "header-required" | "field-deprecated" | "value-now-sent" | "value-no-longer-sent" | "field-made" | "field-no-longer-made" | "field-no-longer-sent" | "field-sent-again" | "status-changed";
+                /** @description Whether a client written against `from` can stop working under `to` (docs/contract-versions.md, "Verdicts") */
+                breaking: boolean;
+                /** @description The verdict's rule: oasdiff's check id, or obsim-… for what oasdiff does not check */
+                rule: string;
+                /** @enum {string} */
+                place?: "request" | "query" | "header" | "answer" | "answer-header" | "webhook";
+                operationId?: string;
+                method?: string;
+                path?: string;
+                /** @description A webhook event */
+                event?: string;
+                /** @description The status key as the document writes it (200, 4XX) */
+                status?: string;
+                /** @description RFC 6901 pointer into the body (* for every item of an array); for a query parameter or header, its name */
+                field?: string;
+                /** @description The enum value, or the value now (or no longer) sent */
+                value?: string | number | boolean | null;
+                /** @description A value now sent only when this field of the answer holds this value */
+                when?: {
+                    field: string;
+                    equals: unknown;
+                };
+                before?: string;
+                after?: string;
+                /** @description JSON pointer into the from version's document (or its file, for a switch) */
+                fromPointer?: string;
+                /** @description JSON pointer into the to version's document (or its file, for a switch) */
+                toPointer?: string;
+                /** @enum {string} */
+                source: "document" | "switches";
+                description: string;
+            }[];
+        };
+        /**
+         * ContractImpact
+         * @description What upgrading to a version changes for this sandbox: the changes its own traffic touched (journal entries and webhook deliveries), each with its evidence and verdict; the others counted.
+         */
+        ContractImpact: {
+            sandboxId: string;
+            to: string;
+            /** Format: date-time */
+            generatedAt: string;
+            traffic: {
+                /** @description Journal entries of the provider's operations read */
+                entries: number;
+                /** @description Webhook deliveries attempted */
+                deliveries: number;
+                /** @description Entries whose body the journal kept only in part: their fields are not read */
+                unreadBodies: number;
+                /** @description The journal dropped older entries (its bounds): what they showed is not judged */
+                journalTruncated: boolean;
+                versions: {
+                    name: string;
+                    entries: number;
+                    deliveries: number;
+                }[];
+                /** @description Versions the traffic ran under that are no longer loaded */
+                unknownVersions: string[];
+            };
+            touched: {
+                /** @description Stable within a changelog: the kind and where */
+                id: string;
+                /** @enum {string} */
+                kind: "operation-added" | "operation-removed" | "operation-deprecated" | "operation-undeprecated" | "sunset" | "request-field-added" | "request-field-removed" | "request-field-required" | "request-field-optional" | "request-field-retyped" | "answer-field-added" | "answer-field-removed" | "answer-field-required" | "answer-field-optional" | "answer-field-retyped" | "enum-value-added" | "enum-value-removed" | "status-added" | "status-removed" | "webhook-added" | "webhook-removed" | "webhook-field-added" | "webhook-field-removed" | "webhook-field-required" | "webhook-field-optional" | "webhook-field-retyped" | "header-added" | "header-removed" | "header-required" | "field-deprecated" | "value-now-sent" | "value-no-longer-sent" | "field-made" | "field-no-longer-made" | "field-no-longer-sent" | "field-sent-again" | "status-changed";
+                /** @description Whether a client written against `from` can stop working under `to` (docs/contract-versions.md, "Verdicts") */
+                breaking: boolean;
+                /** @description The verdict's rule: oasdiff's check id, or obsim-… for what oasdiff does not check */
+                rule: string;
+                /** @enum {string} */
+                place?: "request" | "query" | "header" | "answer" | "answer-header" | "webhook";
+                operationId?: string;
+                method?: string;
+                path?: string;
+                /** @description A webhook event */
+                event?: string;
+                /** @description The status key as the document writes it (200, 4XX) */
+                status?: string;
+                /** @description RFC 6901 pointer into the body (* for every item of an array); for a query parameter or header, its name */
+                field?: string;
+                /** @description The enum value, or the value now (or no longer) sent */
+                value?: string | number | boolean | null;
+                /** @description A value now sent only when this field of the answer holds this value */
+                when?: {
+                    field: string;
+                    equals: unknown;
+                };
+                before?: string;
+                after?: string;
+                /** @description JSON pointer into the from version's document (or its file, for a switch) */
+                fromPointer?: string;
+                /** @description JSON pointer into the to version's document (or its file, for a switch) */
+                toPointer?: string;
+                /** @enum {string} */
+                source: "document" | "switches";
+                description: string;
+                /** @description The version the touching traffic ran under */
+                from: string;
+                evidence: {
+                    /** @description Journal entries (GET /_sandbox/requests/{id}) */
+                    entries?: {
+                        count: number;
+                        /** @description The first ids, oldest first */
+                        first: number[];
+                    };
+                    /** @description Deliveries (GET /_sandbox/deliveries/{id}) */
+                    deliveries?: {
+                        count: number;
+                        /** @description The first ids, oldest first */
+                        first: number[];
+                    };
+                };
+            }[];
+            /** @description Touched changes that break a client */
+            breaking: number;
+            untouched: {
+                count: number;
+                breaking: number;
+            };
+            /**
+             * @description breaking: a touched change breaks a client; clear: none does
+             * @enum {string}
+             */
+            verdict: "breaking" | "clear";
         };
     };
     responses: never;
@@ -5457,6 +5637,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContractChangelog: {
+        parameters: {
+            query: {
+                /** @description The version upgraded from (`base`: the provider's document) */
+                from: string;
+                /** @description The version upgraded to */
+                to: string;
+                /** @description json: the document below; markdown: a table for a pull request or a changelog page (text/markdown) */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog (JSON), or it as a Markdown table (format=markdown) */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractChangelog"];
+                    "text/markdown": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -9788,6 +10022,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContractImpact: {
+        parameters: {
+            query: {
+                /** @description The version to upgrade to */
+                to: string;
+                /** @description With X-Obsim-Admin-Key (or on a server without one): the sandbox whose traffic is read; without it, the caller's own */
+                sandbox?: string;
+                /** @description json: the document below; markdown: a table for a pull request or a changelog page (text/markdown); junit: one failing test case per touched breaking change (application/xml) */
+                format?: "json" | "markdown" | "junit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The impact report (JSON), or it as Markdown or JUnit XML */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractImpact"];
+                    "text/markdown": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
         };
