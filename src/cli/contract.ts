@@ -55,7 +55,7 @@ export function registerContractCommands(program: Command): void {
         'obsim contract changelog',
         `/_sandbox/contract/changelog?${query({ from: opts.from, to: opts.to })}`,
       );
-      output(opts.format === 'json' ? JSON.stringify(view, null, 2) : changelogMarkdown(view as never), opts.out);
+      output(opts.format === 'json' ? JSON.stringify(view, null, 2) : changelogMarkdown(view), opts.out);
     });
 
   partnerTargetOptions(

@@ -70,9 +70,10 @@ export function readDriftReport(text: string, source: string): DriftReportInput 
   } catch (err) {
     throw new Error(
       `${source} is not JSON (${text.trim() === '' ? 'it is empty' : `truncated? ${(err as Error).message.split('\n')[0]}`})`,
+      { cause: err },
     );
   }
   const validate = new (ajvModule().Ajv)({ allErrors: false, strict: false, allowUnionTypes: true }).compile(DRIFT_REPORT_SCHEMA);
   if (!validate(value)) throw new Error(`${source} is not a drift report (GET /_shadow/report): ${where(validate.errors![0])}`);
-  return value as DriftReportInput;
+  return value;
 }

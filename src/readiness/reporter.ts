@@ -90,7 +90,7 @@ export function createReporter(options: ReporterOptions) {
   ): Promise<T> {
     return new Promise((resolve, reject) => {
       const id = ++nextId;
-      waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      waiting.set(id, { resolve: resolve, reject });
       ensureWorker().postMessage({ ...request, id } satisfies ReporterRequest);
     });
   }

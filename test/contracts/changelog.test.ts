@@ -33,7 +33,7 @@ function resolve(root: unknown, pointer: string): unknown {
   let node = root as Json | undefined;
   for (const raw of pointer.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = node === null || typeof node !== 'object' ? undefined : (node as Json)[token];
+    node = node === null || typeof node !== 'object' ? undefined : (node)[token];
   }
   return node;
 }
@@ -153,7 +153,7 @@ function compareWithApiSmartDiff(t: Test, from: VersionSide, to: VersionSide, di
   for (const d of diffs) {
     // unclassified: no verdict; an annotation (a description) is not a change of the contract
     if (d.type === 'unclassified' || d.type === 'annotation') continue;
-    const g = groupOfDiff(d, { a: from.document as Json, b: to.document as Json });
+    const g = groupOfDiff(d, { a: from.document, b: to.document });
     if (g !== undefined) theirs.set(g, (theirs.get(g) ?? false) || d.type === 'breaking');
   }
   t.ok(ours.size >= 5, `${ours.size} groups compared`);

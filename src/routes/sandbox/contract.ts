@@ -11,7 +11,6 @@ import {
   ContractChangelogQuery,
   ContractImpactQuery,
   type ContractChangelogT,
-  type ContractImpactT,
   type ContractVersionListT,
 } from '../../../schemas/contracts.js';
 import { createChangelogs, type Changelogs } from '../../contracts/changelogs.js';
@@ -106,7 +105,7 @@ export async function contractRoutes(app: FastifyInstance): Promise<void> {
       const from = knownVersion(app, request.query.from, '/from');
       const to = knownVersion(app, request.query.to, '/to');
       const changes = [...(changelogs(app).between(from, to) ?? [])];
-      const view: ContractChangelogT = { from, to, summary: changeCounts(changes), changes: changes as ContractChangelogT['changes'] };
+      const view: ContractChangelogT = { from, to, summary: changeCounts(changes), changes: changes };
       return textOrJson(reply, request.query.format === 'markdown' ? TEXT.markdown : undefined, () => changelogMarkdown(view), view);
     },
   );
@@ -168,7 +167,7 @@ export async function contractImpactRoutes(app: FastifyInstance): Promise<void> 
       const format = request.query.format;
       if (format === 'markdown') return reply.type(TEXT.markdown).send(impactMarkdown(report));
       if (format === 'junit') return reply.type(TEXT.junit).send(impactJunit(report));
-      return report as ContractImpactT;
+      return report;
     },
   );
 }
