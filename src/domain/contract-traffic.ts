@@ -22,6 +22,8 @@ export interface Evidence {
   count: number;
   /** The first ids, ascending. */
   first: number[];
+  /** While facts are made: the last id noted (an array's items hold a field again in one entry). Not in a report. */
+  lastId?: number;
 }
 
 export interface FieldSeen {
@@ -79,49 +81,50 @@ export function mergeEvidence(a: Evidence, b: Evidence): Evidence {
 /** An RFC 6901 token; most keys need no escaping, and this runs for every key of every body read. */
 const token = (key: string): string => (key.includes('~') || key.includes('/') ? pointerToken(key) : key);
 
-function visitField(out: Map<string, Set<string>>, node: unknown, pointer: string, depth: number): void {
-  let values = out.get(pointer);
-  if (!values) out.set(pointer, (values = new Set()));
-  if (node === null || typeof node !== 'object') values.add(JSON.stringify(node));
-  else walkFields(out, node, pointer, depth);
-}
-
-function walkFields(out: Map<string, Set<string>>, node: object, pointer: string, depth: number): void {
-  if (depth > 16) return;
-  if (Array.isArray(node)) {
-    const items = `${pointer}/*`;
-    for (const item of node) visitField(out, item, items, depth + 1);
-  } else {
-    const o = node as Record<string, unknown>;
-    for (const key in o) visitField(out, o[key], `${pointer}/${token(key)}`, depth + 1);
+/** One value seen at a field in the body of entry `id` (once an entry, however many items held it). */
+function noteValue(f: FieldSeen, value: string, id: number): void {
+  if (f.values === null) return;
+  let e = f.values[value];
+  if (!e) {
+    if (Object.keys(f.values).length >= VALUES_KEPT) {
+      f.values = null;
+      return;
+    }
+    f.values[value] = e = noEvidence();
+  }
+  if (e.lastId !== id) {
+    note(e, id);
+    e.lastId = id;
   }
 }
 
-/** Each field pointer of a JSON value (once, `*` for items) with its scalar values. */
-function fieldsIn(value: unknown): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  if (value !== null && typeof value === 'object') walkFields(out, value, '', 0);
-  return out;
-}
-
-function noteFields(into: Record<string, FieldSeen>, fields: Map<string, Set<string>>, id: number): void {
-  for (const [pointer, values] of fields) {
+/**
+ * Every field of a body noted in `into` for entry `id`, walked once; `pointers`, when given,
+ * collects each field's pointer (a request's shape).
+ */
+function noteBody(into: Record<string, FieldSeen>, body: object, id: number, pointers?: Set<string>): void {
+  const visit = (node: unknown, pointer: string, depth: number): void => {
     let f = into[pointer];
     if (!f) into[pointer] = f = { seen: noEvidence(), values: {} };
-    note(f.seen, id);
-    if (f.values === null) continue;
-    for (const v of values) {
-      let e = f.values[v];
-      if (!e) {
-        if (Object.keys(f.values).length >= VALUES_KEPT) {
-          f.values = null;
-          break;
-        }
-        f.values[v] = e = noEvidence();
-      }
-      note(e, id);
+    if (f.seen.lastId !== id) {
+      note(f.seen, id);
+      f.seen.lastId = id;
     }
-  }
+    pointers?.add(pointer);
+    if (node === null || typeof node !== 'object') noteValue(f, JSON.stringify(node), id);
+    else walk(node, pointer, depth);
+  };
+  const walk = (node: object, pointer: string, depth: number): void => {
+    if (depth > 16) return;
+    if (Array.isArray(node)) {
+      const items = `${pointer}/*`;
+      for (const item of node) visit(item, items, depth + 1);
+    } else {
+      const o = node as Record<string, unknown>;
+      for (const key in o) visit(o[key], `${pointer}/${token(key)}`, depth + 1);
+    }
+  };
+  walk(body, '', 0);
 }
 
 /** A journal entry as the facts read it (src/impact/collect.ts makes it from a page). */
@@ -150,22 +153,29 @@ export function addEntry(facts: TrafficFacts, e: TrafficEntry): void {
   const seen = (byRoute[e.route] ??= emptyCalls());
   note(seen.calls, e.id);
   note((seen.statuses[String(e.status)] ??= noEvidence()), e.id);
-  const body = e.requestBody === undefined ? new Map<string, Set<string>>() : fieldsIn(e.requestBody);
-  noteFields(seen.request, body, e.id);
-  const query = new Map(Object.entries(e.query).map(([k, v]) => [k, new Set([JSON.stringify(v)])] as const));
-  noteFields(seen.query, query, e.id);
-  for (const name of Object.keys(e.headers)) note((seen.headers[name] ??= noEvidence()), e.id);
+  const carried = new Set<string>();
+  if (e.requestBody !== null && typeof e.requestBody === 'object') noteBody(seen.request, e.requestBody, e.id, carried);
+  for (const [name, value] of Object.entries(e.query)) {
+    const f = (seen.query[name] ??= { seen: noEvidence(), values: {} });
+    note(f.seen, e.id);
+    noteValue(f, JSON.stringify(value), e.id);
+    carried.add(`?${name}`);
+  }
+  for (const name of Object.keys(e.headers)) {
+    note((seen.headers[name] ??= noEvidence()), e.id);
+    carried.add(`header:${name}`);
+  }
   if (seen.shapes !== null) {
-    const carried = [...body.keys(), ...[...query.keys()].map((k) => `?${k}`), ...Object.keys(e.headers).map((h) => `header:${h}`)].sort();
-    const key = carried.join('\n');
+    const key = [...carried].sort().join('\n');
     let shape = seen.shapes.find((s) => s.key === key);
     if (!shape) {
       if (seen.shapes.length >= SHAPES_KEPT) seen.shapes = null;
-      else seen.shapes.push((shape = { carried, key, seen: noEvidence() }));
+      else seen.shapes.push((shape = { carried: key === '' ? [] : key.split('\n'), key, seen: noEvidence() }));
     }
     if (shape) note(shape.seen, e.id);
   }
-  if (e.responseBody !== undefined) noteFields((seen.answers[String(e.status)] ??= {}), fieldsIn(e.responseBody), e.id);
+  if (e.responseBody !== null && typeof e.responseBody === 'object')
+    noteBody((seen.answers[String(e.status)] ??= {}), e.responseBody, e.id);
 }
 
 export function addDelivery(facts: TrafficFacts, d: { id: number; version: string; event: string; body: unknown }): void {
@@ -173,27 +183,31 @@ export function addDelivery(facts: TrafficFacts, d: { id: number; version: strin
   const byEvent = (facts.webhooks[d.version] ??= {});
   const seen = (byEvent[d.event] ??= { deliveries: noEvidence(), fields: {} });
   note(seen.deliveries, d.id);
-  noteFields(seen.fields, fieldsIn(d.body), d.id);
+  if (d.body !== null && typeof d.body === 'object') noteBody(seen.fields, d.body, d.id);
 }
+
+/** Evidence as a report holds it: its count and first ids (none of what making it kept). */
+const plain = (e: Evidence): Evidence => ({ count: e.count, first: e.first.slice() });
 
 function mergeFields(into: Record<string, FieldSeen>, from: Record<string, FieldSeen>): void {
   for (const [pointer, f] of Object.entries(from)) {
     const g = into[pointer];
     if (!g) {
-      into[pointer] = { seen: f.seen, values: f.values === null ? null : { ...f.values } };
+      const values = f.values === null ? null : Object.fromEntries(Object.entries(f.values).map(([v, e]) => [v, plain(e)]));
+      into[pointer] = { seen: plain(f.seen), values };
       continue;
     }
     g.seen = mergeEvidence(g.seen, f.seen);
     if (g.values === null || f.values === null) g.values = null;
     else {
-      for (const [v, e] of Object.entries(f.values)) g.values[v] = g.values[v] ? mergeEvidence(g.values[v], e) : e;
+      for (const [v, e] of Object.entries(f.values)) g.values[v] = g.values[v] ? mergeEvidence(g.values[v], e) : plain(e);
       if (Object.keys(g.values).length > VALUES_KEPT) g.values = null;
     }
   }
 }
 
 const mergeRecord = (into: Record<string, Evidence>, from: Record<string, Evidence>) => {
-  for (const [k, e] of Object.entries(from)) into[k] = into[k] ? mergeEvidence(into[k], e) : e;
+  for (const [k, e] of Object.entries(from)) into[k] = into[k] ? mergeEvidence(into[k], e) : plain(e);
 };
 
 /** `parts` added up into new facts (the parts are not changed). */
@@ -221,7 +235,7 @@ export function mergeFacts(parts: readonly TrafficFacts[]): TrafficFacts {
             else if (s.shapes.length >= SHAPES_KEPT) {
               s.shapes = null;
               break;
-            } else s.shapes.push({ carried: shape.carried, key: shape.key, seen: shape.seen });
+            } else s.shapes.push({ carried: shape.carried, key: shape.key, seen: plain(shape.seen) });
           }
       }
     }
