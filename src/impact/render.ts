@@ -3,10 +3,13 @@
  * (docs/contract-versions.md): Markdown (a pull request, a changelog page) and, for the impact
  * report, JUnit XML (one failing test case per touched breaking change: "may I upgrade?" in CI).
  */
-import { create } from 'xmlbuilder2';
 import type { ContractChange } from '../domain/contract-changes.js';
 import type { Evidence } from '../domain/contract-traffic.js';
 import type { ImpactReport, TouchedChange } from '../domain/contract-impact.js';
+import { lazyRequire } from '../lazy.js';
+
+/** xmlbuilder2 (~1 MB with its DOM) is loaded when a JUnit report is written, not at start-up. */
+const xmlbuilder2 = lazyRequire<typeof import('xmlbuilder2')>('xmlbuilder2');
 
 export const CHANGELOG_FORMATS = ['json', 'markdown'] as const;
 export const IMPACT_FORMATS = ['json', 'markdown', 'junit'] as const;
@@ -77,7 +80,9 @@ export function impactMarkdown(report: ImpactReport & { sandboxId: string }): st
 /** One test case per touched breaking change, each failing with its rule and evidence. */
 export function impactJunit(report: ImpactReport & { sandboxId: string }): string {
   const breaking = report.touched.filter((c) => c.breaking);
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', { name: `upgrade of ${report.sandboxId} to ${report.to}` });
+  const root = xmlbuilder2()
+    .create({ version: '1.0', encoding: 'UTF-8' })
+    .ele('testsuites', { name: `upgrade of ${report.sandboxId} to ${report.to}` });
   const suite = root.ele('testsuite', {
     name: `contract ${report.to}`,
     tests: breaking.length,
