@@ -33,7 +33,7 @@ function resolve(root: unknown, pointer: string): unknown {
   let node = root as Json | undefined;
   for (const raw of pointer.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = node === null || typeof node !== 'object' ? undefined : (node)[token];
+    node = node === null || typeof node !== 'object' ? undefined : node[token];
   }
   return node;
 }
