@@ -72,7 +72,11 @@ const json = (b: KeptBody): unknown => {
 };
 const structured = (v: unknown) => (v !== null && typeof v === 'object' ? v : undefined);
 
-export function createTrafficReader(reads: { impact: ReturnType<typeof impactStore> }, onUnreadablePage?: (err: unknown) => void) {
+export function createTrafficReader(
+  reads: { impact: ReturnType<typeof impactStore> },
+  onUnreadablePage?: (err: unknown) => void,
+  chunkEntries = CHUNK_ENTRIES,
+) {
   const byPartner = new Map<string, { chunks: Chunk[]; lastId: number; deliveries: { facts: TrafficFacts; lastId: number; n: number } }>();
   let matcher: { key: string; match: ReturnType<typeof routeMatcher> } | undefined;
 
@@ -114,7 +118,7 @@ export function createTrafficReader(reads: { impact: ReturnType<typeof impactSto
       for (const e of entries) {
         if (e.id <= after || e.id < from || e.id > upTo) continue;
         let chunk = chunks.at(-1);
-        if (!chunk || chunk.facts.entries >= CHUNK_ENTRIES) chunks.push((chunk = { firstId: e.id, lastId: e.id, facts: emptyFacts() }));
+        if (!chunk || chunk.facts.entries >= chunkEntries) chunks.push((chunk = { firstId: e.id, lastId: e.id, facts: emptyFacts() }));
         add(chunk, e, match);
         chunk.lastId = e.id;
         last = e.id;
