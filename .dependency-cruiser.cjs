@@ -86,6 +86,14 @@ module.exports = {
       to: { path: '^(src|schemas|fixtures)/', pathNot: '^src/(client/|domain/)' },
     },
     {
+      name: 'compilers-below-plugins',
+      severity: 'error',
+      comment:
+        "The request validators and answer serializers (src/compilers) are shared mechanisms: the base's routes (through the Fastify options and plugins) and the contract registry (each version's document) both import them downward. Neither src/compilers nor src/contracts imports a plugin, a route, the CLI or the app.",
+      from: { path: '^src/(compilers|contracts)/' },
+      to: { path: '^src/(plugins|routes|cli)/|^src/(app|server|cli)\\.ts$' },
+    },
+    {
       name: 'product-not-from-tests',
       severity: 'error',
       comment: 'The product never imports tests, benchmarks or scripts.',

@@ -77,6 +77,7 @@ npm run bench:ab -- tmp/before/src/bin.js dist/src/bin.js --cases token --connec
 npm run bench:journal          # the request journal on against off (and a second off, the control), its queries, its own CPU
 npm run bench:journal-cost     # the journal's own CPU per request in one process, no HTTP (-- --dist tmp/before: an older build)
 npm run bench:readiness        # the readiness report over a full journal, and POST payments with a report every second
+npm run bench:impact           # the contract impact report over 100,000 journal entries: first, incremental, beside a client's reads, and with payments
 npm run bench:chaos            # a fault profile's cost: the decision of 10 rules a request, and GET payment status with and without a profile
 npm run bench:recording        # recording a 10,000-entry journal as a scenario, and the size of the shipped suite's HTML report
 npm run bench:runtimes -- node24=<node>:dist/src/bin.js …   # obsim serve's start and idle RSS on several Node binaries (and builds), alternating

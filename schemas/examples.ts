@@ -4394,5 +4394,572 @@ export const OPERATION_EXAMPLES: Record<string, { request?: unknown; response?: 
         }
       }
     }
+  },
+  "getContractChangelog": {
+    "response": {
+      "from": "base",
+      "to": "2027-03-01",
+      "summary": {
+        "changes": 20,
+        "breaking": 8
+      },
+      "changes": [
+        {
+          "id": "field-deprecated createMerchant /partnerRefId",
+          "kind": "field-deprecated",
+          "breaking": false,
+          "rule": "obsim-property-deprecated",
+          "source": "document",
+          "description": "createMerchant (POST /v1/partner/merchants): request field /partnerRefId deprecated",
+          "place": "request",
+          "operationId": "createMerchant",
+          "method": "POST",
+          "path": "/v1/partner/merchants",
+          "field": "/partnerRefId",
+          "fromPointer": "/components/schemas/CreateMerchantRequest/properties/partnerRefId",
+          "toPointer": "/components/schemas/CreateMerchantRequest/properties/partnerRefId"
+        },
+        {
+          "id": "operation-deprecated resendMerchantOnboarding",
+          "kind": "operation-deprecated",
+          "breaking": false,
+          "rule": "endpoint-deprecated",
+          "source": "document",
+          "description": "resendMerchantOnboarding (POST /v1/partner/merchants/{merchantId}/resend-onboarding): deprecated",
+          "operationId": "resendMerchantOnboarding",
+          "method": "POST",
+          "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+          "fromPointer": "/paths/~1v1~1partner~1merchants~1{merchantId}~1resend-onboarding/post",
+          "toPointer": "/paths/~1v1~1partner~1merchants~1{merchantId}~1resend-onboarding/post/deprecated"
+        },
+        {
+          "id": "answer-field-removed createPayment 200 /merchantName",
+          "kind": "answer-field-removed",
+          "breaking": true,
+          "rule": "response-required-property-removed",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): answer 200 field /merchantName removed",
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/merchantName",
+          "fromPointer": "/components/schemas/Payment/properties/merchantName"
+        },
+        {
+          "id": "answer-field-added createPayment 200 /paymentReference",
+          "kind": "answer-field-added",
+          "breaking": false,
+          "rule": "response-required-property-added",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): new answer 200 field /paymentReference",
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/paymentReference",
+          "toPointer": "/components/schemas/Payment/properties/paymentReference"
+        },
+        {
+          "id": "enum-value-added createPayment 200 /status \"authorized\"",
+          "kind": "enum-value-added",
+          "breaking": true,
+          "rule": "response-property-enum-value-added",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): answer 200 field /status takes the new value \"authorized\"",
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/status",
+          "value": "authorized",
+          "fromPointer": "/components/schemas/Payment/properties/status/enum",
+          "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+        },
+        {
+          "id": "answer-field-removed getPaymentStatus 200 /merchantName",
+          "kind": "answer-field-removed",
+          "breaking": true,
+          "rule": "response-required-property-removed",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /merchantName removed",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/merchantName",
+          "fromPointer": "/components/schemas/Payment/properties/merchantName"
+        },
+        {
+          "id": "answer-field-added getPaymentStatus 200 /paymentReference",
+          "kind": "answer-field-added",
+          "breaking": false,
+          "rule": "response-required-property-added",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): new answer 200 field /paymentReference",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/paymentReference",
+          "toPointer": "/components/schemas/Payment/properties/paymentReference"
+        },
+        {
+          "id": "enum-value-added getPaymentStatus 200 /status \"authorized\"",
+          "kind": "enum-value-added",
+          "breaking": true,
+          "rule": "response-property-enum-value-added",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /status takes the new value \"authorized\"",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/status",
+          "value": "authorized",
+          "fromPointer": "/components/schemas/Payment/properties/status/enum",
+          "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+        },
+        {
+          "id": "status-added registerWebhook 201",
+          "kind": "status-added",
+          "breaking": false,
+          "rule": "response-success-status-added",
+          "source": "document",
+          "description": "registerWebhook (POST /v1/partner/webhooks): answers 201",
+          "operationId": "registerWebhook",
+          "method": "POST",
+          "path": "/v1/partner/webhooks",
+          "status": "201",
+          "toPointer": "/paths/~1v1~1partner~1webhooks/post/responses/201"
+        },
+        {
+          "id": "webhook-field-added payment.completed /data/paymentReference",
+          "kind": "webhook-field-added",
+          "breaking": false,
+          "rule": "response-optional-property-added",
+          "source": "document",
+          "description": "webhook payment.completed: new payload field /data/paymentReference",
+          "place": "webhook",
+          "event": "payment.completed",
+          "field": "/data/paymentReference",
+          "toPointer": "/components/schemas/PaymentEventData/properties/paymentReference"
+        },
+        {
+          "id": "webhook-field-added payment.failed /data/paymentReference",
+          "kind": "webhook-field-added",
+          "breaking": false,
+          "rule": "response-optional-property-added",
+          "source": "document",
+          "description": "webhook payment.failed: new payload field /data/paymentReference",
+          "place": "webhook",
+          "event": "payment.failed",
+          "field": "/data/paymentReference",
+          "toPointer": "/components/schemas/PaymentEventData/properties/paymentReference"
+        },
+        {
+          "id": "field-made createPayment /paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "createPayment (POST /v1/partner/payments): obsim now sends answer field /paymentReference",
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "field": "/paymentReference",
+          "toPointer": "/x-obsim/answers/0"
+        },
+        {
+          "id": "field-made getPaymentStatus /paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends answer field /paymentReference",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "field": "/paymentReference",
+          "toPointer": "/x-obsim/answers/1"
+        },
+        {
+          "id": "value-now-sent getPaymentStatus /status \"authorized\"",
+          "kind": "value-now-sent",
+          "breaking": true,
+          "rule": "obsim-value-now-sent",
+          "source": "switches",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends \"authorized\" in answer field /status when /status is \"processing\"",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "field": "/status",
+          "value": "authorized",
+          "when": {
+            "field": "/status",
+            "equals": "processing"
+          },
+          "toPointer": "/x-obsim/answers/2"
+        },
+        {
+          "id": "field-no-longer-sent createPayment /merchantName",
+          "kind": "field-no-longer-sent",
+          "breaking": true,
+          "rule": "obsim-field-no-longer-sent",
+          "source": "switches",
+          "description": "createPayment (POST /v1/partner/payments): obsim no longer sends answer field /merchantName",
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "field": "/merchantName",
+          "toPointer": "/x-obsim/answers/3"
+        },
+        {
+          "id": "field-no-longer-sent getPaymentStatus /merchantName",
+          "kind": "field-no-longer-sent",
+          "breaking": true,
+          "rule": "obsim-field-no-longer-sent",
+          "source": "switches",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim no longer sends answer field /merchantName",
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "field": "/merchantName",
+          "toPointer": "/x-obsim/answers/4"
+        },
+        {
+          "id": "field-made payment.completed /data/paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "webhook payment.completed: obsim now sends payload field /data/paymentReference",
+          "place": "webhook",
+          "event": "payment.completed",
+          "field": "/data/paymentReference",
+          "toPointer": "/x-obsim/answers/5"
+        },
+        {
+          "id": "field-made payment.failed /data/paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "webhook payment.failed: obsim now sends payload field /data/paymentReference",
+          "place": "webhook",
+          "event": "payment.failed",
+          "field": "/data/paymentReference",
+          "toPointer": "/x-obsim/answers/6"
+        },
+        {
+          "id": "sunset resendMerchantOnboarding",
+          "kind": "sunset",
+          "breaking": false,
+          "rule": "api-sunset-date-changed",
+          "source": "switches",
+          "description": "resendMerchantOnboarding (POST /v1/partner/merchants/{merchantId}/resend-onboarding): sunset (— → 2027-09-01T00:00:00Z)",
+          "operationId": "resendMerchantOnboarding",
+          "method": "POST",
+          "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+          "after": "2027-09-01T00:00:00Z",
+          "toPointer": "/x-obsim/operations/resendMerchantOnboarding/sunsetAt"
+        },
+        {
+          "id": "status-changed registerWebhook 200",
+          "kind": "status-changed",
+          "breaking": true,
+          "rule": "obsim-status-changed",
+          "source": "switches",
+          "description": "registerWebhook (POST /v1/partner/webhooks): answers 201 where it answered 200",
+          "operationId": "registerWebhook",
+          "method": "POST",
+          "path": "/v1/partner/webhooks",
+          "status": "200",
+          "before": "200",
+          "after": "201",
+          "toPointer": "/x-obsim/operations/registerWebhook/status/200"
+        }
+      ]
+    }
+  },
+  "getContractImpact": {
+    "response": {
+      "sandboxId": "sandbox-partner",
+      "to": "2027-03-01",
+      "generatedAt": "2026-12-07T17:16:52.049Z",
+      "traffic": {
+        "entries": 3,
+        "deliveries": 0,
+        "unreadBodies": 0,
+        "journalTruncated": false,
+        "versions": [
+          {
+            "name": "base",
+            "entries": 3,
+            "deliveries": 0
+          }
+        ],
+        "unknownVersions": []
+      },
+      "touched": [
+        {
+          "id": "answer-field-removed createPayment 200 /merchantName",
+          "kind": "answer-field-removed",
+          "breaking": true,
+          "rule": "response-required-property-removed",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): answer 200 field /merchantName removed",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                87
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/merchantName",
+          "fromPointer": "/components/schemas/Payment/properties/merchantName"
+        },
+        {
+          "id": "answer-field-added createPayment 200 /paymentReference",
+          "kind": "answer-field-added",
+          "breaking": false,
+          "rule": "response-required-property-added",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): new answer 200 field /paymentReference",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                87
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/paymentReference",
+          "toPointer": "/components/schemas/Payment/properties/paymentReference"
+        },
+        {
+          "id": "enum-value-added createPayment 200 /status \"authorized\"",
+          "kind": "enum-value-added",
+          "breaking": true,
+          "rule": "response-property-enum-value-added",
+          "source": "document",
+          "description": "createPayment (POST /v1/partner/payments): answer 200 field /status takes the new value \"authorized\"",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                87
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "status": "200",
+          "field": "/status",
+          "value": "authorized",
+          "fromPointer": "/components/schemas/Payment/properties/status/enum",
+          "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+        },
+        {
+          "id": "answer-field-removed getPaymentStatus 200 /merchantName",
+          "kind": "answer-field-removed",
+          "breaking": true,
+          "rule": "response-required-property-removed",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /merchantName removed",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                90
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/merchantName",
+          "fromPointer": "/components/schemas/Payment/properties/merchantName"
+        },
+        {
+          "id": "answer-field-added getPaymentStatus 200 /paymentReference",
+          "kind": "answer-field-added",
+          "breaking": false,
+          "rule": "response-required-property-added",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): new answer 200 field /paymentReference",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                90
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/paymentReference",
+          "toPointer": "/components/schemas/Payment/properties/paymentReference"
+        },
+        {
+          "id": "enum-value-added getPaymentStatus 200 /status \"authorized\"",
+          "kind": "enum-value-added",
+          "breaking": true,
+          "rule": "response-property-enum-value-added",
+          "source": "document",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /status takes the new value \"authorized\"",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                90
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "status": "200",
+          "field": "/status",
+          "value": "authorized",
+          "fromPointer": "/components/schemas/Payment/properties/status/enum",
+          "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+        },
+        {
+          "id": "field-made createPayment /paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "createPayment (POST /v1/partner/payments): obsim now sends answer field /paymentReference",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                87
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "field": "/paymentReference",
+          "toPointer": "/x-obsim/answers/0"
+        },
+        {
+          "id": "field-made getPaymentStatus /paymentReference",
+          "kind": "field-made",
+          "breaking": false,
+          "rule": "obsim-field-made",
+          "source": "switches",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends answer field /paymentReference",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                90
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "field": "/paymentReference",
+          "toPointer": "/x-obsim/answers/1"
+        },
+        {
+          "id": "field-no-longer-sent createPayment /merchantName",
+          "kind": "field-no-longer-sent",
+          "breaking": true,
+          "rule": "obsim-field-no-longer-sent",
+          "source": "switches",
+          "description": "createPayment (POST /v1/partner/payments): obsim no longer sends answer field /merchantName",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                87
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "createPayment",
+          "method": "POST",
+          "path": "/v1/partner/payments",
+          "field": "/merchantName",
+          "toPointer": "/x-obsim/answers/3"
+        },
+        {
+          "id": "field-no-longer-sent getPaymentStatus /merchantName",
+          "kind": "field-no-longer-sent",
+          "breaking": true,
+          "rule": "obsim-field-no-longer-sent",
+          "source": "switches",
+          "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim no longer sends answer field /merchantName",
+          "from": "base",
+          "evidence": {
+            "entries": {
+              "count": 1,
+              "first": [
+                90
+              ]
+            }
+          },
+          "place": "answer",
+          "operationId": "getPaymentStatus",
+          "method": "GET",
+          "path": "/v1/partner/payments/{paymentId}/status",
+          "field": "/merchantName",
+          "toPointer": "/x-obsim/answers/4"
+        }
+      ],
+      "breaking": 6,
+      "untouched": {
+        "count": 10,
+        "breaking": 2
+      },
+      "verdict": "breaking"
+    }
   }
 };

@@ -240,6 +240,9 @@ await call('changePactProviderState', 'POST', '/_sandbox/pact/provider-states', 
   action: 'setup',
 });
 await call('exportPact', 'GET', '/_sandbox/pact?consumer=shop-app&provider=open-banking-provider');
+// an upgrade (docs/contract-versions.md): what the example version changes, and what of it the pact state's traffic touched
+await call('getContractChangelog', 'GET', '/_sandbox/contract/changelog?from=base&to=2027-03-01');
+await call('getContractImpact', 'GET', '/_sandbox/contract/impact?to=2027-03-01');
 
 await app.close();
 receiver.close();

@@ -16,6 +16,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { headerGuardPlugin } from './plugins/header-guard.js';
 import { closedControlsPlugin } from './plugins/closed-controls.js';
 import { contractVersionsPlugin } from './plugins/contract-versions.js';
+import { reportsPlugin } from './plugins/reports.js';
 import { integerParamsPlugin } from './plugins/integer-params.js';
 import { journalPlugin } from './plugins/journal.js';
 import { partnerRequestPlugin } from './plugins/partner-auth.js';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions = {}): Promise<FastifyInstanc
   await app.register(headerGuardPlugin);
   await app.register(preferPlugin);
   await app.register(contractVersionsPlugin);
+  await app.register(reportsPlugin);
   // loaded only when on (it compiles every response schema with Ajv: tests and --validate-responses)
   if (config.validateResponses) await app.register((await import('./plugins/response-validation.js')).responseValidationPlugin);
   await app.register(swaggerPlugin);

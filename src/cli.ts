@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { registerCheckReceiverCommand } from './cli/check-receiver.js';
 import { registerClusterCommand } from './cli/cluster.js';
 import { registerCollectionCommand } from './cli/collection.js';
+import { registerContractCommands } from './cli/contract.js';
 import { registerDriftCommands } from './cli/drift.js';
 import { CliExit } from './cli/exit.js';
 import { registerListenCommand } from './cli/listen.js';
@@ -90,6 +91,7 @@ export function buildCli(): Command {
   registerDriftCommands(program);
   registerCollectionCommand(program);
   registerPactCommands(program);
+  registerContractCommands(program);
 
   return program;
 }

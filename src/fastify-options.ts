@@ -1,6 +1,6 @@
 /**
  * The Fastify server options obsim runs with: its own validator compiler (two Ajv instances,
- * src/plugins/validation.ts) and de-duplicated serializers, both precompiled at build time; the
+ * src/compilers/validation.ts) and de-duplicated serializers, both precompiled at build time; the
  * one error shape for requests rejected before a route runs; request ids; limits.
  */
 import { LogController, type FastifyServerOptions } from 'fastify';
@@ -8,8 +8,8 @@ import { sharedSchemas } from '../schemas/index.js';
 import type { Config } from './config.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/client-errors.js';
 import { genReqId } from './plugins/request-id.js';
-import { dedupedSerializerFactory } from './plugins/serializers.js';
-import { buildValidatorCompiler } from './plugins/validation.js';
+import { dedupedSerializerFactory } from './compilers/serializers.js';
+import { buildValidatorCompiler } from './compilers/validation.js';
 import { servedByVersion } from './plugins/contract-versions.js';
 
 /** Largest request body (413 payload_too_large above). */

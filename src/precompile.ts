@@ -1,6 +1,6 @@
 /**
  * `npm run build` step: compile every request validator and response serializer the app uses
- * into dist/compiled/schemas.cjs (see src/plugins/precompiled.ts), so `obsim serve` starts
+ * into dist/compiled/schemas.cjs (see src/compilers/precompiled.ts), so `obsim serve` starts
  * without compiling schemas.
  *
  * The app is built (never listened) once per configuration that changes compiled code: lenient
@@ -10,7 +10,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildApp } from './app.js';
-import { DEFAULT_PRECOMPILED_FILE, recordedCounts, recordedModule, startRecording, stopRecording } from './plugins/precompiled.js';
+import { DEFAULT_PRECOMPILED_FILE, recordedCounts, recordedModule, startRecording, stopRecording } from './compilers/precompiled.js';
 
 export async function precompile(
   out: string = DEFAULT_PRECOMPILED_FILE,

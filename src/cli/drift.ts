@@ -4,6 +4,10 @@
  *   obsim shadow --upstream URL [--port 4020] [--host H] [--public-url URL] [--report-port P] [--report-host H] [--max-bytes 64mb]
  *   obsim drift report --from REPORT-URL [--format json|junit|html] [--out FILE]
  *   obsim drift run --upstream URL --scenario FILE... [--public-url URL] [--format json|junit|html] [--out FILE]
+ *   obsim drift adopt --from REPORT --out DIR/NAME.yaml
+ *
+ * `shadow` and `drift run` take --contracts DIR --contract-version NAME: the shadow's obsim answers
+ * by that contract version (docs/contract-versions.md), as after `drift adopt`.
  *
  * Exit codes: 0 no drift; 1 drift found, a scenario failed, or the upstream cannot be reached;
  * 2 wrong usage. A report file is written whole or not at all.
@@ -47,6 +51,25 @@ const publicUrlOption = () =>
     '--public-url <url>',
     "the shadow's address as the upstream reaches it, for its webhook receiver (without it webhooks are not compared)",
   ).argParser((raw: string) => urlArg(raw));
+const contractsOption = () =>
+  new Option('--contracts <dir>', "a folder of contract versions for the shadow's obsim (docs/contract-versions.md)");
+const contractVersionOption = () =>
+  new Option('--contract-version <name>', "the contract version the shadow's obsim answers by (with --contracts)");
+
+/** --contract-version names a version of --contracts: checked before anything starts (one line, exit 2). */
+async function checkContractVersion(opts: { contracts?: string; contractVersion?: string }): Promise<void> {
+  if (opts.contractVersion === undefined) return;
+  if (opts.contracts === undefined) throw new CliExit(2, 'obsim: --contract-version needs --contracts DIR (the folder of versions)');
+  const { loadVersions } = await import('../contracts/load.js');
+  const { committedProviderDocument } = await import('../plugins/contract-versions.js');
+  const names = ['base', ...(await loadVersions(opts.contracts, committedProviderDocument())).map((v) => v.name)];
+  if (!names.includes(opts.contractVersion))
+    throw new CliExit(
+      2,
+      `obsim: no contract version ${JSON.stringify(opts.contractVersion)} in ${opts.contracts}: the versions are ${names.join(', ')}`,
+    );
+}
+
 const formatOption = () =>
   new Option('--format <format>', 'the report as JSON, JUnit XML or one HTML page').choices(FORMATS).default('json');
 
@@ -72,6 +95,8 @@ export function registerDriftCommands(program: Command): void {
         .default(64 * 1024 * 1024, '64mb')
         .argParser((raw: string) => byteSize(1024 * 1024)(raw, '--max-bytes')),
     )
+    .addOption(contractsOption())
+    .addOption(contractVersionOption())
     .action(
       async (opts: {
         upstream: string;
@@ -81,7 +106,10 @@ export function registerDriftCommands(program: Command): void {
         reportPort: number;
         reportHost: string;
         maxBytes: number;
+        contracts?: string;
+        contractVersion?: string;
       }) => {
+        await checkContractVersion(opts);
         await checkUpstream(opts.upstream);
         const { startShadow } = await import('../shadow/shadow.js');
         // the partner's answers first: the replay takes only the CPU the proxy leaves
@@ -149,13 +177,30 @@ export function registerDriftCommands(program: Command): void {
         .default(3000)
         .argParser((raw: string) => portArg(raw)),
     )
+    .addOption(contractsOption())
+    .addOption(contractVersionOption())
     .action(async (opts: DriftRunOpts) => {
+      await checkContractVersion(opts);
       const { drifted } = await driftRun(opts);
       if (drifted) throw new CliExit(1);
+    });
+
+  drift
+    .command('adopt')
+    .description(
+      'Write a contract version (an OpenAPI Overlay 1.0 file with x-obsim switches) that makes obsim answer as the upstream did in a drift report; what a version cannot say is listed as not adopted, with why',
+    )
+    .requiredOption('--from <report>', "a drift report: a file (obsim drift run --format json --out FILE) or a shadow's report address")
+    .requiredOption('--out <file>', "the version file to write: DIR/NAME.yaml (NAME is the version's name; serve it with --contracts DIR)")
+    .action(async (opts: { from: string; out: string }) => {
+      const { adoptReport } = await import('./drift-adopt.js');
+      await adoptReport(opts);
     });
 }
 
 interface DriftRunOpts {
+  contracts?: string;
+  contractVersion?: string;
   upstream: string;
   scenario: string[];
   publicUrl?: string;
@@ -188,6 +233,8 @@ async function driftRun(opts: DriftRunOpts): Promise<{ drifted: boolean }> {
     port: opts.port,
     publicUrl: opts.publicUrl,
     webhookWaitMs: opts.webhookWait,
+    contracts: opts.contracts,
+    contractVersion: opts.contractVersion,
   });
   try {
     const results = await runFiles(files, {

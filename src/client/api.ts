@@ -572,6 +572,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/contract/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change between two contract versions, each with its verdict
+         * @description The documents of `from` and `to` compared operation by operation, status by status, field by field and webhook by webhook, and their x-obsim switches (what obsim sends) rule by rule. Each change has its kind, a JSON pointer into each side and a verdict: breaking for a client or not, by the rules of docs/contract-versions.md (oasdiff's checks where they apply). `base` is the provider's document. An unknown version is a 400 listing the versions. format=markdown answers a table (text/markdown).
+         */
+        get: operations["getContractChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/contract/versions": {
         parameters: {
             query?: never;
@@ -1336,6 +1356,26 @@ export interface paths {
          * @description Computed from the sandbox's journal, webhook deliveries, check-receiver runs (POST /_sandbox/receiver-checks) and rows: operations called and the answers met, lifecycle states and events reached, smells with the journal entries that prove them, and the default go-live checklist with its verdict (docs/readiness.md). With partner credentials: the caller's sandbox. An admin names any sandbox with `sandbox` (a created sandbox's id, or a configured partner's client id; `default` is the default partner). 409 journal_off when the journal is off: there is nothing to judge.
          */
         get: operations["getReadinessReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/contract/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What upgrading to a contract version changes for this sandbox's own traffic
+         * @description The changelog from each version the sandbox's traffic ran under to `to`, joined with its journal and webhook deliveries: only the changes its traffic touched are listed (the operations it called, the request fields and values it sent, the answer fields and values it received, the events and payload fields delivered to it), each with the first journal entries (or deliveries) that touched it, their count and its verdict; the others are counted. Read off the request path (the readiness report's worker). With partner credentials: the caller's sandbox; an admin names any with `sandbox`. format=markdown: a table; format=junit: one failing test case per touched breaking change. 409 journal_off when the journal is off. Not recorded in the journal.
+         */
+        get: operations["getContractImpact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3404,6 +3444,146 @@ export interface components {
                     sunsetAt: string;
                 }[];
             }[];
+        };
+        /**
+         * ContractChangelog
+         * @description Every change from one contract version to another, each with its kind, a pointer into each side and its verdict.
+         */
+        ContractChangelog: {
+            from: string;
+            to: string;
+            summary: {
+                changes: number;
+                breaking: number;
+            };
+            changes: {
+                /** @description Stable within a changelog: the kind and where */
+                id: string;
+                /** @enum {string} */
+                kind: "operation-added" | "operation-removed" | "operation-deprecated" | "operation-undeprecated" | "sunset" | "request-field-added" | "request-field-removed" | "request-field-required" | "request-field-optional" | "request-field-retyped" | "answer-field-added" | "answer-field-removed" | "answer-field-required" | "answer-field-optional" | "answer-field-retyped" | "enum-value-added" | "enum-value-removed" | "status-added" | "status-removed" | "webhook-added" | "webhook-removed" | "webhook-field-added" | "webhook-field-removed" | "webhook-field-required" | "webhook-field-optional" | "webhook-field-retyped" | "header-added" | "header-removed" | "header-required" | "field-deprecated" | "value-now-sent" | "value-no-longer-sent" | "field-made" | "field-no-longer-made" | "field-no-longer-sent" | "field-sent-again" | "status-changed";
+                /** @description Whether a client written against `from` can stop working under `to` (docs/contract-versions.md, "Verdicts") */
+                breaking: boolean;
+                /** @description The verdict's rule: oasdiff's check id, or obsim-… for what oasdiff does not check */
+                rule: string;
+                /** @enum {string} */
+                place?: "request" | "query" | "header" | "answer" | "answer-header" | "webhook";
+                operationId?: string;
+                method?: string;
+                path?: string;
+                /** @description A webhook event */
+                event?: string;
+                /** @description The status key as the document writes it (200, 4XX) */
+                status?: string;
+                /** @description RFC 6901 pointer into the body (* for every item of an array); for a query parameter or header, its name */
+                field?: string;
+                /** @description The enum value, or the value now (or no longer) sent */
+                value?: string | number | boolean | null;
+                /** @description A value now sent only when this field of the answer holds this value */
+                when?: {
+                    field: string;
+                    equals: unknown;
+                };
+                before?: string;
+                after?: string;
+                /** @description JSON pointer into the from version's document (or its file, for a switch) */
+                fromPointer?: string;
+                /** @description JSON pointer into the to version's document (or its file, for a switch) */
+                toPointer?: string;
+                /** @enum {string} */
+                source: "document" | "switches";
+                description: string;
+            }[];
+        };
+        /**
+         * ContractImpact
+         * @description What upgrading to a version changes for this sandbox: the changes its own traffic touched (journal entries and webhook deliveries), each with its evidence and verdict; the others counted.
+         */
+        ContractImpact: {
+            sandboxId: string;
+            to: string;
+            /** Format: date-time */
+            generatedAt: string;
+            traffic: {
+                /** @description Journal entries of the provider's operations read */
+                entries: number;
+                /** @description Webhook deliveries attempted */
+                deliveries: number;
+                /** @description Entries whose body the journal kept only in part: their fields are not read */
+                unreadBodies: number;
+                /** @description The journal dropped older entries (its bounds): what they showed is not judged */
+                journalTruncated: boolean;
+                versions: {
+                    name: string;
+                    entries: number;
+                    deliveries: number;
+                }[];
+                /** @description Versions the traffic ran under that are no longer loaded */
+                unknownVersions: string[];
+            };
+            touched: {
+                /** @description Stable within a changelog: the kind and where */
+                id: string;
+                /** @enum {string} */
+                kind: "operation-added" | "operation-removed" | "operation-deprecated" | "operation-undeprecated" | "sunset" | "request-field-added" | "request-field-removed" | "request-field-required" | "request-field-optional" | "request-field-retyped" | "answer-field-added" | "answer-field-removed" | "answer-field-required" | "answer-field-optional" | "answer-field-retyped" | "enum-value-added" | "enum-value-removed" | "status-added" | "status-removed" | "webhook-added" | "webhook-removed" | "webhook-field-added" | "webhook-field-removed" | "webhook-field-required" | "webhook-field-optional" | "webhook-field-retyped" | "header-added" | "header-removed" | "header-required" | "field-deprecated" | "value-now-sent" | "value-no-longer-sent" | "field-made" | "field-no-longer-made" | "field-no-longer-sent" | "field-sent-again" | "status-changed";
+                /** @description Whether a client written against `from` can stop working under `to` (docs/contract-versions.md, "Verdicts") */
+                breaking: boolean;
+                /** @description The verdict's rule: oasdiff's check id, or obsim-… for what oasdiff does not check */
+                rule: string;
+                /** @enum {string} */
+                place?: "request" | "query" | "header" | "answer" | "answer-header" | "webhook";
+                operationId?: string;
+                method?: string;
+                path?: string;
+                /** @description A webhook event */
+                event?: string;
+                /** @description The status key as the document writes it (200, 4XX) */
+                status?: string;
+                /** @description RFC 6901 pointer into the body (* for every item of an array); for a query parameter or header, its name */
+                field?: string;
+                /** @description The enum value, or the value now (or no longer) sent */
+                value?: string | number | boolean | null;
+                /** @description A value now sent only when this field of the answer holds this value */
+                when?: {
+                    field: string;
+                    equals: unknown;
+                };
+                before?: string;
+                after?: string;
+                /** @description JSON pointer into the from version's document (or its file, for a switch) */
+                fromPointer?: string;
+                /** @description JSON pointer into the to version's document (or its file, for a switch) */
+                toPointer?: string;
+                /** @enum {string} */
+                source: "document" | "switches";
+                description: string;
+                /** @description The version the touching traffic ran under */
+                from: string;
+                evidence: {
+                    /** @description Journal entries (GET /_sandbox/requests/{id}) */
+                    entries?: {
+                        count: number;
+                        /** @description The first ids, oldest first */
+                        first: number[];
+                    };
+                    /** @description Deliveries (GET /_sandbox/deliveries/{id}) */
+                    deliveries?: {
+                        count: number;
+                        /** @description The first ids, oldest first */
+                        first: number[];
+                    };
+                };
+            }[];
+            /** @description Touched changes that break a client */
+            breaking: number;
+            untouched: {
+                count: number;
+                breaking: number;
+            };
+            /**
+             * @description breaking: a touched change breaks a client; clear: none does
+             * @enum {string}
+             */
+            verdict: "breaking" | "clear";
         };
         /**
          * PostmanCollection
@@ -6171,6 +6351,358 @@ export interface operations {
                 };
                 content: {
                     "application/zip": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContractChangelog: {
+        parameters: {
+            query: {
+                /** @description The version upgraded from (`base`: the provider's document) */
+                from: string;
+                /** @description The version upgraded to */
+                to: string;
+                /** @description json: the document below; markdown: a table for a pull request or a changelog page (text/markdown) */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog (JSON), or it as a Markdown table (format=markdown) */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "base",
+                     *       "to": "2027-03-01",
+                     *       "summary": {
+                     *         "changes": 20,
+                     *         "breaking": 8
+                     *       },
+                     *       "changes": [
+                     *         {
+                     *           "id": "field-deprecated createMerchant /partnerRefId",
+                     *           "kind": "field-deprecated",
+                     *           "breaking": false,
+                     *           "rule": "obsim-property-deprecated",
+                     *           "source": "document",
+                     *           "description": "createMerchant (POST /v1/partner/merchants): request field /partnerRefId deprecated",
+                     *           "place": "request",
+                     *           "operationId": "createMerchant",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants",
+                     *           "field": "/partnerRefId",
+                     *           "fromPointer": "/components/schemas/CreateMerchantRequest/properties/partnerRefId",
+                     *           "toPointer": "/components/schemas/CreateMerchantRequest/properties/partnerRefId"
+                     *         },
+                     *         {
+                     *           "id": "operation-deprecated resendMerchantOnboarding",
+                     *           "kind": "operation-deprecated",
+                     *           "breaking": false,
+                     *           "rule": "endpoint-deprecated",
+                     *           "source": "document",
+                     *           "description": "resendMerchantOnboarding (POST /v1/partner/merchants/{merchantId}/resend-onboarding): deprecated",
+                     *           "operationId": "resendMerchantOnboarding",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+                     *           "fromPointer": "/paths/~1v1~1partner~1merchants~1{merchantId}~1resend-onboarding/post",
+                     *           "toPointer": "/paths/~1v1~1partner~1merchants~1{merchantId}~1resend-onboarding/post/deprecated"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-removed createPayment 200 /merchantName",
+                     *           "kind": "answer-field-removed",
+                     *           "breaking": true,
+                     *           "rule": "response-required-property-removed",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): answer 200 field /merchantName removed",
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/merchantName",
+                     *           "fromPointer": "/components/schemas/Payment/properties/merchantName"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-added createPayment 200 /paymentReference",
+                     *           "kind": "answer-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-required-property-added",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): new answer 200 field /paymentReference",
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/components/schemas/Payment/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "enum-value-added createPayment 200 /status \"authorized\"",
+                     *           "kind": "enum-value-added",
+                     *           "breaking": true,
+                     *           "rule": "response-property-enum-value-added",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): answer 200 field /status takes the new value \"authorized\"",
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/status",
+                     *           "value": "authorized",
+                     *           "fromPointer": "/components/schemas/Payment/properties/status/enum",
+                     *           "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-removed getPaymentStatus 200 /merchantName",
+                     *           "kind": "answer-field-removed",
+                     *           "breaking": true,
+                     *           "rule": "response-required-property-removed",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /merchantName removed",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/merchantName",
+                     *           "fromPointer": "/components/schemas/Payment/properties/merchantName"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-added getPaymentStatus 200 /paymentReference",
+                     *           "kind": "answer-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-required-property-added",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): new answer 200 field /paymentReference",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/components/schemas/Payment/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "enum-value-added getPaymentStatus 200 /status \"authorized\"",
+                     *           "kind": "enum-value-added",
+                     *           "breaking": true,
+                     *           "rule": "response-property-enum-value-added",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /status takes the new value \"authorized\"",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/status",
+                     *           "value": "authorized",
+                     *           "fromPointer": "/components/schemas/Payment/properties/status/enum",
+                     *           "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+                     *         },
+                     *         {
+                     *           "id": "status-added registerWebhook 201",
+                     *           "kind": "status-added",
+                     *           "breaking": false,
+                     *           "rule": "response-success-status-added",
+                     *           "source": "document",
+                     *           "description": "registerWebhook (POST /v1/partner/webhooks): answers 201",
+                     *           "operationId": "registerWebhook",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/webhooks",
+                     *           "status": "201",
+                     *           "toPointer": "/paths/~1v1~1partner~1webhooks/post/responses/201"
+                     *         },
+                     *         {
+                     *           "id": "webhook-field-added payment.completed /data/paymentReference",
+                     *           "kind": "webhook-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-optional-property-added",
+                     *           "source": "document",
+                     *           "description": "webhook payment.completed: new payload field /data/paymentReference",
+                     *           "place": "webhook",
+                     *           "event": "payment.completed",
+                     *           "field": "/data/paymentReference",
+                     *           "toPointer": "/components/schemas/PaymentEventData/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "webhook-field-added payment.failed /data/paymentReference",
+                     *           "kind": "webhook-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-optional-property-added",
+                     *           "source": "document",
+                     *           "description": "webhook payment.failed: new payload field /data/paymentReference",
+                     *           "place": "webhook",
+                     *           "event": "payment.failed",
+                     *           "field": "/data/paymentReference",
+                     *           "toPointer": "/components/schemas/PaymentEventData/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "field-made createPayment /paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "createPayment (POST /v1/partner/payments): obsim now sends answer field /paymentReference",
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/0"
+                     *         },
+                     *         {
+                     *           "id": "field-made getPaymentStatus /paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends answer field /paymentReference",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/1"
+                     *         },
+                     *         {
+                     *           "id": "value-now-sent getPaymentStatus /status \"authorized\"",
+                     *           "kind": "value-now-sent",
+                     *           "breaking": true,
+                     *           "rule": "obsim-value-now-sent",
+                     *           "source": "switches",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends \"authorized\" in answer field /status when /status is \"processing\"",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "field": "/status",
+                     *           "value": "authorized",
+                     *           "when": {
+                     *             "field": "/status",
+                     *             "equals": "processing"
+                     *           },
+                     *           "toPointer": "/x-obsim/answers/2"
+                     *         },
+                     *         {
+                     *           "id": "field-no-longer-sent createPayment /merchantName",
+                     *           "kind": "field-no-longer-sent",
+                     *           "breaking": true,
+                     *           "rule": "obsim-field-no-longer-sent",
+                     *           "source": "switches",
+                     *           "description": "createPayment (POST /v1/partner/payments): obsim no longer sends answer field /merchantName",
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "field": "/merchantName",
+                     *           "toPointer": "/x-obsim/answers/3"
+                     *         },
+                     *         {
+                     *           "id": "field-no-longer-sent getPaymentStatus /merchantName",
+                     *           "kind": "field-no-longer-sent",
+                     *           "breaking": true,
+                     *           "rule": "obsim-field-no-longer-sent",
+                     *           "source": "switches",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim no longer sends answer field /merchantName",
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "field": "/merchantName",
+                     *           "toPointer": "/x-obsim/answers/4"
+                     *         },
+                     *         {
+                     *           "id": "field-made payment.completed /data/paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "webhook payment.completed: obsim now sends payload field /data/paymentReference",
+                     *           "place": "webhook",
+                     *           "event": "payment.completed",
+                     *           "field": "/data/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/5"
+                     *         },
+                     *         {
+                     *           "id": "field-made payment.failed /data/paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "webhook payment.failed: obsim now sends payload field /data/paymentReference",
+                     *           "place": "webhook",
+                     *           "event": "payment.failed",
+                     *           "field": "/data/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/6"
+                     *         },
+                     *         {
+                     *           "id": "sunset resendMerchantOnboarding",
+                     *           "kind": "sunset",
+                     *           "breaking": false,
+                     *           "rule": "api-sunset-date-changed",
+                     *           "source": "switches",
+                     *           "description": "resendMerchantOnboarding (POST /v1/partner/merchants/{merchantId}/resend-onboarding): sunset (— → 2027-09-01T00:00:00Z)",
+                     *           "operationId": "resendMerchantOnboarding",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/merchants/{merchantId}/resend-onboarding",
+                     *           "after": "2027-09-01T00:00:00Z",
+                     *           "toPointer": "/x-obsim/operations/resendMerchantOnboarding/sunsetAt"
+                     *         },
+                     *         {
+                     *           "id": "status-changed registerWebhook 200",
+                     *           "kind": "status-changed",
+                     *           "breaking": true,
+                     *           "rule": "obsim-status-changed",
+                     *           "source": "switches",
+                     *           "description": "registerWebhook (POST /v1/partner/webhooks): answers 201 where it answered 200",
+                     *           "operationId": "registerWebhook",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/webhooks",
+                     *           "status": "200",
+                     *           "before": "200",
+                     *           "after": "201",
+                     *           "toPointer": "/x-obsim/operations/registerWebhook/status/200"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContractChangelog"];
+                    "text/markdown": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11637,6 +12169,332 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContractImpact: {
+        parameters: {
+            query: {
+                /** @description The version to upgrade to */
+                to: string;
+                /** @description With X-Obsim-Admin-Key (or on a server without one): the sandbox whose traffic is read; without it, the caller's own */
+                sandbox?: string;
+                /** @description json: the document below; markdown: a table for a pull request or a changelog page (text/markdown); junit: one failing test case per touched breaking change (application/xml) */
+                format?: "json" | "markdown" | "junit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The impact report (JSON), or it as Markdown or JUnit XML */
+            200: {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxId": "sandbox-partner",
+                     *       "to": "2027-03-01",
+                     *       "generatedAt": "2026-12-07T17:16:52.049Z",
+                     *       "traffic": {
+                     *         "entries": 3,
+                     *         "deliveries": 0,
+                     *         "unreadBodies": 0,
+                     *         "journalTruncated": false,
+                     *         "versions": [
+                     *           {
+                     *             "name": "base",
+                     *             "entries": 3,
+                     *             "deliveries": 0
+                     *           }
+                     *         ],
+                     *         "unknownVersions": []
+                     *       },
+                     *       "touched": [
+                     *         {
+                     *           "id": "answer-field-removed createPayment 200 /merchantName",
+                     *           "kind": "answer-field-removed",
+                     *           "breaking": true,
+                     *           "rule": "response-required-property-removed",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): answer 200 field /merchantName removed",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 87
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/merchantName",
+                     *           "fromPointer": "/components/schemas/Payment/properties/merchantName"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-added createPayment 200 /paymentReference",
+                     *           "kind": "answer-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-required-property-added",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): new answer 200 field /paymentReference",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 87
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/components/schemas/Payment/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "enum-value-added createPayment 200 /status \"authorized\"",
+                     *           "kind": "enum-value-added",
+                     *           "breaking": true,
+                     *           "rule": "response-property-enum-value-added",
+                     *           "source": "document",
+                     *           "description": "createPayment (POST /v1/partner/payments): answer 200 field /status takes the new value \"authorized\"",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 87
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "status": "200",
+                     *           "field": "/status",
+                     *           "value": "authorized",
+                     *           "fromPointer": "/components/schemas/Payment/properties/status/enum",
+                     *           "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-removed getPaymentStatus 200 /merchantName",
+                     *           "kind": "answer-field-removed",
+                     *           "breaking": true,
+                     *           "rule": "response-required-property-removed",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /merchantName removed",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 90
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/merchantName",
+                     *           "fromPointer": "/components/schemas/Payment/properties/merchantName"
+                     *         },
+                     *         {
+                     *           "id": "answer-field-added getPaymentStatus 200 /paymentReference",
+                     *           "kind": "answer-field-added",
+                     *           "breaking": false,
+                     *           "rule": "response-required-property-added",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): new answer 200 field /paymentReference",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 90
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/components/schemas/Payment/properties/paymentReference"
+                     *         },
+                     *         {
+                     *           "id": "enum-value-added getPaymentStatus 200 /status \"authorized\"",
+                     *           "kind": "enum-value-added",
+                     *           "breaking": true,
+                     *           "rule": "response-property-enum-value-added",
+                     *           "source": "document",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): answer 200 field /status takes the new value \"authorized\"",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 90
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "status": "200",
+                     *           "field": "/status",
+                     *           "value": "authorized",
+                     *           "fromPointer": "/components/schemas/Payment/properties/status/enum",
+                     *           "toPointer": "/components/schemas/Payment/properties/status/enum/1"
+                     *         },
+                     *         {
+                     *           "id": "field-made createPayment /paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "createPayment (POST /v1/partner/payments): obsim now sends answer field /paymentReference",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 87
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/0"
+                     *         },
+                     *         {
+                     *           "id": "field-made getPaymentStatus /paymentReference",
+                     *           "kind": "field-made",
+                     *           "breaking": false,
+                     *           "rule": "obsim-field-made",
+                     *           "source": "switches",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim now sends answer field /paymentReference",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 90
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "field": "/paymentReference",
+                     *           "toPointer": "/x-obsim/answers/1"
+                     *         },
+                     *         {
+                     *           "id": "field-no-longer-sent createPayment /merchantName",
+                     *           "kind": "field-no-longer-sent",
+                     *           "breaking": true,
+                     *           "rule": "obsim-field-no-longer-sent",
+                     *           "source": "switches",
+                     *           "description": "createPayment (POST /v1/partner/payments): obsim no longer sends answer field /merchantName",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 87
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "createPayment",
+                     *           "method": "POST",
+                     *           "path": "/v1/partner/payments",
+                     *           "field": "/merchantName",
+                     *           "toPointer": "/x-obsim/answers/3"
+                     *         },
+                     *         {
+                     *           "id": "field-no-longer-sent getPaymentStatus /merchantName",
+                     *           "kind": "field-no-longer-sent",
+                     *           "breaking": true,
+                     *           "rule": "obsim-field-no-longer-sent",
+                     *           "source": "switches",
+                     *           "description": "getPaymentStatus (GET /v1/partner/payments/{paymentId}/status): obsim no longer sends answer field /merchantName",
+                     *           "from": "base",
+                     *           "evidence": {
+                     *             "entries": {
+                     *               "count": 1,
+                     *               "first": [
+                     *                 90
+                     *               ]
+                     *             }
+                     *           },
+                     *           "place": "answer",
+                     *           "operationId": "getPaymentStatus",
+                     *           "method": "GET",
+                     *           "path": "/v1/partner/payments/{paymentId}/status",
+                     *           "field": "/merchantName",
+                     *           "toPointer": "/x-obsim/answers/4"
+                     *         }
+                     *       ],
+                     *       "breaking": 6,
+                     *       "untouched": {
+                     *         "count": 10,
+                     *         "breaking": 2
+                     *       },
+                     *       "verdict": "breaking"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContractImpact"];
+                    "text/markdown": string;
+                    "application/xml": string;
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "4XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The one error body of every obsim endpoint (the contract does not show one). `code` is stable and machine-readable; `field` and `in` say where the problem is when it is in one place. */
+            "5XX": {
+                headers: {
+                    /** @description The request id: the x-request-id request header when it was sent and is 1-128 characters from A-Z a-z 0-9 . _ : -, otherwise a generated req_<24 hex>. Also the requestId of an ErrorBody. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                    "text/markdown": components["schemas"]["ErrorBody"];
+                    "application/xml": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -16,8 +16,9 @@ import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
 import { ContractFileError } from './errors.js';
+import { brokenExample, shapeExamples } from './examples.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
-import { schemaAt, type Operation, operationsOf } from './walk.js';
+import { deprecatedFields, schemaAt, type Operation, operationsOf } from './walk.js';
 
 export interface LoadedVersion {
   name: string;
@@ -103,6 +104,10 @@ export function loadVersion(file: string, base: OpenApiDocument): LoadedVersion 
   }
   document.info = { ...document.info, version: name };
   checkSwitches(switches, base, document, fail);
+  // the document's examples show what the version sends, and follow its schemas
+  shapeExamples(document, switches, name);
+  const broken = brokenExample(document);
+  if (broken) fail('', `the example at ${broken.at} of the document it makes does not follow its schema: ${broken.problem}`);
   return { name, file, document, switches, title: overlay.info.title };
 }
 
@@ -156,6 +161,43 @@ function checkSwitches(
   });
   if (switches.deprecatedAt !== undefined && Number.isNaN(Date.parse(switches.deprecatedAt)))
     fail('/x-obsim/deprecatedAt', 'is not an instant');
+  checkDeprecationInstants(switches, document, fail);
+}
+
+/**
+ * Every deprecation of the version's document says when: an operation marked `deprecated: true`
+ * needs its own `deprecatedAt` or the version's, and so does an operation whose request or answer
+ * carries a deprecated field or parameter. Without one, the answers would carry no `Deprecation`
+ * header and the listing would hide the deprecation (docs/contract-versions.md).
+ */
+function checkDeprecationInstants(
+  switches: ContractSwitches,
+  document: OpenApiDocument,
+  fail: (pointer: string, problem: string) => never,
+): void {
+  if (switches.deprecatedAt !== undefined) return;
+  for (const op of operationsOf(document)) {
+    if (switches.operations?.[op.id]?.deprecatedAt !== undefined) continue;
+    const at = `/x-obsim/operations/${pointerToken(op.id)}/deprecatedAt`;
+    const what = `${op.id} (${op.method} ${op.path})`;
+    if (op.operation.deprecated === true)
+      fail(
+        at,
+        `${what} is deprecated in the document the version makes, but no instant says since when: give it here, or give the version's x-obsim.deprecatedAt`,
+      );
+    const fields = [
+      ...(op.operation.parameters ?? []).filter((p) => p.deprecated === true).map((p) => `the ${p.in} parameter ${p.name}`),
+      ...deprecatedFields(document, op.operation.requestBody?.content?.['application/json']?.schema).map((f) => `the request field ${f}`),
+      ...Object.entries(op.operation.responses ?? {})
+        .filter(([status]) => status.startsWith('2'))
+        .flatMap(([, r]) => deprecatedFields(document, r.content?.['application/json']?.schema).map((f) => `the answer field ${f}`)),
+    ];
+    if (fields.length > 0)
+      fail(
+        at,
+        `${what} has ${fields[0]} deprecated in the document the version makes, but no instant says since when: give it here, or give the version's x-obsim.deprecatedAt`,
+      );
+  }
 }
 
 function documentOperation(doc: OpenApiDocument, id: string): Operation | undefined {

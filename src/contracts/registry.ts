@@ -4,7 +4,7 @@
  * operations by route (deprecated? sunset when? which fields are deprecated?), the answer switches
  * of each operation and event, and (on first use of an operation, then kept) the request
  * validators and answer serializers compiled from the version's own document, with the same
- * compilers and options as the base's routes (src/plugins/validation.ts, serializers.ts).
+ * compilers and options as the base's routes (src/compilers/validation.ts, serializers.ts).
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import {
@@ -16,8 +16,8 @@ import {
 } from '../domain/contract-switches.js';
 import { ApiError } from '../domain/errors.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
-import { dedupedSerializerFactory } from '../plugins/serializers.js';
-import { buildValidatorCompiler } from '../plugins/validation.js';
+import { dedupedSerializerFactory } from '../compilers/serializers.js';
+import { buildValidatorCompiler } from '../compilers/validation.js';
 import type { LoadedVersion } from './load.js';
 import { deprecatedFields, operationsOf, routeKey, type Operation } from './walk.js';
 

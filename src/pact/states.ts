@@ -6,13 +6,13 @@
  * transitions, on the sandbox's clock.
  */
 import { CLOCK_TOLERANCE_S } from '../auth/tokens.js';
-import { CONSENT_STATUSES, TOKEN_PERMISSIONS } from '../domain/consent.js';
+import { CONSENT_PERMISSIONS, CONSENT_STATUSES } from '../domain/consent.js';
 import { invalidInput } from '../domain/errors.js';
-import { EVENT_NAMES } from '../domain/machine.js';
 import { MERCHANT_STATUSES } from '../domain/merchant.js';
 import type { StateParam } from '../domain/pact.js';
 import { FAILURE_REASONS, PAYMENT_STATUSES } from '../domain/payment.js';
 import type { Step } from '../scenarios/types.js';
+import { eventsParam, permissionsParam, tokenParam, userParam } from './state-params.js';
 
 type Vars = Record<string, unknown>;
 
@@ -38,8 +38,6 @@ export interface ProviderStateDefinition {
   teardown?: Step[];
 }
 
-const AIS_PERMISSIONS = [...TOKEN_PERMISSIONS];
-const CONSENT_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'];
 const MERCHANT_KINDS = ['test', 'standard', 'fast-track'] as const;
 type MerchantKind = (typeof MERCHANT_KINDS)[number];
 
@@ -232,12 +230,7 @@ const aWebhook: ProviderStateDefinition = {
   description: 'A webhook registration of the partner (POST /v1/partner/webhooks), for the events asked for.',
   params: {
     url: { type: 'string', default: 'https://partner.example.test/webhooks', description: 'Where it delivers' },
-    events: {
-      type: 'array',
-      items: { type: 'string', enum: EVENT_NAMES },
-      default: ['payment.completed', 'payment.failed'],
-      description: 'The event names it is registered for',
-    },
+    events: eventsParam,
   },
   answers: { webhookId: 'its id', url: 'its URL' },
   source: 'built-in',
@@ -281,7 +274,7 @@ function consentSteps(userId: string, consent: string, permissions: unknown): St
       body: {
         merchantId: '${merchant.id}',
         userId,
-        permissions: CONSENT_PERMISSIONS,
+        permissions: [...CONSENT_PERMISSIONS],
         expirationDateTime: '${now+90d}',
         transactionFromDateTime: '${now-365d}',
       },
@@ -307,30 +300,11 @@ const consentAnswers = (vars: Vars, userId: string) => {
   };
 };
 
-const userParam: StateParam = {
-  type: 'string',
-  default: 'user-typical',
-  description: 'The sandbox bank user (user-typical, user-no-accounts, user-multi-currency, user-100k, or any other id)',
-};
-const tokenParam: StateParam = {
-  type: 'string',
-  enum: ['valid', 'expired'],
-  default: 'valid',
-  description: "expired: the sandbox's clock is moved past the bearer token's expiry (its exp claim) after it was made",
-};
-
 /** Past the token's expiry: the clock moved a second past its `exp` claim (read, not verified) and the clock skew verification allows. */
 const expireToken = (vars: Vars): Step[] => {
   const payload = String(vars.token).split('.')[1] ?? '';
   const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8') || '{}') as { exp?: number }).exp;
   return typeof exp === 'number' ? [{ advanceClock: { to: new Date((exp + CLOCK_TOLERANCE_S + 1) * 1000).toISOString() } }] : [];
-};
-
-const permissionsParam: StateParam = {
-  type: 'array',
-  items: { type: 'string', enum: TOKEN_PERMISSIONS },
-  default: AIS_PERMISSIONS,
-  description: "The bearer token's permissions",
 };
 
 const aConsent: ProviderStateDefinition = {

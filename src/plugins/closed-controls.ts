@@ -1,12 +1,12 @@
 /**
  * obsim's controls take no query parameter they do not name (docs/errors.md): a control route that
  * declares no query string gets an empty one, which the validator compiler closes like the others
- * (src/plugins/validation.ts), so `DELETE /_sandbox/sandboxes/{id}?dryRun=1` is a 400 naming
+ * (src/compilers/validation.ts), so `DELETE /_sandbox/sandboxes/{id}?dryRun=1` is a 400 naming
  * `dryRun`, not a deletion.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isControlRoute } from './validation.js';
+import { isControlRoute } from '../compilers/validation.js';
 
 const NO_QUERY = { type: 'object', properties: {} } as const;
 

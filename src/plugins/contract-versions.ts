@@ -32,7 +32,7 @@ import { ConfigError } from '../config-parsers.js';
 import { ApiError } from '../domain/errors.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { packageRoot } from '../package-root.js';
-import { validationToApiError } from './validation.js';
+import { validationToApiError } from '../compilers/validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, errorBody, storageUnavailable, type ErrorCode } from '../domain/errors.js';
 import { storageFault } from '../store/faults.js';
-import { validationToApiError } from './validation.js';
+import { validationToApiError } from '../compilers/validation.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',

@@ -5,7 +5,7 @@
  *   names, when it names one (so "why was I refused?" has an answer); AIS: the token's merchant's
  *   partner; hosted pages and generate-token: the partner of the row they act on (`journalAs`);
  * - not recorded: the journal's own routes, and the readiness report and scenario draft read from it (reading it
- *   must not change what it counts), the collections (made from the document; an environment holds the caller's credentials), sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
+ *   must not change what it counts; the contract impact report likewise), the collections (made from the document; an environment holds the caller's credentials), sandbox management (/_sandbox/sandboxes: no sandbox yet), system routes, and requests no
  *   partner can be named for.
  * What the entry needs is read in onSend, after the store's hook has waited for the request's own
  * commit; the entry is made in a microtask, after the answer was written, so a client waiting on
@@ -37,7 +37,7 @@ declare module 'fastify' {
 }
 
 const JOURNALED = /^\/(?:v1\/|pay\/|consent\/|onboarding\/|_sandbox\/)/;
-const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report|scenario-draft|collections|scenarios\/import)(?:[/?]|$)/;
+const NOT_JOURNALED = /^\/_sandbox\/(?:requests|sandboxes|report|scenario-draft|collections|scenarios\/import|contract\/impact)(?:[/?]|$)/;
 const isJsonType = (type: unknown): boolean => typeof type === 'string' && type.startsWith('application/json');
 const journaled = (path: string): boolean => JOURNALED.test(path) && !NOT_JOURNALED.test(path);
 

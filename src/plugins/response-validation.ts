@@ -25,7 +25,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, errorBody, pointer, type ErrorDetail, type JsonPointer } from '../domain/errors.js';
-import { readableName } from './validation.js';
+import { readableName } from '../compilers/validation.js';
 
 const CHECKED = Symbol('obsim.responseChecked');
 const ERROR_BODY_REF = { $ref: 'ErrorBody#' } as const;

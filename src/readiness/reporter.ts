@@ -1,6 +1,7 @@
 /**
- * Readiness reports without the serving thread's time: the journal is flushed, the commit awaited,
- * and the report computed on a worker thread (./worker.ts) with its own read-only connection, so
+ * Readiness reports (and what the impact report reads of a sandbox's traffic, src/impact/collect.ts)
+ * without the serving thread's time: the journal is flushed, the commit awaited, and the report
+ * computed on a worker thread (./worker.ts) with its own read-only connection, so
  * a report asked for every second takes nothing from the partner API but the flush (work the
  * journal does within 20 ms anyway) and a message. A database in memory has no second
  * connection: its reports are computed here. Should the worker fail, reports are computed here
@@ -8,15 +9,21 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { ownWorker } from '../worker-thread.js';
+import type { TrafficFacts } from '../domain/contract-traffic.js';
 import type { SandboxReadiness } from '../domain/readiness.js';
+import { createTrafficReader, type RouteTemplate, type TrafficReader, type TrafficSubject } from '../impact/collect.js';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import type { Journal } from '../journal/index.js';
 import type { Store } from '../store/index.js';
 import { closeWorkerConnection } from '../store/worker-connection.js';
 import { createReportMaker, type ReportMaker, type ReportSubject } from './collect.js';
 
-export type ReporterRequest = { type: 'report'; id: number; subject: ReportSubject } | { type: 'forget'; partnerId: string };
-export type ReporterReply = { id: number; report: SandboxReadiness } | { id: number; error: string } | { warning: string };
+export type ReporterRequest =
+  | { type: 'report'; id: number; subject: ReportSubject }
+  | { type: 'traffic'; id: number; subject: TrafficSubject; templates: readonly RouteTemplate[] }
+  | { type: 'forget'; partnerId: string };
+export type ReporterReply =
+  { id: number; report: SandboxReadiness } | { id: number; facts: TrafficFacts } | { id: number; error: string } | { warning: string };
 
 export interface ReporterOptions {
   /** The serving connection's database: its file is opened again by the worker. */
@@ -38,14 +45,16 @@ export function createReporter(options: ReporterOptions) {
   let known: readonly ProviderOperation[] | undefined;
   const operations = (): readonly ProviderOperation[] => (known ??= options.operations());
   let here: ReportMaker | undefined;
-  const inThread = (): ReportMaker =>
-    (here ??= createReportMaker(operations(), store, (err) => log.warn({ err }, 'a journal page is unreadable')));
+  const unreadable = (err: unknown) => log.warn({ err }, 'a journal page is unreadable');
+  const inThread = (): ReportMaker => (here ??= createReportMaker(operations(), store, unreadable));
+  let trafficHere: TrafficReader | undefined;
+  const trafficInThread = (): TrafficReader => (trafficHere ??= createTrafficReader(store, unreadable));
   let worker: Worker | undefined;
   let failed = db.memory;
   let closed = false;
   let nextId = 0;
   let onWorkerCount = 0;
-  const waiting = new Map<number, { resolve(r: SandboxReadiness): void; reject(err: Error): void }>();
+  const waiting = new Map<number, { resolve(r: unknown): void; reject(err: Error): void }>();
 
   function fail(reason: unknown): void {
     if (failed) return;
@@ -65,9 +74,9 @@ export function createReporter(options: ReporterOptions) {
       if ('warning' in reply) return log.warn({ error: reply.warning }, 'a journal page is unreadable');
       const w = waiting.get(reply.id);
       waiting.delete(reply.id);
-      if ('report' in reply) {
+      if ('report' in reply || 'facts' in reply) {
         onWorkerCount++;
-        w?.resolve(reply.report);
+        w?.resolve('report' in reply ? reply.report : reply.facts);
       } else w?.reject(new Error(reply.error));
     });
     created.on('error', fail);
@@ -76,12 +85,25 @@ export function createReporter(options: ReporterOptions) {
     return created;
   }
 
-  function onWorker(subject: ReportSubject): Promise<SandboxReadiness> {
+  function onWorker<T>(
+    request: { type: 'report'; subject: ReportSubject } | Omit<Extract<ReporterRequest, { type: 'traffic' }>, 'id'>,
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
       const id = ++nextId;
-      waiting.set(id, { resolve, reject });
-      ensureWorker().postMessage({ type: 'report', id, subject } satisfies ReporterRequest);
+      waiting.set(id, { resolve: resolve, reject });
+      ensureWorker().postMessage({ ...request, id } satisfies ReporterRequest);
     });
+  }
+
+  /** `compute` on the worker (or here, when there is none or it failed). */
+  async function computed<T>(onThread: () => Promise<T>, here: () => T): Promise<T> {
+    if (failed) return here();
+    try {
+      return await onThread();
+    } catch (err) {
+      if (!failed) throw err; // the report itself failed: as it would have here
+      return here();
+    }
   }
 
   return {
@@ -93,16 +115,29 @@ export function createReporter(options: ReporterOptions) {
       journal.flush();
       const subject: ReportSubject = { partnerId, sandboxId, ...journal.position(partnerId) };
       await store.committed();
-      if (failed) return inThread().report(subject);
-      try {
-        return await onWorker(subject);
-      } catch (err) {
-        if (!failed) throw err; // the report itself failed: as it would have here
-        return inThread().report(subject);
-      }
+      return computed(
+        () => onWorker<SandboxReadiness>({ type: 'report', subject }),
+        () => inThread().report(subject),
+      );
+    },
+    /**
+     * What the partner's traffic touched (src/impact/collect.ts), for the operations of
+     * `templates`, and whether the journal dropped older entries.
+     */
+    async traffic(partnerId: string, templates: readonly RouteTemplate[]): Promise<{ facts: TrafficFacts; truncated: boolean }> {
+      journal.flush();
+      const { upTo, oldestKept, truncated } = journal.position(partnerId);
+      const subject: TrafficSubject = { partnerId, upTo, oldestKept };
+      await store.committed();
+      const facts = await computed(
+        () => onWorker<TrafficFacts>({ type: 'traffic', subject, templates }),
+        () => trafficInThread().facts(subject, templates),
+      );
+      return { facts, truncated };
     },
     forget(partnerId: string): void {
       here?.forget(partnerId);
+      trafficHere?.forget(partnerId);
       worker?.postMessage({ type: 'forget', partnerId } satisfies ReporterRequest);
     },
     async close(): Promise<void> {

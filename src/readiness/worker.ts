@@ -1,6 +1,7 @@
 /**
- * The readiness report's worker thread (started by ./reporter.ts): reports computed here, on a
- * read-only connection of its own, cost the serving thread nothing but a message.
+ * The readiness report's worker thread (started by ./reporter.ts), which also reads what a
+ * sandbox's traffic touched for the impact report (src/impact/collect.ts): what is computed here,
+ * on a read-only connection of its own, costs the serving thread nothing but a message.
  */
 import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
@@ -8,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ProviderOperation } from '../domain/readiness-input.js';
 import { openReader } from '../store/reader.js';
 import type { CLOSE_CONNECTION } from '../store/worker-connection.js';
+import { createTrafficReader } from '../impact/collect.js';
 import { createReportMaker } from './collect.js';
 import type { ReporterReply, ReporterRequest } from './reporter.js';
 
@@ -28,7 +30,9 @@ yieldToRequests();
 const { path, operations } = workerData as { path: string; operations: ProviderOperation[] };
 const port = parentPort!;
 const reader = openReader(path);
-const maker = createReportMaker(operations, reader, (err) => port.postMessage({ warning: String(err) } satisfies ReporterReply));
+const unreadable = (err: unknown) => port.postMessage({ warning: String(err) } satisfies ReporterReply);
+const maker = createReportMaker(operations, reader, unreadable);
+const traffic = createTrafficReader(reader, unreadable);
 
 port.on('message', (message: ReporterRequest | typeof CLOSE_CONNECTION) => {
   if (message.type === 'close') {
@@ -36,9 +40,14 @@ port.on('message', (message: ReporterRequest | typeof CLOSE_CONNECTION) => {
     port.close();
     return;
   }
-  if (message.type === 'forget') return maker.forget(message.partnerId);
+  if (message.type === 'forget') {
+    maker.forget(message.partnerId);
+    return traffic.forget(message.partnerId);
+  }
   try {
-    port.postMessage({ id: message.id, report: maker.report(message.subject) } satisfies ReporterReply);
+    if (message.type === 'traffic')
+      port.postMessage({ id: message.id, facts: traffic.facts(message.subject, message.templates) } satisfies ReporterReply);
+    else port.postMessage({ id: message.id, report: maker.report(message.subject) } satisfies ReporterReply);
   } catch (err) {
     port.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) } satisfies ReporterReply);
   }

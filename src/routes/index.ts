@@ -10,6 +10,7 @@ import { hostedRoutes } from './hosted/index.js';
 import { partnerRoutes } from './partner/index.js';
 import { readinessRoutes } from './readiness/index.js';
 import { recordingRoutes } from './recording/index.js';
+import { contractImpactRoutes } from './sandbox/contract.js';
 import { sandboxRoutes } from './sandbox/index.js';
 import { sandboxesRoutes } from './sandboxes/index.js';
 import { systemRoutes } from './system/index.js';
@@ -23,6 +24,7 @@ export async function routes(app: FastifyInstance): Promise<void> {
   await app.register(sandboxRoutes, { prefix: '/_sandbox' });
   await app.register(sandboxesRoutes, { prefix: '/_sandbox/sandboxes' });
   await app.register(readinessRoutes, { prefix: '/_sandbox' });
+  await app.register(contractImpactRoutes, { prefix: '/_sandbox' });
   await app.register(recordingRoutes, { prefix: '/_sandbox' });
   await app.register(consoleRoutes);
 }

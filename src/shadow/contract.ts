@@ -62,8 +62,9 @@ export const answersBankData = (op: Operation): boolean => op.kind === 'provider
  */
 const BANK_LISTED: ReadonlySet<IdKind> = new Set(['account']);
 
-export function contract(): Contract {
-  const ops = operations();
+/** `provider`: the document obsim answers by (a contract version's, when the shadow's sandbox is pinned to one); default the base. */
+export function contract(provider?: Doc): Contract {
+  const ops = operations(provider);
   return { match: (method, path) => ops.match(method, path), enums: enumsOf(ops.provider) };
 }
 

@@ -19,11 +19,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
 import { compareAnswers, type CompareContext } from '../domain/drift.js';
 import { childContext, formatTraceparent } from '../domain/trace-context.js';
 import { optionalInAnswer, answersBankData, anyIdKindOf, contract, learnFromAnswers, translateRequest, type Contract } from './contract.js';
 import { IdMap } from './id-map.js';
+import { startShadowObsim } from './obsim.js';
 import { flat, Kept, one, text } from './kept.js';
 import type { HeaderMap } from './proxy.js';
 import type { Answer } from './report.js';
@@ -65,7 +65,7 @@ export class Replayer {
   private sandboxHeaders!: Record<string, string>;
   private receiver!: Server;
   private receiverUrl = '';
-  private readonly contract: Contract = contract();
+  private contract: Contract = contract();
   private readonly ids: IdMap;
   private readonly ctx: CompareContext;
 
@@ -110,19 +110,15 @@ export class Replayer {
   }
 
   async start(): Promise<void> {
-    this.obsim = await buildApp({ config: { db: ':memory:', logLevel: 'silent', metrics: false, journal: false }, logger: false });
-    await this.obsim.ready();
-    const start = new Date().toISOString();
-    // never expires while the shadow runs: a time to live of 30 days, used at least hourly (tick)
-    const created = await this.obsim.inject({
-      method: 'POST',
-      url: '/_sandbox/sandboxes',
-      payload: { name: 'shadow', ttl: '30d', clock: { start, frozen: true } },
-    });
-    if (created.statusCode !== 200) throw new Error(`obsim could not make the shadow's sandbox: ${created.body}`);
-    const { clientId, clientSecret } = created.json<{ credentials: { clientId: string; clientSecret: string } }>().credentials;
-    this.sandboxHeaders = { 'x-partner-client-id': clientId, 'x-partner-client-secret': clientSecret };
-    this.clockNowMs = Date.parse(start);
+    const started = await startShadowObsim(this.options);
+    this.obsim = started.app;
+    this.sandboxHeaders = started.sandboxHeaders;
+    this.clockNowMs = started.clockNowMs;
+    // pinned to a version: the comparison reads its document (its enums)
+    if (started.document) {
+      this.contract = contract(started.document as never);
+      Object.assign(this.ctx, { enumKeys: new Set(this.contract.enums.keys()), enumValues: this.contract.enums });
+    }
     this.receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));

@@ -13,6 +13,9 @@ export interface ReplayerOptions {
   timeoutMs: number;
   /** The replay thread at the lowest scheduling priority (Linux): the partner's answers first. */
   lowPriority: boolean;
+  /** Contract versions to load (`--contracts DIR`), and the one the shadow's sandbox is pinned to. */
+  contracts?: string;
+  contractVersion?: string;
 }
 
 /** An exchange as the proxy saw it: the partner's request (secrets and all: it is replayed) and the upstream's answer. */

@@ -20,7 +20,7 @@ import type { ErrorObject } from 'ajv';
 import Fastify, { type FastifyError } from 'fastify';
 import { Agent, request as undiciRequest } from 'undici';
 import { ApiError, errorBody } from '../domain/errors.js';
-import { validationToApiError } from '../plugins/validation.js';
+import { validationToApiError } from '../compilers/validation.js';
 import { Capture, forward, passOn } from './proxy.js';
 import { ownWorker } from '../worker-thread.js';
 import type { ReportFormat, ReplayerOptions, SeenExchange, UpstreamClockRead } from './shadow-messages.js';
@@ -58,6 +58,12 @@ export interface ShadowOptions {
    * default for a shadow in a test suite's own process, where the replay should keep up.
    */
   lowPriority?: boolean;
+  /**
+   * A folder of contract versions (docs/contract-versions.md) and the one the shadow's obsim is
+   * pinned to: its answers, and the document the comparison reads, are that version's.
+   */
+  contracts?: string;
+  contractVersion?: string;
 }
 
 export interface Shadow {
@@ -113,6 +119,8 @@ export async function startShadow(options: ShadowOptions): Promise<Shadow> {
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
     timeoutMs,
     lowPriority: options.lowPriority ?? false,
+    ...(options.contracts !== undefined ? { contracts: options.contracts } : {}),
+    ...(options.contractVersion !== undefined ? { contractVersion: options.contractVersion } : {}),
   });
   const answers = new Map<number, (value: unknown) => void>();
   let nextAsk = 0;

@@ -33,6 +33,7 @@ import { consentStore } from './consents.js';
 import { metaStore, pingDatabase, type Db } from './db.js';
 import { deliveryStore } from './deliveries.js';
 import { storageFault, type StorageFault } from './faults.js';
+import { impactStore } from './impact.js';
 import { journalStore } from './journal.js';
 import { merchantStore } from './merchants.js';
 import { metricsReads } from './metrics.js';
@@ -207,6 +208,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     consents: consentStore(db),
     deliveries,
     faultProfiles: faultProfileStore(db),
+    impact: impactStore(db),
     journal: journalStore(db),
     merchants: merchantStore(db),
     metrics: metricsReads(db),

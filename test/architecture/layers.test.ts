@@ -80,6 +80,17 @@ t.test('the MCP server and the CLI are adapters side by side: MCP never imports 
   t.notOk(forbids(r, 'src/cli/mcp.ts', 'src/mcp/server.ts'), 'the CLI starts the MCP server');
 });
 
+t.test('the validator and serializer compilers sit below both the plugins and the contract registry', async (t) => {
+  const r = rule('compilers-below-plugins');
+  if (!r) return t.fail('compilers-below-plugins is missing from .dependency-cruiser.cjs');
+  t.equal(r.severity, 'error');
+  t.ok(forbids(r, 'src/contracts/registry.ts', 'src/plugins/contract-versions.ts'), 'contracts -> plugins is forbidden');
+  t.ok(forbids(r, 'src/compilers/validation.ts', 'src/plugins/errors.ts'), 'compilers -> plugins is forbidden');
+  t.ok(forbids(r, 'src/contracts/load.ts', 'src/routes/sandbox/contract.ts'), 'contracts -> routes is forbidden');
+  t.notOk(forbids(r, 'src/contracts/registry.ts', 'src/compilers/validation.ts'), 'the registry imports the compilers downward');
+  t.notOk(forbids(r, 'src/plugins/errors.ts', 'src/compilers/validation.ts'), 'and so do the plugins');
+});
+
 t.test('the checker finds no violation in the tree', async (t) => {
   const bin = new URL('node_modules/dependency-cruiser/bin/dependency-cruiser.mjs', root).pathname;
   const out = execFileSync(

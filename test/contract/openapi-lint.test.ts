@@ -5,37 +5,17 @@
  * configurations turn no rule off. A document with a broken example or no operationId fails
  * both, with the linter's own message (so this test can fail).
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { DOCUMENTS as PUBLISHED } from '../../src/openapi/documents.js';
+import { redocly, spectral } from '../helpers/linters.js';
 import { ROOT } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
 t.setTimeout(scaled(180_000));
 
 const DOCUMENTS = Object.values(PUBLISHED).map((d) => d.file);
-const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-
-function spectral(file: string) {
-  const r = spawnSync(bin('spectral'), ['lint', file, '--fail-severity', 'hint', '--format', 'json', '--quiet'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  const results = JSON.parse(r.stdout || '[]') as { code: string; message: string; path: string[] }[];
-  return { code: r.status, results, stderr: r.stderr };
-}
-
-function redocly(file: string) {
-  const r = spawnSync(bin('redocly'), ['lint', file, '--format', 'json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
-  const report = JSON.parse(r.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
-  return { code: r.status, ...report };
-}
 
 t.test('the configurations extend the standard rulesets and turn no rule off', async (t) => {
   // what the files say once their comments are dropped

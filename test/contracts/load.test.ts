@@ -102,6 +102,37 @@ t.test('each way a version file can be wrong is refused with its file and pointe
       /before the deprecation/,
     ],
     [
+      "a deprecated operation with no instant (neither its own nor the version's)",
+      {
+        'a.yaml': overlay('v1', [
+          { target: "$.paths['/v1/partner/merchants/{merchantId}/resend-onboarding'].post", update: { deprecated: true } },
+        ]),
+      },
+      '/x-obsim/operations/resendMerchantOnboarding/deprecatedAt',
+      /resendMerchantOnboarding \(POST \/v1\/partner\/merchants\/\{merchantId\}\/resend-onboarding\) is deprecated .* no instant/,
+    ],
+    [
+      'a deprecated request field with no instant',
+      {
+        'a.yaml': overlay('v1', [
+          { target: '$.components.schemas.CreateMerchantRequest.properties.partnerRefId', update: { deprecated: true } },
+        ]),
+      },
+      '/x-obsim/operations/createMerchant/deprecatedAt',
+      /the request field \/partnerRefId deprecated .* no instant/,
+    ],
+    [
+      'an example that breaks its schema once the switches shaped it',
+      {
+        'a.yaml': overlay('v1', [
+          { target: '$.components.schemas.Payment.properties', update: { settlementDay: { type: 'string', format: 'date' } } },
+          { target: '$.components.schemas.Payment', update: { required: ['paymentId', 'status', 'settlementDay'] } },
+        ]),
+      },
+      '',
+      /the example at \/paths\/~1v1~1partner~1payments\/post\/responses\/200\/content\/application~1json\/example of the document it makes does not follow its schema: \/settlementDay is required/,
+    ],
+    [
       'a result that is not OpenAPI 3.1',
       { 'a.yaml': overlay('v1', [{ target: "$.paths['/v1/partner/payments'].post", update: { responses: 'none' } }]) },
       '',

@@ -1,5 +1,5 @@
 /**
- * Validators and serializers compiled at build time (src/precompile.ts, src/plugins/precompiled.ts):
+ * Validators and serializers compiled at build time (src/precompile.ts, src/compilers/precompiled.ts):
  * a server started from the generated file compiles nothing, and answers exactly what a server
  * that compiles its schemas at start answers, for valid and invalid input alike.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { precompiledKey, precompiledStats, usePrecompiledFile } from '../../src/plugins/precompiled.js';
+import { precompiledKey, precompiledStats, usePrecompiledFile } from '../../src/compilers/precompiled.js';
 import { precompile } from '../../src/precompile.js';
 import { build, PARTNER } from '../helpers/app.js';
 import { fastTrackBody, normalise } from '../helpers/partner.js';

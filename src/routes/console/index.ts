@@ -21,6 +21,7 @@ import { consoleKit, first, LIVE_COALESCE_MS, LIVE_HEARTBEAT_MS, safeBack, type 
 import { CONSOLE_CSS, CONSOLE_JS } from './layout.js';
 import { bankRoutes } from './pages/banks.js';
 import { consentRoutes } from './pages/consents.js';
+import { contractRoutes } from './pages/contract.js';
 import { merchantRoutes } from './pages/merchants.js';
 import { overviewRoutes } from './pages/overview.js';
 import { paymentRoutes } from './pages/payments.js';
@@ -48,6 +49,7 @@ const PAGES = [
   requestRoutes,
   recordingRoutes,
   readinessRoutes,
+  contractRoutes,
   scenarioRoutes,
   bankRoutes,
 ];

@@ -18,6 +18,7 @@ export const NAV = [
   ['/console/webhooks', 'Webhooks'],
   ['/console/requests', 'Requests'],
   ['/console/readiness', 'Readiness'],
+  ['/console/contract', 'Contract'],
   ['/console/scenarios', 'Scenarios'],
   ['/console/banks', 'Banks'],
 ] as const;

@@ -9,9 +9,10 @@ import { html, raw, type RawHtml } from '../hosted/layout.js';
 export type S = components['schemas'];
 type Row = RawHtml | string | number | null | undefined;
 
-const OK = new Set(['paid', 'activated', 'authorized', 'delivered', 'passed', 'active', 'created']);
+const OK = new Set(['paid', 'activated', 'authorized', 'delivered', 'passed', 'active', 'created', 'compatible', 'clear']);
 // every failed attempt's outcome is bad news, as are the end states that are not the happy one
 const BAD = new Set<string>([
+  'breaking',
   'failed',
   'rejected',
   'revoked',

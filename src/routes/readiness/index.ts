@@ -4,37 +4,15 @@
  * X-Obsim-Admin-Key, or anyone on a server without one, as for /_sandbox/sandboxes). An admin's
  * `?sandbox=` is what HAProxy routes by in a cluster (docs/cluster.md).
  */
-import { routeKey } from '../../contracts/walk.js';
 import type { FastifyInstance } from 'fastify';
 import { responses } from '../../../schemas/common.js';
 import { ReportQuery } from '../../../schemas/readiness.js';
 import { ApiError } from '../../domain/errors.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { providerOperations } from '../../readiness/collect.js';
-import { createReporter } from '../../readiness/reporter.js';
 import { sandboxSubject } from '../subject.js';
 
 export async function readinessRoutes(app: FastifyInstance): Promise<void> {
-  const reporter =
-    app.journal &&
-    createReporter({
-      db: app.db,
-      store: app.store,
-      journal: app.journal,
-      operations: () =>
-        providerOperations(app.routeTable).map((o) => {
-          // the versions that deprecate it: calls they served are listed (deprecatedCalls)
-          const key = routeKey(o.method, o.path);
-          const deprecatedIn = app.contracts
-            .list()
-            .filter((v) => v.operation(key)?.deprecated === true)
-            .map((v) => v.name);
-          return deprecatedIn.length > 0 ? { ...o, deprecatedIn } : o;
-        }),
-      log: app.log,
-    });
-  app.sandboxes.onRemoved((id) => reporter?.forget(id));
-  app.addHook('onClose', async () => reporter?.close());
+  const reporter = app.reports;
 
   const subject = sandboxSubject(app);
 

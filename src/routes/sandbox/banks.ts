@@ -12,7 +12,7 @@ import { invalidInput, type JsonPointer } from '../../domain/errors.js';
 import type { BankBook } from '../../engine/banks.js';
 import type { World } from '../../engine/index.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
-import { validationToApiError } from '../../plugins/validation.js';
+import { validationToApiError } from '../../compilers/validation.js';
 
 /** A sandbox bank by id, or a 400 naming where the id was (the path parameter, or `at` in the body). */
 export function knownBank(bankId: string, at?: JsonPointer): SandboxBank {

@@ -29,12 +29,14 @@ export interface ForeignProvider {
   close(): Promise<void>;
 }
 
-/** A drift a test seeds: one answer changed the way a provider might. */
+/** A drift a test seeds: one answer changed the way a provider might (its body, its status, or both). */
 export interface SeededDrift {
   id: string;
   /** `METHOD /path` pattern (params as :name). */
   route: string;
-  change(json: Record<string, unknown>): void;
+  change?(json: Record<string, unknown>): void;
+  /** The status the answer has instead (of a successful one). */
+  status?: number;
 }
 
 export async function startForeignProvider(
@@ -170,14 +172,16 @@ export async function startForeignProvider(
         }
         const answer = await found.handle(r);
         let json = answer.json;
+        let status = answer.status;
         const routeName = `${method} ${found.pattern}`;
         for (const d of options.drifts ?? []) {
           if (d.route !== routeName || typeof json !== 'object' || json === null || answer.status >= 300) continue;
           json = structuredClone(json);
-          d.change(json as Record<string, unknown>);
+          d.change?.(json as Record<string, unknown>);
+          if (d.status !== undefined) status = d.status;
           applied.set(d.id, (applied.get(d.id) ?? 0) + 1);
         }
-        send(req, res, { ...answer, json });
+        send(req, res, { ...answer, status, json });
       })().catch((err: unknown) => send(req, res, fail(500, 'internal_error', (err as Error).message)));
     });
   });

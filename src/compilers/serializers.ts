@@ -75,7 +75,7 @@ export function dedupedSerializerFactory(): SerializerFactory {
         // build: give it only the ones this schema reaches through $ref (the same resolution,
         // a fraction of the work); fall back to all of them if that set is somehow not enough
         const reached = reachableSchemas(info.schema, ext);
-        // compiled at build time (src/plugins/precompiled.ts) when this exact schema was seen there
+        // compiled at build time (src/compilers/precompiled.ts) when this exact schema was seen there
         const pkey = reached ? precompiledKey('serializers', FJS_VERSION, serializerOpts ?? null, info.schema, reached) : undefined;
         const compileHere = (): Serializer => {
           let fresh: Serializer;
