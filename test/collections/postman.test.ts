@@ -78,7 +78,8 @@ t.test('the collection is a Postman Collection v2.1 by the published schema and 
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const validate = ajv.compile(schema);
-  await t.resolves(Promise.resolve(validate(collection)), 'valid by the v2.1 JSON schema');
+  // the published schema is `$async`: its validator answers a promise, rejected when the collection is not valid
+  await t.resolves(validate(collection) as Promise<unknown>, 'valid by the v2.1 JSON schema');
 
   const parsed = new sdk.Collection(collection);
   const requests: string[] = [];
