@@ -110,7 +110,7 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
     skipped,
     variables: variablesOf(steps),
     notExpected: [...(draft.dropped ?? [])].map(([reason, keys]) => ({ reason, keys: [...keys].sort() })),
-    flagged: api.flatMap((c) => (c.kind === 'api' && c.flag ? [`${requestOf(c)}: ${c.flag}`] : [])),
+    flagged: [...api.flatMap((c) => (c.kind === 'api' && c.flag ? [`${requestOf(c)}: ${c.flag}`] : [])), ...story.flagged],
     literals: story.literals,
     inferred: story.inferred,
     unseen: story.unseen,
