@@ -114,11 +114,13 @@ export interface Operations {
   provider: Doc;
 }
 
-/** Every operation of the provider's document and obsim's controls, matched by method and path (no query). */
-export function operations(): Operations {
+/**
+ * Every operation of the provider's document and obsim's controls, matched by method and path (no
+ * query). `provider`: a contract version's document as the registry serves it (default: the base).
+ */
+export function operations(provider: Doc = readDoc('provider')): Operations {
   type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };
   const router = Router<Router.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 16_384 });
-  const provider = readDoc('provider');
   const controls = readDoc('controls');
   for (const [doc, kind] of [
     [provider, 'provider'],

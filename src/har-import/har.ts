@@ -122,6 +122,8 @@ export interface ReadEntry {
   url: URL;
   /** Lower-case names; several values joined with `, ` (HTTP/2 pseudo-headers left out). */
   headers: Record<string, string>;
+  /** The contract version the request asked for, else the one its answer named (Obsim-Contract-Version). */
+  contractVersion?: string;
   query: Record<string, string | string[]>;
   requestBody?: unknown;
   form: boolean;
@@ -190,11 +192,14 @@ export function readEntry(e: HarEntry, index: number): ReadEntry {
       : error !== undefined && error !== null && error !== ''
         ? `failed (${String(error)})`
         : undefined;
+  const headers = headersOf(e.request.headers);
+  const contractVersion = headers['obsim-contract-version'] || headersOf(e.response.headers)['obsim-contract-version'] || undefined;
   return {
     index,
     method: e.request.method.toUpperCase(),
     url,
-    headers: headersOf(e.request.headers),
+    headers,
+    contractVersion,
     query,
     requestBody,
     form,

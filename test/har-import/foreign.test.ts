@@ -163,6 +163,7 @@ t.test(
     t.equal(imported.summary.contractVersion, '2026-02-01');
     t.equal((parse(imported.yaml) as { contractVersion?: string }).contractVersion, '2026-02-01');
     t.match(imported.summary.flagged, [
+      /^the HAR names contract version 2026-02-01: read by the base document \(this import has no contract versions\)/,
       /DELETE .*: the document does not allow DELETE on \/v1\/partner\/payments\/424242\/status/,
       /GET .*: the document has no path \/v1\/partner\/refunds/,
     ]);
