@@ -10,7 +10,8 @@
 import { operationsOf, routeKey } from '../contracts/walk.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { environmentName, environmentValues, type SandboxContext } from './environment.js';
-import { AUTHORIZE_CONSENT, ENVIRONMENT_VARIABLES, flows, operationPlan, SECRET_VARIABLES, type OperationPlan, type Step } from './plan.js';
+import { ENVIRONMENT_VARIABLES, SECRET_VARIABLES } from '../domain/collection-environment.js';
+import { AUTHORIZE_CONSENT, flows, operationPlan, type OperationPlan, type Step } from './plan.js';
 import { prepareScript, testScript, tokenScript } from './scripts.js';
 
 interface BrunoHeader {
