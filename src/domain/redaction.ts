@@ -49,7 +49,7 @@ export function redactString(s: string): string {
 }
 
 /** Nesting kept in a body; anything deeper is replaced whole, so depth never hides a secret. */
-const MAX_DEPTH = 32;
+export const MAX_DEPTH = 32;
 
 /**
  * A JSON value as it may leave obsim (the shadow's kept exchanges, an imported HAR's scenario):

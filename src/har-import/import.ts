@@ -78,6 +78,8 @@ function readEntries(raw: ReturnType<typeof parseHar>): ReadEntry[] {
     try {
       return readEntry(e, i);
     } catch (err) {
+      if (err instanceof HarImportError) throw err;
+      // new URL() refused it (the schema's "uri" format admits a relative one)
       throw new HarImportError(`/log/entries/${i}/request/url`, `entry #${i}: ${(err as Error).message}`, 'invalid');
     }
   });

@@ -149,8 +149,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const SANDBOX_INSTANT = /\bat (\d{4}-\d{2}-\d{2}T[\d:.]+Z) on the sandbox clock/;
 
 function entryAt(e: ReadEntry): number {
-  const sandbox = e.comment ? SANDBOX_INSTANT.exec(e.comment)?.[1] : undefined;
-  return sandbox !== undefined ? Date.parse(sandbox) : e.startedMs + e.timeMs;
+  const sandbox = e.comment ? Date.parse(SANDBOX_INSTANT.exec(e.comment)?.[1] ?? '') : NaN;
+  // a comment is free text: an instant it names that no clock has is not one
+  return Number.isNaN(sandbox) ? e.startedMs + e.timeMs : sandbox;
 }
 
 export function tellStory(classified: Classified[], settings: LifecycleSettings): Story {

@@ -131,6 +131,15 @@ t.test('bad input: one 4xx naming the place, nothing changed', async (t) => {
     ],
     ['HAR 1.1', harWith({}, { version: '1.1' }), 400, 'validation_failed', '/log/version', /expected "1\.2"/],
     [
+      'a 60th second (the schema’s pattern admits it, no clock has it)',
+      harWith({ startedDateTime: '2026-12-31T23:59:60Z' }),
+      400,
+      'validation_failed',
+      '/log/entries/0/startedDateTime',
+      /is not an instant/,
+    ],
+    ['a time past the last instant', harWith({ time: 1e308 }), 400, 'validation_failed', '/log/entries/0/time', /after the last instant/],
+    [
       'no entry for the provider’s API',
       harWith(),
       422,
@@ -172,6 +181,27 @@ t.test('bad input: one 4xx naming the place, nothing changed', async (t) => {
     payload: JSON.stringify({ ms: 1, pad: 'x'.repeat(1_100_000) }),
   });
   t.equal(elsewhere.statusCode, 413, 'the 64 MB limit is this route’s alone: another control keeps the 1 MB one');
+});
+
+t.test('what no answer can break on: a body nested 20,000 deep, an instant no clock has in a comment: imported, not a 500', async (t) => {
+  const app = await build(t);
+  const poll = (text: string, comment?: string) => ({
+    ...(comment ? { comment } : {}),
+    request: { ...JSON.parse(harWith()).log.entries[0].request, url: 'https://api.provider.test/v1/partner/payments/1/status' },
+    response: { ...JSON.parse(harWith()).log.entries[0].response, content: { size: text.length, mimeType: 'application/json', text } },
+  });
+  for (const [what, entry] of [
+    ['an answer nested 20,000 objects deep', poll(`{"status":"paid","x":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`)],
+    ['an answer nested 20,000 lists deep', poll(`${'['.repeat(20_000)}${']'.repeat(20_000)}`)],
+    [
+      'a comment naming a 13th month on the sandbox clock',
+      poll('{"status":"paid"}', 'journal entry 1, at 2026-13-01T00:00:00.000Z on the sandbox clock'),
+    ],
+  ] as const) {
+    const res = await post(app, harWith(entry), '?format=json');
+    t.equal(res.statusCode, 200, what);
+    t.match(json(res).summary, { entries: 1, taken: 1, steps: 1 }, what);
+  }
 });
 
 t.test('off the request path: once the import’s handler runs, the server still answers other requests before it is done', async (t) => {
