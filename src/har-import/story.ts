@@ -15,10 +15,10 @@
  * States are read by the contract's capture rule: an object of an answer that holds a payment's,
  * merchant's or consent request's id and its `status` (`onboardingStatus`).
  */
-import { idsHandedOut, idsUsed, queryIdKindOf, type IdKind, type Operation } from '../contracts/ids.js';
+import { idsHandedOut, idsUsed, queryIdKindOf, type IdKind, type IdUse, type Operation } from '../contracts/ids.js';
 import { journalHeaders } from '../domain/journal.js';
 import { bankPaymentStatus, FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
-import { isSecretQueryName, REDACTED, redactJsonSecrets } from '../domain/redaction.js';
+import { isSecretName, isSecretQueryName, REDACTED, redactJsonSecrets } from '../domain/redaction.js';
 import type { DraftEntry } from '../domain/scenario-draft.js';
 import type { GeneratedValue } from '../domain/scenario-draft-values.js';
 import type { LifecycleSettings } from '../domain/settings.js';
@@ -216,7 +216,7 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
       if (e.method !== 'GET') cause(`${u.kind} ${u.value}`, atMs);
       if (!handedOutValues.has(u.value) && !literalSeen.has(u.value)) {
         literalSeen.add(u.value);
-        story.literals.push(`${u.kind} ${u.value} (${u.where} ${u.at} of entry #${e.index}, ${e.method} ${c.path})`);
+        story.literals.push(`${u.kind} ${shownValue(u)} (${u.where} ${u.at} of entry #${e.index}, ${e.method} ${c.path})`);
       }
     }
     const observations = observe(c.op, e.status, e.responseBody);
@@ -289,6 +289,12 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
     }
     cause(key, atMs);
   }
+}
+
+/** A used id as the summary may show it: a value under a secret's name (an onboarding token) is kept out, as in the step. */
+function shownValue(u: IdUse): string {
+  const name = u.where === 'body' ? u.at.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~') : u.at;
+  return (u.where === 'query' ? isSecretQueryName(name) : isSecretName(name)) ? REDACTED : u.value;
 }
 
 function controlEntry(path: string, body: unknown, answer: unknown, atMs: number, note: string): Omit<DraftEntry, 'id'> {

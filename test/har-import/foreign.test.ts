@@ -237,3 +237,15 @@ t.test(
     t.ok(result.passed, `the import runs green${failure(result)}\n${imported.yaml}`);
   },
 );
+
+t.test('an id under a secret’s name that no answer handed out: listed, its value kept out of the summary and the file', async (t) => {
+  const copy = JSON.parse(text);
+  const poll = copy.log.entries.find((e: any) => /\/status$/.test(e.request.url));
+  const secret = 'ot_secret_1234567890';
+  poll.request.url += `?onboardingToken=${secret}`;
+  poll.request.queryString = [{ name: 'onboardingToken', value: secret }];
+  const imported = importHar(JSON.stringify(copy), { settings });
+  t.match(imported.summary.literals, [/^onboardingToken REDACTED \(query onboardingToken of entry #\d+, GET /]);
+  t.notOk(imported.yaml.includes(secret), 'not in the file (its comments included)');
+  t.notOk(JSON.stringify(imported.summary).includes(secret), 'nor in the summary');
+});
