@@ -4,6 +4,7 @@
  * guarantees of it; its full format is Postman's (Collection Format v2.1), which its tests check
  * with the published JSON schema.
  */
+import { ENVIRONMENT_VARIABLES } from '../src/domain/collection-environment.js';
 
 export const CollectionQuery = {
   type: 'object',
@@ -74,16 +75,7 @@ export const PostmanEnvironment = {
         properties: {
           key: {
             type: 'string',
-            enum: [
-              'baseUrl',
-              'partnerClientId',
-              'partnerClientSecret',
-              'merchantId',
-              'merchantClientId',
-              'userId',
-              'contractVersion',
-              'settleDelayMs',
-            ],
+            enum: [...ENVIRONMENT_VARIABLES],
           },
           value: { type: 'string' },
           type: { type: 'string', enum: ['default', 'secret'], description: 'secret: the credentials (Postman masks them)' },

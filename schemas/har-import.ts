@@ -67,7 +67,9 @@ export const HarImportSummary = {
         properties: { reason: { type: 'string' }, keys: { type: 'array', items: { type: 'string' } } },
       },
     },
-    flagged: strings('Requests the document does not allow (an unknown path, a method the path does not take): imported as recorded'),
+    flagged: strings(
+      'Requests the document does not allow (an unknown path, a method the path does not take): imported as recorded; a contract version the importing obsim does not serve; a failure reason obsim does not have, and the one the replay uses instead',
+    ),
     literals: strings('Ids a request used that no earlier answer handed out: kept as written'),
     inferred: strings(
       "Steps the HAR implies: clock advances where a state changed with nothing sent, payer steps for hosted pages of another provider's layout",
@@ -75,7 +77,8 @@ export const HarImportSummary = {
     unseen: strings('Hosted-page visits whose outcome the HAR does not show (no step)'),
     contractVersion: {
       type: 'string',
-      description: 'The Obsim-Contract-Version header the HAR carries, written as the scenario’s contractVersion',
+      description:
+        'The Obsim-Contract-Version header the HAR carries (a request’s, else an answer’s), written as the scenario’s contractVersion',
     },
   },
 } as const;

@@ -3669,7 +3669,7 @@ export interface components {
                 reason: string;
                 keys: string[];
             }[];
-            /** @description Requests the document does not allow (an unknown path, a method the path does not take): imported as recorded */
+            /** @description Requests the document does not allow (an unknown path, a method the path does not take): imported as recorded; a contract version the importing obsim does not serve; a failure reason obsim does not have, and the one the replay uses instead */
             flagged: string[];
             /** @description Ids a request used that no earlier answer handed out: kept as written */
             literals: string[];
@@ -3677,7 +3677,7 @@ export interface components {
             inferred: string[];
             /** @description Hosted-page visits whose outcome the HAR does not show (no step) */
             unseen: string[];
-            /** @description The Obsim-Contract-Version header the HAR carries, written as the scenario’s contractVersion */
+            /** @description The Obsim-Contract-Version header the HAR carries (a request’s, else an answer’s), written as the scenario’s contractVersion */
             contractVersion?: string;
         };
         /** SandboxHarImport */

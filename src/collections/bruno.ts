@@ -10,7 +10,8 @@
 import { operationsOf, routeKey } from '../contracts/walk.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { environmentName, environmentValues, type SandboxContext } from './environment.js';
-import { AUTHORIZE_CONSENT, ENVIRONMENT_VARIABLES, flows, operationPlan, SECRET_VARIABLES, type OperationPlan, type Step } from './plan.js';
+import { ENVIRONMENT_VARIABLES, SECRET_VARIABLES } from '../domain/collection-environment.js';
+import { AUTHORIZE_CONSENT, flows, operationPlan, type OperationPlan, type Step } from './plan.js';
 import { prepareScript, testScript, tokenScript } from './scripts.js';
 
 interface BrunoHeader {
@@ -90,8 +91,18 @@ function applyPlan(item: BrunoItem, plan: OperationPlan): void {
   ];
   request.auth = partner ? { mode: 'none' } : { mode: 'bearer', bearer: { token: '{{bearerToken}}' } };
   if (plan.body !== undefined) request.body = { mode: 'json', json: plan.body };
-  request.script = { req: prepareScript('bruno', plan.prepare) ?? null, res: null };
+  request.script = { req: preRequest(!partner, prepareScript('bruno', plan.prepare)), res: null };
   request.tests = testScript('bruno', plan.checks);
+}
+
+/**
+ * A request's pre-request script: the token script first on a bearer request. On those only, not
+ * on the collection: Bruno's CLI starts a script sandbox for every request that has a script to
+ * run (its own or its collection's), and most requests need none.
+ */
+function preRequest(bearer: boolean, own: string | undefined): string | null {
+  const parts = [bearer ? tokenScript('bruno') : undefined, own].filter((s) => s !== undefined);
+  return parts.length > 0 ? parts.join('\n\n') : null;
 }
 
 function stepItem(step: Step, seq: number): BrunoItem {
@@ -106,7 +117,7 @@ function stepItem(step: Step, seq: number): BrunoItem {
       params: [],
       auth: step.auth === 'bearer' ? { mode: 'bearer', bearer: { token: '{{bearerToken}}' } } : { mode: 'none' },
       body: step.body === undefined ? { mode: 'none' } : { mode: 'json', json: step.body },
-      script: { req: prepareScript('bruno', step.prepare) ?? null, res: null },
+      script: { req: preRequest(step.auth === 'bearer', prepareScript('bruno', step.prepare)), res: null },
       tests: testScript('bruno', step.checks),
       docs: step.description,
     },
@@ -163,7 +174,7 @@ export async function brunoFiles(doc: OpenApiDocument, version: string, base: Op
   const name = `${collection.name} — contract ${version}`;
   files.set('bruno.json', `${JSON.stringify({ version: '1', name, type: 'collection', ignore: ['node_modules', '.git'] }, null, 2)}\n`);
   const root = {
-    request: { headers: [], auth: { mode: 'none' }, script: { req: tokenScript('bruno'), res: '' }, vars: { req: [], res: [] }, tests: '' },
+    request: { headers: [], auth: { mode: 'none' }, script: { req: '', res: '' }, vars: { req: [], res: [] }, tests: '' },
     docs: `${collection.root?.docs ?? ''}\n\nMade by obsim for contract version ${version}: converted by @usebruno/converters (folders by tag, requests, example bodies), then made runnable against a sandbox by obsim (docs/partner-tools.md).`,
   };
   files.set('collection.bru', filestore.stringifyCollection(root, {}, { format: 'bru' }));

@@ -4,7 +4,8 @@
  * sent), its default merchant, its contract version and its settlement delay.
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_USER, ENVIRONMENT_VARIABLES, SECRET_VARIABLES, type EnvironmentVariable } from './plan.js';
+import { ENVIRONMENT_VARIABLES, SECRET_VARIABLES, type EnvironmentVariable } from '../domain/collection-environment.js';
+import { DEFAULT_USER } from './plan.js';
 
 export interface SandboxContext {
   /** The sandbox's id (a configured partner's: `default`). */

@@ -43,21 +43,6 @@ export interface Step {
   checks: Check[];
 }
 
-/** The variables the environment carries for one sandbox (their names, in the order listed). */
-export const ENVIRONMENT_VARIABLES = [
-  'baseUrl',
-  'partnerClientId',
-  'partnerClientSecret',
-  'merchantId',
-  'merchantClientId',
-  'userId',
-  'contractVersion',
-  'settleDelayMs',
-] as const;
-export type EnvironmentVariable = (typeof ENVIRONMENT_VARIABLES)[number];
-/** Environment variables whose values are credentials (Postman `secret`, Bruno `.env`). */
-export const SECRET_VARIABLES: readonly EnvironmentVariable[] = ['partnerClientId', 'partnerClientSecret'];
-
 /** The sandbox bank user every AIS request names (docs/ais.md: three accounts, a year of transactions). */
 export const DEFAULT_USER = 'user-typical';
 /** Every permission generate-token knows: the pre-request script's token reads everything. */

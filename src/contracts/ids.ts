@@ -116,7 +116,7 @@ export interface Operations {
 
 /**
  * Every operation of the provider's document and obsim's controls, matched by method and path (no
- * query). `provider`: the provider document to read (a contract version's); default the base.
+ * query). `provider`: a contract version's document as the registry serves it (default: the base).
  */
 export function operations(provider: Doc = readDoc('provider')): Operations {
   type Store = { operationId: string; template: string; kind: Operation['kind']; spec: Json; doc: Doc };

@@ -6,9 +6,10 @@
  */
 import { pointer, type JsonPointer } from './errors.js';
 import { partialMatch, short } from './match.js';
+import { CREDENTIAL_HEADERS, CREDENTIAL_PROPERTIES, CREDENTIAL_REDACTED } from './redaction.js';
 
-/** Written in place of a credential: the header is known to have been sent, its value is not kept. */
-export const REDACTED = '[redacted]';
+/** Written in place of a credential (the one redaction policy, ./redaction.ts): the header is known to have been sent, its value is not kept. */
+export const REDACTED = CREDENTIAL_REDACTED;
 
 /** Request headers a journal entry keeps (lower case); every other header is left out. */
 const KEPT_HEADERS = [
@@ -23,14 +24,6 @@ const KEPT_HEADERS = [
   'x-request-id',
 ] as const;
 
-/** Credential headers: kept as present, with the value redacted. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-obsim-admin-key', 'x-partner-client-secret'] as const;
-
-/**
- * JSON properties whose values are credentials wherever they appear in a body: the AIS bearer
- * token (`token`), a webhook's signing secret (`secret`), a sandbox's `clientSecret`.
- */
-const CREDENTIAL_PROPERTIES = new Set(['token', 'accessToken', 'refreshToken', 'secret', 'clientSecret', 'password', 'adminKey']);
 /** A JSON text that may hold one of them as a property name (only such texts are parsed to redact). */
 const MAY_HOLD_CREDENTIAL = new RegExp(`"(?:${[...CREDENTIAL_PROPERTIES].join('|')})"\\s*:`);
 

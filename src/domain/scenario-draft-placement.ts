@@ -98,8 +98,10 @@ function subjectsOf(data: unknown): string[] {
  * so a hosted link's token (the last segment of `paymentUrl`, an `onboardingToken`) names the
  * payment or merchant its answer was about, and a write to /pay/<token> names that payment.
  */
-function aliasesOf(entries: readonly DraftEntry[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+function aliasesOf(entries: readonly DraftEntry[]): Map<string, Set<string>> {
+  // a set per value, added to in place: a value every answer repeats (a merchant's clientId in each
+  // of thousands of status polls) must not copy its growing list once per answer
+  const out = new Map<string, Set<string>>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (node === null || typeof node !== 'object') return;
@@ -110,7 +112,12 @@ function aliasesOf(entries: readonly DraftEntry[]): Map<string, string[]> {
         values.push(k.endsWith('Url') ? (String(v).split('?')[0].split('/').pop() ?? '') : String(v));
       }
     }
-    for (const v of values) if (v !== '') out.set(v, [...(out.get(v) ?? []), ...values.filter((w) => w !== v)]);
+    for (const v of values) {
+      if (v === '') continue;
+      let aliases = out.get(v);
+      if (!aliases) out.set(v, (aliases = new Set()));
+      for (const w of values) if (w !== v) aliases.add(w);
+    }
   };
   for (const e of entries) visit(e.responseBody);
   return out;
@@ -118,6 +125,8 @@ function aliasesOf(entries: readonly DraftEntry[]): Map<string, string[]> {
 
 export function placeDeliveries(entries: DraftEntry[], deliveries: DraftDelivery[]): Map<number, Placed[]> {
   const placed = new Map<number, Placed[]>();
+  // nothing to place (a HAR import has no deliveries): the indexes below would be built for nothing
+  if (deliveries.length === 0) return placed;
   const put = (i: number, p: Placed) => {
     const list = placed.get(i);
     if (list) list.push(p);

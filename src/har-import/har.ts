@@ -10,6 +10,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonPointer } from '../domain/errors.js';
+import { MAX_DEPTH } from '../domain/redaction.js';
 import { lazyRequire } from '../lazy.js';
 
 export class HarImportError extends Error {
@@ -122,6 +123,8 @@ export interface ReadEntry {
   url: URL;
   /** Lower-case names; several values joined with `, ` (HTTP/2 pseudo-headers left out). */
   headers: Record<string, string>;
+  /** The contract version the request asked for, else the one its answer named (Obsim-Contract-Version). */
+  contractVersion?: string;
   query: Record<string, string | string[]>;
   requestBody?: unknown;
   form: boolean;
@@ -146,17 +149,31 @@ function headersOf(list: HarHeader[]): Record<string, string> {
   return out;
 }
 
+/** Whether `value` nests deeper than `limit` (looked at no deeper than that). */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (nestsDeeper(v, limit - 1)) return true;
+  return false;
+}
+
 function jsonOrText(text: string, type: string): unknown {
   if (text === '') return undefined;
   if (type.includes('json') || /^\s*[[{]/.test(text)) {
     try {
-      return JSON.parse(text) as unknown;
+      const value = JSON.parse(text) as unknown;
+      // nested deeper than any answer a scenario expects (or the redaction keeps): kept as text, never
+      // walked, so a HAR cannot exhaust the importer's stack
+      return nestsDeeper(value, MAX_DEPTH) ? text : value;
     } catch {
       /* kept as text */
     }
   }
   return text;
 }
+
+/** The latest instant JavaScript can name (ECMA-262: 8.64e15 ms from the epoch). */
+const LAST_INSTANT_MS = 8.64e15;
 
 export function readEntry(e: HarEntry, index: number): ReadEntry {
   const url = new URL(e.request.url);
@@ -190,11 +207,29 @@ export function readEntry(e: HarEntry, index: number): ReadEntry {
       : error !== undefined && error !== null && error !== ''
         ? `failed (${String(error)})`
         : undefined;
+  const headers = headersOf(e.request.headers);
+  const contractVersion = headers['obsim-contract-version'] || headersOf(e.response.headers)['obsim-contract-version'] || undefined;
+  const startedMs = Date.parse(e.startedDateTime);
+  // har-schema's pattern admits what no clock names (a 60th second, a 13th month)
+  if (Number.isNaN(startedMs))
+    throw new HarImportError(
+      `/log/entries/${index}/startedDateTime`,
+      `not HAR 1.2: /log/entries/${index}/startedDateTime "${e.startedDateTime}" is not an instant`,
+      'invalid',
+    );
+  const timeMs = Math.max(0, e.time);
+  if (!(Math.abs(startedMs + timeMs) <= LAST_INSTANT_MS))
+    throw new HarImportError(
+      `/log/entries/${index}/time`,
+      `not HAR 1.2: /log/entries/${index}/time ${e.time} ends after the last instant there is`,
+      'invalid',
+    );
   return {
     index,
     method: e.request.method.toUpperCase(),
     url,
-    headers: headersOf(e.request.headers),
+    headers,
+    contractVersion,
     query,
     requestBody,
     form,
@@ -202,8 +237,8 @@ export function readEntry(e: HarEntry, index: number): ReadEntry {
     responseBody: jsonOrText(responseText, responseType),
     responseText,
     responseType,
-    startedMs: Date.parse(e.startedDateTime),
-    timeMs: Math.max(0, e.time),
+    startedMs,
+    timeMs,
     comment: e.comment,
     aborted,
   };

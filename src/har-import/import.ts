@@ -7,7 +7,8 @@
  * Pure work on a text: the CLI runs it in its own process, the server in a worker thread
  * (./worker.ts), never on the thread that answers requests.
  */
-import { operations, type Operations } from '../contracts/ids.js';
+import { operations, type Doc, type Operations } from '../contracts/ids.js';
+import { BASE_VERSION } from '../domain/contract-switches.js';
 import { draftScenario } from '../domain/scenario-draft.js';
 import type { LifecycleSettings } from '../domain/settings.js';
 import { draftYaml } from '../recording/draft.js';
@@ -22,6 +23,12 @@ export interface ImportOptions {
   origin?: string;
   /** obsim's delays the replay's clock must cover (the sandbox's, or the defaults). */
   settings: LifecycleSettings;
+  /**
+   * The contract versions the obsim that replays serves, each with its provider document as the
+   * registry serves it (the server's; the CLI has none). A HAR under one of them is read by its
+   * document; under another, it is flagged.
+   */
+  versions?: Readonly<Record<string, Doc>>;
 }
 
 export interface ImportSummary {
@@ -47,13 +54,32 @@ export interface ImportResult {
   lines: string[];
 }
 
-let ops: Operations | undefined;
+/** The operations of each document an import was read by (the base's under ''), made once. */
+const opsByVersion = new Map<string, Operations>();
+
+/** The documents the import reads `version`'s HAR by, and why not that version's own when it cannot. */
+function operationsFor(version: string | undefined, options: ImportOptions): { ops: Operations; problem?: string } {
+  const doc = version === undefined || version === BASE_VERSION ? undefined : options.versions?.[version];
+  const key = doc === undefined ? '' : version!;
+  let ops = opsByVersion.get(key);
+  if (!ops) opsByVersion.set(key, (ops = operations(doc)));
+  if (version === undefined || version === BASE_VERSION || doc !== undefined) return { ops };
+  const served = options.versions ? [BASE_VERSION, ...Object.keys(options.versions)].join(', ') : undefined;
+  return {
+    ops,
+    problem: served
+      ? `the HAR names contract version ${version}, which this obsim does not serve (${served}): read by the base document, and the scenario replays only where ${version} is loaded (--contracts)`
+      : `the HAR names contract version ${version}: read by the base document (this import has no contract versions), and the scenario replays only where ${version} is loaded (--contracts)`,
+  };
+}
 
 function readEntries(raw: ReturnType<typeof parseHar>): ReadEntry[] {
   return raw.log.entries.map((e, i) => {
     try {
       return readEntry(e, i);
     } catch (err) {
+      if (err instanceof HarImportError) throw err;
+      // new URL() refused it (the schema's "uri" format admits a relative one)
       throw new HarImportError(`/log/entries/${i}/request/url`, `entry #${i}: ${(err as Error).message}`, 'invalid');
     }
   });
@@ -75,7 +101,13 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
   const har = parseHar(raw);
   // in the order they were sent (a HAR lists entries as its writer finished them); `#N` stays the HAR's own place
   const entries = readEntries(har).sort((a, b) => a.startedMs - b.startedMs);
-  ops ??= operations();
+  const named = [...new Set(entries.flatMap((e) => (e.contractVersion !== undefined ? [e.contractVersion] : [])))];
+  const contractVersion = named[0];
+  const { ops, problem } = operationsFor(contractVersion, options);
+  const versionFlags = [
+    ...(problem ? [problem] : []),
+    ...(named.length > 1 ? [`the HAR names several contract versions (${named.join(', ')}): the scenario replays under the first`] : []),
+  ];
   const classified = classify(entries, ops);
   const api = classified.filter((c) => c.kind === 'api');
   const leftOut = new Map<string, number>();
@@ -100,7 +132,6 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
     truncated: false,
     explainDropped: true,
   });
-  const contractVersion = entries.map((e) => e.headers['obsim-contract-version']).find((v) => v !== undefined && v !== '');
   const steps = draft.scenario?.steps ?? [];
   const summary: ImportSummary = {
     entries: entries.length,
@@ -110,7 +141,7 @@ export function importHar(raw: string | Uint8Array, options: ImportOptions): Imp
     skipped,
     variables: variablesOf(steps),
     notExpected: [...(draft.dropped ?? [])].map(([reason, keys]) => ({ reason, keys: [...keys].sort() })),
-    flagged: api.flatMap((c) => (c.kind === 'api' && c.flag ? [`${requestOf(c)}: ${c.flag}`] : [])),
+    flagged: [...versionFlags, ...api.flatMap((c) => (c.kind === 'api' && c.flag ? [`${requestOf(c)}: ${c.flag}`] : [])), ...story.flagged],
     literals: story.literals,
     inferred: story.inferred,
     unseen: story.unseen,

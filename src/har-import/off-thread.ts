@@ -7,6 +7,7 @@
 import type { Worker } from 'node:worker_threads';
 import { ownWorker } from '../worker-thread.js';
 import { HarImportError } from './har.js';
+import type { Doc } from '../contracts/ids.js';
 import type { ImportOptions, ImportResult } from './import.js';
 
 export interface ImportRequest {
@@ -14,7 +15,12 @@ export interface ImportRequest {
   bytes: ArrayBuffer;
   offset: number;
   length: number;
-  options: ImportOptions;
+  options: Omit<ImportOptions, 'versions'>;
+}
+
+/** What the worker is started with: the contract versions the server serves, each with its document (sent once, not per import). */
+export interface ImporterData {
+  versions: Record<string, Doc>;
 }
 
 export type ImportReply =
@@ -22,11 +28,12 @@ export type ImportReply =
   | { id: number; error: { kind: HarImportError['kind'] | 'internal'; pointer: HarImportError['pointer']; message: string } };
 
 export interface HarImporter {
-  import(bytes: Buffer, options: ImportOptions): Promise<ImportResult>;
+  import(bytes: Buffer, options: Omit<ImportOptions, 'versions'>): Promise<ImportResult>;
   close(): Promise<void>;
 }
 
-export function harImporter(): HarImporter {
+/** `versions`: the contract versions the server serves (the registry's), by name, with their documents. */
+export function harImporter(versions: Record<string, Doc> = {}): HarImporter {
   let worker: Worker | undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve: (r: ImportResult) => void; reject: (e: Error) => void }>();
@@ -37,7 +44,7 @@ export function harImporter(): HarImporter {
     worker = undefined;
   };
   const start = (): Worker => {
-    const w = ownWorker(import.meta.url, 'worker', null);
+    const w = ownWorker(import.meta.url, 'worker', { versions } satisfies ImporterData);
     w.unref();
     w.on('message', (m: ImportReply) => {
       const waiter = waiting.get(m.id);

@@ -15,9 +15,10 @@
  * States are read by the contract's capture rule: an object of an answer that holds a payment's,
  * merchant's or consent request's id and its `status` (`onboardingStatus`).
  */
-import { idsHandedOut, idsUsed, queryIdKindOf, type IdKind, type Operation } from '../contracts/ids.js';
+import { idsHandedOut, idsUsed, queryIdKindOf, type IdKind, type IdUse, type Operation } from '../contracts/ids.js';
 import { journalHeaders } from '../domain/journal.js';
-import { isSecretQueryName, REDACTED, redactJsonSecrets } from '../domain/redaction.js';
+import { bankPaymentStatus, FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
+import { isSecretName, isSecretQueryName, REDACTED, redactJsonSecrets } from '../domain/redaction.js';
 import type { DraftEntry } from '../domain/scenario-draft.js';
 import type { GeneratedValue } from '../domain/scenario-draft-values.js';
 import type { LifecycleSettings } from '../domain/settings.js';
@@ -26,7 +27,8 @@ import type { ReadEntry } from './har.js';
 
 const LIFECYCLE_KINDS: ReadonlySet<IdKind> = new Set(['payment', 'merchant', 'consentRequest']);
 const CONTROL_TARGET: Partial<Record<IdKind, string>> = { payment: 'payments', merchant: 'merchants', consentRequest: 'consents' };
-const FAILURE_REASONS = new Set(['bank_rejected', 'payer_abandoned', 'expired']);
+/** obsim's failure reasons (the domain's list): any other recorded word is not obsim's. */
+const OBSIM_FAILURE_REASONS: ReadonlySet<string> = new Set(FAILURE_REASONS);
 
 interface Observation {
   key: string;
@@ -34,6 +36,8 @@ interface Observation {
   value: string;
   status: string;
   reason?: string;
+  /** The pointer of the object in the answer that reports it. */
+  holder: string;
 }
 
 export interface Story {
@@ -44,6 +48,8 @@ export interface Story {
   literals: string[];
   /** Visits whose outcome the HAR does not show. */
   unseen: string[];
+  /** Words of the recorded provider obsim does not have, and the ones the replay uses instead. */
+  flagged: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -67,7 +73,7 @@ function observe(op: Operation, status: number, body: unknown): Observation[] {
     const state = holder.onboardingStatus ?? holder.status;
     if (typeof state !== 'string') continue;
     const reason = typeof holder.failureReason === 'string' ? holder.failureReason : undefined;
-    out.push({ key: `${h.kind} ${h.value}`, kind: h.kind, value: String(h.value), status: state, reason });
+    out.push({ key: `${h.kind} ${h.value}`, kind: h.kind, value: String(h.value), status: state, reason, holder: h.holder });
   }
   return out;
 }
@@ -96,7 +102,7 @@ function payerAction(kind: IdKind, before: string | undefined, outcome: Observat
     if (outcome.status === 'failed') {
       if (outcome.reason === 'payer_abandoned') return { action: 'abandon' };
       if (outcome.reason === 'expired') return { action: 'expire' };
-      return { action: 'fail', body: { reason: FAILURE_REASONS.has(outcome.reason ?? '') ? outcome.reason : 'bank_rejected' } };
+      return { action: 'fail', body: { reason: obsimReason(outcome.reason) } };
     }
   }
   if (kind === 'merchant') {
@@ -112,17 +118,46 @@ function payerAction(kind: IdKind, before: string | undefined, outcome: Observat
   return undefined;
 }
 
+/** obsim's failure reason for the one recorded: its own, or bank_rejected for a word obsim does not have (payer_cancelled). */
+const obsimReason = (recorded: string | undefined): string => (OBSIM_FAILURE_REASONS.has(recorded ?? '') ? recorded! : 'bank_rejected');
+
+/**
+ * `body` with the failure reasons of `replaced` things set to the ones the replay gives them (and
+ * their bankPaymentStatus): the reads after a payer step that failed a payment with obsim's nearest
+ * reason expect what obsim answers then, not the recorded provider's words. A copy when anything changed; `body` itself otherwise.
+ */
+function withReplayedReasons(
+  body: unknown,
+  observations: Observation[],
+  replaced: ReadonlyMap<string, { from: string; to: string }>,
+): unknown {
+  const changes = observations.filter((o) => o.reason !== undefined && replaced.get(o.key)?.from === o.reason);
+  if (changes.length === 0) return body;
+  const copy = structuredClone(body);
+  for (const o of changes) {
+    const holder = at(copy, o.holder) as Record<string, unknown>;
+    const to = replaced.get(o.key)!.to as FailureReason;
+    holder.failureReason = to;
+    // its companion follows by obsim's own rule (bank_rejected is Rejected where the provider said Cancelled)
+    if ('bankPaymentStatus' in holder) holder.bankPaymentStatus = bankPaymentStatus('failed', to);
+  }
+  return copy;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 /** obsim's own HAR names each entry's instant on the sandbox clock in its comment. */
 const SANDBOX_INSTANT = /\bat (\d{4}-\d{2}-\d{2}T[\d:.]+Z) on the sandbox clock/;
 
 function entryAt(e: ReadEntry): number {
-  const sandbox = e.comment ? SANDBOX_INSTANT.exec(e.comment)?.[1] : undefined;
-  return sandbox !== undefined ? Date.parse(sandbox) : e.startedMs + e.timeMs;
+  const sandbox = e.comment ? Date.parse(SANDBOX_INSTANT.exec(e.comment)?.[1] ?? '') : NaN;
+  // a comment is free text: an instant it names that no clock has is not one
+  return Number.isNaN(sandbox) ? e.startedMs + e.timeMs : sandbox;
 }
 
 export function tellStory(classified: Classified[], settings: LifecycleSettings): Story {
-  const story: Story = { entries: [], inferred: [], literals: [], unseen: [] };
+  const story: Story = { entries: [], inferred: [], literals: [], unseen: [], flagged: [] };
+  /** Things the replay fails with another reason than the recorded one: key → the recorded and the replayed reason. */
+  const replacedReasons = new Map<string, { from: string; to: string }>();
   const handedOutValues = new Set<string>();
   const last = new Map<string, Observation>();
   /** When each thing's current state began: recorded instant and the replay's clock moves by then. */
@@ -181,7 +216,7 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
       if (e.method !== 'GET') cause(`${u.kind} ${u.value}`, atMs);
       if (!handedOutValues.has(u.value) && !literalSeen.has(u.value)) {
         literalSeen.add(u.value);
-        story.literals.push(`${u.kind} ${u.value} (${u.where} ${u.at} of entry #${e.index}, ${e.method} ${c.path})`);
+        story.literals.push(`${u.kind} ${shownValue(u)} (${u.where} ${u.at} of entry #${e.index}, ${e.method} ${c.path})`);
       }
     }
     const observations = observe(c.op, e.status, e.responseBody);
@@ -213,7 +248,10 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
       caused.delete(o.key);
     }
     const generated: GeneratedValue[] = handed.map((h) => ({ path: capturePath(h.pointer), key: h.key, value: h.value }));
-    push(apiEntry(c, e, atMs, generated, handedOutValues));
+    push({
+      ...apiEntry(c, e, atMs, generated, handedOutValues),
+      responseBody: withReplayedReasons(e.responseBody, observations, replacedReasons),
+    });
   });
   return story;
 
@@ -228,7 +266,7 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
     if (!outcome) {
       // the page itself may say (obsim's and many providers' pages mark the state they show)
       const shown = /data-status="([a-z_]+)"/.exec(e.responseText)?.[1];
-      if (shown) outcome = { key, kind: link.resource.kind, value: link.resource.value, status: shown };
+      if (shown) outcome = { key, kind: link.resource.kind, value: link.resource.value, status: shown, holder: '' };
     }
     const action = outcome && outcome.status !== before ? payerAction(link.resource.kind, before, outcome) : undefined;
     if (!outcome || !action) {
@@ -242,8 +280,21 @@ export function tellStory(classified: Classified[], settings: LifecycleSettings)
     const note = `the payer's visit to ${link.key} (entries up to #${e.index}), as the outcome the HAR shows: ${outcome.status}`;
     push(controlEntry(path, action.body, { status: outcome.status }, atMs, note));
     story.inferred.push(`a payer step (${link.resource.kind} ${action.action}) for ${where}: the HAR shows ${outcome.status}`);
+    const replayed = (action.body as { reason?: string } | undefined)?.reason;
+    if (outcome.reason !== undefined && replayed !== undefined && replayed !== outcome.reason) {
+      replacedReasons.set(key, { from: outcome.reason, to: replayed });
+      story.flagged.push(
+        `${link.resource.kind} ${link.resource.value} failed with ${outcome.reason}, a reason obsim does not have: the replay fails it with ${replayed}, and the reads after it expect ${replayed} (bankPaymentStatus ${bankPaymentStatus('failed', replayed as FailureReason)})`,
+      );
+    }
     cause(key, atMs);
   }
+}
+
+/** A used id as the summary may show it: a value under a secret's name (an onboarding token) is kept out, as in the step. */
+function shownValue(u: IdUse): string {
+  const name = u.where === 'body' ? u.at.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~') : u.at;
+  return (u.where === 'query' ? isSecretQueryName(name) : isSecretName(name)) ? REDACTED : u.value;
 }
 
 function controlEntry(path: string, body: unknown, answer: unknown, atMs: number, note: string): Omit<DraftEntry, 'id'> {

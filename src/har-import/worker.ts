@@ -6,10 +6,10 @@
  */
 import { readlinkSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { HarImportError } from './har.js';
 import { importHar } from './import.js';
-import type { ImportReply, ImportRequest } from './off-thread.js';
+import type { ImportReply, ImportRequest, ImporterData } from './off-thread.js';
 
 try {
   setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), constants.priority.PRIORITY_BELOW_NORMAL);
@@ -17,10 +17,11 @@ try {
   // not Linux
 }
 
+const { versions } = workerData as ImporterData;
 const port = parentPort!;
 port.on('message', (m: ImportRequest) => {
   try {
-    const result = importHar(new Uint8Array(m.bytes, m.offset, m.length), m.options);
+    const result = importHar(new Uint8Array(m.bytes, m.offset, m.length), { ...m.options, versions });
     port.postMessage({ id: m.id, result } satisfies ImportReply);
   } catch (err) {
     const error =

@@ -1,7 +1,8 @@
 /**
  * A page of the request journal as HAR 1.2 (GET /_sandbox/requests?format=har, obsim logs export
  * --har): what the journal kept of each request, credentials already redacted by it. The journal
- * keeps a request's headers, not its answer's: each response lists the x-request-id it carried.
+ * keeps a request's headers, not its answer's: each response lists the x-request-id it carried
+ * (and the Obsim-Contract-Version, when a contract version answered it).
  */
 import { harLog, type HarLog } from '../domain/har.js';
 import type { JournalEntry } from './pages.js';
@@ -32,7 +33,12 @@ export function journalHar(entries: readonly JournalEntry[], baseUrl: string, ve
         requestHeaders: e.headers,
         ...(request ? { requestBody: request } : {}),
         status: e.status,
-        responseHeaders: { 'x-request-id': e.requestId, ...(response ? { 'content-type': response.mimeType } : {}) },
+        responseHeaders: {
+          'x-request-id': e.requestId,
+          // the version that answered, as the answer named it: an import of this HAR replays under it
+          ...(typeof e.contractVersion === 'string' ? { 'obsim-contract-version': e.contractVersion } : {}),
+          ...(response ? { 'content-type': response.mimeType } : {}),
+        },
         ...(response ? { responseBody: response } : {}),
         comment: `journal entry ${e.id}, at ${e.at} on the sandbox clock${e.code ? `; ${e.code}` : ''}${e.requestBodyTruncated || e.responseBodyTruncated ? '; a body was cut at the journal body limit' : ''}`,
       };

@@ -11,16 +11,10 @@
  * - URLs (the request's own path and query too): userinfo and secret query values
  *   (src/domain/redaction.ts).
  */
-import { REDACTED, redactJsonSecrets, redactString, redactUrl, SECRET_NAME } from '../domain/redaction.js';
+import { CREDENTIAL_HEADERS, isSecretName, REDACTED, redactJsonSecrets, redactString, redactUrl } from '../domain/redaction.js';
 
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-partner-client-secret',
-  'x-obsim-admin-key',
-]);
+/** The credentials, and what only travels to or from a proxy or a browser. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([...CREDENTIAL_HEADERS, 'proxy-authorization', 'set-cookie']);
 
 export type Headers = Record<string, string | string[]>;
 
@@ -29,7 +23,7 @@ export function redactHeaders(headers: Headers): Record<string, string | string[
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (SECRET_HEADERS.has(lower) || (SECRET_NAME.test(lower) && !lower.startsWith('x-webhook'))) {
+    if (SECRET_HEADERS.has(lower) || (isSecretName(lower) && !lower.startsWith('x-webhook'))) {
       out[lower] = lower === 'authorization' && typeof value === 'string' ? value.replace(/^(\w+)\s+.*$/, `$1 ${REDACTED}`) : REDACTED;
     } else out[lower] = Array.isArray(value) ? value.map(redactString) : redactString(value);
   }
@@ -50,7 +44,7 @@ export function redactBody(text: string, contentType: string | undefined): strin
   if (type.includes('x-www-form-urlencoded')) {
     const form = new URLSearchParams(text);
     const out = new URLSearchParams();
-    for (const [k, v] of form) out.append(k, SECRET_NAME.test(k) ? REDACTED : redactString(v));
+    for (const [k, v] of form) out.append(k, isSecretName(k) ? REDACTED : redactString(v));
     return out.toString();
   }
   return redactString(text);

@@ -139,9 +139,17 @@ t.test(
     const cli = await exec([...BIN, 'collection', '--format', 'bruno', '--sandbox', s.sandboxId, '--out', out], ROOT, env);
     t.equal(cli.code, 0, cli.stderr);
     t.equal(cli.stdout.trim(), `obsim collection: wrote ${join(out, `obsim-${s.sandboxId}-${V}`)}`);
-    const run = await bruRun(join(out, `obsim-${s.sandboxId}-${V}`), ['Flows']);
+    // the ais folder first, with no token yet: each of its bearer requests' pre-request script fetches one
+    const run = await bruRun(join(out, `obsim-${s.sandboxId}-${V}`), ['ais', 'Flows']);
     t.equal(run.code, 0, run.stdout.slice(-2000));
     t.same(failuresOf(run.results), []);
+    const firstAis = run.results.findIndex((r) => r.test.filename.startsWith('ais/'));
+    t.equal(firstAis, 0, 'the ais folder ran first: no request before it generated a token');
+    t.equal(run.results[firstAis].response.status, 200, 'its first request answered: the pre-request script fetched a token');
+    t.ok(
+      run.results.filter((r) => r.test.filename.startsWith('ais/')).every((r) => r.response.status === 200),
+      'every ais request answered under that token',
+    );
     const passed = run.results.flatMap((r) => r.testResults.filter((x) => x.status === 'pass').map((x) => x.description));
     t.ok(passed.includes(`${V} adds paymentReference: present`));
     t.ok(passed.includes(`${V} removes merchantName: absent`));

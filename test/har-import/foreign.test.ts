@@ -19,7 +19,9 @@ import { parseScenarioText, validateScenario } from '../../src/scenarios/loader.
 import { runScenario } from '../../src/scenarios/runner.js';
 import { injectTransport } from '../../src/scenarios/transport.js';
 import { build, json } from '../helpers/app.js';
+import { startForeignProvider } from '../helpers/foreign/provider.js';
 import { failure } from '../helpers/scenarios.js';
+import { harRecorder } from '../fixtures/har/foreign-recorder.js';
 
 const text = readFileSync(new URL('../fixtures/har/foreign-provider.har', import.meta.url), 'utf8');
 const har = JSON.parse(text) as {
@@ -161,6 +163,7 @@ t.test(
     t.equal(imported.summary.contractVersion, '2026-02-01');
     t.equal((parse(imported.yaml) as { contractVersion?: string }).contractVersion, '2026-02-01');
     t.match(imported.summary.flagged, [
+      /^the HAR names contract version 2026-02-01: read by the base document \(this import has no contract versions\)/,
       /DELETE .*: the document does not allow DELETE on \/v1\/partner\/payments\/424242\/status/,
       /GET .*: the document has no path \/v1\/partner\/refunds/,
     ]);
@@ -179,4 +182,70 @@ t.test('an id used before any answer handed it out is kept as written and listed
   ]);
   const clientId = /merchantClient ([0-9a-f-]{36})/.exec(imported.summary.literals[0])![1];
   t.match(imported.yaml, new RegExp(`merchantClientId: ${clientId}`), 'written as it was');
+});
+
+t.test(
+  'a failure reason obsim does not have (the double’s payer_cancelled): replayed as bank_rejected, flagged, and the reads after it expect what the replay gives',
+  async (t) => {
+    // a story of its own, told to the foreign double now: the payer cancels on its hosted checkout
+    const provider = await startForeignProvider();
+    t.teardown(() => provider.close());
+    const { call, har } = harRecorder(provider);
+    const merchant = await call('POST', '/v1/partner/merchants/test', { body: { companyName: 'Kaffebaren ApS' }, partner: true, at: 100 });
+    const payment = await call('POST', '/v1/partner/payments', {
+      body: { merchantClientId: merchant.clientId, amount: 75, referenceNumber: 'KB-2001' },
+      partner: true,
+      at: 1_000,
+    });
+    const checkout = new URL(payment.paymentUrl);
+    const page = `${checkout.pathname}${checkout.search}`;
+    await call('GET', page, { at: 2_000, public: checkout.origin });
+    await call('POST', page, { form: { decision: 'cancel' }, at: 3_000, public: checkout.origin });
+    const status = `/v1/partner/payments/${payment.paymentId}/status`;
+    const read = await call('GET', status, { partner: true, at: 4_000 });
+    t.match(read, { status: 'failed', failureReason: 'payer_cancelled' }, 'the double’s own word for it');
+    await call('GET', status, { partner: true, at: 5_000 });
+
+    const imported = importHar(JSON.stringify(har()), { settings });
+    t.match(imported.summary.flagged, [
+      new RegExp(
+        `^payment ${payment.paymentId} failed with payer_cancelled, a reason obsim does not have: the replay fails it with bank_rejected`,
+      ),
+    ]);
+    t.ok(
+      imported.lines.some((l) => /^Flagged: payment \d+ failed with payer_cancelled/.test(l)),
+      'said in the printed summary',
+    );
+    const steps = (parse(imported.yaml) as { steps: Record<string, any>[] }).steps;
+    t.match(
+      steps.find((s) => s.control),
+      { control: { payment: '${paymentId}', action: 'fail', body: { reason: 'bank_rejected' } } },
+    );
+    const reads = steps.filter((s) => s.request?.path === '/v1/partner/payments/${paymentId}/status');
+    t.equal(reads.length, 2);
+    for (const r of reads) t.match(r.request.expect.body, { status: 'failed', failureReason: 'bank_rejected' });
+    t.notMatch(imported.yaml.replace(/^#.*$/gm, ''), /payer_cancelled/, 'no step expects the word obsim never answers');
+
+    const app = await build(t);
+    const sandbox = json<{ credentials: { clientId: string; clientSecret: string } }>(
+      await app.inject({ method: 'POST', url: '/_sandbox/sandboxes', payload: { name: 'cancelled-replay', clock: { frozen: true } } }),
+    );
+    const result = await runScenario(validateScenario(parseScenarioText(imported.yaml, 'cancelled.yaml'), 'cancelled.yaml'), {
+      transport: injectTransport(app),
+      partner: sandbox.credentials,
+    });
+    t.ok(result.passed, `the import runs green${failure(result)}\n${imported.yaml}`);
+  },
+);
+
+t.test('an id under a secret’s name that no answer handed out: listed, its value kept out of the summary and the file', async (t) => {
+  const copy = JSON.parse(text);
+  const poll = copy.log.entries.find((e: any) => /\/status$/.test(e.request.url));
+  const secret = 'ot_secret_1234567890';
+  poll.request.url += `?onboardingToken=${secret}`;
+  poll.request.queryString = [{ name: 'onboardingToken', value: secret }];
+  const imported = importHar(JSON.stringify(copy), { settings });
+  t.match(imported.summary.literals, [/^onboardingToken REDACTED \(query onboardingToken of entry #\d+, GET /]);
+  t.notOk(imported.yaml.includes(secret), 'not in the file (its comments included)');
+  t.notOk(JSON.stringify(imported.summary).includes(secret), 'nor in the summary');
 });

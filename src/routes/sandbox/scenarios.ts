@@ -13,6 +13,7 @@ import { commonResponseHeaders, errorResponses, responses } from '../../../schem
 import { HarImportQuery } from '../../../schemas/har-import.js';
 import { ApiError, invalidInput } from '../../domain/errors.js';
 import { HarImportError } from '../../har-import/har.js';
+import type { Doc } from '../../contracts/ids.js';
 import { harImporter } from '../../har-import/off-thread.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import {
@@ -134,7 +135,8 @@ export async function scenarioRoutes(app: FastifyInstance): Promise<void> {
 }
 
 async function harImportRoute(app: FastifyInstance): Promise<void> {
-  const importer = harImporter();
+  // the versions this obsim serves, through the registry: a HAR under one is read by its document
+  const importer = harImporter(Object.fromEntries(app.contracts.list().map((v) => [v.name, v.document as unknown as Doc])));
   app.addHook('onClose', async () => importer.close());
   // the HAR's bytes as they came: JSON.parse of tens of megabytes is the importer thread's work
   app.removeAllContentTypeParsers();
