@@ -1,5 +1,17 @@
 /** Pact: provider states served by obsim and a sandbox's traffic as a pact (docs/pact.md). */
 
+// A param's value before the state it is sent to checks its type (src/domain/pact.ts stateParams):
+// a scalar, a list of scalars or null (not sent); bounded here like every value a request takes.
+const SAFE_NUMBER = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+const StateParamValueSchema = {
+  type: ['string', 'number', 'boolean', 'array', 'null'],
+  maxLength: 10_000,
+  ...SAFE_NUMBER,
+  maxItems: 1000,
+  items: { type: ['string', 'number', 'boolean'], maxLength: 10_000, ...SAFE_NUMBER },
+  description: 'A scalar, a list of scalars, or null for the default',
+} as const;
+
 export const PactStateChange = {
   $id: 'SandboxPactStateChange',
   title: 'SandboxPactStateChange',
@@ -12,7 +24,9 @@ export const PactStateChange = {
     state: { type: 'string', maxLength: 500, description: 'The provider state (a name or a name a pattern matches); empty: nothing to do' },
     params: {
       type: 'object',
-      additionalProperties: true,
+      maxProperties: 50,
+      propertyNames: { type: 'string', maxLength: 200 },
+      additionalProperties: StateParamValueSchema,
       description: 'Its params (Pact V3 and V4); each must be of the type the state declares',
     },
     action: { type: 'string', enum: ['setup', 'teardown'], default: 'setup', description: 'setup (default) or teardown' },

@@ -3697,7 +3697,7 @@ export interface components {
             state: string;
             /** @description Its params (Pact V3 and V4); each must be of the type the state declares */
             params?: {
-                [key: string]: unknown;
+                [key: string]: string | number | boolean | (string | number | boolean)[] | null;
             };
             /**
              * @description setup (default) or teardown

@@ -189,6 +189,7 @@ t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) =
       '/params/status',
       /A test merchant cannot be in status rejected/,
     ],
+    [{ state: 'a payment', params: { amount: { value: 10 } } }, 'validation_failed', '/params/amount', /./],
     [{ state: 'a payment', flavour: 'x' }, 'unknown_field', '/flavour', /./],
     [{ state: 'a payment', action: 'undo' }, 'validation_failed', '/action', /./],
   ];
