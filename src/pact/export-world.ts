@@ -4,6 +4,7 @@
  * consent's and webhook's, and the permissions a user's token was asked with. From it, the
  * built-in provider state that rebuilds what an interaction read (docs/pact.md).
  */
+import type { IdKind } from '../contracts/ids.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,7 +28,7 @@ const CREATIONS: Record<string, MerchantInfo['kind']> = {
 
 export class ExportWorld {
   /** Every id value an answer handed out, with its kind. */
-  readonly handed = new Map<string, string>();
+  readonly handed = new Map<string, IdKind>();
   private readonly merchants = new Map<string, MerchantInfo>();
   private readonly clients = new Map<string, string>();
   private readonly payments = new Map<string, { status: string; failureReason?: string }>();

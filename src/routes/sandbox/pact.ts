@@ -12,11 +12,9 @@ import { responses } from '../../../schemas/common.js';
 import { PactExportQuery } from '../../../schemas/pact.js';
 import { ConfigError } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
-import type { ServedDocument } from '../../pact/document.js';
 import type { ExportEntry } from '../../pact/export.js';
 import { providerStates, type StateChange } from '../../pact/provider-states.js';
 import type { ProviderStateDefinition } from '../../pact/states.js';
-import { committedProviderDocument } from '../../plugins/contract-versions.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { injectTransport } from '../../scenarios/transport.js';
 
@@ -76,17 +74,8 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  // the exporter and the documents it reads are loaded with the first export, not at start-up
-  const versions = new Map<string, ServedDocument>();
-  const documentOf =
-    (servedDocument: typeof import('../../pact/document.js').servedDocument) =>
-    (version: string | undefined): ServedDocument => {
-      const found = version === undefined ? undefined : app.contracts.find(version);
-      const key = found?.name ?? '';
-      let doc = versions.get(key);
-      if (!doc) versions.set(key, (doc = servedDocument(found ? found.document : committedProviderDocument())));
-      return doc;
-    };
+  /** The document of the contract version an entry was served under, from the registry (undefined: the base). */
+  const versionDocument = (version: string | undefined) => (version === undefined ? undefined : app.contracts.find(version)?.document);
 
   app.get<{ Querystring: { consumer?: string; provider?: string } }>(
     '/pact',
@@ -107,8 +96,9 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
       app.journal.flush();
       const entries = app.journal.list(partnerId, {}, ALL_ENTRIES).reverse() as ExportEntry[];
       const { consumer = 'partner', provider = 'provider' } = request.query;
-      const [{ exportPact }, { servedDocument }] = await Promise.all([import('../../pact/export.js'), import('../../pact/document.js')]);
-      return exportPact({ entries, documentOf: documentOf(servedDocument), consumer, provider, sandboxId: request.partner.sandboxId }).pact;
+      // the exporter and the documents it reads are loaded with the first export, not at start-up
+      const { exportPact } = await import('../../pact/export.js');
+      return exportPact({ entries, versionDocument, consumer, provider, sandboxId: request.partner.sandboxId }).pact;
     },
   );
 }
