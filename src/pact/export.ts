@@ -25,7 +25,7 @@ import { pointerTokens } from '../domain/contract-switches.js';
 import { pointerToken } from '../domain/drift.js';
 import { matcherFor, type PactMatcher } from '../domain/pact.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
-import { REDACTED, redactUrl, SECRET_NAME } from '../domain/redaction.js';
+import { isSecretQueryName, REDACTED, redactJsonSecrets, redactString, SECRET_NAME } from '../domain/redaction.js';
 import { ExportWorld, type ExportedState } from './export-world.js';
 import { answerSchemaOf, providerOperation } from './operations.js';
 
@@ -80,13 +80,11 @@ const STATE_VALUE_OF_KIND: Partial<Record<IdKind, string>> = {
   aisToken: 'token',
 };
 
-/** A value as it may leave obsim: secret-named values and URL secrets REDACTED. */
-function redacted(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => redacted(v, key));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, k)]));
-  if (key !== '' && SECRET_NAME.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
-  return typeof value === 'string' && /^https?:\/\//i.test(value) ? redactUrl(value) : value;
-}
+/** A query as it may leave obsim (the one redaction policy): a secret-named parameter's values REDACTED, JWTs and URL secrets out of the others. */
+const redactedQuery = (query: Record<string, unknown>): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.entries(query).map(([k, v]) => [k, [v].flat().map((x) => (isSecretQueryName(k) ? REDACTED : redactString(String(x))))]),
+  );
 
 /**
  * Matching rules for an answer body, walked with its schema (arrays by their first item, any
@@ -222,7 +220,7 @@ function interactionOf(
   if (pathFromState) generators.path = { type: 'ProviderState', expression, dataType: 'STRING' };
   const query = Object.entries(entry.query ?? {});
   if (query.length) {
-    request.query = Object.fromEntries(query.map(([k, v]) => [k, (Array.isArray(v) ? v : [v]).map(String)]));
+    request.query = redactedQuery(entry.query ?? {});
     const queryGens: Generators = {};
     for (const use of uses) {
       const stateValue = use.where === 'query' ? fromState(use) : undefined;
@@ -244,7 +242,7 @@ function interactionOf(
   if (entry.contractVersion) headers['Obsim-Contract-Version'] = [entry.contractVersion];
   if (entry.requestBody !== undefined && !entry.requestBodyTruncated) {
     headers['Content-Type'] = ['application/json'];
-    request.body = { contentType: 'application/json', encoded: false, content: redacted(entry.requestBody) };
+    request.body = { contentType: 'application/json', encoded: false, content: redactJsonSecrets(entry.requestBody) };
     const bodyGens: Generators = {};
     for (const use of uses) {
       const stateValue = use.where === 'body' ? fromState(use) : undefined;
@@ -272,7 +270,7 @@ function interactionOf(
     const ids = new Set(idsHandedOut(op, entry.status, entry.responseBody).map((h) => h.pointer));
     answerRules(op.doc, answerSchemaOf(op, entry.status), entry.responseBody, { path: '$', pointer: '' }, ids, rules);
     response.headers = { 'Content-Type': ['application/json'] };
-    response.body = { contentType: 'application/json', encoded: false, content: redacted(entry.responseBody) };
+    response.body = { contentType: 'application/json', encoded: false, content: redactJsonSecrets(entry.responseBody) };
     response.matchingRules = { body: rules, header: { 'Content-Type': rule({ match: 'regex', regex: '^application/json.*' }) } };
   } else if (entry.responseBodyTruncated)
     comments.push('The answer was longer than the journal keeps (--journal-body-limit): its body is not asserted.');
