@@ -20,7 +20,7 @@ import { statePattern, type StateParam } from '../domain/pact.js';
 import { lazyRequire } from '../lazy.js';
 import { ScenarioLoadError, validateScenario } from '../scenarios/loader.js';
 import type { Step } from '../scenarios/types.js';
-import type { ProviderStateDefinition } from './states.js';
+import type { ProviderStateDefinition } from './state-definition.js';
 
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 

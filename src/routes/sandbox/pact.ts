@@ -14,7 +14,7 @@ import { ConfigError } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ExportEntry } from '../../pact/export.js';
 import { providerStates, type StateChange } from '../../pact/provider-states.js';
-import type { ProviderStateDefinition } from '../../pact/states.js';
+import type { ProviderStateDefinition } from '../../pact/state-definition.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { injectTransport } from '../../scenarios/transport.js';
 

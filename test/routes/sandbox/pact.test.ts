@@ -189,6 +189,20 @@ t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) =
       '/params/status',
       /A test merchant cannot be in status rejected/,
     ],
+    // values the provider refuses in the request a param is sent in: refused before any step runs
+    [{ state: 'a payment', params: { amount: -5 } }, 'validation_failed', '/params/amount', /params\.amount must be > 0; got -5/],
+    [{ state: 'a payment', params: { amount: 12.345 } }, 'validation_failed', '/params/amount', /at most 2 decimal places/],
+    [{ state: 'a payment', params: { referenceNumber: '   ' } }, 'validation_failed', '/params/referenceNumber', /must match pattern/],
+    [{ state: 'a merchant', params: { companyName: '' } }, 'validation_failed', '/params/companyName', /fewer than 1 characters/],
+    [{ state: 'a webhook', params: { url: 'not a url' } }, 'validation_failed', '/params/url', /absolute http\(s\) URL/],
+    [{ state: 'a webhook', params: { events: [] } }, 'validation_failed', '/params/events', /fewer than 1 items/],
+    [{ state: 'a consent', params: { permissions: [] } }, 'validation_failed', '/params/permissions', /fewer than 1 items/],
+    [
+      { state: 'a bank user with accounts and transactions', params: { userId: '' } },
+      'validation_failed',
+      '/params/userId',
+      /fewer than 1 characters/,
+    ],
     [{ state: 'a payment', flavour: 'x' }, 'unknown_field', '/flavour', /./],
     [{ state: 'a payment', action: 'undo' }, 'validation_failed', '/action', /./],
   ];
