@@ -95,7 +95,7 @@ function stateOf(file: string, raw: unknown, index: number): ProviderStateDefini
     throw new PactStatesFileError(file, `${at}/name`, 'name must be a non-empty string');
   const params = checkParams(file, `${at}/params`, raw.params);
   for (const placeholder of statePattern(raw.name).placeholders)
-    params[placeholder] ??= { type: 'string', description: 'from the state name' };
+    if (!Object.hasOwn(params, placeholder)) params[placeholder] = { type: 'string', description: 'from the state name' };
   const steps = checkSteps(file, `${at}/steps`, raw.steps);
   if (raw.answers !== undefined && !isObject(raw.answers))
     throw new PactStatesFileError(

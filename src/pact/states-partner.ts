@@ -46,11 +46,12 @@ function merchantKind(params: Vars): MerchantKind {
 /** The steps that create a merchant of `kind` and drive it to `status`; captures `merchant.id`, `merchant.clientId`, `merchant.token`. */
 export function merchantSteps(kind: MerchantKind, status: string, companyName: string, subTppFailed = false): Step[] {
   // a fast-track whose sub-TPP creation failed falls back to standard onboarding (magic registrationNumber)
-  const controls = (subTppFailed ? MERCHANT_PATHS.standard : MERCHANT_PATHS[kind])[status];
+  const paths = subTppFailed ? MERCHANT_PATHS.standard : MERCHANT_PATHS[kind];
+  const controls = Object.hasOwn(paths, status) ? paths[status] : undefined;
   if (controls === undefined)
     throw invalidInput(
       '/params/status',
-      `A ${kind} merchant cannot be in status ${status}: it can be ${Object.keys(MERCHANT_PATHS[kind]).join(', ')}`,
+      `A ${kind} merchant${subTppFailed ? ' whose sub-TPP creation failed' : ''} cannot be in status ${status}: it can be ${Object.keys(paths).join(', ')}`,
     );
   const capture = { 'merchant.id': 'merchantId', 'merchant.clientId': 'clientId', 'merchant.created': '$' };
   const create: Step =

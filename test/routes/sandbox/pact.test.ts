@@ -183,11 +183,18 @@ t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) =
       /one of "pending", "processing", "paid", "failed"/,
     ],
     [{ state: 'a payment', params: { colour: 'red' } }, 'unknown_field', '/params/colour', /takes no param "colour"/],
+    [{ state: 'a payment', params: { constructor: 'x' } }, 'unknown_field', '/params/constructor', /takes no param "constructor"/],
     [
       { state: 'a merchant', params: { kind: 'test', status: 'rejected' } },
       'validation_failed',
       '/params/status',
       /A test merchant cannot be in status rejected/,
+    ],
+    [
+      { state: 'a merchant', params: { kind: 'fast-track', subTppStatus: 'failed', status: 'pending_completion' } },
+      'validation_failed',
+      '/params/status',
+      /whose sub-TPP creation failed cannot be in status pending_completion: it can be pending_onboarding, awaiting_approval, activated/,
     ],
     // values the provider refuses in the request a param is sent in: refused before any step runs
     [{ state: 'a payment', params: { amount: -5 } }, 'validation_failed', '/params/amount', /params\.amount must be > 0; got -5/],
