@@ -58,12 +58,14 @@ export interface StateChange {
 export interface StateCaller {
   transport: Transport;
   partner: PartnerCredentials;
+  /** The caller's sandbox (its engine world): what obsim remembers between state changes is keyed by it. */
+  sandbox: object;
 }
 
 export interface ProviderStates {
   /** The partner's states first, then the built-in ones. */
   list(): readonly ProviderStateDefinition[];
-  /** Set a state up (its values) or tear it down (`{}`); an empty state name does nothing. */
+  /** Set a state up (its values) or tear it down (`{}`); an empty state name builds nothing. */
   change(change: StateChange, caller: StateCaller): Promise<Record<string, unknown>>;
 }
 
@@ -101,18 +103,31 @@ export function providerStates(partnerStates: readonly ProviderStateDefinition[]
     });
   }
 
+  /**
+   * Sandboxes where an interaction without a state ran since the last reset. Its teardown (an empty
+   * state name) builds and resets nothing, so what the interaction itself made (a merchant it
+   * created) would be in the next interaction's state: the next setup resets the sandbox first.
+   */
+  const usedWithoutState = new WeakSet<object>();
+
   return {
     list: () => all,
     async change(change, caller) {
-      if (change.state === '') return {};
+      const teardown = (change.action ?? 'setup') === 'teardown';
+      if (change.state === '') {
+        if (teardown) usedWithoutState.add(caller.sandbox);
+        return {};
+      }
       const { definition, fromName } = find(change.state);
       const params = stateParams(definition.params, fromName, change.params ?? {});
       checkFields(definition.fields ?? {}, params);
-      if ((change.action ?? 'setup') === 'teardown') {
+      if (teardown) {
+        usedWithoutState.delete(caller.sandbox);
         await run(change.state, definition.teardown ?? [{ control: { reset: true } }], params, caller);
         return {};
       }
       const plan = definition.plan(params);
+      if (usedWithoutState.delete(caller.sandbox)) await run(change.state, [{ control: { reset: true } }], params, caller);
       const vars = await run(change.state, plan.steps, params, caller);
       const more = plan.then?.(vars) ?? [];
       if (more.length) await run(change.state, more, params, caller);

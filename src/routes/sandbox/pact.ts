@@ -63,14 +63,14 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'changePactProviderState',
         summary: "A Pact verifier's state change: set a provider state up in the caller's sandbox, or tear it down",
         description:
-          "The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the sandbox's data is emptied and its default merchant made again). An empty state name (an interaction without a state) does nothing. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.",
+          "The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the whole sandbox's data is emptied, not only what the setup made, and its default merchant made again). An empty state name (an interaction without a state) builds and resets nothing; after its teardown, the next setup resets the sandbox first, so what that interaction made is not in the next interaction's state. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.",
         body: { $ref: 'SandboxPactStateChange#' },
         response: responses({ $ref: 'SandboxPactStateValues#' }),
       },
     },
     async (request) => {
       const partner = { clientId: request.partner.clientId, clientSecret: String(request.headers['x-partner-client-secret']) };
-      return states.change(request.body, { transport: injectTransport(app), partner });
+      return states.change(request.body, { transport: injectTransport(app), partner, sandbox: request.sandbox });
     },
   );
 

@@ -147,19 +147,43 @@ t.test(
   },
 );
 
-t.test('an empty state does nothing; teardown resets the sandbox', async (t) => {
-  const before = await overview();
-  const empty = await change({ state: '', params: {}, action: 'setup' });
-  t.equal(empty.statusCode, 200);
-  t.same(empty.json(), {});
-  t.same((await change({ state: '', action: 'teardown' })).json(), {});
-  t.same((await overview()).payments, before.payments, 'nothing made');
-  const values = await setUp('a payment');
-  const down = await change({ state: 'a payment', params: {}, action: 'teardown' });
-  t.equal(down.statusCode, 200);
-  t.same(down.json(), {});
-  t.equal((await get(`/v1/partner/payments/${values.paymentId}/status`)).statusCode, 404, 'what setup made is gone');
-});
+t.test(
+  'an empty state builds nothing; teardown resets the sandbox; what an interaction without a state made is not in the next state',
+  async (t) => {
+    const before = await overview();
+    const empty = await change({ state: '', params: {}, action: 'setup' });
+    t.equal(empty.statusCode, 200);
+    t.same(empty.json(), {});
+    t.same(await overview(), before, 'nothing made');
+    // the interaction without a state creates a merchant itself, then the verifier tears its empty state down
+    const made = (
+      await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: H, payload: { companyName: 'Made' } })
+    ).json();
+    t.same((await change({ state: '', action: 'teardown' })).json(), {});
+    t.equal(
+      (await get(`/v1/partner/merchants/${made.merchantId}/onboarding-status`)).statusCode,
+      200,
+      'the teardown of no state deletes nothing',
+    );
+    const values = await setUp('a payment');
+    t.equal(
+      (await get(`/v1/partner/merchants/${made.merchantId}/onboarding-status`)).statusCode,
+      404,
+      "the next interaction's state is built in a reset sandbox",
+    );
+    const down = await change({ state: 'a payment', params: {}, action: 'teardown' });
+    t.equal(down.statusCode, 200);
+    t.same(down.json(), {});
+    t.equal((await get(`/v1/partner/payments/${values.paymentId}/status`)).statusCode, 404, 'what setup made is gone');
+    const kept = await setUp('a webhook');
+    await setUp('a payment');
+    t.equal(
+      (await get('/_sandbox/webhooks')).json().items[0]?.id,
+      kept.webhookId,
+      "an interaction's second state is built beside its first",
+    );
+  },
+);
 
 t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) => {
   const before = await overview();
