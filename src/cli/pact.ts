@@ -16,7 +16,7 @@ import type { OpenApiDocument } from '../openapi/documents.js';
 import { PactLibraryMissing } from '../pact/libraries.js';
 import { checkText, verifyJunit, verifyText } from '../pact/report.js';
 import type { PartnerCredentials } from '../scenarios/context.js';
-import { partnerTargetOptions, urlArg } from './args.js';
+import { getSandboxRead, partnerTargetOptions, urlArg, type SandboxReadOpts } from './args.js';
 import { CliExit } from './exit.js';
 
 type Json = Record<string, unknown>;
@@ -246,23 +246,14 @@ export function registerPactCommands(program: Command): void {
     .option('--provider <name>', "the pact's provider", 'provider')
     .option('--out <file>', 'write the pact here instead of standard output');
   partnerTargetOptions(exportCmd).action(
-    async (opts: {
-      baseUrl: string;
-      sandbox?: string;
-      partnerClientId: string;
-      partnerClientSecret: string;
-      consumer: string;
-      provider: string;
-      out?: string;
-    }) => {
+    async (opts: SandboxReadOpts & { sandbox?: string; consumer: string; provider: string; out?: string }) => {
       const query = new URLSearchParams({ consumer: opts.consumer, provider: opts.provider });
-      const res = await call(opts.baseUrl, 'GET', `/_sandbox/pact?${query}`, {
-        'x-partner-client-id': opts.sandbox ?? opts.partnerClientId,
-        'x-partner-client-secret': opts.partnerClientSecret,
-      });
-      const text = await res.text();
-      if (!res.ok) throw new CliExit(2, `obsim pact export: GET /_sandbox/pact answered ${res.status}: ${text}`);
-      const pactText = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+      const pact = await getSandboxRead<unknown>(
+        { ...opts, partnerClientId: opts.sandbox ?? opts.partnerClientId },
+        'obsim pact export',
+        `/_sandbox/pact?${query}`,
+      );
+      const pactText = `${JSON.stringify(pact, null, 2)}\n`;
       if (opts.out) writeFileSync(opts.out, pactText);
       else process.stdout.write(pactText);
     },

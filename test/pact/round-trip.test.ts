@@ -128,4 +128,19 @@ t.test('obsim pact export writes the same pact for a sandbox', async (t) => {
   ]);
   t.equal(run.code, 0, 'exits 0', { stderr: run.stderr });
   t.same(JSON.parse(readFileSync(out, 'utf8')), http);
+  const refused = await obsimInProcess([
+    'pact',
+    'export',
+    '--base-url',
+    url,
+    '--sandbox',
+    credentials.clientId,
+    '--partner-client-secret',
+    'wrong',
+  ]);
+  t.equal(refused.code, 2, 'a refusal exits 2');
+  t.match(refused.stderr, /^obsim pact export: GET \/_sandbox\/pact\?consumer=partner&provider=provider answered 401: .*\n$/);
+  const unreachable = await obsimInProcess(['pact', 'export', '--base-url', 'http://127.0.0.1:9']);
+  t.equal(unreachable.code, 2, 'no obsim there exits 2');
+  t.match(unreachable.stderr, /^obsim pact export: cannot reach http:\/\/127\.0\.0\.1:9 .*\(--base-url\)\n$/, 'naming the flag it takes');
 });
