@@ -21,7 +21,7 @@ import {
   type IdUse,
   type Operation,
 } from '../contracts/ids.js';
-import { pointerTokens } from '../domain/contract-switches.js';
+import { pointerTokens, valueAt } from '../domain/contract-switches.js';
 import { pointerToken } from '../domain/drift.js';
 import { matcherFor, type PactMatcher } from '../domain/pact.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
@@ -125,9 +125,6 @@ function answerRules(
     );
   }
 }
-
-const valueAt = (body: unknown, pointer: string): unknown =>
-  pointerTokens(pointer).reduce<unknown>((node, t) => (isObject(node) || Array.isArray(node) ? (node as Json)[t] : undefined), body);
 
 /** Values a state answers that a request body may name (an AIS read's user and merchant). */
 const STATE_FIELDS = new Set(['userId', 'merchantId', 'accountId', 'merchantClientId', 'paymentId']);
@@ -247,7 +244,10 @@ function interactionOf(
     for (const use of uses) {
       const stateValue = use.where === 'body' ? fromState(use) : undefined;
       if (stateValue)
-        bodyGens[pactPathOf(use.at)] = generator(stateValue, typeof valueAt(entry.requestBody, use.at) === 'number' ? 'INTEGER' : 'STRING');
+        bodyGens[pactPathOf(use.at)] = generator(
+          stateValue,
+          typeof valueAt(entry.requestBody, pointerTokens(use.at)) === 'number' ? 'INTEGER' : 'STRING',
+        );
     }
     if (Object.keys(bodyGens).length) generators.body = bodyGens;
   }
