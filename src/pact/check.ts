@@ -12,7 +12,7 @@ import { pointerToken } from '../domain/drift.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { adaptForValidator } from './check-document.js';
 import { loadSwaggerMockValidator, type ValidationResult } from './libraries.js';
-import { providerOperation } from './operations.js';
+import { documentedOperation } from './operations.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -112,8 +112,9 @@ function expectedStatuses(pacts: readonly { doc: Json }[]) {
     for (const i of (doc.interactions as unknown[] | undefined) ?? []) {
       if (!isObject(i) || !isObject(i.request) || !isObject(i.response)) continue;
       const method = String(i.request.method ?? 'GET').toLowerCase();
-      const op = providerOperation(method, String(i.request.path ?? ''));
-      if (op && typeof i.response.status === 'number') out.push({ method, template: op.template, status: i.response.status });
+      const op = documentedOperation(method, String(i.request.path ?? ''));
+      if (op?.kind === 'provider' && typeof i.response.status === 'number')
+        out.push({ method, template: op.template, status: i.response.status });
     }
   return out;
 }

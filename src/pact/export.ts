@@ -27,7 +27,7 @@ import { matcherFor, type PactMatcher } from '../domain/pact.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { isSecretQueryName, REDACTED, redactJsonSecrets, redactString, SECRET_NAME } from '../domain/redaction.js';
 import { ExportWorld, type ExportedState } from './export-world.js';
-import { answerSchemaOf, providerOperation } from './operations.js';
+import { answerSchemaOf, documentedOperation, providerOperationIn } from './operations.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -302,19 +302,22 @@ export function exportPact(input: {
   let version: string | undefined;
   for (const entry of input.entries) {
     const answered = entry.status > 0 && entry.fault === undefined;
-    const op = answered ? providerOperation(entry.method, entry.path, input.versionDocument(entry.contractVersion)) : undefined;
+    const documented = answered ? documentedOperation(entry.method, entry.path) : undefined;
+    if (!documented) continue;
+    const uses = idsUsed(documented, entry.query ?? {}, entry.requestBody);
+    // the provider's operations become interactions; obsim's controls only tell what the sandbox holds
+    const op = providerOperationIn(documented, entry.method, input.versionDocument(entry.contractVersion));
     if (op) {
       const key = `${op.operationId} ${entry.status} ${answerTag(entry)}`;
       if (!seen.has(key)) {
         seen.add(key);
-        const uses = idsUsed(op, entry.query ?? {}, entry.requestBody);
         interactions.push(interactionOf(op, entry, uses, world, stateOf(op, entry, uses, world)));
         version ??= entry.contractVersion;
       }
       if (entry.status >= 200 && entry.status < 300)
         for (const h of idsHandedOut(op, entry.status, entry.responseBody)) if (!h.link) world.handed.set(String(h.value), h.kind);
     }
-    if (answered) world.learn(op?.operationId, entry.path, entry.requestBody, entry.status, entry.responseBody);
+    world.learn(documented, uses, entry.requestBody, entry.status, entry.responseBody);
   }
   const pact = {
     consumer: { name: input.consumer },

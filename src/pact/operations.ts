@@ -1,7 +1,7 @@
 /**
- * Which provider operation a journaled request is, for the pact exporter and checker: asked of the
- * one capture rule (src/contracts/ids.ts, `operations().match`), never matched again here. Two
- * things the rule leaves to its callers, because only Pact needs them:
+ * Which documented operation a journaled request is, for the pact exporter and checker: asked of
+ * the one capture rule (src/contracts/ids.ts, `operations().match`, read once), never matched
+ * again here. Two things the rule leaves to its callers, because only Pact needs them:
  *
  * - a request answered under a contract version is read through that version's document (the
  *   registry's, handed in by the caller): the operation is the base's (a version may remove
@@ -17,15 +17,18 @@ type Json = Record<string, unknown>;
 
 let known: Operations | undefined;
 
-/**
- * The provider operation `method path` is (no query), with its schemas from `versionDocument`
- * when it was served under a contract version; undefined: not a provider operation (a control, a
- * hosted page, a path the document does not have) or one the version removed.
- */
-export function providerOperation(method: string, path: string, versionDocument?: OpenApiDocument): Operation | undefined {
+/** The documented operation `method path` is (no query): the provider's, else one of obsim's controls. */
+export function documentedOperation(method: string, path: string): Operation | undefined {
   known ??= operations();
-  const op = known.match(method, path);
-  if (op?.kind !== 'provider') return undefined;
+  return known.match(method, path);
+}
+
+/**
+ * A provider operation with its schemas from `versionDocument` when it was served under a contract
+ * version; undefined: a control, or an operation the version removed.
+ */
+export function providerOperationIn(op: Operation, method: string, versionDocument?: OpenApiDocument): Operation | undefined {
+  if (op.kind !== 'provider') return undefined;
   if (versionDocument === undefined) return op;
   const doc = versionDocument as unknown as Doc;
   const spec = doc.paths[op.template]?.[method.toLowerCase()];
