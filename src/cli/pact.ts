@@ -93,10 +93,28 @@ interface VerifyOpts {
   junit?: string;
 }
 
+/**
+ * What the obsim started in this process is given, refused beside --url: the running obsim's own
+ * versions and states count there, and a flag that silently changes nothing is a wrong usage.
+ */
+function onlyWithoutUrl(command: string, opts: { url?: string; contracts?: string; pactStates?: string }): void {
+  if (opts.url === undefined) return;
+  for (const [flag, given] of [
+    ['--contracts', opts.contracts],
+    ['--pact-states', opts.pactStates],
+  ] as const)
+    if (given !== undefined)
+      throw new CliExit(
+        2,
+        `${command}: ${flag} is for an obsim started here; with --url the running obsim's own count (start it with ${flag})`,
+      );
+}
+
 /** Verify `files` against obsim; the results, printed; exit code 1 when one failed. */
 export async function verifyCommand(files: readonly string[], opts: VerifyOpts): Promise<number> {
   const command = 'obsim pact verify';
   const pacts = readPacts(command, files);
+  onlyWithoutUrl(command, opts);
   if (opts.sandbox !== 'new' && !opts.partnerClientSecret)
     throw new CliExit(
       2,
@@ -184,6 +202,7 @@ async function documentFor(opts: CheckOpts): Promise<{ document: OpenApiDocument
 export async function checkCommand(files: readonly string[], opts: CheckOpts): Promise<number> {
   const command = 'obsim pact check';
   const pacts = readPacts(command, files);
+  onlyWithoutUrl(command, opts);
   const { document, name } = await documentFor(opts);
   const { checkPacts } = await import('../pact/check.js');
   const report = await withLibraries(() => checkPacts({ pacts, document, command }));

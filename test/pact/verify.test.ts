@@ -272,4 +272,17 @@ t.test('bad input: a file that is not a pact, or of a specification version obsi
     'obsim pact verify: --sandbox sbx_mine needs its secret: --partner-client-secret (or OBSIM_PARTNER_CLIENT_SECRET)\n',
   );
   t.equal(noSecret.stdout, '');
+  for (const [command, flag] of [
+    ['verify', '--pact-states'],
+    ['verify', '--contracts'],
+    ['check', '--contracts'],
+  ]) {
+    const run = await obsimInProcess(['pact', command, flow, '--url', url, flag, dir]);
+    t.equal(run.code, 2, `${command} --url ${flag}`);
+    t.equal(
+      run.stderr,
+      `obsim pact ${command}: ${flag} is for an obsim started here; with --url the running obsim's own count (start it with ${flag})\n`,
+      'a flag that would change nothing is refused in one line',
+    );
+  }
 });
