@@ -112,32 +112,12 @@ t.test('obsim pact export writes the same pact for a sandbox', async (t) => {
   );
   const http = (await app.inject({ method: 'GET', url: '/_sandbox/pact?consumer=shop', headers: headers(credentials) })).json();
   const out = join(dir, 'exported.json');
-  const run = await obsimInProcess([
-    'pact',
-    'export',
-    '--base-url',
-    url,
-    '--sandbox',
-    credentials.clientId,
-    '--partner-client-secret',
-    credentials.clientSecret,
-    '--consumer',
-    'shop',
-    '--out',
-    out,
-  ]);
+  const exportOf = (secret: string, ...more: string[]) =>
+    obsimInProcess(['pact', 'export', '--base-url', url, '--sandbox', credentials.clientId, '--partner-client-secret', secret, ...more]);
+  const run = await exportOf(credentials.clientSecret, '--consumer', 'shop', '--out', out);
   t.equal(run.code, 0, 'exits 0', { stderr: run.stderr });
   t.same(JSON.parse(readFileSync(out, 'utf8')), http);
-  const refused = await obsimInProcess([
-    'pact',
-    'export',
-    '--base-url',
-    url,
-    '--sandbox',
-    credentials.clientId,
-    '--partner-client-secret',
-    'wrong',
-  ]);
+  const refused = await exportOf('wrong');
   t.equal(refused.code, 2, 'a refusal exits 2');
   t.match(refused.stderr, /^obsim pact export: GET \/_sandbox\/pact\?consumer=partner&provider=provider answered 401: .*\n$/);
   const unreachable = await obsimInProcess(['pact', 'export', '--base-url', 'http://127.0.0.1:9']);

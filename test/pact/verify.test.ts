@@ -69,6 +69,24 @@ const merchantCount = (description: string, states: Json[], total: number) =>
     { status: 200, body: json({ total }) },
   );
 
+/** POST /v1/ais/accounts with the token and merchant a state answered. */
+const accountsRead = (description: string, state: Json, response: Json) =>
+  http(
+    description,
+    [state],
+    {
+      method: 'POST',
+      path: '/v1/ais/accounts',
+      headers: { Authorization: ['Bearer x'], 'Content-Type': ['application/json'] },
+      body: json({ userId: 'user-typical', merchantId: 1 }),
+      generators: {
+        header: { Authorization: fromState('Bearer ${token}') },
+        body: { '$.merchantId': fromState('${merchantId}', 'INTEGER') },
+      },
+    },
+    response,
+  );
+
 // several interactions in one sandbox, in this order: each state built clean, whatever came before
 const cleanStates = pactOf('clean-states', [
   merchantCount('a standard merchant alone', [{ name: 'a merchant', params: { kind: 'standard', status: 'pending_onboarding' } }], 2),
@@ -92,35 +110,21 @@ const cleanStates = pactOf('clean-states', [
     ],
     3,
   ),
-  http(
+  accountsRead(
     'an expired token refused',
-    [{ name: 'a bank user with accounts and transactions', params: { token: 'expired' } }],
+    { name: 'a bank user with accounts and transactions', params: { token: 'expired' } },
     {
-      method: 'POST',
-      path: '/v1/ais/accounts',
-      headers: { Authorization: ['Bearer x'], 'Content-Type': ['application/json'] },
-      body: json({ userId: 'user-typical', merchantId: 1 }),
-      generators: {
-        header: { Authorization: fromState('Bearer ${token}') },
-        body: { '$.merchantId': fromState('${merchantId}', 'INTEGER') },
-      },
+      status: 401,
+      body: json({ code: 'token_expired' }),
     },
-    { status: 401, body: json({ code: 'token_expired' }) },
   ),
-  http(
+  accountsRead(
     "the next state's token valid, on the clock the expired one moved",
-    [{ name: 'a consent', params: { status: 'authorized' } }],
+    { name: 'a consent', params: { status: 'authorized' } },
     {
-      method: 'POST',
-      path: '/v1/ais/accounts',
-      headers: { Authorization: ['Bearer x'], 'Content-Type': ['application/json'] },
-      body: json({ userId: 'user-typical', merchantId: 1 }),
-      generators: {
-        header: { Authorization: fromState('Bearer ${token}') },
-        body: { '$.merchantId': fromState('${merchantId}', 'INTEGER') },
-      },
+      status: 200,
+      body: json({ userId: 'user-typical' }),
     },
-    { status: 200, body: json({ userId: 'user-typical' }) },
   ),
 ]);
 
