@@ -16,7 +16,7 @@ import type { OpenApiDocument } from '../openapi/documents.js';
 import { PactLibraryMissing } from '../pact/libraries.js';
 import { checkText, verifyJunit, verifyText } from '../pact/report.js';
 import type { PartnerCredentials } from '../scenarios/context.js';
-import { partnerTargetOptions, urlArg } from './args.js';
+import { getSandboxRead, partnerTargetOptions, urlArg, type SandboxReadOpts } from './args.js';
 import { CliExit } from './exit.js';
 
 type Json = Record<string, unknown>;
@@ -93,10 +93,28 @@ interface VerifyOpts {
   junit?: string;
 }
 
+/**
+ * What the obsim started in this process is given, refused beside --url: the running obsim's own
+ * versions and states count there, and a flag that silently changes nothing is a wrong usage.
+ */
+function onlyWithoutUrl(command: string, opts: { url?: string; contracts?: string; pactStates?: string }): void {
+  if (opts.url === undefined) return;
+  for (const [flag, given] of [
+    ['--contracts', opts.contracts],
+    ['--pact-states', opts.pactStates],
+  ] as const)
+    if (given !== undefined)
+      throw new CliExit(
+        2,
+        `${command}: ${flag} is for an obsim started here; with --url the running obsim's own count (start it with ${flag})`,
+      );
+}
+
 /** Verify `files` against obsim; the results, printed; exit code 1 when one failed. */
 export async function verifyCommand(files: readonly string[], opts: VerifyOpts): Promise<number> {
   const command = 'obsim pact verify';
   const pacts = readPacts(command, files);
+  onlyWithoutUrl(command, opts);
   if (opts.sandbox !== 'new' && !opts.partnerClientSecret)
     throw new CliExit(
       2,
@@ -184,6 +202,7 @@ async function documentFor(opts: CheckOpts): Promise<{ document: OpenApiDocument
 export async function checkCommand(files: readonly string[], opts: CheckOpts): Promise<number> {
   const command = 'obsim pact check';
   const pacts = readPacts(command, files);
+  onlyWithoutUrl(command, opts);
   const { document, name } = await documentFor(opts);
   const { checkPacts } = await import('../pact/check.js');
   const report = await withLibraries(() => checkPacts({ pacts, document, command }));
@@ -246,23 +265,14 @@ export function registerPactCommands(program: Command): void {
     .option('--provider <name>', "the pact's provider", 'provider')
     .option('--out <file>', 'write the pact here instead of standard output');
   partnerTargetOptions(exportCmd).action(
-    async (opts: {
-      baseUrl: string;
-      sandbox?: string;
-      partnerClientId: string;
-      partnerClientSecret: string;
-      consumer: string;
-      provider: string;
-      out?: string;
-    }) => {
+    async (opts: SandboxReadOpts & { sandbox?: string; consumer: string; provider: string; out?: string }) => {
       const query = new URLSearchParams({ consumer: opts.consumer, provider: opts.provider });
-      const res = await call(opts.baseUrl, 'GET', `/_sandbox/pact?${query}`, {
-        'x-partner-client-id': opts.sandbox ?? opts.partnerClientId,
-        'x-partner-client-secret': opts.partnerClientSecret,
-      });
-      const text = await res.text();
-      if (!res.ok) throw new CliExit(2, `obsim pact export: GET /_sandbox/pact answered ${res.status}: ${text}`);
-      const pactText = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+      const pact = await getSandboxRead<unknown>(
+        { ...opts, partnerClientId: opts.sandbox ?? opts.partnerClientId },
+        'obsim pact export',
+        `/_sandbox/pact?${query}`,
+      );
+      const pactText = `${JSON.stringify(pact, null, 2)}\n`;
       if (opts.out) writeFileSync(opts.out, pactText);
       else process.stdout.write(pactText);
     },

@@ -72,7 +72,8 @@ export function pointerTokens(pointer: string): string[] {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function valueAt(root: unknown, tokens: readonly string[]): unknown {
+/** The value at the place `tokens` (an RFC 6901 pointer's, pointerTokens) name in `root`; undefined: none there. */
+export function valueAt(root: unknown, tokens: readonly string[]): unknown {
   let node = root;
   for (const t of tokens) {
     if (Array.isArray(node)) node = node[Number(t)];

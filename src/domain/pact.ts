@@ -126,14 +126,15 @@ export function stateParams(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(fromName)) {
-    const param = declared[name] ?? { type: 'string' };
+    const param = Object.hasOwn(declared, name) ? declared[name] : { type: 'string' as const };
     const value = fromText(text, param);
     if (value === undefined)
       throw invalidInput('/state', `The state's name gives ${name} = ${JSON.stringify(text)}, which is not ${describeType(param)}`);
     out[name] = value;
   }
   for (const [name, value] of Object.entries(sent)) {
-    const param = declared[name];
+    // own params only: `constructor` or `toString` is not a param of every state
+    const param = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (!param)
       throw new ApiError('unknown_field', {
         field: `/params/${name}`,

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { pointerToken } from '../domain/drift.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { adaptForValidator } from './check-document.js';
-import { servedDocument } from './document.js';
 import { loadSwaggerMockValidator, type ValidationResult } from './libraries.js';
+import { documentedOperation } from './operations.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -106,14 +106,15 @@ function finding(file: string, pact: Json, doc: Json, r: ValidationResult): Chec
 }
 
 /** The (method, template, status) each interaction of the pacts expects, for the document's response ranges. */
-function expectedStatuses(document: OpenApiDocument, pacts: readonly { doc: Json }[]) {
-  const served = servedDocument(document);
+function expectedStatuses(pacts: readonly { doc: Json }[]) {
   const out: { method: string; template: string; status: number }[] = [];
   for (const { doc } of pacts)
     for (const i of (doc.interactions as unknown[] | undefined) ?? []) {
       if (!isObject(i) || !isObject(i.request) || !isObject(i.response)) continue;
-      const op = served.match(String(i.request.method ?? 'GET'), String(i.request.path ?? '').split('?')[0]);
-      if (op && typeof i.response.status === 'number') out.push({ method: op.method, template: op.template, status: i.response.status });
+      const method = String(i.request.method ?? 'GET').toLowerCase();
+      const op = documentedOperation(method, String(i.request.path ?? ''));
+      if (op?.kind === 'provider' && typeof i.response.status === 'number')
+        out.push({ method, template: op.template, status: i.response.status });
     }
   return out;
 }
@@ -124,7 +125,7 @@ export async function checkPacts(opts: {
   command: string;
 }): Promise<CheckReport> {
   const validator = await loadSwaggerMockValidator(opts.command);
-  const { doc, unchecked } = adaptForValidator(opts.document, expectedStatuses(opts.document, opts.pacts));
+  const { doc, unchecked } = adaptForValidator(opts.document, expectedStatuses(opts.pacts));
   const dir = mkdtempSync(join(tmpdir(), 'obsim-pact-check-'));
   const specPath = join(dir, 'openapi.json');
   writeFileSync(specPath, JSON.stringify(doc));

@@ -1,9 +1,10 @@
 /**
  * What the pact exporter knows of a sandbox's resources while it reads the journal in order:
- * which ids answers handed out, each merchant's way of creation and status, each payment's,
- * consent's and webhook's, and the permissions a user's token was asked with. From it, the
+ * which ids answers handed out, each merchant's way of creation and status, each payment's status
+ * and each webhook's events, and the permissions a user's token was asked with. From it, the
  * built-in provider state that rebuilds what an interaction read (docs/pact.md).
  */
+import type { IdKind, IdUse, Operation } from '../contracts/ids.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,20 +28,20 @@ const CREATIONS: Record<string, MerchantInfo['kind']> = {
 
 export class ExportWorld {
   /** Every id value an answer handed out, with its kind. */
-  readonly handed = new Map<string, string>();
+  readonly handed = new Map<string, IdKind>();
   private readonly merchants = new Map<string, MerchantInfo>();
   private readonly clients = new Map<string, string>();
   private readonly payments = new Map<string, { status: string; failureReason?: string }>();
   private readonly webhooks = new Map<string, string[]>();
-  private readonly consents = new Map<string, string>();
   private readonly permissions = new Map<string, unknown>();
   /** Whose each listed account is: its user and the merchant that read it. */
   readonly accounts = new Map<string, { userId: string; merchantId: string }>();
 
-  /** Learn from one answered request (a provider operation's, or a control's). */
-  learn(operationId: string | undefined, path: string, requestBody: unknown, status: number, body: unknown): void {
+  /** Learn from one answered request (a provider operation's, or a control's), with the ids it used. */
+  learn(op: Operation, uses: readonly IdUse[], requestBody: unknown, status: number, body: unknown): void {
     if (status < 200 || status >= 300) return;
-    if (operationId && CREATIONS[operationId] && isObject(body)) {
+    const operationId = op.operationId;
+    if (CREATIONS[operationId] && isObject(body)) {
       const id = String(body.merchantId);
       this.merchants.set(id, {
         kind: CREATIONS[operationId],
@@ -51,11 +52,9 @@ export class ExportWorld {
     }
     if (operationId === 'getMerchantOnboardingStatus' && isObject(body))
       this.setMerchantStatus(String(body.merchantId), body.onboardingStatus);
-    const control = /^\/_sandbox\/(merchants|payments|consents)\/([^/]+)\/[a-z-]+$/.exec(path);
-    if (control && isObject(body)) {
-      if (control[1] === 'merchants') this.setMerchantStatus(control[2], body.status);
-      if (control[1] === 'consents') this.consents.set(control[2], String(body.status));
-    }
+    // a control on a merchant (an action, or a read) answers the merchant as it now is
+    const controlled = op.kind === 'control' ? uses.find((u) => u.where === 'path' && u.kind === 'merchant') : undefined;
+    if (controlled && isObject(body)) this.setMerchantStatus(controlled.value, body.status);
     if (isObject(body) && typeof body.paymentId === 'number' && typeof body.status === 'string')
       this.payments.set(String(body.paymentId), {
         status: body.status,
@@ -63,9 +62,6 @@ export class ExportWorld {
       });
     if (operationId === 'registerWebhook' && isObject(body) && Array.isArray(body.events))
       this.webhooks.set(String(body.id), body.events as string[]);
-    if (operationId === 'createConsent' && isObject(body)) this.consents.set(String(body.requestId), String(body.status));
-    if (operationId === 'listUserConsents' && Array.isArray(body))
-      for (const c of body) if (isObject(c)) this.consents.set(String(c.requestId), String(c.status));
     if (operationId === 'listAccounts' && isObject(body) && Array.isArray(body.accounts))
       for (const a of body.accounts)
         if (isObject(a)) this.accounts.set(String(a.accountId), { userId: String(body.userId), merchantId: String(body.merchantId) });

@@ -1,18 +1,33 @@
 /**
  * A sandbox's journal as a Pact Specification v4 file (GET /_sandbox/pact, `obsim pact export`):
  * one synchronous HTTP interaction per distinct operation and answer the partner met, read through
- * the served document. The request is what was sent, with every id an earlier answer handed out
- * taken from a provider state (`fromProviderState`); the answer is matched by what identifies it
- * (a status, an error code) and by type, regex or instant everywhere else (src/domain/pact.ts);
- * each interaction names the built-in provider state that rebuilds what it read. No secret of the
- * partner's is written: credentials, tokens and secret-named values are REDACTED by the one
- * redaction policy (src/domain/redaction.ts), and the verifier's own credentials replace them.
+ * the served document. Which operation a request is, which ids an answer handed out and which ids
+ * a later request uses are the one capture rule's answers (src/contracts/ids.ts); a used id an
+ * earlier answer handed out is taken from a provider state (`fromProviderState`). The answer is
+ * matched by what identifies it (a status, an error code) and by type, regex or instant everywhere
+ * else (src/domain/pact.ts); each interaction names the built-in provider state that rebuilds what
+ * it read. No secret of the partner's is written: credentials, tokens and secret-named values are
+ * REDACTED by the one redaction policy (src/domain/redaction.ts), and the verifier's own
+ * credentials replace them.
  */
+import {
+  deref,
+  idsHandedOut,
+  idsUsed,
+  requestSchema,
+  shapeOf,
+  type Doc,
+  type IdKind,
+  type IdUse,
+  type Operation,
+} from '../contracts/ids.js';
+import { pointerTokens, valueAt } from '../domain/contract-switches.js';
+import { pointerToken } from '../domain/drift.js';
 import { matcherFor, type PactMatcher } from '../domain/pact.js';
-import { REDACTED, redactUrl, SECRET_NAME } from '../domain/redaction.js';
-import type { DocOperation, ServedDocument } from './document.js';
+import type { OpenApiDocument } from '../openapi/documents.js';
+import { isSecretQueryName, REDACTED, redactJsonSecrets, redactString, SECRET_NAME } from '../domain/redaction.js';
 import { ExportWorld, type ExportedState } from './export-world.js';
-import { idKind, pathParamKind, STATE_VALUE_OF_KIND } from './ids.js';
+import { answerSchemaOf, documentedOperation, providerOperationIn } from './operations.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,79 +57,72 @@ export interface PactExport {
 }
 
 type Rules = Record<string, { combine: 'AND'; matchers: PactMatcher[] }>;
-type Generators = Record<string, { type: 'ProviderState'; expression: string; dataType: 'STRING' | 'INTEGER' }>;
+type Generator = { type: 'ProviderState'; expression: string; dataType: 'STRING' | 'INTEGER' };
+type Generators = Record<string, Generator>;
 
 const rule = (m: PactMatcher) => ({ combine: 'AND' as const, matchers: [m] });
+/** A Pact path (`$.accounts[*].iban`) one step further: item 0 stands for every item (a matching rule's path). */
 const pathKey = (base: string, key: string | number) =>
   typeof key === 'number' ? `${base}[${key === 0 ? '*' : key}]` : /^[A-Za-z_][\w]*$/.test(key) ? `${base}.${key}` : `${base}['${key}']`;
+/** The Pact path of one place in a body (a generator's path: every index as it is). */
+const pactPathOf = (pointer: string): string =>
+  pointerTokens(pointer).reduce((path, t) => (/^\d+$/.test(t) ? `${path}[${t}]` : pathKey(path, t)), '$');
 
-/** A value as it may leave obsim: secret-named values and URL secrets REDACTED. */
-function redacted(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => redacted(v, key));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redacted(v, k)]));
-  if (key !== '' && SECRET_NAME.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
-  return typeof value === 'string' && /^https?:\/\//i.test(value) ? redactUrl(value) : value;
-}
+/** The value a built-in provider state answers for an id of each kind (what `fromProviderState` names). */
+const STATE_VALUE_OF_KIND: Partial<Record<IdKind, string>> = {
+  merchant: 'merchantId',
+  merchantClient: 'merchantClientId',
+  payment: 'paymentId',
+  webhook: 'webhookId',
+  account: 'accountId',
+  consentRequest: 'consentRequestId',
+  consent: 'consentId',
+  aisToken: 'token',
+};
 
-/** Matching rules for an answer body, walked with its schema (arrays by their first item, any length). */
-function answerRules(doc: ServedDocument, schema: Json | undefined, value: unknown, path: string, rules: Rules): void {
-  const { schema: s, component } = doc.resolve(schema);
+/** A query as it may leave obsim (the one redaction policy): a secret-named parameter's values REDACTED, JWTs and URL secrets out of the others. */
+const redactedQuery = (query: Record<string, unknown>): Record<string, string[]> =>
+  Object.fromEntries(
+    Object.entries(query).map(([k, v]) => [k, [v].flat().map((x) => (isSecretQueryName(k) ? REDACTED : redactString(String(x))))]),
+  );
+
+/**
+ * Matching rules for an answer body, walked with its schema (arrays by their first item, any
+ * length); `ids` are the pointers of the ids the answer hands out (matched by type or pattern).
+ */
+function answerRules(
+  doc: Doc,
+  schema: Json | undefined,
+  value: unknown,
+  at: { path: string; pointer: string },
+  ids: ReadonlySet<string>,
+  rules: Rules,
+): void {
+  const shape = shapeOf(doc, schema);
   if (Array.isArray(value)) {
-    rules[path] = rule({ match: 'type', min: 0 });
-    if (value.length > 0) answerRules(doc, doc.child(s, 0), value[0], pathKey(path, 0), rules);
+    rules[at.path] = rule({ match: 'type', min: 0 });
+    if (value.length > 0) answerRules(doc, shape.items, value[0], { path: pathKey(at.path, 0), pointer: `${at.pointer}/0` }, ids, rules);
     return;
   }
-  if (isObject(value)) {
-    for (const [key, v] of Object.entries(value)) {
-      const sub = doc.child(s, key);
-      const facts = doc.resolve(sub).schema ?? {};
-      if (isObject(v) || Array.isArray(v)) {
-        answerRules(doc, sub, v, pathKey(path, key), rules);
-        continue;
-      }
-      const kind = idKind(key, component);
-      const secret = SECRET_NAME.test(key);
-      rules[pathKey(path, key)] = rule(
-        matcherFor(v, {
-          id: kind !== undefined || secret,
-          enum: facts.enum as unknown[] | undefined,
-          format: facts.format as string | undefined,
-          pattern: secret ? undefined : (facts.pattern as string | undefined),
-          errorCode: component === 'ErrorBody' && key === 'code',
-        }),
-      );
-    }
-  }
-}
-
-/** Where a request's body carries ids an answer handed out: each becomes `${value}` of the state. */
-function bodyGenerators(doc: ServedDocument, op: DocOperation, body: unknown, world: ExportWorld, gens: Generators): void {
-  const walk = (schema: Json | undefined, value: unknown, path: string) => {
-    const { schema: s, component } = doc.resolve(schema);
-    if (!isObject(value)) return;
-    for (const [key, v] of Object.entries(value)) {
-      const kind = idKind(key, component);
-      if (kind && (typeof v === 'string' || typeof v === 'number') && world.handed.get(String(v)) === kind && STATE_VALUE_OF_KIND[kind])
-        gens[pathKey(path, key)] = {
-          type: 'ProviderState',
-          expression: `\${${STATE_VALUE_OF_KIND[kind]}}`,
-          dataType: typeof v === 'number' ? 'INTEGER' : 'STRING',
-        };
-      else if (isObject(v)) walk(doc.child(s, key), v, pathKey(path, key));
-    }
-  };
-  walk(doc.requestSchema(op), body, '$');
-}
-
-/** Learn the ids an answer hands out (an id field where the schema has one). */
-function learnIds(doc: ServedDocument, schema: Json | undefined, value: unknown, world: ExportWorld): void {
-  const { schema: s, component } = doc.resolve(schema);
-  if (Array.isArray(value)) for (const item of value) learnIds(doc, doc.child(s, 0), item, world);
   if (!isObject(value)) return;
   for (const [key, v] of Object.entries(value)) {
-    const kind = idKind(key, component);
-    if (kind && (typeof v === 'string' || typeof v === 'number')) world.handed.set(String(v), kind);
-    else learnIds(doc, doc.child(s, key), v, world);
+    const sub = shape.properties[key];
+    const here = { path: pathKey(at.path, key), pointer: `${at.pointer}/${pointerToken(key)}` };
+    if (isObject(v) || Array.isArray(v)) {
+      answerRules(doc, sub, v, here, ids, rules);
+      continue;
+    }
+    const facts = deref(doc, sub).schema ?? {};
+    const secret = SECRET_NAME.test(key);
+    rules[here.path] = rule(
+      matcherFor(v, {
+        id: ids.has(here.pointer) || secret,
+        enum: facts.enum as unknown[] | undefined,
+        format: facts.format as string | undefined,
+        pattern: secret ? undefined : (facts.pattern as string | undefined),
+        errorCode: shape.component === 'ErrorBody' && key === 'code',
+      }),
+    );
   }
 }
 
@@ -125,14 +133,15 @@ const STATE_FIELDS = new Set(['userId', 'merchantId', 'accountId', 'merchantClie
  * The body of a request the journal kept none of (refused before its body was read): the
  * document's required fields, each from the provider state; undefined when one is not a state value.
  */
-function bodyFromState(doc: ServedDocument, op: DocOperation): { content: Json; generators: Generators } | undefined {
-  const { schema } = doc.resolve(doc.requestSchema(op));
-  const required = (schema?.required as string[] | undefined) ?? [];
+function bodyFromState(op: Operation): { content: Json; generators: Generators } | undefined {
+  const schema = requestSchema(op);
+  const required = (deref(op.doc, schema).schema?.required as string[] | undefined) ?? [];
   if (required.length === 0 || !required.every((k) => STATE_FIELDS.has(k))) return undefined;
+  const properties = shapeOf(op.doc, schema).properties;
   const content: Json = {};
   const generators: Generators = {};
   for (const key of required) {
-    const integer = doc.resolve(doc.child(schema, key)).schema?.type === 'integer';
+    const integer = deref(op.doc, properties[key]).schema?.type === 'integer';
     content[key] = integer ? 0 : REDACTED;
     generators[`$.${key}`] = { type: 'ProviderState', expression: `\${${key}}`, dataType: integer ? 'INTEGER' : 'STRING' };
   }
@@ -147,59 +156,72 @@ const answerTag = (entry: ExportEntry): string => {
   return typeof status === 'string' ? status : '';
 };
 
-/** The state that rebuilds what `entry` read, and the values its request takes from it. */
-function stateOf(op: DocOperation, entry: ExportEntry, world: ExportWorld): ExportedState | undefined {
+/** The state that rebuilds what `entry` read (by the ids its request uses), and the values its request takes from it. */
+function stateOf(op: Operation, entry: ExportEntry, uses: readonly IdUse[], world: ExportWorld): ExportedState | undefined {
   const body = isObject(entry.requestBody) ? entry.requestBody : {};
   const answer = entry.responseBody;
-  if (op.params.paymentId !== undefined) return world.paymentState(op.params.paymentId, entry.status === 200 ? answer : undefined);
-  if (op.params.merchantId !== undefined)
+  const used = (where: IdUse['where'], kind: IdKind) => uses.find((u) => u.where === where && u.kind === kind)?.value;
+  const payment = used('path', 'payment');
+  if (payment !== undefined) return world.paymentState(payment, entry.status === 200 ? answer : undefined);
+  const merchant = used('path', 'merchant');
+  if (merchant !== undefined)
     return world.merchantState(
-      op.params.merchantId,
+      merchant,
       isObject(answer) && typeof answer.onboardingStatus === 'string' ? answer.onboardingStatus : undefined,
     );
-  if (op.params.id !== undefined && op.template.startsWith('/v1/partner/webhooks')) return world.webhookState(op.params.id);
-  if (op.operationId === 'createPayment' && typeof body.merchantClientId === 'string')
-    return world.merchantState(world.merchantOfClient(body.merchantClientId));
-  if (op.operationId === 'generateToken' && body.merchantId !== undefined) return world.merchantState(String(body.merchantId));
-  if (!op.template.startsWith('/v1/ais/')) return undefined;
-  const account = op.params.accountId === undefined ? undefined : world.accounts.get(op.params.accountId);
-  const userId = String(op.params.userId ?? body.userId ?? account?.userId ?? '');
-  const merchantId = String(body.merchantId ?? entry.query?.merchantId ?? account?.merchantId ?? '');
-  if (op.operationId === 'createConsent') return world.bankUserState(userId, merchantId, 'consent_missing');
-  if (op.operationId === 'listUserConsents') {
-    const first = Array.isArray(answer) && isObject(answer[0]) ? String(answer[0].status) : undefined;
-    return world.bankUserState(userId, merchantId, first === undefined ? 'consent_missing' : undefined, first);
+  const webhook = used('path', 'webhook');
+  if (webhook !== undefined) return world.webhookState(webhook);
+  if (op.template.startsWith('/v1/ais/')) {
+    const accountId = used('path', 'account');
+    const account = accountId === undefined ? undefined : world.accounts.get(accountId);
+    const userId = String(op.params.userId ?? body.userId ?? account?.userId ?? '');
+    const merchantId = String(body.merchantId ?? entry.query?.merchantId ?? account?.merchantId ?? '');
+    if (op.operationId === 'createConsent') return world.bankUserState(userId, merchantId, 'consent_missing');
+    if (op.operationId === 'listUserConsents') {
+      const first = Array.isArray(answer) && isObject(answer[0]) ? String(answer[0].status) : undefined;
+      return world.bankUserState(userId, merchantId, first === undefined ? 'consent_missing' : undefined, first);
+    }
+    return world.bankUserState(userId, merchantId, entry.code);
   }
-  return world.bankUserState(userId, merchantId, entry.code);
+  // a payment names its merchant by client id, a token request by merchant id
+  const client = used('body', 'merchantClient');
+  if (client !== undefined) return world.merchantState(world.merchantOfClient(client));
+  return world.merchantState(used('body', 'merchant'));
 }
 
 function interactionOf(
-  doc: ServedDocument,
-  op: DocOperation,
+  op: Operation,
   entry: ExportEntry,
+  uses: readonly IdUse[],
   world: ExportWorld,
   state: ExportedState | undefined,
 ): Json {
   const request: Json = { method: entry.method.toUpperCase(), path: entry.path };
   const generators: Record<string, unknown> = {};
+  /** The state's value for a used id an earlier answer handed out (undefined: written as sent). */
+  const fromState = (use: IdUse | undefined): string | undefined =>
+    use !== undefined && world.handed.get(use.value) === use.kind ? STATE_VALUE_OF_KIND[use.kind] : undefined;
+  const generator = (stateValue: string, dataType: Generator['dataType'] = 'STRING'): Generator => ({
+    type: 'ProviderState',
+    expression: `\${${stateValue}}`,
+    dataType,
+  });
   // path: each id segment an answer handed out, from the state
   let expression = op.template;
-  let fromState = false;
-  for (const [name, value] of Object.entries(op.params)) {
-    const kind = pathParamKind(name);
-    const stateValue = kind !== undefined && world.handed.get(value) === kind ? STATE_VALUE_OF_KIND[kind] : undefined;
-    if (stateValue) fromState = true;
+  let pathFromState = false;
+  for (const [name, value = ''] of Object.entries(op.params)) {
+    const stateValue = fromState(uses.find((u) => u.where === 'path' && u.at === name));
+    if (stateValue) pathFromState = true;
     expression = expression.replace(`{${name}}`, stateValue ? `\${${stateValue}}` : encodeURIComponent(value));
   }
-  if (fromState) generators.path = { type: 'ProviderState', expression, dataType: 'STRING' };
+  if (pathFromState) generators.path = { type: 'ProviderState', expression, dataType: 'STRING' };
   const query = Object.entries(entry.query ?? {});
   if (query.length) {
-    request.query = Object.fromEntries(query.map(([k, v]) => [k, (Array.isArray(v) ? v : [v]).map(String)]));
+    request.query = redactedQuery(entry.query ?? {});
     const queryGens: Generators = {};
-    for (const [k, v] of query) {
-      const kind = idKind(k);
-      if (kind && world.handed.get(String(v)) === kind && STATE_VALUE_OF_KIND[kind])
-        queryGens[k] = { type: 'ProviderState', expression: `\${${STATE_VALUE_OF_KIND[kind]}}`, dataType: 'STRING' };
+    for (const use of uses) {
+      const stateValue = use.where === 'query' ? fromState(use) : undefined;
+      if (stateValue) queryGens[use.at] = generator(stateValue);
     }
     if (Object.keys(queryGens).length) generators.query = queryGens;
   }
@@ -217,12 +239,19 @@ function interactionOf(
   if (entry.contractVersion) headers['Obsim-Contract-Version'] = [entry.contractVersion];
   if (entry.requestBody !== undefined && !entry.requestBodyTruncated) {
     headers['Content-Type'] = ['application/json'];
-    request.body = { contentType: 'application/json', encoded: false, content: redacted(entry.requestBody) };
+    request.body = { contentType: 'application/json', encoded: false, content: redactJsonSecrets(entry.requestBody) };
     const bodyGens: Generators = {};
-    bodyGenerators(doc, op, entry.requestBody, world, bodyGens);
+    for (const use of uses) {
+      const stateValue = use.where === 'body' ? fromState(use) : undefined;
+      if (stateValue)
+        bodyGens[pactPathOf(use.at)] = generator(
+          stateValue,
+          typeof valueAt(entry.requestBody, pointerTokens(use.at)) === 'number' ? 'INTEGER' : 'STRING',
+        );
+    }
     if (Object.keys(bodyGens).length) generators.body = bodyGens;
   }
-  const made = entry.requestBody === undefined ? bodyFromState(doc, op) : undefined;
+  const made = entry.requestBody === undefined ? bodyFromState(op) : undefined;
   if (made) {
     headers['Content-Type'] = ['application/json'];
     request.body = { contentType: 'application/json', encoded: false, content: made.content };
@@ -238,9 +267,10 @@ function interactionOf(
     comments.push('The journal kept no body (the request was refused before it was read): its fields come from the provider state.');
   if (entry.responseBody !== undefined && !entry.responseBodyTruncated && typeof entry.responseBody === 'object') {
     const rules: Rules = {};
-    answerRules(doc, doc.answerSchema(op, entry.status), entry.responseBody, '$', rules);
+    const ids = new Set(idsHandedOut(op, entry.status, entry.responseBody).map((h) => h.pointer));
+    answerRules(op.doc, answerSchemaOf(op, entry.status), entry.responseBody, { path: '$', pointer: '' }, ids, rules);
     response.headers = { 'Content-Type': ['application/json'] };
-    response.body = { contentType: 'application/json', encoded: false, content: redacted(entry.responseBody) };
+    response.body = { contentType: 'application/json', encoded: false, content: redactJsonSecrets(entry.responseBody) };
     response.matchingRules = { body: rules, header: { 'Content-Type': rule({ match: 'regex', regex: '^application/json.*' }) } };
   } else if (entry.responseBodyTruncated)
     comments.push('The answer was longer than the journal keeps (--journal-body-limit): its body is not asserted.');
@@ -256,12 +286,12 @@ function interactionOf(
 }
 
 /**
- * The pact of `entries` (a sandbox's journal, oldest first): `documentOf` gives the document an
- * entry was served by (its contract version's, else the base).
+ * The pact of `entries` (a sandbox's journal, oldest first): `versionDocument` gives the document
+ * of the contract version an entry was served under (the registry's; undefined: the base).
  */
 export function exportPact(input: {
   entries: readonly ExportEntry[];
-  documentOf(version: string | undefined): ServedDocument;
+  versionDocument(version: string | undefined): OpenApiDocument | undefined;
   consumer: string;
   provider: string;
   sandboxId: string;
@@ -271,19 +301,23 @@ export function exportPact(input: {
   const interactions: Json[] = [];
   let version: string | undefined;
   for (const entry of input.entries) {
-    const doc = input.documentOf(entry.contractVersion);
-    const op = entry.path.startsWith('/v1/') ? doc.match(entry.method, entry.path) : undefined;
     const answered = entry.status > 0 && entry.fault === undefined;
-    if (op && answered) {
+    const documented = answered ? documentedOperation(entry.method, entry.path) : undefined;
+    if (!documented) continue;
+    const uses = idsUsed(documented, entry.query ?? {}, entry.requestBody);
+    // the provider's operations become interactions; obsim's controls only tell what the sandbox holds
+    const op = providerOperationIn(documented, entry.method, input.versionDocument(entry.contractVersion));
+    if (op) {
       const key = `${op.operationId} ${entry.status} ${answerTag(entry)}`;
       if (!seen.has(key)) {
         seen.add(key);
-        interactions.push(interactionOf(doc, op, entry, world, stateOf(op, entry, world)));
+        interactions.push(interactionOf(op, entry, uses, world, stateOf(op, entry, uses, world)));
         version ??= entry.contractVersion;
       }
-      if (entry.status >= 200 && entry.status < 300) learnIds(doc, doc.answerSchema(op, entry.status), entry.responseBody, world);
+      if (entry.status >= 200 && entry.status < 300)
+        for (const h of idsHandedOut(op, entry.status, entry.responseBody)) if (!h.link) world.handed.set(String(h.value), h.kind);
     }
-    if (answered) world.learn(op?.operationId, entry.path, entry.requestBody, entry.status, entry.responseBody);
+    world.learn(documented, uses, entry.requestBody, entry.status, entry.responseBody);
   }
   const pact = {
     consumer: { name: input.consumer },

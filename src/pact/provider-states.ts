@@ -6,13 +6,48 @@
  * the values it made, which the verifier puts where the pact says `fromProviderState`. Teardown
  * runs the state's own teardown steps, or resets the sandbox (POST /_sandbox/reset).
  */
-import { ApiError } from '../domain/errors.js';
+import type { ValidateFunction } from 'ajv';
+import { ApiError, invalidInput } from '../domain/errors.js';
 import { statePattern, stateParams } from '../domain/pact.js';
+import { lazyRequire } from '../lazy.js';
 import type { PartnerCredentials } from '../scenarios/context.js';
 import { runScenario } from '../scenarios/runner.js';
 import type { Transport } from '../scenarios/transport.js';
 import type { Step } from '../scenarios/types.js';
-import { BUILT_IN_STATES, type ProviderStateDefinition } from './states.js';
+import type { ParamField, ProviderStateDefinition } from './state-definition.js';
+import { BUILT_IN_STATES } from './states.js';
+
+const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
+let ajv: import('ajv').Ajv | undefined;
+const validators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Each param a request sends, checked as the provider checks that field (its schema, then its
+ * rule) before any step runs: a value it refuses is a 400 naming `/params/<name>` and nothing is
+ * built, instead of a 409 from a step halfway through with the earlier steps' data left behind.
+ */
+function checkFields(fields: Readonly<Record<string, ParamField>>, params: Readonly<Record<string, unknown>>): void {
+  for (const [name, { schema, rule }] of Object.entries(fields)) {
+    const value = params[name];
+    if (value === undefined) continue;
+    let validate = validators.get(schema);
+    if (!validate) {
+      ajv ??= new (ajvModule().Ajv)({ strict: false, allErrors: false });
+      validators.set(schema, (validate = ajv.compile(schema)));
+    }
+    if (!validate(value)) {
+      const error = validate.errors?.[0];
+      const where = error?.instancePath ? ` (${error.instancePath.slice(1)})` : '';
+      throw invalidInput(`/params/${name}`, `params.${name}${where} ${error?.message ?? 'is not valid'}; got ${JSON.stringify(value)}`);
+    }
+    try {
+      rule?.(value);
+    } catch (err) {
+      if (err instanceof ApiError) throw invalidInput(`/params/${name}`, `params.${name}: ${err.message}`);
+      throw err;
+    }
+  }
+}
 
 export interface StateChange {
   state: string;
@@ -23,12 +58,14 @@ export interface StateChange {
 export interface StateCaller {
   transport: Transport;
   partner: PartnerCredentials;
+  /** The caller's sandbox (its engine world): what obsim remembers between state changes is keyed by it. */
+  sandbox: object;
 }
 
 export interface ProviderStates {
   /** The partner's states first, then the built-in ones. */
   list(): readonly ProviderStateDefinition[];
-  /** Set a state up (its values) or tear it down (`{}`); an empty state name does nothing. */
+  /** Set a state up (its values) or tear it down (`{}`); an empty state name builds nothing. */
   change(change: StateChange, caller: StateCaller): Promise<Record<string, unknown>>;
 }
 
@@ -66,17 +103,31 @@ export function providerStates(partnerStates: readonly ProviderStateDefinition[]
     });
   }
 
+  /**
+   * Sandboxes where an interaction without a state ran since the last reset. Its teardown (an empty
+   * state name) builds and resets nothing, so what the interaction itself made (a merchant it
+   * created) would be in the next interaction's state: the next setup resets the sandbox first.
+   */
+  const usedWithoutState = new WeakSet<object>();
+
   return {
     list: () => all,
     async change(change, caller) {
-      if (change.state === '') return {};
+      const teardown = (change.action ?? 'setup') === 'teardown';
+      if (change.state === '') {
+        if (teardown) usedWithoutState.add(caller.sandbox);
+        return {};
+      }
       const { definition, fromName } = find(change.state);
       const params = stateParams(definition.params, fromName, change.params ?? {});
-      if ((change.action ?? 'setup') === 'teardown') {
+      checkFields(definition.fields ?? {}, params);
+      if (teardown) {
+        usedWithoutState.delete(caller.sandbox);
         await run(change.state, definition.teardown ?? [{ control: { reset: true } }], params, caller);
         return {};
       }
       const plan = definition.plan(params);
+      if (usedWithoutState.delete(caller.sandbox)) await run(change.state, [{ control: { reset: true } }], params, caller);
       const vars = await run(change.state, plan.steps, params, caller);
       const more = plan.then?.(vars) ?? [];
       if (more.length) await run(change.state, more, params, caller);

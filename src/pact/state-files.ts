@@ -20,7 +20,7 @@ import { statePattern, type StateParam } from '../domain/pact.js';
 import { lazyRequire } from '../lazy.js';
 import { ScenarioLoadError, validateScenario } from '../scenarios/loader.js';
 import type { Step } from '../scenarios/types.js';
-import type { ProviderStateDefinition } from './states.js';
+import type { ProviderStateDefinition } from './state-definition.js';
 
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
@@ -95,7 +95,7 @@ function stateOf(file: string, raw: unknown, index: number): ProviderStateDefini
     throw new PactStatesFileError(file, `${at}/name`, 'name must be a non-empty string');
   const params = checkParams(file, `${at}/params`, raw.params);
   for (const placeholder of statePattern(raw.name).placeholders)
-    params[placeholder] ??= { type: 'string', description: 'from the state name' };
+    if (!Object.hasOwn(params, placeholder)) params[placeholder] = { type: 'string', description: 'from the state name' };
   const steps = checkSteps(file, `${at}/steps`, raw.steps);
   if (raw.answers !== undefined && !isObject(raw.answers))
     throw new PactStatesFileError(

@@ -22,7 +22,7 @@ import {
 } from '../contracts/ids.js';
 import type { IdMap } from './id-map.js';
 
-export { anyIdKindOf, answerSchema, idKindOf, requestSchema, type Operation };
+export { anyIdKindOf, answerSchema, requestSchema, type Operation };
 
 type Json = Record<string, unknown>;
 

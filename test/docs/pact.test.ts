@@ -3,7 +3,9 @@
  * builds its state; the pact it shows verifies as the page says under the base and under the
  * example contract version, and checks clean; the state table names every built-in state and
  * param; the refusal it quotes is obsim's; the versions it pins are package.json's; and the CI job
- * of docs/container-and-ci.md uses only settings and flags that exist.
+ * of docs/container-and-ci.md uses only settings and flags that exist. The commands run in this
+ * process (test/helpers/cli-in-process.ts), each starting its obsim as the page's `npx obsim pact
+ * verify receipt-printer.json` does; the command as a process: test/pact/verify.test.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +17,9 @@ import { SETTINGS } from '../../src/config.js';
 import { PACT_VERSION, SWAGGER_MOCK_VALIDATOR_VERSION } from '../../src/pact/libraries.js';
 import { BUILT_IN_STATES } from '../../src/pact/states.js';
 import { build, PARTNER } from '../helpers/app.js';
+import { obsimInProcess } from '../helpers/cli-in-process.js';
 import { docsPage, runTryIt, tryItSkip } from '../helpers/docs.js';
-import { ROOT, runObsim } from '../helpers/processes.js';
+import { ROOT } from '../helpers/processes.js';
 
 const { page, block, printed } = docsPage('docs/pact.md');
 const dir = t.testdir({});
@@ -49,15 +52,15 @@ t.test('the partner states file on the page builds its state', async (t) => {
 t.test("the page's pact verifies as the page says, under the base and under the example version, and checks clean", async (t) => {
   const file = join(dir, 'receipt-printer.json');
   writeFileSync(file, block('pact-example', 'json'));
-  const base = await runObsim(['pact', 'verify', file]);
+  const base = await obsimInProcess(['pact', 'verify', file]);
   t.equal(base.code, 0, 'green under the base', { stdout: base.stdout, stderr: base.stderr });
   t.ok(base.stdout.endsWith(textAfter('`npx obsim pact verify receipt-printer.json` ends with')), 'ends as the page says', {
     stdout: base.stdout,
   });
-  const next = await runObsim(['pact', 'verify', file, '--contracts', 'examples/contracts', '--contract-version', '2027-03-01']);
+  const next = await obsimInProcess(['pact', 'verify', file, '--contracts', 'examples/contracts', '--contract-version', '2027-03-01']);
   t.equal(next.code, 1, 'red under 2027-03-01');
   t.ok(next.stdout.endsWith(textAfter('--contract-version 2027-03-01` with')), 'ends as the page says', { stdout: next.stdout });
-  const check = await runObsim(['pact', 'check', file]);
+  const check = await obsimInProcess(['pact', 'check', file]);
   t.equal(check.code, 0);
   t.equal(check.stdout, 'no mismatch with openapi.json\n');
 });

@@ -79,6 +79,11 @@ t.test('params: from the name in their type, sent ones checked, defaults', async
     refused(() => stateParams(declared, {}, { colour: 'red' })),
     { code: 'unknown_field', field: '/params/colour' },
   );
+  t.match(
+    refused(() => stateParams(declared, {}, { toString: 'x' })),
+    { code: 'unknown_field', field: '/params/toString' },
+    "a name every object has is not a state's param",
+  );
 });
 
 t.test('matchers of an exported answer field', async (t) => {

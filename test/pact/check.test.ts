@@ -5,7 +5,8 @@
  * schemas and security), each in an interaction of its own; the valid pact is the one a consumer
  * test written with Pact JS's DSL records (test/helpers/pact-consumer.ts). The check itself is
  * @pactflow/swagger-mock-validator's; three seeds land where it reads OpenAPI 3.1 as 3.0 (a
- * numeric exclusiveMinimum, a 4XX range) and show what obsim does there.
+ * numeric exclusiveMinimum, a 4XX range) and show what obsim does there. The command runs in this
+ * process (test/helpers/cli-in-process.ts; its exit status as a process: test/pact/verify.test.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +14,9 @@ import t from 'tap';
 import { checkPacts } from '../../src/pact/check.js';
 import { adaptForValidator } from '../../src/pact/check-document.js';
 import { committedProviderDocument } from '../../src/plugins/contract-versions.js';
+import { build } from '../helpers/app.js';
+import { obsimInProcess } from '../helpers/cli-in-process.js';
 import { recordMerchantNamePact, recordPartnerFlowPact } from '../helpers/pact-consumer.js';
-import { runObsim } from '../helpers/processes.js';
 
 type Json = Record<string, any>;
 const dir = t.testdir({});
@@ -223,27 +225,52 @@ t.test(`each of ${SEEDS.length} seeded mismatches is found, with a pointer into 
   const seededIndexes = new Set(report.mismatches.map((m) => m.interaction));
   t.equal(seededIndexes.size, SEEDS.length, 'every seed, and nothing else, mismatches');
 
-  const run = await runObsim(['pact', 'check', file]);
-  t.equal(run.code, 1, 'the CLI exits 1', { stdout: run.stdout });
+  const run = await obsimInProcess(['pact', 'check', file]);
+  t.equal(run.code, 1, 'the command exits 1', { stdout: run.stdout });
   t.match(run.stdout, `MISMATCH  ${file} interaction 8 ("an amount of 0 (exclusiveMinimum 0)"): request.body.incompatible`);
   t.match(run.stdout, `pact:     ${file}#/interactions/8/request/body/content/amount`);
   t.match(run.stdout, 'document: openapi.json#/components/schemas/CreatePaymentRequest/properties/amount/exclusiveMinimum');
   t.match(run.stdout, `${report.mismatches.length} mismatches with openapi.json`);
 });
 
-t.test("--contract-version: the check is against that version's document", async (t) => {
+t.test("--contract-version: the check is against that version's document, from the registry or from a running obsim", async (t) => {
   const reader = await recordMerchantNamePact(dir);
   const base = await checkPacts({ pacts: [{ file: reader, doc: read(reader) }], document, command: 'obsim pact check' });
   t.same(base.mismatches, [], 'merchantName is in the base document');
-  const next = await runObsim(['pact', 'check', reader, '--contracts', 'examples/contracts', '--contract-version', '2027-03-01', '--json']);
-  t.equal(next.code, 1, 'and not in 2027-03-01', { stdout: next.stdout });
-  const report = JSON.parse(next.stdout) as { mismatches: { message: string; document: string }[] };
-  t.match(report.mismatches, [
-    { message: /must NOT have additional properties - merchantName/, document: '/components/schemas/Payment/additionalProperties' },
+  const removed = {
+    message: /must NOT have additional properties - merchantName/,
+    document: '/components/schemas/Payment/additionalProperties',
+  };
+
+  const next = await obsimInProcess([
+    'pact',
+    'check',
+    reader,
+    '--contracts',
+    'examples/contracts',
+    '--contract-version',
+    '2027-03-01',
+    '--json',
   ]);
-  const unknown = await runObsim(['pact', 'check', reader, '--contracts', 'examples/contracts', '--contract-version', '2031-01-01']);
+  t.equal(next.code, 1, 'and not in 2027-03-01', { stdout: next.stdout });
+  t.match(JSON.parse(next.stdout).mismatches, [removed]);
+  const unknown = await obsimInProcess(['pact', 'check', reader, '--contracts', 'examples/contracts', '--contract-version', '2031-01-01']);
   t.equal(unknown.code, 2);
   t.equal(unknown.stderr, 'obsim pact check: no contract version "2031-01-01": the versions are base, 2027-03-01\n');
+
+  // --url: the document a running obsim serves (GET /openapi.json?version=)
+  const running = await build(t, { config: { contracts: 'examples/contracts' } });
+  const url = await running.listen({ host: '127.0.0.1', port: 0 });
+  const served = await obsimInProcess(['pact', 'check', reader, '--url', url, '--contract-version', '2027-03-01', '--json']);
+  t.equal(served.code, 1, "the running obsim's 2027-03-01", { stdout: served.stdout });
+  t.match(JSON.parse(served.stdout).mismatches, [removed]);
+  const servedBase = await obsimInProcess(['pact', 'check', reader, '--url', url]);
+  t.equal(servedBase.code, 0, "the running obsim's base");
+  t.equal(servedBase.stdout, `no mismatch with ${url}/openapi.json\n`);
+  const notServed = await obsimInProcess(['pact', 'check', reader, '--url', url, '--contract-version', '2031-01-01']);
+  t.equal(notServed.code, 2);
+  t.match(notServed.stderr, /^obsim pact check: GET \/openapi\.json\?version=2031-01-01 answered 4\d\d: .*2031-01-01.*\n$/);
+  t.equal(notServed.stderr.split('\n').length, 2, 'in one line');
 });
 
 t.test('what obsim gives the validator: 3.1 constructs in the form it reads, the same constraints', async (t) => {

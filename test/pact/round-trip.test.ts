@@ -6,7 +6,7 @@
  * are also checked for what they must never carry (the partner's secrets) and for ids, tokens and
  * instants matched by type or regex rather than as literals.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { runVerifier } from '../../src/pact/verify.js';
@@ -14,7 +14,7 @@ import { expandPaths, loadScenarioFile, shippedScenariosDir } from '../../src/sc
 import { runScenario } from '../../src/scenarios/runner.js';
 import { injectTransport } from '../../src/scenarios/transport.js';
 import { build, schemaErrors } from '../helpers/app.js';
-import { runObsim } from '../helpers/processes.js';
+import { obsimInProcess } from '../helpers/cli-in-process.js';
 
 type Json = Record<string, any>;
 
@@ -52,7 +52,8 @@ for (const scenario of scenarios) {
 }
 
 t.test("every shipped scenario exports a Pact v4 file of its distinct operations and answers, without the partner's secrets", async (t) => {
-  t.equal(pacts.length, scenarios.length);
+  const shipped = readdirSync(shippedScenariosDir()).filter((f) => /\.ya?ml$/.test(f));
+  t.equal(pacts.length, shipped.length, `a pact for each of the ${shipped.length} shipped scenarios`);
   for (const { name, pact, secrets } of pacts) {
     t.same(schemaErrors('SandboxPact', pact), [], `${name}: the documented shape`);
     t.equal(pact.metadata.pactSpecification.version, '4.0');
@@ -111,20 +112,15 @@ t.test('obsim pact export writes the same pact for a sandbox', async (t) => {
   );
   const http = (await app.inject({ method: 'GET', url: '/_sandbox/pact?consumer=shop', headers: headers(credentials) })).json();
   const out = join(dir, 'exported.json');
-  const run = await runObsim([
-    'pact',
-    'export',
-    '--base-url',
-    url,
-    '--sandbox',
-    credentials.clientId,
-    '--partner-client-secret',
-    credentials.clientSecret,
-    '--consumer',
-    'shop',
-    '--out',
-    out,
-  ]);
+  const exportOf = (secret: string, ...more: string[]) =>
+    obsimInProcess(['pact', 'export', '--base-url', url, '--sandbox', credentials.clientId, '--partner-client-secret', secret, ...more]);
+  const run = await exportOf(credentials.clientSecret, '--consumer', 'shop', '--out', out);
   t.equal(run.code, 0, 'exits 0', { stderr: run.stderr });
   t.same(JSON.parse(readFileSync(out, 'utf8')), http);
+  const refused = await exportOf('wrong');
+  t.equal(refused.code, 2, 'a refusal exits 2');
+  t.match(refused.stderr, /^obsim pact export: GET \/_sandbox\/pact\?consumer=partner&provider=provider answered 401: .*\n$/);
+  const unreachable = await obsimInProcess(['pact', 'export', '--base-url', 'http://127.0.0.1:9']);
+  t.equal(unreachable.code, 2, 'no obsim there exits 2');
+  t.match(unreachable.stderr, /^obsim pact export: cannot reach http:\/\/127\.0\.0\.1:9 .*\(--base-url\)\n$/, 'naming the flag it takes');
 });

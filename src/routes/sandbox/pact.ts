@@ -12,11 +12,9 @@ import { responses } from '../../../schemas/common.js';
 import { PactExportQuery } from '../../../schemas/pact.js';
 import { ConfigError } from '../../config-parsers.js';
 import { ApiError } from '../../domain/errors.js';
-import type { ServedDocument } from '../../pact/document.js';
 import type { ExportEntry } from '../../pact/export.js';
 import { providerStates, type StateChange } from '../../pact/provider-states.js';
-import type { ProviderStateDefinition } from '../../pact/states.js';
-import { committedProviderDocument } from '../../plugins/contract-versions.js';
+import type { ProviderStateDefinition } from '../../pact/state-definition.js';
 import { partnerSecurity } from '../../plugins/partner-auth.js';
 import { injectTransport } from '../../scenarios/transport.js';
 
@@ -65,28 +63,19 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'changePactProviderState',
         summary: "A Pact verifier's state change: set a provider state up in the caller's sandbox, or tear it down",
         description:
-          "The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the sandbox's data is emptied and its default merchant made again). An empty state name (an interaction without a state) does nothing. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.",
+          "The target of the verifier's provider-state URL. setup: the state's steps run in the caller's sandbox (the partner API and the sandbox controls, as a scenario would: journal, events, webhooks and transitions included, on the sandbox's clock), and the values it made are answered, for `fromProviderState`. teardown: the state's own teardown steps, or POST /_sandbox/reset (the whole sandbox's data is emptied, not only what the setup made, and its default merchant made again). An empty state name (an interaction without a state) builds and resets nothing; after its teardown, the next setup resets the sandbox first, so what that interaction made is not in the next interaction's state. An unknown state is a 400 unknown_provider_state naming it and the known ones; a param of the wrong type a 400 naming /params/<name>; a state whose steps fail a 409 provider_state_failed naming the step.",
         body: { $ref: 'SandboxPactStateChange#' },
         response: responses({ $ref: 'SandboxPactStateValues#' }),
       },
     },
     async (request) => {
       const partner = { clientId: request.partner.clientId, clientSecret: String(request.headers['x-partner-client-secret']) };
-      return states.change(request.body, { transport: injectTransport(app), partner });
+      return states.change(request.body, { transport: injectTransport(app), partner, sandbox: request.sandbox });
     },
   );
 
-  // the exporter and the documents it reads are loaded with the first export, not at start-up
-  const versions = new Map<string, ServedDocument>();
-  const documentOf =
-    (servedDocument: typeof import('../../pact/document.js').servedDocument) =>
-    (version: string | undefined): ServedDocument => {
-      const found = version === undefined ? undefined : app.contracts.find(version);
-      const key = found?.name ?? '';
-      let doc = versions.get(key);
-      if (!doc) versions.set(key, (doc = servedDocument(found ? found.document : committedProviderDocument())));
-      return doc;
-    };
+  /** The document of the contract version an entry was served under, from the registry (undefined: the base). */
+  const versionDocument = (version: string | undefined) => (version === undefined ? undefined : app.contracts.find(version)?.document);
 
   app.get<{ Querystring: { consumer?: string; provider?: string } }>(
     '/pact',
@@ -107,8 +96,9 @@ export async function pactRoutes(app: FastifyInstance): Promise<void> {
       app.journal.flush();
       const entries = app.journal.list(partnerId, {}, ALL_ENTRIES).reverse() as ExportEntry[];
       const { consumer = 'partner', provider = 'provider' } = request.query;
-      const [{ exportPact }, { servedDocument }] = await Promise.all([import('../../pact/export.js'), import('../../pact/document.js')]);
-      return exportPact({ entries, documentOf: documentOf(servedDocument), consumer, provider, sandboxId: request.partner.sandboxId }).pact;
+      // the exporter and the documents it reads are loaded with the first export, not at start-up
+      const { exportPact } = await import('../../pact/export.js');
+      return exportPact({ entries, versionDocument, consumer, provider, sandboxId: request.partner.sandboxId }).pact;
     },
   );
 }

@@ -147,19 +147,43 @@ t.test(
   },
 );
 
-t.test('an empty state does nothing; teardown resets the sandbox', async (t) => {
-  const before = await overview();
-  const empty = await change({ state: '', params: {}, action: 'setup' });
-  t.equal(empty.statusCode, 200);
-  t.same(empty.json(), {});
-  t.same((await change({ state: '', action: 'teardown' })).json(), {});
-  t.same((await overview()).payments, before.payments, 'nothing made');
-  const values = await setUp('a payment');
-  const down = await change({ state: 'a payment', params: {}, action: 'teardown' });
-  t.equal(down.statusCode, 200);
-  t.same(down.json(), {});
-  t.equal((await get(`/v1/partner/payments/${values.paymentId}/status`)).statusCode, 404, 'what setup made is gone');
-});
+t.test(
+  'an empty state builds nothing; teardown resets the sandbox; what an interaction without a state made is not in the next state',
+  async (t) => {
+    const before = await overview();
+    const empty = await change({ state: '', params: {}, action: 'setup' });
+    t.equal(empty.statusCode, 200);
+    t.same(empty.json(), {});
+    t.same(await overview(), before, 'nothing made');
+    // the interaction without a state creates a merchant itself, then the verifier tears its empty state down
+    const made = (
+      await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: H, payload: { companyName: 'Made' } })
+    ).json();
+    t.same((await change({ state: '', action: 'teardown' })).json(), {});
+    t.equal(
+      (await get(`/v1/partner/merchants/${made.merchantId}/onboarding-status`)).statusCode,
+      200,
+      'the teardown of no state deletes nothing',
+    );
+    const values = await setUp('a payment');
+    t.equal(
+      (await get(`/v1/partner/merchants/${made.merchantId}/onboarding-status`)).statusCode,
+      404,
+      "the next interaction's state is built in a reset sandbox",
+    );
+    const down = await change({ state: 'a payment', params: {}, action: 'teardown' });
+    t.equal(down.statusCode, 200);
+    t.same(down.json(), {});
+    t.equal((await get(`/v1/partner/payments/${values.paymentId}/status`)).statusCode, 404, 'what setup made is gone');
+    const kept = await setUp('a webhook');
+    await setUp('a payment');
+    t.equal(
+      (await get('/_sandbox/webhooks')).json().items[0]?.id,
+      kept.webhookId,
+      "an interaction's second state is built beside its first",
+    );
+  },
+);
 
 t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) => {
   const before = await overview();
@@ -183,6 +207,7 @@ t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) =
       /one of "pending", "processing", "paid", "failed"/,
     ],
     [{ state: 'a payment', params: { colour: 'red' } }, 'unknown_field', '/params/colour', /takes no param "colour"/],
+    [{ state: 'a payment', params: { constructor: 'x' } }, 'unknown_field', '/params/constructor', /takes no param "constructor"/],
     [
       { state: 'a merchant', params: { kind: 'test', status: 'rejected' } },
       'validation_failed',
@@ -190,6 +215,26 @@ t.test('bad input: a 400 naming what is wrong, and nothing changes', async (t) =
       /A test merchant cannot be in status rejected/,
     ],
     [{ state: 'a payment', params: { amount: { value: 10 } } }, 'validation_failed', '/params/amount', /./],
+    [
+      { state: 'a merchant', params: { kind: 'fast-track', subTppStatus: 'failed', status: 'pending_completion' } },
+      'validation_failed',
+      '/params/status',
+      /whose sub-TPP creation failed cannot be in status pending_completion: it can be pending_onboarding, awaiting_approval, activated/,
+    ],
+    // values the provider refuses in the request a param is sent in: refused before any step runs
+    [{ state: 'a payment', params: { amount: -5 } }, 'validation_failed', '/params/amount', /params\.amount must be > 0; got -5/],
+    [{ state: 'a payment', params: { amount: 12.345 } }, 'validation_failed', '/params/amount', /at most 2 decimal places/],
+    [{ state: 'a payment', params: { referenceNumber: '   ' } }, 'validation_failed', '/params/referenceNumber', /must match pattern/],
+    [{ state: 'a merchant', params: { companyName: '' } }, 'validation_failed', '/params/companyName', /fewer than 1 characters/],
+    [{ state: 'a webhook', params: { url: 'not a url' } }, 'validation_failed', '/params/url', /absolute http\(s\) URL/],
+    [{ state: 'a webhook', params: { events: [] } }, 'validation_failed', '/params/events', /fewer than 1 items/],
+    [{ state: 'a consent', params: { permissions: [] } }, 'validation_failed', '/params/permissions', /fewer than 1 items/],
+    [
+      { state: 'a bank user with accounts and transactions', params: { userId: '' } },
+      'validation_failed',
+      '/params/userId',
+      /fewer than 1 characters/,
+    ],
     [{ state: 'a payment', flavour: 'x' }, 'unknown_field', '/flavour', /./],
     [{ state: 'a payment', action: 'undo' }, 'validation_failed', '/action', /./],
   ];
@@ -263,4 +308,79 @@ t.test('a --pact-states file obsim cannot use stops the start, naming the file a
     buildApp({ logger: false, config: { db: ':memory:', pactStates: noItems } }).then((a) => a.ready()),
     { message: new RegExp(`pact states ${join(noItems, 'lists.yaml')} at /states/0/params/tags/items: an array param needs items`) },
   );
+});
+
+t.test("GET /_sandbox/pact: the caller's sandbox's traffic, no secret of the partner's in it (one redaction policy)", async (t) => {
+  const { credentials } = (await app.inject({ method: 'POST', url: '/_sandbox/sandboxes', payload: { ttl: '1h' } })).json();
+  const own = { 'x-partner-client-id': credentials.clientId, 'x-partner-client-secret': credentials.clientSecret };
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.c2lnbmF0dXJl';
+  // a query parameter named as a secret, and a token pasted into a field
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/partner/merchants/test?api_key=s3cr3t-in-a-query',
+    headers: { ...own, 'content-type': 'application/json' },
+    payload: { companyName: `Shop ${jwt}` },
+  });
+  t.equal(created.statusCode, 200);
+  const res = await get('/_sandbox/pact?consumer=shop&provider=open-banking-provider', own);
+  t.equal(res.statusCode, 200);
+  t.same(schemaErrors('SandboxPact', res.json()), []);
+  t.notMatch(res.body, 's3cr3t-in-a-query', 'no secret-named query value');
+  t.notMatch(res.body, jwt, 'no token, wherever it stands');
+  t.notMatch(res.body, credentials.clientSecret, "no partner's secret");
+  const [interaction] = res.json().interactions;
+  t.equal(interaction.description, 'createTestMerchant answers 200 activated');
+  t.same(interaction.request.query, { api_key: ['REDACTED'] });
+  t.equal(interaction.request.body.content.companyName, 'Shop REDACTED');
+  t.equal(interaction.response.body.content.companyName, 'Shop REDACTED');
+  t.same(
+    (await get('/_sandbox/pact', PARTNER)).json().interactions.filter((i: Json) => i.request.query?.api_key),
+    [],
+    "another sandbox's export holds none of it",
+  );
+});
+
+t.test("GET /_sandbox/pact under a contract version: the version's document says what the answers hand out", async (t) => {
+  const versioned = await build(t, { config: { contracts: 'examples/contracts' } });
+  const { credentials } = (
+    await versioned.inject({ method: 'POST', url: '/_sandbox/sandboxes', payload: { ttl: '1h', contractVersion: '2027-03-01' } })
+  ).json();
+  const own = { 'x-partner-client-id': credentials.clientId, 'x-partner-client-secret': credentials.clientSecret };
+  // the example version answers a registration 201, a status only its document gives
+  const registered = await versioned.inject({
+    method: 'POST',
+    url: '/v1/partner/webhooks',
+    headers: { ...own, 'content-type': 'application/json' },
+    payload: { url: 'http://127.0.0.1:9/hooks', events: ['payment.completed'] },
+  });
+  t.equal(registered.statusCode, 201);
+  await versioned.inject({ method: 'POST', url: `/v1/partner/webhooks/${registered.json().id}/test`, headers: own });
+  const pact = (await versioned.inject({ method: 'GET', url: '/_sandbox/pact', headers: own })).json();
+  t.equal(pact.metadata.obsim.contractVersion, '2027-03-01');
+  const [registration, test] = pact.interactions;
+  t.equal(registration.description, 'registerWebhook answers 201');
+  t.same(
+    registration.response.matchingRules.body['$.id'].matchers,
+    [{ match: 'regex', regex: DOC.components.schemas.WebhookResponse.properties.id.pattern }],
+    "the id by the pattern of the version's 201",
+  );
+  t.same(registration.request.headers['Obsim-Contract-Version'], ['2027-03-01']);
+  t.same(test.request.generators.path.expression, '/v1/partner/webhooks/${webhookId}/test', 'the id the 201 handed out, from the state');
+});
+
+t.test('GET /_sandbox/pact: bad input is a 400 that names it; without the journal, 409 journal_off', async (t) => {
+  for (const [url, code, field] of [
+    ['/_sandbox/pact?colour=red', 'unknown_field', '/colour'],
+    ['/_sandbox/pact?consumer=', 'validation_failed', '/consumer'],
+  ]) {
+    const res = await get(url);
+    t.equal(res.statusCode, 400, url);
+    t.match(res.json(), { code, field, in: 'query' });
+    t.same(schemaErrors('ErrorBody', res.json()), []);
+  }
+  t.equal((await get('/_sandbox/pact', {})).statusCode, 401);
+  const off = await build(t, { config: { journal: false } });
+  const res = await off.inject({ method: 'GET', url: '/_sandbox/pact', headers: PARTNER });
+  t.equal(res.statusCode, 409);
+  t.equal(res.json().code, 'journal_off');
 });
