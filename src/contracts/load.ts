@@ -11,12 +11,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Ajv, ErrorObject } from 'ajv';
-import { BASE_VERSION, pointerTokens, type ContractSwitches } from '../domain/contract-switches.js';
+import {
+  BASE_VERSION,
+  CONTRACT_VERSION_HEADER,
+  pointerTokens,
+  type ContractSwitches,
+  type ValueSource,
+} from '../domain/contract-switches.js';
 import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
 import { ContractFileError } from './errors.js';
-import { brokenExample, shapeExamples } from './examples.js';
+import { brokenExample, declareMadeHeaders, shapeExamples } from './examples.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
 import { deprecatedFields, schemaAt, type Operation, operationsOf } from './walk.js';
 
@@ -40,9 +46,20 @@ const validatorOf = (schema: object) => {
 };
 
 const firstError = (errors: ErrorObject[] | null | undefined): { at: string; message: string } => {
-  const e = errors?.[0];
+  let e = errors?.[0];
   if (!e) return { at: '', message: 'is not valid' };
+  // the only oneOf of the schemas is a value maker: a wrong value inside one branch says what is
+  // wrong with it; otherwise the object is none of them (not "the first branch's key is missing")
+  const oneOf = errors!.find((x) => x.keyword === 'oneOf');
+  if (oneOf) {
+    const deeper = errors!.find((x) => x.instancePath.startsWith(`${oneOf.instancePath}/`));
+    if (!deeper) return { at: oneOf.instancePath, message: 'is not one value maker: {const}, {copy}, {template} or {generate}' };
+    e = deeper;
+  }
   let at = e.instancePath;
+  // a key of a map (a status, a header's name) that is not one: the pointer names the key
+  if (e.propertyName !== undefined)
+    return { at: `${at}/${pointerToken(e.propertyName)}`, message: `is not a valid name here (${e.message})` };
   if (e.keyword === 'required') at += `/${String(e.params.missingProperty)}`;
   if (e.keyword === 'additionalProperties')
     return { at: `${at}/${String(e.params.additionalProperty)}`, message: 'is not a known property' };
@@ -104,7 +121,8 @@ export function loadVersion(file: string, base: OpenApiDocument): LoadedVersion 
   }
   document.info = { ...document.info, version: name };
   checkSwitches(switches, base, document, fail);
-  // the document's examples show what the version sends, and follow its schemas
+  // the document shows what the version sends: the headers it makes, and examples shaped by its switches that follow its schemas
+  declareMadeHeaders(document, switches);
   shapeExamples(document, switches, name);
   const broken = brokenExample(document);
   if (broken) fail('', `the example at ${broken.at} of the document it makes does not follow its schema: ${broken.problem}`);
@@ -138,6 +156,7 @@ function checkSwitches(
       if (op[key] !== undefined && Number.isNaN(Date.parse(op[key]))) fail(`${at}/${key}`, 'is not an instant');
     if (op.deprecatedAt && op.sunsetAt && Date.parse(op.sunsetAt) < Date.parse(op.deprecatedAt))
       fail(`${at}/sunsetAt`, 'is before the deprecation instant');
+    checkHeaders(id, op.headers, `${at}/headers`, base, answerSchemas(id, base, document, ops, events) ?? [], fail);
     for (const [from, to] of Object.entries(op.status ?? {})) {
       const responses = ops.get(id)!.operation.responses ?? {};
       if (!(from in responses)) fail(`${at}/status/${from}`, `the operation never answers ${from}`);
@@ -162,6 +181,53 @@ function checkSwitches(
   if (switches.deprecatedAt !== undefined && Number.isNaN(Date.parse(switches.deprecatedAt)))
     fail('/x-obsim/deprecatedAt', 'is not an instant');
   checkDeprecationInstants(switches, document, fail);
+}
+
+/** Headers obsim sets itself on every answer it frames, or for what a version deprecates: no switch makes them. */
+const OWN_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'date',
+  CONTRACT_VERSION_HEADER,
+  'deprecation',
+  'sunset',
+  'link',
+]);
+
+/**
+ * An operation's answer headers: each a name obsim does not already send (neither one it sets
+ * itself nor one the provider's document gives the operation's successful answers, as
+ * `x-request-id`), named once (header names are not case-sensitive), a copy reading a field of
+ * the operation's answer.
+ */
+function checkHeaders(
+  id: string,
+  headers: Record<string, ValueSource> | undefined,
+  at: string,
+  base: OpenApiDocument,
+  schemas: { doc: OpenApiDocument; schema: unknown }[],
+  fail: (pointer: string, problem: string) => never,
+): void {
+  const given = new Map<string, string>();
+  const baseOp = documentOperation(base, id);
+  const declared = new Set(
+    Object.entries(baseOp?.operation.responses ?? {})
+      .filter(([status]) => status.startsWith('2'))
+      .flatMap(([, r]) => Object.keys((r as { headers?: object }).headers ?? {}).map((n) => n.toLowerCase())),
+  );
+  for (const [name, source] of Object.entries(headers ?? {})) {
+    const where = `${at}/${pointerToken(name)}`;
+    const lower = name.toLowerCase();
+    if (given.has(lower)) fail(where, `names the header ${given.get(lower)} again (header names are not case-sensitive)`);
+    given.set(lower, name);
+    if (OWN_HEADERS.has(lower)) fail(where, `${lower} is a header obsim sets itself: a version does not make it`);
+    if (declared.has(lower)) fail(where, `obsim already sends ${lower} on ${id}'s answers (the provider's document gives it)`);
+    if ('copy' in source && !schemas.some((s) => s.schema !== undefined && schemaAt(s.doc, s.schema, pointerTokens(source.copy))))
+      fail(`${where}/copy`, `${source.copy} is not a field of ${id}'s answer`);
+  }
 }
 
 /**
