@@ -11,20 +11,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Ajv, ErrorObject } from 'ajv';
-import {
-  BASE_VERSION,
-  CONTRACT_VERSION_HEADER,
-  pointerTokens,
-  type ContractSwitches,
-  type ValueSource,
-} from '../domain/contract-switches.js';
+import { BASE_VERSION, headerNotMakeable, pointerTokens, type ContractSwitches, type ValueSource } from '../domain/contract-switches.js';
 import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
 import { ContractFileError } from './errors.js';
 import { brokenExample, declareMadeHeaders, shapeExamples } from './examples.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
-import { deprecatedFields, schemaAt, type Operation, operationsOf } from './walk.js';
+import { deprecatedFields, schemaAt, successHeaders, type Operation, operationsOf } from './walk.js';
 
 export interface LoadedVersion {
   name: string;
@@ -33,6 +27,8 @@ export interface LoadedVersion {
   document: OpenApiDocument;
   switches: ContractSwitches;
   title: string;
+  /** The file as written (its actions): what `drift adopt` carries into a version made over this one. */
+  overlay: OverlayDocument;
 }
 
 export const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -126,7 +122,7 @@ export function loadVersion(file: string, base: OpenApiDocument): LoadedVersion 
   shapeExamples(document, switches, name);
   const broken = brokenExample(document);
   if (broken) fail('', `the example at ${broken.at} of the document it makes does not follow its schema: ${broken.problem}`);
-  return { name, file, document, switches, title: overlay.info.title };
+  return { name, file, document, switches, title: overlay.info.title, overlay };
 }
 
 /** The whole document is OpenAPI 3.1 (swagger-parser: the OAS 3.1 JSON Schema and every $ref resolvable). */
@@ -183,20 +179,6 @@ function checkSwitches(
   checkDeprecationInstants(switches, document, fail);
 }
 
-/** Headers obsim sets itself on every answer it frames, or for what a version deprecates: no switch makes them. */
-const OWN_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'date',
-  CONTRACT_VERSION_HEADER,
-  'deprecation',
-  'sunset',
-  'link',
-]);
-
 /**
  * An operation's answer headers: each a name obsim does not already send (neither one it sets
  * itself nor one the provider's document gives the operation's successful answers, as
@@ -213,18 +195,14 @@ function checkHeaders(
 ): void {
   const given = new Map<string, string>();
   const baseOp = documentOperation(base, id);
-  const declared = new Set(
-    Object.entries(baseOp?.operation.responses ?? {})
-      .filter(([status]) => status.startsWith('2'))
-      .flatMap(([, r]) => Object.keys((r as { headers?: object }).headers ?? {}).map((n) => n.toLowerCase())),
-  );
+  const documented = baseOp ? successHeaders(baseOp) : new Set<string>();
   for (const [name, source] of Object.entries(headers ?? {})) {
     const where = `${at}/${pointerToken(name)}`;
     const lower = name.toLowerCase();
     if (given.has(lower)) fail(where, `names the header ${given.get(lower)} again (header names are not case-sensitive)`);
     given.set(lower, name);
-    if (OWN_HEADERS.has(lower)) fail(where, `${lower} is a header obsim sets itself: a version does not make it`);
-    if (declared.has(lower)) fail(where, `obsim already sends ${lower} on ${id}'s answers (the provider's document gives it)`);
+    const refused = headerNotMakeable(name, id, documented);
+    if (refused !== undefined) fail(where, refused);
     if ('copy' in source && !schemas.some((s) => s.schema !== undefined && schemaAt(s.doc, s.schema, pointerTokens(source.copy))))
       fail(`${where}/copy`, `${source.copy} is not a field of ${id}'s answer`);
   }

@@ -216,6 +216,32 @@ export function headerRules(operationId: string, headers: Record<string, ValueSo
   });
 }
 
+/** Headers obsim sets itself on every answer it frames, or for what a version deprecates: no switch makes them. */
+const HEADERS_OBSIM_SETS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'date',
+  CONTRACT_VERSION_HEADER,
+  'deprecation',
+  'sunset',
+  'link',
+]);
+
+/**
+ * Why a version cannot make the answer header `name` on `operationId`'s answers (undefined: it
+ * can): obsim sets it itself, or already sends it because the provider's document gives it to the
+ * operation's successful answers (`documented`, lower case: `x-request-id`).
+ */
+export function headerNotMakeable(name: string, operationId: string, documented: ReadonlySet<string>): string | undefined {
+  const lower = name.toLowerCase();
+  if (HEADERS_OBSIM_SETS.has(lower)) return `${lower} is a header obsim sets itself: a version does not make it`;
+  if (documented.has(lower)) return `obsim already sends ${lower} on ${operationId}'s answers (the provider's document gives it)`;
+  return undefined;
+}
+
 /** What a header may hold as obsim sends it: printable ASCII (a made value with a line break in it is not sent). */
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
