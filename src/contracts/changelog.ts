@@ -226,11 +226,14 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
       answer(a, from.document, ra[status]),
       answer(b, to.document, rb[status]),
     );
+    // header names are compared case-insensitively; a pointer names the key as the document writes it
     const headers = (r: Json) =>
-      new Map(Object.entries((r.headers as Record<string, Json> | undefined) ?? {}).map(([n, h]) => [n.toLowerCase(), h]));
+      new Map(
+        Object.entries((r.headers as Record<string, Json> | undefined) ?? {}).map(([key, h]) => [key.toLowerCase(), { key, h }] as const),
+      );
     const ha = headers(ra[status]);
     const hb = headers(rb[status]);
-    for (const [name, h] of ha)
+    for (const [name, { key, h }] of ha)
       if (!hb.has(name))
         out.add(
           {
@@ -239,11 +242,11 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
             ...where,
             status,
             field: name,
-            fromPointer: `${responseAt(a, status)}/headers/${pointerToken(name)}`,
+            fromPointer: `${responseAt(a, status)}/headers/${pointerToken(key)}`,
           },
           { required: h.required === true },
         );
-    for (const [name, h] of hb)
+    for (const [name, { key, h }] of hb)
       if (!ha.has(name))
         out.add(
           {
@@ -252,7 +255,7 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
             ...where,
             status,
             field: name,
-            toPointer: `${responseAt(b, status)}/headers/${pointerToken(name)}`,
+            toPointer: `${responseAt(b, status)}/headers/${pointerToken(key)}`,
           },
           { required: h.required === true },
         );
