@@ -40,7 +40,13 @@ const show = (v: unknown) => JSON.stringify(v);
 class Changes {
   readonly list: ContractChange[] = [];
   add(draft: Draft, facts: VerdictFacts = {}): void {
-    const { breaking, rule } = verdictOf(draft.kind, { place: draft.place, status: draft.status, ...facts });
+    const { breaking, rule } = verdictOf(draft.kind, {
+      place: draft.place,
+      status: draft.status,
+      before: draft.before,
+      after: draft.after,
+      ...facts,
+    });
     const where = draft.event ?? [draft.operationId, draft.status].filter((x) => x !== undefined).join(' ');
     const parts = [draft.kind, where, draft.place === 'query' || draft.place === 'header' ? `${draft.place}:${draft.field}` : draft.field];
     if (draft.value !== undefined) parts.push(show(draft.value));
