@@ -4,16 +4,23 @@
  * written only once obsim itself loads it (so it never writes a file `obsim serve` refuses), with
  * what was adopted and what was not (and why) on standard error and in the file's comments.
  *
+ * A report made with obsim answering by a contract version V is adopted over V: V is read from
+ * `--contracts DIR` (default: the folder of `--out`), and the file written carries V's changes
+ * first, so it serves on its own.
+ *
  * Exit 0 when the file is written; 1 when nothing in the report can be adopted (nothing written);
- * 2 when the report cannot be read or is not one, or the name is not a version name (one line).
+ * 2 when the report cannot be read or is not one, the name is not a version name, or the version
+ * the report was made under is not in the folder (one line).
  */
 import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { Document } from 'yaml';
-import { adoptDrifts, type Adoption } from '../contracts/adopt.js';
+import { adoptDrifts, type Adoption, type DriftReportInput } from '../contracts/adopt.js';
 import { readDriftReport } from '../contracts/drift-report.js';
 import { ContractFileError } from '../contracts/errors.js';
-import { checkDocument, loadVersion, VERSION_NAME } from '../contracts/load.js';
+import { checkDocument, loadVersion, loadVersions, VERSION_NAME, type LoadedVersion } from '../contracts/load.js';
+import { BASE_VERSION } from '../domain/contract-switches.js';
+import type { OpenApiDocument } from '../openapi/documents.js';
 import { committedProviderDocument } from '../plugins/contract-versions.js';
 import { CliExit } from './exit.js';
 
@@ -41,11 +48,37 @@ async function reportText(from: string): Promise<string> {
   }
 }
 
+/** The version the report's obsim answered by, read from `dir` (undefined: the base). */
+async function versionUnder(report: DriftReportInput, dir: string, base: OpenApiDocument): Promise<LoadedVersion | undefined> {
+  const name = report.contractVersion;
+  if (name === undefined || name === BASE_VERSION) return undefined;
+  let versions: LoadedVersion[];
+  try {
+    versions = await loadVersions(dir, base);
+  } catch (err) {
+    if (err instanceof ContractFileError)
+      return fail(`the report was made under contract version ${name}, read from ${dir}: ${err.file === dir ? err.problem : err.message}`);
+    throw err;
+  }
+  const found = versions.find((v) => v.name === name);
+  if (!found)
+    fail(
+      `the report was made under contract version ${name}, which is not in ${dir} (give --contracts DIR, the folder obsim served it from: the version adopted carries its changes)`,
+    );
+  return found;
+}
+
 /** The version file's text: the overlay, with what was adopted and what was not in its opening comment. */
-function versionText(adoption: Adoption, from: string): string {
+function versionText(adoption: Adoption, from: string, over: LoadedVersion | undefined): string {
   const doc = new Document(adoption.version);
   doc.commentBefore = [
     ` A contract version adopted from the drift report ${from} by obsim drift adopt.`,
+    ...(over
+      ? [
+          ` The report was made with obsim answering by contract version ${over.name} (${over.file}):`,
+          ` its actions and switches come first, then what was adopted, so this file serves on its own.`,
+        ]
+      : []),
     ' Serve it with obsim serve --contracts DIR; edit it by hand as any version (docs/contract-versions.md).',
     ' Adopted:',
     ...adoption.adopted.map((a) => `   - ${a}`),
@@ -59,7 +92,7 @@ function versionText(adoption: Adoption, from: string): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-export async function adoptReport(opts: { from: string; out: string }): Promise<void> {
+export async function adoptReport(opts: { from: string; out: string; contracts?: string }): Promise<void> {
   const name = basename(opts.out, extname(opts.out));
   if (!/\.(ya?ml)$/i.test(opts.out)) fail(`--out ${opts.out}: the version file is YAML (DIR/NAME.yaml)`);
   if (!VERSION_NAME.test(name) || name === 'base')
@@ -72,7 +105,10 @@ export async function adoptReport(opts: { from: string; out: string }): Promise<
     return fail((err as Error).message);
   }
   const base = committedProviderDocument();
-  const adoption = adoptDrifts(report, base, name);
+  const over = await versionUnder(report, opts.contracts ?? dirname(opts.out), base);
+  const adoption = over
+    ? adoptDrifts(report, over.document, name, { name: over.name, overlay: over.overlay, switches: over.switches })
+    : adoptDrifts(report, base, name);
   for (const n of adoption.notAdopted)
     process.stderr.write(`not adopted: ${n.where}: ${n.kind} at ${n.pointer || '(the answer)'}: ${n.reason}\n`);
   if (adoption.adopted.length === 0)
@@ -83,7 +119,7 @@ export async function adoptReport(opts: { from: string; out: string }): Promise<
   // written beside its place, loaded as obsim serve would, then renamed into it
   mkdirSync(dirname(opts.out), { recursive: true });
   const tmp = join(dirname(opts.out), `.${name}.${process.pid}.adopting.yaml`);
-  writeFileSync(tmp, versionText(adoption, opts.from));
+  writeFileSync(tmp, versionText(adoption, opts.from, over));
   try {
     await checkDocument(loadVersion(tmp, base));
   } catch (err) {

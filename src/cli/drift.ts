@@ -4,7 +4,7 @@
  *   obsim shadow --upstream URL [--port 4020] [--host H] [--public-url URL] [--report-port P] [--report-host H] [--max-bytes 64mb]
  *   obsim drift report --from REPORT-URL [--format json|junit|html] [--out FILE]
  *   obsim drift run --upstream URL --scenario FILE... [--public-url URL] [--format json|junit|html] [--out FILE]
- *   obsim drift adopt --from REPORT --out DIR/NAME.yaml
+ *   obsim drift adopt --from REPORT --out DIR/NAME.yaml [--contracts DIR]
  *
  * `shadow` and `drift run` take --contracts DIR --contract-version NAME: the shadow's obsim answers
  * by that contract version (docs/contract-versions.md), as after `drift adopt`.
@@ -192,7 +192,11 @@ export function registerDriftCommands(program: Command): void {
     )
     .requiredOption('--from <report>', "a drift report: a file (obsim drift run --format json --out FILE) or a shadow's report address")
     .requiredOption('--out <file>', "the version file to write: DIR/NAME.yaml (NAME is the version's name; serve it with --contracts DIR)")
-    .action(async (opts: { from: string; out: string }) => {
+    .option(
+      '--contracts <dir>',
+      'where the version the report was made under is (a shadow run with --contract-version): the file written carries its changes (default: the folder of --out)',
+    )
+    .action(async (opts: { from: string; out: string; contracts?: string }) => {
       const { adoptReport } = await import('./drift-adopt.js');
       await adoptReport(opts);
     });

@@ -12,23 +12,31 @@
  *   and a switch that sends it where obsim would send its own;
  * - a field obsim sends and the upstream does not: the field no longer required, and a switch
  *   that stops sending it;
- * - a successful answer's status changed: the status in the document and the status switch.
+ * - a successful answer's status changed: the status in the document and the status switch;
+ * - an answer header the upstream sends and obsim does not: the headers switch (the document
+ *   declares it when the version loads).
  * The rest is listed as not adopted, with the reason: a version changes what the document allows
- * and what obsim sends, not obsim's state (values, types, formats it makes from its state), its
- * headers or how it delivers webhooks.
+ * and what obsim sends, not obsim's state (values, types, formats it makes from its state), the
+ * headers obsim sends on every answer, or how it delivers webhooks.
+ *
+ * A report made with obsim answering by a version V (`shadow --contract-version V`) is adopted over
+ * V: the drifts are read against V's document, and the version written carries V's actions and
+ * switches first, then what was adopted, so it serves on its own as V and the upstream's changes.
  */
-import type { ContractSwitches, AnswerSwitch, ValueSource } from '../domain/contract-switches.js';
+import { headerNotMakeable, type ContractSwitches, type AnswerSwitch, type ValueSource } from '../domain/contract-switches.js';
 import { formatOf, pointerToken, type Drift, type DriftKind } from '../domain/drift.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import type { OverlayAction, OverlayDocument } from './overlay.js';
 import { responseKey } from './registry.js';
 import { fieldsOf, type FieldInfo } from './schema-fields.js';
-import { operationsOf, type Operation } from './walk.js';
+import { operationsOf, successHeaders, type Operation } from './walk.js';
 
 /** The parts of a drift report (GET /_shadow/report) adopting reads; checked by DRIFT_REPORT_SCHEMA. */
 export interface DriftReportInput {
   upstream: string;
   generatedAt: string;
+  /** The contract version obsim answered by (absent in reports older than it: the base). */
+  contractVersion?: string;
   exchanges: {
     index: number;
     method: string;
@@ -126,7 +134,18 @@ interface Subject {
   schemaAt: string;
 }
 
-export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, name: string): Adoption {
+/** The version a report's obsim answered by, which the adopted version is made over. */
+export interface AdoptedOver {
+  name: string;
+  overlay: OverlayDocument;
+  switches: ContractSwitches;
+}
+
+/**
+ * `report` adopted as version `name`. `base` is the document obsim answered by when the report was
+ * made: the provider's, or the version `over`'s (whose file the version written then carries).
+ */
+export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, name: string, over?: AdoptedOver): Adoption {
   const ops = new Map([...operationsOf(base)].map((op) => [op.id, op]));
   const actions = new Map<string, OverlayAction & { from: string[] }>();
   const answers = new Map<string, AnswerSwitch & { from: string[] }>();
@@ -202,7 +221,6 @@ export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, nam
     type: "a version does not change a value's type: obsim makes the value from its state",
     format: "a version does not change the shape of a value obsim makes from its state (a date's, an id's)",
     value: 'a value that differs once ids are mapped is state, not contract: obsim makes it from its state machine',
-    header: 'x-obsim has no switch for headers: obsim answers the same headers under every version',
     event_missing: 'which events obsim sends is the base’s behaviour under every version',
     event_extra: 'which events obsim sends is the base’s behaviour under every version',
     event_order: 'when obsim delivers is the base’s behaviour under every version',
@@ -241,6 +259,15 @@ export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, nam
           }));
         (statuses[op.id] ??= {}).status = { ...statuses[op.id]?.status, [String(obsim)]: upstream };
         adopted.push(`${op.id}: answers ${upstream} where obsim answered ${obsim}`);
+        continue;
+      }
+      if (d.kind === 'header') {
+        const refused = headerRefusal(op, e.upstreamStatus, d);
+        if (refused !== undefined) skip(from, d, refused);
+        else if ((statuses[op.id] ??= {}).headers?.[d.pointer] === undefined) {
+          (statuses[op.id].headers ??= {})[d.pointer] = generatorOf(d.upstream);
+          adopted.push(`${op.id}: obsim sends the header ${d.pointer}`);
+        }
         continue;
       }
       if (!FIELD_KINDS.has(d.kind)) {
@@ -291,6 +318,16 @@ export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, nam
     }
   }
 
+  /** Why a header drift cannot be adopted (undefined: it can, as a header obsim now sends). */
+  function headerRefusal(op: Operation, upstreamStatus: number, d: Drift): string | undefined {
+    if (upstreamStatus < 200 || upstreamStatus > 299) return "a version's headers are sent on successful answers only";
+    if (typeof d.upstream !== 'string')
+      return `obsim sends ${d.pointer} and the upstream does not: a version does not take away a header obsim sends on every answer`;
+    if (d.obsim !== undefined)
+      return `the upstream sends ${d.pointer} otherwise (${d.upstream} where obsim sends ${String(d.obsim)}): a version's answers are the media type its document gives`;
+    return headerNotMakeable(d.pointer, op.id, successHeaders(op));
+  }
+
   const named = (list: string[]) => `${list[0]}${list.length > 1 ? ` (and ${list.length - 1} more)` : ''}`;
   const switches: ContractSwitches = {};
   if (Object.keys(statuses).length > 0) switches.operations = statuses;
@@ -299,19 +336,58 @@ export function adoptDrifts(report: DriftReportInput, base: OpenApiDocument, nam
   return {
     version: {
       overlay: '1.0.0',
-      info: { title: `Adopted from the drift against ${report.upstream} (report of ${report.generatedAt})`, version: name },
+      info: {
+        title: `Adopted from the drift against ${report.upstream} (report of ${report.generatedAt})${over ? ` over ${over.name}` : ''}`,
+        version: name,
+      },
       actions: [
         // where the version comes from, in its document too (an overlay has at least one action)
         {
           target: '$.info',
           description: 'where this version comes from',
-          update: { 'x-obsim-adopted-from': { upstream: report.upstream, report: report.generatedAt } },
+          update: {
+            'x-obsim-adopted-from': { upstream: report.upstream, report: report.generatedAt, ...(over ? { over: over.name } : {}) },
+          },
         },
+        // the version obsim answered by, as its file says, then what the upstream changes on it
+        ...(over?.overlay.actions ?? []),
         ...[...actions.values()].map(({ from, ...a }) => ({ ...a, description: `from ${named(from)}` })),
       ],
-      'x-obsim': switches,
+      'x-obsim': over ? switchesOver(over.switches, switches) : switches,
     },
     adopted,
     notAdopted,
   };
+}
+
+/**
+ * `adopted` on top of the switches of the version obsim answered by: its instants, docs and
+ * sunsets kept; a status it changed changes again from the base's status (the report saw the
+ * version's); its headers with the adopted ones; its answer rules, but for one that an adopted
+ * rule undoes (a field it stopped sending that the upstream sends: its removal would be applied
+ * after the new value; a field it made that the upstream does not send), then the adopted rules.
+ */
+function switchesOver(under: ContractSwitches, adopted: ContractSwitches): ContractSwitches {
+  const out = structuredClone(under);
+  for (const [id, ops] of Object.entries(adopted.operations ?? {})) {
+    const mine = ((out.operations ??= {})[id] ??= {});
+    for (const [answered, upstream] of Object.entries(ops.status ?? {})) {
+      const from = Object.entries(mine.status ?? {}).find(([, to]) => String(to) === answered)?.[0] ?? answered;
+      mine.status = { ...mine.status, [from]: upstream };
+      if (from === String(upstream)) delete mine.status[from];
+      if (Object.keys(mine.status).length === 0) delete mine.status;
+    }
+    if (ops.headers) mine.headers = { ...mine.headers, ...ops.headers };
+  }
+  const undone = (r: AnswerSwitch) =>
+    (adopted.answers ?? []).some(
+      (a) =>
+        a.in === r.in &&
+        a.field === r.field &&
+        ((a.value !== undefined && r.remove === true) || (a.remove === true && r.value !== undefined)),
+    );
+  const answers = [...(out.answers ?? []).filter((r) => !undone(r)), ...(adopted.answers ?? [])];
+  if (answers.length > 0) out.answers = answers;
+  else delete out.answers;
+  return out;
 }

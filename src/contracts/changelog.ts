@@ -40,7 +40,13 @@ const show = (v: unknown) => JSON.stringify(v);
 class Changes {
   readonly list: ContractChange[] = [];
   add(draft: Draft, facts: VerdictFacts = {}): void {
-    const { breaking, rule } = verdictOf(draft.kind, { place: draft.place, status: draft.status, ...facts });
+    const { breaking, rule } = verdictOf(draft.kind, {
+      place: draft.place,
+      status: draft.status,
+      before: draft.before,
+      after: draft.after,
+      ...facts,
+    });
     const where = draft.event ?? [draft.operationId, draft.status].filter((x) => x !== undefined).join(' ');
     const parts = [draft.kind, where, draft.place === 'query' || draft.place === 'header' ? `${draft.place}:${draft.field}` : draft.field];
     if (draft.value !== undefined) parts.push(show(draft.value));
@@ -226,11 +232,14 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
       answer(a, from.document, ra[status]),
       answer(b, to.document, rb[status]),
     );
+    // header names are compared case-insensitively; a pointer names the key as the document writes it
     const headers = (r: Json) =>
-      new Map(Object.entries((r.headers as Record<string, Json> | undefined) ?? {}).map(([n, h]) => [n.toLowerCase(), h]));
+      new Map(
+        Object.entries((r.headers as Record<string, Json> | undefined) ?? {}).map(([key, h]) => [key.toLowerCase(), { key, h }] as const),
+      );
     const ha = headers(ra[status]);
     const hb = headers(rb[status]);
-    for (const [name, h] of ha)
+    for (const [name, { key, h }] of ha)
       if (!hb.has(name))
         out.add(
           {
@@ -239,11 +248,11 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
             ...where,
             status,
             field: name,
-            fromPointer: `${responseAt(a, status)}/headers/${pointerToken(name)}`,
+            fromPointer: `${responseAt(a, status)}/headers/${pointerToken(key)}`,
           },
           { required: h.required === true },
         );
-    for (const [name, h] of hb)
+    for (const [name, { key, h }] of hb)
       if (!ha.has(name))
         out.add(
           {
@@ -252,7 +261,7 @@ function compareOperation(out: Changes, from: VersionSide, to: VersionSide, a: O
             ...where,
             status,
             field: name,
-            toPointer: `${responseAt(b, status)}/headers/${pointerToken(name)}`,
+            toPointer: `${responseAt(b, status)}/headers/${pointerToken(key)}`,
           },
           { required: h.required === true },
         );

@@ -61,6 +61,30 @@ export function shapeExamples(document: OpenApiDocument, switches: ContractSwitc
     );
 }
 
+/**
+ * The headers a version's `headers` switches make, declared where a client reads what an answer
+ * carries: in each successful answer of the operation (a header the overlay already declares
+ * there is left as the overlay wrote it). The changelog then shows each as an answer header added.
+ */
+export function declareMadeHeaders(document: OpenApiDocument, switches: ContractSwitches): void {
+  for (const op of operationsOf(document)) {
+    const made = switches.operations?.[op.id]?.headers;
+    if (made === undefined) continue;
+    const responses = (op.operation.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>;
+    for (const [status, response] of Object.entries(responses)) {
+      if (!status.startsWith('2')) continue;
+      const declared = new Set(Object.keys(response.headers ?? {}).map((n) => n.toLowerCase()));
+      for (const [name, source] of Object.entries(made)) {
+        if (declared.has(name.toLowerCase())) continue;
+        (response.headers ??= {})[name] = {
+          description: `Sent by obsim under this version (x-obsim.operations.${op.id}.headers)`,
+          schema: { type: 'string', ...('const' in source ? { examples: [String(source.const)] } : {}) },
+        };
+      }
+    }
+  }
+}
+
 const ajvModule = lazyRequire<typeof import('ajv')>('ajv');
 const ajvFormats = lazyRequire<{ default: (ajv: Ajv) => Ajv }>('ajv-formats');
 

@@ -11,14 +11,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Ajv, ErrorObject } from 'ajv';
-import { BASE_VERSION, pointerTokens, type ContractSwitches } from '../domain/contract-switches.js';
+import { BASE_VERSION, headerNotMakeable, pointerTokens, type ContractSwitches, type ValueSource } from '../domain/contract-switches.js';
 import { lazyRequire } from '../lazy.js';
 import type { OpenApiDocument } from '../openapi/documents.js';
 import { applyOverlay, OverlayError, type OverlayDocument } from './overlay.js';
 import { ContractFileError } from './errors.js';
-import { brokenExample, shapeExamples } from './examples.js';
+import { brokenExample, declareMadeHeaders, shapeExamples } from './examples.js';
 import { OVERLAY_SCHEMA, SWITCHES_SCHEMA } from './schemas.js';
-import { deprecatedFields, schemaAt, type Operation, operationsOf } from './walk.js';
+import { deprecatedFields, schemaAt, successHeaders, type Operation, operationsOf } from './walk.js';
 
 export interface LoadedVersion {
   name: string;
@@ -27,6 +27,8 @@ export interface LoadedVersion {
   document: OpenApiDocument;
   switches: ContractSwitches;
   title: string;
+  /** The file as written (its actions): what `drift adopt` carries into a version made over this one. */
+  overlay: OverlayDocument;
 }
 
 export const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -40,9 +42,20 @@ const validatorOf = (schema: object) => {
 };
 
 const firstError = (errors: ErrorObject[] | null | undefined): { at: string; message: string } => {
-  const e = errors?.[0];
+  let e = errors?.[0];
   if (!e) return { at: '', message: 'is not valid' };
+  // the only oneOf of the schemas is a value maker: a wrong value inside one branch says what is
+  // wrong with it; otherwise the object is none of them (not "the first branch's key is missing")
+  const oneOf = errors!.find((x) => x.keyword === 'oneOf');
+  if (oneOf) {
+    const deeper = errors!.find((x) => x.instancePath.startsWith(`${oneOf.instancePath}/`));
+    if (!deeper) return { at: oneOf.instancePath, message: 'is not one value maker: {const}, {copy}, {template} or {generate}' };
+    e = deeper;
+  }
   let at = e.instancePath;
+  // a key of a map (a status, a header's name) that is not one: the pointer names the key
+  if (e.propertyName !== undefined)
+    return { at: `${at}/${pointerToken(e.propertyName)}`, message: `is not a valid name here (${e.message})` };
   if (e.keyword === 'required') at += `/${String(e.params.missingProperty)}`;
   if (e.keyword === 'additionalProperties')
     return { at: `${at}/${String(e.params.additionalProperty)}`, message: 'is not a known property' };
@@ -104,11 +117,12 @@ export function loadVersion(file: string, base: OpenApiDocument): LoadedVersion 
   }
   document.info = { ...document.info, version: name };
   checkSwitches(switches, base, document, fail);
-  // the document's examples show what the version sends, and follow its schemas
+  // the document shows what the version sends: the headers it makes, and examples shaped by its switches that follow its schemas
+  declareMadeHeaders(document, switches);
   shapeExamples(document, switches, name);
   const broken = brokenExample(document);
   if (broken) fail('', `the example at ${broken.at} of the document it makes does not follow its schema: ${broken.problem}`);
-  return { name, file, document, switches, title: overlay.info.title };
+  return { name, file, document, switches, title: overlay.info.title, overlay };
 }
 
 /** The whole document is OpenAPI 3.1 (swagger-parser: the OAS 3.1 JSON Schema and every $ref resolvable). */
@@ -138,6 +152,7 @@ function checkSwitches(
       if (op[key] !== undefined && Number.isNaN(Date.parse(op[key]))) fail(`${at}/${key}`, 'is not an instant');
     if (op.deprecatedAt && op.sunsetAt && Date.parse(op.sunsetAt) < Date.parse(op.deprecatedAt))
       fail(`${at}/sunsetAt`, 'is before the deprecation instant');
+    checkHeaders(id, op.headers, `${at}/headers`, base, answerSchemas(id, base, document, ops, events) ?? [], fail);
     for (const [from, to] of Object.entries(op.status ?? {})) {
       const responses = ops.get(id)!.operation.responses ?? {};
       if (!(from in responses)) fail(`${at}/status/${from}`, `the operation never answers ${from}`);
@@ -162,6 +177,35 @@ function checkSwitches(
   if (switches.deprecatedAt !== undefined && Number.isNaN(Date.parse(switches.deprecatedAt)))
     fail('/x-obsim/deprecatedAt', 'is not an instant');
   checkDeprecationInstants(switches, document, fail);
+}
+
+/**
+ * An operation's answer headers: each a name obsim does not already send (neither one it sets
+ * itself nor one the provider's document gives the operation's successful answers, as
+ * `x-request-id`), named once (header names are not case-sensitive), a copy reading a field of
+ * the operation's answer.
+ */
+function checkHeaders(
+  id: string,
+  headers: Record<string, ValueSource> | undefined,
+  at: string,
+  base: OpenApiDocument,
+  schemas: { doc: OpenApiDocument; schema: unknown }[],
+  fail: (pointer: string, problem: string) => never,
+): void {
+  const given = new Map<string, string>();
+  const baseOp = documentOperation(base, id);
+  const documented = baseOp ? successHeaders(baseOp) : new Set<string>();
+  for (const [name, source] of Object.entries(headers ?? {})) {
+    const where = `${at}/${pointerToken(name)}`;
+    const lower = name.toLowerCase();
+    if (given.has(lower)) fail(where, `names the header ${given.get(lower)} again (header names are not case-sensitive)`);
+    given.set(lower, name);
+    const refused = headerNotMakeable(name, id, documented);
+    if (refused !== undefined) fail(where, refused);
+    if ('copy' in source && !schemas.some((s) => s.schema !== undefined && schemaAt(s.doc, s.schema, pointerTokens(source.copy))))
+      fail(`${where}/copy`, `${source.copy} is not a field of ${id}'s answer`);
+  }
 }
 
 /**

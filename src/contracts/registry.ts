@@ -9,7 +9,9 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import {
   BASE_VERSION,
+  headerRules,
   type AnswerRules,
+  type HeaderRules,
   type AnswerSwitch,
   type ContractSwitches,
   type OperationSwitches,
@@ -34,6 +36,8 @@ export interface VersionOperation {
   sunsetAt: string | undefined;
   switches: OperationSwitches | undefined;
   rules: AnswerRules;
+  /** The answer headers the version makes (undefined: none, and the request path does nothing for them). */
+  headers: HeaderRules | undefined;
   /** Deprecated request body fields, query parameters and headers, and answer fields (pointers, `*` for items). */
   deprecatedBody: string[];
   deprecatedParams: { name: string; in: string }[];
@@ -138,6 +142,7 @@ function compileVersion(
       sunsetAt: opSwitches?.sunsetAt,
       switches: opSwitches,
       rules: rulesByTarget.get(op.id) ?? [],
+      headers: headerRules(op.id, opSwitches?.headers),
       deprecatedBody,
       deprecatedParams,
       deprecatedAnswer,

@@ -43,6 +43,25 @@ export const OVERLAY_SCHEMA = {
 const INSTANT = { type: 'string', minLength: 10, maxLength: 40 } as const;
 const POINTER = { type: 'string', pattern: '^(/[^/]*)+$', maxLength: 300 } as const;
 
+/** How a value is made (a new answer field's, an answer header's); `constant`: what a constant may be. */
+const valueSource = <C extends object>(constant: C) =>
+  ({
+    oneOf: [
+      { type: 'object', required: ['const'], additionalProperties: false, properties: { const: constant } },
+      { type: 'object', required: ['copy'], additionalProperties: false, properties: { copy: POINTER } },
+      { type: 'object', required: ['template'], additionalProperties: false, properties: { template: { type: 'string' } } },
+      {
+        type: 'object',
+        required: ['generate'],
+        additionalProperties: false,
+        properties: { generate: { enum: ['uuid', 'now'] }, from: POINTER },
+      },
+    ],
+  }) as const;
+
+/** An HTTP header's name (RFC 9110 token). */
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
+
 export const SWITCHES_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -61,6 +80,11 @@ export const SWITCHES_SCHEMA = {
             type: 'object',
             propertyNames: { pattern: '^[1-5][0-9][0-9]$' },
             additionalProperties: { type: 'integer', minimum: 100, maximum: 599 },
+          },
+          headers: {
+            type: 'object',
+            propertyNames: { pattern: HEADER_NAME },
+            additionalProperties: valueSource({ type: ['string', 'number', 'boolean'] }),
           },
         },
       },
@@ -83,19 +107,7 @@ export const SWITCHES_SCHEMA = {
             additionalProperties: false,
             properties: { field: POINTER, equals: {} },
           },
-          value: {
-            oneOf: [
-              { type: 'object', required: ['const'], additionalProperties: false, properties: { const: {} } },
-              { type: 'object', required: ['copy'], additionalProperties: false, properties: { copy: POINTER } },
-              { type: 'object', required: ['template'], additionalProperties: false, properties: { template: { type: 'string' } } },
-              {
-                type: 'object',
-                required: ['generate'],
-                additionalProperties: false,
-                properties: { generate: { enum: ['uuid', 'now'] }, from: POINTER },
-              },
-            ],
-          },
+          value: valueSource({}),
         },
       },
     },

@@ -86,3 +86,12 @@ export function deprecatedFields(doc: Pick<OpenApiDocument, 'components'>, schem
   walk(schema, '');
   return out;
 }
+
+/** The answer headers the document gives an operation's successful answers, lower case. */
+export function successHeaders(op: Operation): Set<string> {
+  return new Set(
+    Object.entries(op.operation.responses ?? {})
+      .filter(([status]) => status.startsWith('2'))
+      .flatMap(([, r]) => Object.keys((r as { headers?: object }).headers ?? {}).map((n) => n.toLowerCase())),
+  );
+}

@@ -102,6 +102,9 @@ export interface VerdictFacts {
   status?: string;
   /** A sunset: `set`, `earlier`, `later` or `removed`. */
   sunset?: 'set' | 'earlier' | 'later' | 'removed';
+  /** A retyped field's types before and after (`number`, `null|string/date-time`). */
+  before?: string;
+  after?: string;
 }
 
 export interface Verdict {
@@ -111,6 +114,59 @@ export interface Verdict {
 
 const received = (place: ChangePlace | undefined) => place === 'answer' || place === 'answer-header' || place === 'webhook';
 const parameter = (place: ChangePlace | undefined) => place === 'query' || place === 'header';
+
+/**
+ * Whether every value of type `inner` is one of type `outer`, as oasdiff's published checks have
+ * it for JSON (its isTypeContained and isFormatContained): the same type, an integer within a
+ * number, a date or a time within a date-time string. Nothing else: in JSON "1" is not 1.
+ */
+const within = (inner: string, outer: string): boolean =>
+  inner === outer ||
+  (inner === 'integer' && outer === 'number') ||
+  (outer === 'string/date-time' && (inner === 'string/date' || inner === 'string/time'));
+/** Every type of `inner` (a `|` list) within one of `outer`'s. */
+const typesWithin = (inner: string | undefined, outer: string | undefined): boolean =>
+  inner !== undefined && outer !== undefined && inner !== '' && inner.split('|').every((i) => outer.split('|').some((o) => within(i, o)));
+
+/** The types of a `|` list but null, and whether null is among them. */
+const nullable = (types: string | undefined) => ({
+  others: (types ?? '')
+    .split('|')
+    .filter((t) => t !== 'null')
+    .join('|'),
+  null: (types ?? '').split('|').includes('null'),
+});
+
+/**
+ * A retyped answer (or payload) field, as oasdiff's response-property-type check classifies it:
+ * what it now holds within what it held is specialized (number → integer; not breaking), the
+ * reverse generalized (breaking: the client meets values it never had), anything else changed
+ * (breaking); null alone gained or lost is its nullability checks'.
+ */
+function answerRetyped({ before, after }: VerdictFacts): Verdict {
+  const a = nullable(before);
+  const b = nullable(after);
+  if (a.others === b.others && a.null !== b.null)
+    return b.null
+      ? { breaking: true, rule: 'response-property-became-nullable' }
+      : { breaking: false, rule: 'response-property-became-not-nullable' };
+  if (typesWithin(after, before)) return { breaking: false, rule: 'response-property-type-specialized' };
+  if (typesWithin(before, after)) return { breaking: true, rule: 'response-property-type-generalized' };
+  return { breaking: true, rule: 'response-property-type-changed' };
+}
+
+/** A retyped request field or parameter, the mirror: it breaks unless it still takes every value it took (integer → number). */
+function requestRetyped({ before, after, place }: VerdictFacts): Verdict {
+  const kind = parameter(place) ? 'parameter' : 'property';
+  const a = nullable(before);
+  const b = nullable(after);
+  if (a.others === b.others && a.null !== b.null)
+    return b.null
+      ? { breaking: false, rule: `request-${kind}-became-nullable` }
+      : { breaking: true, rule: `request-${kind}-became-not-nullable` };
+  if (typesWithin(before, after)) return { breaking: false, rule: `request-${kind}-type-generalized` };
+  return { breaking: true, rule: `request-${kind}-type-changed` };
+}
 
 /** The verdict on a change of `kind` (docs/contract-versions.md, "Verdicts": the same table). */
 export function verdictOf(kind: ChangeKind, facts: VerdictFacts = {}): Verdict {
@@ -142,7 +198,7 @@ export function verdictOf(kind: ChangeKind, facts: VerdictFacts = {}): Verdict {
     case 'request-field-optional':
       return v(false, parameter(facts.place) ? 'request-parameter-became-optional' : 'request-property-became-optional');
     case 'request-field-retyped':
-      return v(true, parameter(facts.place) ? 'request-parameter-type-changed' : 'request-property-type-changed');
+      return requestRetyped(facts);
     case 'answer-field-added':
     case 'webhook-field-added':
       return v(false, facts.required ? 'response-required-property-added' : 'response-optional-property-added');
@@ -158,7 +214,7 @@ export function verdictOf(kind: ChangeKind, facts: VerdictFacts = {}): Verdict {
       return v(true, 'response-property-became-optional');
     case 'answer-field-retyped':
     case 'webhook-field-retyped':
-      return v(true, 'response-property-type-changed');
+      return answerRetyped(facts);
     case 'enum-value-added':
       if (received(facts.place)) return v(true, 'response-property-enum-value-added');
       return v(false, parameter(facts.place) ? 'request-parameter-enum-value-added' : 'request-property-enum-value-added');

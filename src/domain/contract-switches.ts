@@ -8,6 +8,8 @@
  *   template, a UUID derived from the answer, the sandbox's instant);
  * - a field no longer sent (`remove`);
  * - a status code changed (`operations.<operationId>.status`);
+ * - an answer header and how its value is made (`operations.<operationId>.headers`: the same makers
+ *   as a new field's, reading the answer's body);
  * - an operation's deprecation and sunset instants (`operations.<operationId>.deprecatedAt`, `sunsetAt`).
  *
  * Pure: every value a switch makes is a function of the answer, the version and the instant, so
@@ -40,6 +42,8 @@ export interface OperationSwitches {
   sunsetAt?: string;
   /** A status code changed: the base's status → the one this version answers instead. */
   status?: Record<string, number>;
+  /** Answer headers the version sends on the operation's successful answers: the name → how its value is made. */
+  headers?: Record<string, ValueSource>;
 }
 
 export interface ContractSwitches {
@@ -136,7 +140,10 @@ function templateOf(template: string): TemplatePart[] {
   return parts;
 }
 
-function madeValue(source: ValueSource, holder: Json, root: unknown, rule: AnswerSwitch, ctx: ShapeContext): unknown {
+/** What a made value is made for (a derived UUID differs per field and per header): an operation or event, and a field or header. */
+type MadeFor = Pick<AnswerSwitch, 'in' | 'field'>;
+
+function madeValue(source: ValueSource, holder: Json, root: unknown, rule: MadeFor, ctx: ShapeContext): unknown {
   if ('const' in source) return structuredClone(source.const);
   if ('copy' in source) return structuredClone(valueAt(root, tokensOf(source.copy)));
   if ('template' in source) {
@@ -198,6 +205,63 @@ function conditionValue(root: unknown, holder: Json, fieldTokens: readonly strin
 }
 
 const sameValue = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
+/** An operation's answer headers, worked out once from its `headers` switch: the name as sent (lower case) and its maker. */
+export type HeaderRules = readonly { name: string; source: ValueSource; for: MadeFor }[];
+
+export function headerRules(operationId: string, headers: Record<string, ValueSource> | undefined): HeaderRules | undefined {
+  if (headers === undefined || Object.keys(headers).length === 0) return undefined;
+  return Object.entries(headers).map(([name, source]) => {
+    const lower = name.toLowerCase();
+    return { name: lower, source, for: { in: operationId, field: `header:${lower}` } };
+  });
+}
+
+/** Headers obsim sets itself on every answer it frames, or for what a version deprecates: no switch makes them. */
+const HEADERS_OBSIM_SETS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'date',
+  CONTRACT_VERSION_HEADER,
+  'deprecation',
+  'sunset',
+  'link',
+]);
+
+/**
+ * Why a version cannot make the answer header `name` on `operationId`'s answers (undefined: it
+ * can): obsim sets it itself, or already sends it because the provider's document gives it to the
+ * operation's successful answers (`documented`, lower case: `x-request-id`).
+ */
+export function headerNotMakeable(name: string, operationId: string, documented: ReadonlySet<string>): string | undefined {
+  const lower = name.toLowerCase();
+  if (HEADERS_OBSIM_SETS.has(lower)) return `${lower} is a header obsim sets itself: a version does not make it`;
+  if (documented.has(lower)) return `obsim already sends ${lower} on ${operationId}'s answers (the provider's document gives it)`;
+  return undefined;
+}
+
+/** What a header may hold as obsim sends it: printable ASCII (a made value with a line break in it is not sent). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * The headers `rules` make for an answer whose body is `body` (as the version sends it): each
+ * name with its value as text (a number or boolean as written, an object as JSON). A value that
+ * cannot be made (a copy of a field the answer lacks, null) or cannot be a header's is left out.
+ */
+export function madeHeaders(rules: HeaderRules, body: unknown, ctx: ShapeContext): [string, string][] {
+  const out: [string, string][] = [];
+  const holder = isObject(body) ? body : {};
+  for (const rule of rules) {
+    const value = madeValue(rule.source, holder, body, rule.for, ctx);
+    if (value === undefined || value === null) continue;
+    const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (HEADER_VALUE.test(text)) out.push([rule.name, text]);
+  }
+  return out;
+}
 
 /** The status a version answers instead of `status` (itself when the version changes nothing). */
 export const versionedStatus = (ops: OperationSwitches | undefined, status: number): number => ops?.status?.[String(status)] ?? status;

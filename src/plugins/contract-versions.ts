@@ -23,6 +23,7 @@ import {
   BASE_VERSION,
   CONTRACT_VERSION_HEADER,
   deprecationHeader,
+  madeHeaders,
   pointerTokens,
   shapeAnswer,
   sunsetHeader,
@@ -211,8 +212,9 @@ export const contractVersionsPlugin = fp(
       return rules.length === 0 ? null : JSON.stringify(shapeAnswer(rules, envelope, { version: name, now: () => envelope.timestamp }));
     });
 
-    // answers of a version: its switches (new fields, values now sent, fields no longer sent), its
-    // status codes and the deprecation of answer fields it sends; before --validate-responses reads them
+    // answers of a version: its switches (new fields, values now sent, fields no longer sent, the
+    // headers it makes), its status codes and the deprecation of answer fields it sends; before
+    // --validate-responses reads them
     app.addHook('preSerialization', (request, reply, payload, done) => {
       const op = request.contractOperation;
       if (op === null || reply.statusCode >= 300) return done(null, payload);
@@ -225,6 +227,12 @@ export const contractVersionsPlugin = fp(
           { version: request.contractVersion!, now: () => request.sandbox?.clock.iso() ?? new Date().toISOString() },
           true,
         );
+      if (op.headers !== undefined)
+        for (const [name, value] of madeHeaders(op.headers, shaped, {
+          version: request.contractVersion!,
+          now: () => request.sandbox?.clock.iso() ?? new Date().toISOString(),
+        }))
+          void reply.header(name, value);
       const status = versionedStatus(op.switches, reply.statusCode);
       if (status !== reply.statusCode) void reply.code(status);
       if (op.deprecatedAt !== undefined && op.deprecatedAnswer.some((p) => present(shaped, p))) {

@@ -4,6 +4,7 @@
  * and the counts, each bounded by its share of the byte budget (the oldest go first, and the report
  * says how many); and the report made of them.
  */
+import { BASE_VERSION } from '../domain/contract-switches.js';
 import type { CompareContext } from '../domain/drift.js';
 import { packageVersion } from '../package-root.js';
 import { redactBody, redactHeaders, redactPath } from './capture.js';
@@ -143,6 +144,7 @@ export class Kept {
     const compared = this.options.webhooks;
     return {
       upstream: this.options.upstream,
+      contractVersion: this.options.contractVersion ?? BASE_VERSION,
       startedAt: this.startedAt,
       generatedAt: new Date().toISOString(),
       webhooks: compared

@@ -45,6 +45,8 @@ export type Counts = Record<Verdict, number>;
 
 export interface DriftReport {
   upstream: string;
+  /** The contract version obsim answered by (`--contract-version`; `base`: the provider's document): what `drift adopt` builds on. */
+  contractVersion: string;
   startedAt: string;
   generatedAt: string;
   /** Whether webhooks are compared (they need --public-url), and why not. */
@@ -176,7 +178,7 @@ ${driftTable(e.drifts)}${
   flow.sort((a, b) => a.at - b.at);
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><title>obsim drift report: ${report.upstream}</title><style>${raw(CSS)}</style></head><body>
 <h1>Drift against ${report.upstream}</h1>
-<p>Shadowed since ${report.startedAt}; report of ${report.generatedAt}.</p>
+<p>Shadowed since ${report.startedAt}; report of ${report.generatedAt}; obsim answering by contract version ${report.contractVersion}.</p>
 <table><tr><th></th><th>match</th><th>drift</th><th>uncomparable</th></tr>
 <tr><th>exchanges</th><td class="match">${ex.match}</td><td class="drift">${ex.drift}</td><td class="uncomparable">${ex.uncomparable}</td></tr>
 <tr><th>webhooks</th><td class="match">${wh.match}</td><td class="drift">${wh.drift}</td><td class="uncomparable">${wh.uncomparable}</td></tr></table>

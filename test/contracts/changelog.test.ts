@@ -1,7 +1,8 @@
 /**
  * The changelog (src/contracts/changelog.ts) on the seeded corpus and on the shipped example
  * version:
- * - it finds exactly the corpus's changes (written down by hand from the two version files);
+ * - it finds exactly the corpus's changes (written down by hand from the two version files), the
+ *   answer headers a version's switches make among them;
  * - every pointer resolves in the side it names, to what the change is about;
  * - its verdicts agree with an independent tool, api-smart-diff (npm, offline, OpenAPI 3.1), on
  *   every operation, status, parameter and field both compare. api-smart-diff compares enum
@@ -67,6 +68,11 @@ t.test('the corpus: at least 20 seeded changes of every kind the issue names, al
     'field-no-longer-sent',
   ] as const)
     t.ok(kinds.has(kind), `the corpus has a ${kind}`);
+  // an answer header a switch makes is declared in the document: a header change of the answer
+  t.match(
+    changes.find((c) => c.id === 'header-added getPaymentStatus 200 retry-after'),
+    { place: 'answer-header', breaking: false, rule: 'response-header-added', toPointer: /\/responses\/200\/headers\/Retry-After$/ },
+  );
   // a rename is a field removed and one added, in the same object
   t.ok(changes.some((c) => c.id === 'answer-field-removed createPayment 200 /referenceNumber'));
   t.ok(changes.some((c) => c.id === 'answer-field-added createPayment 200 /reference'));
@@ -98,6 +104,7 @@ function groupOfChange(c: ContractChange): string | undefined {
   if (c.kind.startsWith('operation-')) return `${op} | operation`;
   if (c.kind === 'status-added' || c.kind === 'status-removed') return `${op} | status ${c.status!.toLowerCase()}`;
   if (c.place === 'header' || c.place === 'query') return `${op} | ${c.place} parameter ${c.field}`;
+  if (c.place === 'answer-header') return `${op} | answer ${c.status!.toLowerCase()} header ${c.field}`;
   if (c.place === 'request') return `${op} | request ${c.field}`;
   if (c.place === 'answer') return `${op} | answer ${c.status!.toLowerCase()} ${c.field}`;
   return undefined;
@@ -124,6 +131,7 @@ function groupOfDiff(
     prefix = 'request';
   } else if (part === 'responses') {
     if (rest.length === 1) return `${op} | status ${rest[0].toLowerCase()}`;
+    if (rest[1] === 'headers') return `${op} | answer ${rest[0].toLowerCase()} header ${rest[2].toLowerCase()}`;
     schemaPath = rest.slice(4);
     prefix = `answer ${rest[0].toLowerCase()}`;
   } else return undefined;
@@ -168,8 +176,34 @@ function compareWithApiSmartDiff(t: Test, from: VersionSide, to: VersionSide, di
   }
 }
 
+t.test("a retyped field's verdict is oasdiff's, case by case as its published tests have it", async (t) => {
+  // github.com/oasdiff/oasdiff checker/check_breaking_response_type_changed_test.go and
+  // check_breaking_request_type_changed_test.go: the type of a response (request) body changed
+  const side = (name: string, answer: string, request: string): VersionSide => {
+    const document = structuredClone(base.document) as Json;
+    document.components.schemas.Payment.properties.amount = { type: answer };
+    document.components.schemas.CreatePaymentRequest.properties.amount = { type: request };
+    return { name, document: document as VersionSide['document'], switches: {} };
+  };
+  const verdicts = (from: VersionSide, to: VersionSide) =>
+    Object.fromEntries(
+      changelog(from, to)
+        .filter((c) => c.operationId === 'createPayment' && c.field === '/amount')
+        .map((c) => [c.place, c.breaking]),
+    );
+  const cases: [string, string, string, Record<string, boolean>][] = [
+    // [answer and request type before, after, oasdiff's verdict per place]
+    ['number', 'integer', 'RespTypeNumberToInteger: not breaking; ReqTypeNumberToInteger: breaking', { answer: false, request: true }],
+    ['integer', 'number', 'RespTypeIntegerToNumber: breaking; ReqTypeIntegerToNumber: not breaking', { answer: true, request: false }],
+    ['number', 'string', 'RespTypeNumberToString, ReqTypeNumberToString: breaking', { answer: true, request: true }],
+    ['string', 'number', 'RespTypeStringToNumber, ReqTypeStringToNumber: breaking', { answer: true, request: true }],
+  ];
+  for (const [before, after, oasdiff, expected] of cases)
+    t.same(verdicts(side('a', before, before), side('b', after, after)), expected, `${before} → ${after} (${oasdiff})`);
+});
+
 const RETYPED =
-  "an answer field retyped: api-smart-diff calls number → string in an answer non-breaking (it reverses its request rule); oasdiff's response-property-type-changed, and obsim, breaking";
+  "an answer field retyped: api-smart-diff calls every answer type change non-breaking (number → string here); oasdiff's response-property-type-changed, and obsim, breaking (docs/contract-versions.md, 'A field retyped: where api-smart-diff disagrees')";
 
 t.test('the verdicts agree with api-smart-diff on the whole corpus (per field), but for the retyped answer fields', async (t) => {
   const { a, b } = await corpusVersions();

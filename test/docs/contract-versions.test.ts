@@ -49,9 +49,15 @@ t.test("the refusal line the page shows is obsim's, for the file it names", asyn
 });
 
 t.test('every switch of the file schema is in the table', async (t) => {
-  for (const name of ['deprecatedAt', 'docs', 'sunsetAt', 'status', 'value', 'send', 'when', 'remove'])
+  for (const name of ['deprecatedAt', 'docs', 'sunsetAt', 'status', 'headers', 'value', 'send', 'when', 'remove'])
     t.match(page, new RegExp('`[^`]*' + name), `${name} is documented`);
   t.same(Object.keys(SWITCHES_SCHEMA.properties).sort(), ['answers', 'deprecatedAt', 'docs', 'operations']);
+  t.same(Object.keys(SWITCHES_SCHEMA.properties.operations.additionalProperties.properties).sort(), [
+    'deprecatedAt',
+    'headers',
+    'status',
+    'sunsetAt',
+  ]);
   t.same(Object.keys(SWITCHES_SCHEMA.properties.answers.items.properties).sort(), [
     'description',
     'field',

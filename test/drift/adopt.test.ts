@@ -10,14 +10,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { startForeignProvider, type SeededDrift } from '../helpers/foreign/provider.js';
 import { runObsim } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
 t.setTimeout(scaled(240_000));
 
-/** Three drifts of a provider, as data: a new answer field, an enum value of its own, a status changed. */
+/** Four drifts of a provider, as data: a new answer field, an enum value of its own, a status changed, an answer header. */
 const SEEDED: (SeededDrift & { expect: { kind: string; pointer: string; operationId: string } })[] = [
   {
     id: 'test-merchant-region',
@@ -37,6 +37,12 @@ const SEEDED: (SeededDrift & { expect: { kind: string; pointer: string; operatio
     status: 201,
     expect: { kind: 'status', pointer: '', operationId: 'registerWebhook' },
   },
+  {
+    id: 'status-retry-after',
+    route: 'GET /v1/partner/payments/:paymentId/status',
+    headers: { 'retry-after': '2' },
+    expect: { kind: 'header', pointer: 'retry-after', operationId: 'getPaymentStatus' },
+  },
 ];
 
 interface Report {
@@ -50,7 +56,7 @@ const seededIn = (report: Report) =>
     ),
   ).map((s) => s.id);
 
-t.test('the double seeded with three drifts → report → adopt → a second run under the adopted version reports none of them', async (t) => {
+t.test('the double seeded with four drifts → report → adopt → a second run under the adopted version reports none of them', async (t) => {
   const double = await startForeignProvider({ drifts: SEEDED });
   t.teardown(() => double.close());
   const dir = t.testdir({ contracts: {} });
@@ -64,28 +70,31 @@ t.test('the double seeded with three drifts → report → adopt → a second ru
   t.same(
     seededIn(report1),
     SEEDED.map((s) => s.id),
-    'all three reported',
+    'all four reported',
   );
   t.same(
     SEEDED.map((s) => double.applied.get(s.id) ?? 0),
-    [1, 1, 1],
+    [1, 1, 1, 1],
     'each changed one answer',
   );
 
   const file = join(dir, 'contracts', 'adopted.yaml');
   const adopt = await runObsim(['drift', 'adopt', '--from', first, '--out', file]);
   t.equal(adopt.code, 0, adopt.stderr);
-  t.match(adopt.stderr, /wrote .*adopted\.yaml \(version adopted\): 3 adopted, 0 not adopted/);
+  t.match(adopt.stderr, /wrote .*adopted\.yaml \(version adopted\): 4 adopted, 0 not adopted/);
   const version = parse(readFileSync(file, 'utf8')) as {
     info: { version: string };
     actions: { target: string; description: string; update: Record<string, any> }[];
     'x-obsim': {
-      operations: Record<string, { status: Record<string, number> }>;
+      operations: Record<string, { status?: Record<string, number>; headers?: Record<string, object> }>;
       answers: { in: string; field: string; description: string }[];
     };
   };
   t.equal(version.info.version, 'adopted');
-  t.same(version['x-obsim'].operations, { registerWebhook: { status: { '200': 201 } } });
+  t.same(version['x-obsim'].operations, {
+    registerWebhook: { status: { '200': 201 } },
+    getPaymentStatus: { headers: { 'retry-after': { const: '2' } } },
+  });
   t.match(version['x-obsim'].answers, [
     {
       in: 'createTestMerchant',
@@ -137,6 +146,86 @@ t.test('the double seeded with three drifts → report → adopt → a second ru
   t.equal(report2.summary.exchanges.drift, 0, 'no drift at all');
   t.equal(run2.code, 0, run2.stderr);
   t.ok(report2.summary.exchanges.match >= 4);
+});
+
+t.test('a report made under a version V is adopted over V: the file carries V, and a run under it reports no drift', async (t) => {
+  const double = await startForeignProvider({ drifts: SEEDED.slice(0, 2) });
+  t.teardown(() => double.close());
+  // V: the provider's region on a test merchant, written by hand (what an earlier adopt could have made)
+  const dir = t.testdir({
+    contracts: {
+      'with-region.yaml': stringify({
+        overlay: '1.0.0',
+        info: { title: 'with the region', version: 'with-region' },
+        actions: [
+          {
+            target: '$.components.schemas.TestMerchantResponse.properties',
+            description: 'the region the provider answers',
+            update: { region: { type: 'string', examples: ['eu-north'] } },
+          },
+        ],
+        'x-obsim': { answers: [{ in: 'createTestMerchant', field: '/region', value: { const: 'eu-north' } }] },
+      }),
+    },
+  });
+  const contracts = join(dir, 'contracts');
+  const credentials = ['--partner-client-id', double.partner.clientId, '--partner-client-secret', double.partner.clientSecret];
+  const underV = ['--contracts', contracts, '--contract-version', 'with-region'];
+  const first = join(dir, 'first.json');
+  const run1 = await runObsim(
+    ['drift', 'run', '--upstream', double.url, '--scenario', 'payment-paid', ...credentials, ...underV, '--out', first],
+    { timeoutMs: scaled(60_000) },
+  );
+  t.equal(run1.code, 1, 'the drift V does not cover: exit 1');
+  const report1 = JSON.parse(readFileSync(first, 'utf8')) as Report & { contractVersion: string };
+  t.equal(report1.contractVersion, 'with-region', 'the report names the version obsim answered by');
+  t.same(seededIn(report1), ['payment-currency-eur'], 'V covers the region: only the currency is reported');
+
+  // the version V's report is adopted over is looked for in the folder of --out, or --contracts
+  const elsewhere = await runObsim(['drift', 'adopt', '--from', first, '--out', join(dir, 'other', 'next.yaml')]);
+  t.equal(elsewhere.code, 2);
+  t.match(elsewhere.stderr.trim(), /^obsim drift adopt: the report was made under contract version with-region, read from .*other: /);
+  t.equal(elsewhere.stderr.trim().split('\n').length, 1, 'one line');
+
+  const file = join(contracts, 'next.yaml');
+  const adopt = await runObsim(['drift', 'adopt', '--from', first, '--out', file]);
+  t.equal(adopt.code, 0, adopt.stderr);
+  const text = readFileSync(file, 'utf8');
+  t.match(text, /^# .*\n# The report was made with obsim answering by contract version with-region /, 'it says what it is made over');
+  const version = parse(text) as { actions: { target: string; description?: string }[]; 'x-obsim': { answers: object[] } };
+  t.match(version.actions, [
+    { target: '$.info' },
+    { target: '$.components.schemas.TestMerchantResponse.properties', description: 'the region the provider answers' },
+    { target: /currency/i },
+  ]);
+  t.match(version['x-obsim'].answers, [
+    { in: 'createTestMerchant', field: '/region', value: { const: 'eu-north' } },
+    { in: 'createPayment', field: '/currency', send: 'EUR' },
+  ]);
+
+  const second = join(dir, 'second.json');
+  const run2 = await runObsim(
+    [
+      'drift',
+      'run',
+      '--upstream',
+      double.url,
+      '--scenario',
+      'payment-paid',
+      ...credentials,
+      '--contracts',
+      contracts,
+      '--contract-version',
+      'next',
+      '--out',
+      second,
+    ],
+    { timeoutMs: scaled(60_000) },
+  );
+  const report2 = JSON.parse(readFileSync(second, 'utf8')) as Report;
+  t.same(seededIn(report2), [], "neither V's drift nor the adopted one");
+  t.equal(report2.summary.exchanges.drift, 0);
+  t.equal(run2.code, 0, run2.stderr);
 });
 
 t.test(

@@ -49,6 +49,9 @@ export const CORPUS_CHANGES: Record<string, string | false> = {
   'status-removed registerWebhook 201': 'its registration was answered 201',
   'status-added createConsent 202': false,
   'status-changed registerWebhook 200': 'its registration was answered 201 (the switch)',
+  // answer headers a switch makes (declared in corpus-b's document)
+  'header-added getPaymentStatus 200 retry-after': 'it read a payment status',
+  'header-added createConsent 200 x-consent-token': false,
   // answer fields: renamed (removed + added), removed, retyped, enum values, now optional
   'answer-field-optional createTestMerchant 200 /message': 'it received message',
   'answer-field-removed createPayment 200 /referenceNumber': 'it received referenceNumber',

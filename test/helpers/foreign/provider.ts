@@ -37,6 +37,8 @@ export interface SeededDrift {
   change?(json: Record<string, unknown>): void;
   /** The status the answer has instead (of a successful one). */
   status?: number;
+  /** Headers the answer carries besides its own. */
+  headers?: Record<string, string>;
 }
 
 export async function startForeignProvider(
@@ -173,15 +175,17 @@ export async function startForeignProvider(
         const answer = await found.handle(r);
         let json = answer.json;
         let status = answer.status;
+        let headers = answer.headers;
         const routeName = `${method} ${found.pattern}`;
         for (const d of options.drifts ?? []) {
           if (d.route !== routeName || typeof json !== 'object' || json === null || answer.status >= 300) continue;
           json = structuredClone(json);
           d.change?.(json as Record<string, unknown>);
           if (d.status !== undefined) status = d.status;
+          if (d.headers !== undefined) headers = { ...headers, ...d.headers };
           applied.set(d.id, (applied.get(d.id) ?? 0) + 1);
         }
-        send(req, res, { ...answer, status, json });
+        send(req, res, { ...answer, status, json, headers });
       })().catch((err: unknown) => send(req, res, fail(500, 'internal_error', (err as Error).message)));
     });
   });
