@@ -28,7 +28,10 @@ t.test('the overview page downloads the Postman and Bruno collections', { skip }
 
   const download = async (testId: string) => {
     // the first answer of a version builds its collection (the converters run once, then it is kept)
-    const [file] = await Promise.all([page.waitForEvent('download', { timeout: scaled(60_000) }), page.getByTestId(testId).click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download', { timeout: scaled(60_000) }),
+      page.getByTestId(testId).click({ timeout: scaled(60_000) }),
+    ]);
     return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
   };
   const collection = await download('download-postman');

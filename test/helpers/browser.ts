@@ -22,6 +22,7 @@ import { buildApp } from '../../src/app.js';
 import { VirtualClock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { PARTNER, T0 } from './app.js';
+import { scaled } from './speed.js';
 
 /** Debian's chromium; OBSIM_CHROMIUM_PATH points elsewhere (e.g. to check the skip path). */
 export const CHROMIUM_PATH = process.env.OBSIM_CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -180,7 +181,7 @@ export async function browserSession(t: { teardown(fn: () => unknown): void }, c
       const context = await browser.newContext();
       t.teardown(() => context.close());
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(scaled(10_000));
       const requested: string[] = [];
       page.on('request', (r) => requested.push(r.url()));
       return { page, requested };
