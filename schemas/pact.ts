@@ -2,7 +2,7 @@
 
 // A param's value before the state it is sent to checks its type (src/domain/pact.ts stateParams):
 // a scalar, a list of scalars or null (not sent); bounded here like every value a request takes.
-const SAFE_NUMBER = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+const SAFE_NUMBER = { minimum: -1e15, maximum: 1e15 } as const;
 const StateParamValueSchema = {
   type: ['string', 'number', 'boolean', 'array', 'null'],
   maxLength: 10_000,

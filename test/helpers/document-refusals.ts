@@ -104,7 +104,11 @@ function badValues(s: Json, place: Place): { kind: string; values: fc.Arbitrary<
     if (s.minimum !== undefined)
       out.push({
         kind: 'below the minimum',
-        values: fc.oneof(fc.constant(s.minimum - 1), fc.constant(-1e300), fc.integer({ max: s.minimum - 1 })),
+        values: fc.oneof(
+          fc.constant(s.minimum - 1),
+          fc.constant(-1e300),
+          fc.integer({ min: Math.min(s.minimum - 2, -Number.MAX_SAFE_INTEGER), max: s.minimum - 1 }),
+        ),
       });
     if (t.includes('integer') && !t.includes('number')) out.push({ kind: 'not whole', values: fc.constantFrom(1.5, 0.25) });
     if (!t.includes('string')) out.push({ kind: 'not a number', values: fc.constantFrom('twelve', inBody ? '12' : '1e999x') });
