@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { ROOT } from '../helpers/processes.js';
 
@@ -24,19 +25,20 @@ t.test('every npm script the page names exists, and every test file it names is 
 });
 
 t.test('check:changed picks the tests of a change: a test file, a docs page, a source file', async (t) => {
-  const run = (files: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { testsOf } from './scripts/check-changed.mjs'; console.log(JSON.stringify(testsOf(${JSON.stringify(files)})));`,
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    t.equal(r.status, 0, r.stderr);
-    return JSON.parse(r.stdout) as { everything: boolean; tests: string[] };
-  };
+  // the four changes in one process: the import graph is read once (dependency-cruiser, ~5 s of CPU)
+  const changes = [['test/domain/iban.test.ts'], ['docs/chaos.md'], ['src/cli/faults.ts'], ['package.json']];
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { testsOf } from './scripts/check-changed.mjs'; console.log(JSON.stringify(${JSON.stringify(changes)}.map((c) => testsOf(c))));`,
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  t.equal(r.status, 0, r.stderr);
+  const picked = JSON.parse(r.stdout) as { everything: boolean; tests: string[] }[];
+  const run = (files: string[]) => picked[changes.findIndex((c) => c.join() === files.join())];
   t.same(run(['test/domain/iban.test.ts']), { everything: false, tests: ['test/domain/iban.test.ts'] }, 'a test file: itself');
   const docs = run(['docs/chaos.md']);
   t.ok(
@@ -48,4 +50,67 @@ t.test('check:changed picks the tests of a change: a test file, a docs page, a s
   t.ok(source.tests.includes('test/docs/scenarios.test.ts'), 'and the tests that import it');
   t.notOk(source.tests.includes('test/domain/iban.test.ts'), 'not a test that reaches none of it');
   t.equal(run(['package.json']).everything, true, 'package.json: everything');
+});
+
+t.test('test:changed runs the tests of a change without the checks; wrong usage exits 2 in one line', async (t) => {
+  const run = (args: string[]) => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { plan } from './scripts/check-changed.mjs'; console.log(JSON.stringify(plan(${JSON.stringify(args)})));`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    t.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { base: string; list: boolean; checks: boolean };
+  };
+  const [, changedScript] = /^node (scripts\/check-changed\.mjs)( .*)?$/.exec(scripts['test:changed']) ?? [];
+  t.equal(changedScript, 'scripts/check-changed.mjs', 'npm run test:changed is the check:changed script');
+  const args = scripts['test:changed'].split(' ').slice(2);
+  t.same(run(args), { base: 'HEAD', list: false, checks: false }, 'with its arguments: since HEAD, the tests alone');
+  t.same(run([]), { base: 'HEAD', list: false, checks: true }, 'npm run check:changed: the checks, then the tests');
+  t.same(run([...args, '--base', 'main']).base, 'main', 'since another revision');
+  const wrong = spawnSync(process.execPath, ['scripts/check-changed.mjs', ...args, '--bogus'], { cwd: ROOT, encoding: 'utf8' });
+  t.equal(wrong.status, 2, 'an unknown option exits 2');
+  t.equal(wrong.stderr.trim().split('\n').length, 1, `in one line: ${wrong.stderr.trim()}`);
+});
+
+t.test('the test scripts run tap with its process tracker recording nothing when no coverage is collected', async (t) => {
+  const untracked = pathToFileURL(join(ROOT, 'test/helpers/untracked.mjs')).href;
+  const tracker = pathToFileURL(join(ROOT, 'node_modules/@tapjs/processinfo/dist/esm/import.mjs')).href;
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  for (const k of Object.keys(env)) if (k.startsWith('_TAPJS_PROCESSINFO_')) delete env[k];
+
+  // what tap gives its test processes through scripts/tap.mjs: that file first, then tap's tracker
+  const options = spawnSync(process.execPath, ['scripts/tap.mjs', 'node-options'], { cwd: ROOT, env, encoding: 'utf8' });
+  t.equal(options.status, 0, options.stderr);
+  const imports = [...options.stdout.matchAll(/--import=([^"\s]+)/g)].map((m) => m[1]);
+  t.ok(imports.indexOf(untracked) >= 0 && imports.indexOf(untracked) < imports.indexOf(tracker), `${untracked} before ${tracker}`);
+  for (const script of ['test', 'test:compat', 'test:drift', 'test:long'])
+    t.match(scripts[script], /node scripts\/tap\.mjs --disable-coverage/, `npm run ${script} runs tap through scripts/tap.mjs`);
+  t.notMatch(scripts.coverage, /scripts\/tap\.mjs/, 'npm run coverage runs tap itself');
+
+  // the tracker itself (the oracle): how many modules it recorded in a process that loads Fastify
+  const recorded = (preload: string[], coverage: string) => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        ...preload,
+        `--import=${tracker}`,
+        '--input-type=module',
+        '-e',
+        "await import('fastify'); console.log(globalThis[Symbol.for('@tapjs/processinfo.ProcessInfoNodeData')]?.files.length ?? 0)",
+      ],
+      { cwd: ROOT, env: { ...env, _TAPJS_PROCESSINFO_COVERAGE_: coverage }, encoding: 'utf8' },
+    );
+    t.equal(r.status, 0, r.stderr);
+    return Number(r.stdout.trim());
+  };
+  const without = recorded([], '0');
+  t.ok(without > 50, `without the file, the tracker records every module (${without})`);
+  t.ok(recorded([`--import=${untracked}`], '0') <= 1, 'with it loaded first and coverage off: nothing but the main module');
+  t.equal(recorded([`--import=${untracked}`], '1'), without, 'with coverage on, the file changes nothing');
 });
