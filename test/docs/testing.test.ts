@@ -3,7 +3,8 @@
  * `npm run check:changed` picks the tests of a change as the page says.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
@@ -89,8 +90,22 @@ t.test('the test scripts run tap with its process tracker recording nothing when
   t.equal(options.status, 0, options.stderr);
   const imports = [...options.stdout.matchAll(/--import=([^"\s]+)/g)].map((m) => m[1]);
   t.ok(imports.indexOf(untracked) >= 0 && imports.indexOf(untracked) < imports.indexOf(tracker), `${untracked} before ${tracker}`);
-  for (const script of ['test', 'test:compat', 'test:drift', 'test:long'])
+  for (const script of ['test:compat', 'test:drift', 'test:long'])
     t.match(scripts[script], /node scripts\/tap\.mjs --disable-coverage/, `npm run ${script} runs tap through scripts/tap.mjs`);
+  t.equal(scripts.test, 'node scripts/test.mjs', 'npm test is scripts/test.mjs');
+  const commands = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "import { COMMANDS } from './scripts/test.mjs'; console.log(JSON.stringify(COMMANDS))"],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  t.equal(commands.status, 0, commands.stderr);
+  const npmTest = JSON.parse(commands.stdout) as Record<string, string[]>;
+  t.same(npmTest.suite, ['scripts/tap.mjs', '--disable-coverage'], 'npm test runs tap through scripts/tap.mjs too');
+  t.same(
+    npmTest.checks,
+    ['scripts/checks.mjs', '--low-priority', 'typecheck', 'eslint', 'prettier', 'knip', 'depcruise'],
+    'and the checks of npm run check beside it, at a lower priority',
+  );
   t.notMatch(scripts.coverage, /scripts\/tap\.mjs/, 'npm run coverage runs tap itself');
 
   // the tracker itself (the oracle): how many modules it recorded in a process that loads Fastify
@@ -113,4 +128,59 @@ t.test('the test scripts run tap with its process tracker recording nothing when
   t.ok(without > 50, `without the file, the tracker records every module (${without})`);
   t.ok(recorded([`--import=${untracked}`], '0') <= 1, 'with it loaded first and coverage off: nothing but the main module');
   t.equal(recorded([`--import=${untracked}`], '1'), without, 'with coverage on, the file changes nothing');
+});
+
+t.test("npm test runs the checks beside the suite; the suite's failure, else the checks', is its exit status", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-npm-test-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const started = join(dir, 'checks-started');
+  // stand-ins for the three commands (each a list of arguments to Node, as scripts/test.mjs runs them)
+  const node = (code: string) => ['--input-type=module', '-e', code];
+  const checks = (exit: number) =>
+    node(
+      `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(started)}, ''); ` +
+        `console.log('== eslint: ${exit === 0 ? 'ok' : `FAILED (exit ${exit})`} in 1.0 s'); console.log('checks output'); process.exit(${exit});`,
+    );
+  // the suite waits for the checks to have started: they run at the same time, not one after the other
+  const suite = (exit: number) =>
+    node(
+      `import { existsSync } from 'node:fs'; while (!existsSync(${JSON.stringify(started)})) await new Promise((r) => setTimeout(r, 20)); ` +
+        `console.log('suite ran with', JSON.stringify(process.argv.slice(1))); process.exit(${exit});`,
+    );
+  const run = (commands: Record<string, string[]>, tapArgs: string[] = []) => {
+    rmSync(started, { force: true });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { testAndCheck } from './scripts/test.mjs'; process.exitCode = await testAndCheck(${JSON.stringify(commands)}, ${JSON.stringify(tapArgs)});`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const ok = node('process.exit(0)');
+
+  const green = run({ checks: checks(0), build: ok, suite: suite(0) }, ['test/a.test.ts']);
+  t.equal(green.status, 0, green.stderr);
+  t.match(green.stdout, 'suite ran with ["test/a.test.ts"]', "the suite gets npm test's arguments");
+  t.ok(green.stdout.indexOf('suite ran') < green.stdout.indexOf('checks output'), "the checks' output follows the suite's");
+  t.notMatch(green.stdout, '== checks:', 'no failure line when the checks pass');
+
+  const checksRed = run({ checks: checks(1), build: ok, suite: suite(0) });
+  t.equal(checksRed.status, 1, "the suite passed, a check failed: the check's exit status");
+  t.match(checksRed.stdout, /^== checks: eslint \(their output follows the suite's\)$/m, 'the failed check named in one line');
+
+  const bothRed = run({ checks: checks(1), build: ok, suite: suite(3) });
+  t.equal(bothRed.status, 3, "both failed: the suite's exit status");
+  t.match(bothRed.stdout, 'checks output', "and the checks' output is still printed");
+
+  const buildRed = run({ checks: checks(0), build: node('process.exit(4)'), suite: suite(0) });
+  t.equal(buildRed.status, 4, 'tap build failed: its exit status');
+  t.notMatch(buildRed.stdout, 'suite ran', 'and the suite does not run');
+
+  const real = spawnSync(process.execPath, ['scripts/checks.mjs', '--low-priority', 'no-such-check'], { cwd: ROOT, encoding: 'utf8' });
+  t.equal(real.status, 2, "scripts/checks.mjs --low-priority takes the checks' names as before; an unknown one exits 2");
+  t.equal(real.stderr.trim().split('\n').length, 1, `in one line: ${real.stderr.trim()}`);
 });
