@@ -3,11 +3,12 @@
  * `npm run check:changed` picks the tests of a change as the page says.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
+import { docsPage } from '../helpers/docs.js';
 import { ROOT } from '../helpers/processes.js';
 
 const page = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8');
@@ -183,4 +184,31 @@ t.test("npm test runs the checks beside the suite; the suite's failure, else the
   const real = spawnSync(process.execPath, ['scripts/checks.mjs', '--low-priority', 'no-such-check'], { cwd: ROOT, encoding: 'utf8' });
   t.equal(real.status, 2, "scripts/checks.mjs --low-priority takes the checks' names as before; an unknown one exits 2");
   t.equal(real.stderr.trim().split('\n').length, 1, `in one line: ${real.stderr.trim()}`);
+});
+
+t.test('the tests of a change: the example of npm run test:changed, run in a clone of this checkout', async (t) => {
+  const { block, printed } = docsPage('docs/testing.md');
+  const script = block('test-changed', 'sh');
+  const expected = printed('test-changed');
+  if (!expected) return t.fail('docs/testing.md: no "prints" block after the test-changed example');
+  // a clone of what is committed, with this checkout's installed packages: the example changes a file
+  const dir = mkdtempSync(join(tmpdir(), 'obsim-test-changed-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const clone = join(dir, 'obsim');
+  const git = spawnSync('git', ['clone', '-q', '--shared', ROOT, clone], { encoding: 'utf8' });
+  t.equal(git.status, 0, git.stderr);
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+  // the link is not a change (.gitignore's `node_modules/` names directories only)
+  appendFileSync(join(clone, '.git/info/exclude'), 'node_modules\n');
+  // none of this test process's tap or preload settings: the example's tap is a run of its own
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(NODE_OPTIONS|TAP|_TAPJS)/.test(k) && !k.startsWith('OBSIM_')) env[k] = v;
+  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: clone, env, encoding: 'utf8' });
+  t.equal(run.status, 0, `the example exits 0\n${run.stderr}`);
+  t.ok(run.stdout.startsWith(expected), `it prints what the page says first:\n${run.stdout.slice(0, 400)}`);
+  const report = run.stdout.slice(expected.length);
+  t.match(report, /^ok 1 - test\/domain\/iban\.test\.ts\b/m, 'then tap runs the changed file');
+  t.notMatch(report, /^ok 2 - /m, 'and no other');
+  t.match(report, /^# \{ total: \d+, pass: \d+ \}$/m, 'and every assertion of it passes');
 });
