@@ -15,7 +15,7 @@ const page = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
 t.test('every npm script the page names exists, and every test file it names is there', async (t) => {
-  const named = [...new Set([...page.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1]))];
+  const named = [...new Set([...page.matchAll(/npm run (?:--[a-z]+ )*([a-z:-]+)/g)].map((m) => m[1]))];
   t.ok(named.length >= 6, `${named.length} scripts named`);
   for (const name of named) t.ok(name in scripts, `npm run ${name}`);
   const files = [...new Set([...page.matchAll(/(test\/[\w/.-]+\.test\.ts)/g)].map((m) => m[1]))];
@@ -42,6 +42,12 @@ t.test('check:changed picks the tests of a change: a test file, a docs page, a s
   const picked = JSON.parse(r.stdout) as { everything: boolean; tests: string[] }[];
   const run = (files: string[]) => picked[changes.findIndex((c) => c.join() === files.join())];
   t.same(run(['test/domain/iban.test.ts']), { everything: false, tests: ['test/domain/iban.test.ts'] }, 'a test file: itself');
+  // which holds without the import graph only while no file imports a test file
+  const importsATest = spawnSync('git', ['grep', '-lE', String.raw`from '[^']*\.test(\.[cm]?[jt]s)?'`, '--', '*.ts', '*.mjs', '*.js'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  t.equal(importsATest.stdout, '', 'no file imports a test file');
   const docs = run(['docs/chaos.md']);
   t.ok(
     docs.tests.includes('test/docs/chaos.test.ts') && docs.tests.every((f) => f.startsWith('test/docs/')),
@@ -202,8 +208,7 @@ t.test('the tests of a change: the example of npm run test:changed, run in a clo
   appendFileSync(join(clone, '.git/info/exclude'), 'node_modules\n');
   // none of this test process's tap or preload settings: the example's tap is a run of its own
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (!/^(NODE_OPTIONS|TAP|_TAPJS)/.test(k) && !k.startsWith('OBSIM_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!/^(NODE_OPTIONS|TAP|_TAPJS)/.test(k) && !k.startsWith('OBSIM_')) env[k] = v;
   const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { cwd: clone, env, encoding: 'utf8' });
   t.equal(run.status, 0, `the example exits 0\n${run.stderr}`);
   t.ok(run.stdout.startsWith(expected), `it prints what the page says first:\n${run.stdout.slice(0, 400)}`);
