@@ -217,3 +217,36 @@ t.test('the tests of a change: the example of npm run test:changed, run in a clo
   t.notMatch(report, /^ok 2 - /m, 'and no other');
   t.match(report, /^# \{ total: \d+, pass: \d+ \}$/m, 'and every assertion of it passes');
 });
+
+t.test("npm run test:times: the files run as npm test runs them, then each one's wall and CPU time", async (t) => {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(NODE_OPTIONS|TAP|_TAPJS)/.test(k) && !k.startsWith('OBSIM_')) env[k] = v;
+  t.match(scripts['test:times'], /node scripts\/test-times\.mjs$/, 'npm run test:times is scripts/test-times.mjs');
+  const r = spawnSync(process.execPath, ['scripts/test-times.mjs', 'test/domain/iban.test.ts', '--top', '3'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /^ok 1 - test\/domain\/iban\.test\.ts\b/m, 'tap ran the file');
+  t.match(r.stdout, /^1 test files: \d+ s of file wall time, \d+ s of CPU time$/m, 'the totals');
+  const row = /^\| `test\/domain\/iban\.test\.ts` \| ([\d.]+) s \| ([\d.]+) s \|$/m.exec(r.stdout);
+  t.ok(row, 'the file in the table, in the form docs/testing.md keeps');
+  // the test process loads tsx and tap at least: neither figure can be zero
+  t.ok(Number(row?.[1]) > 0 && Number(row?.[2]) > 0, `its wall time ${row?.[1]} s and CPU time ${row?.[2]} s`);
+  const record = /\(the record: (.+)\)/.exec(r.stdout)?.[1];
+  t.ok(record && existsSync(record), 'the record kept');
+  if (record) {
+    const again = spawnSync(process.execPath, ['scripts/test-times.mjs', '--report', record, '--top', '1'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+    });
+    t.equal(again.status, 0, again.stderr);
+    t.match(again.stdout, row![0], '--report prints the table again from the record');
+    rmSync(join(record, '..'), { recursive: true, force: true });
+  }
+  const wrong = spawnSync(process.execPath, ['scripts/test-times.mjs', '--top', '0'], { cwd: ROOT, env, encoding: 'utf8' });
+  t.equal(wrong.status, 2, '--top 0 exits 2');
+  t.equal(wrong.stderr.trim().split('\n').length, 1, `in one line: ${wrong.stderr.trim()}`);
+});
