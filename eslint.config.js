@@ -10,7 +10,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // the one tsconfig.json, which includes every TypeScript file, as the program: measured with no
+      // cache (the fresh clone CI lints), 54-58 s of CPU and 1.6-1.8 GB against 64-66 s and 2.2 GB for
+      // the project service, with the same findings
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // TypeScript itself reports undefined names (and knows Node's globals)

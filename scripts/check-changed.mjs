@@ -1,5 +1,5 @@
 // `npm run check:changed [-- --base REV] [-- --list]`: between full runs, the checks and the tests
-// of what a change touched.
+// of what a change touched. `npm run test:changed [-- --base REV]` (`--tests`): the tests alone.
 //
 // - The change: the files that differ from REV (default HEAD: what is not committed yet), untracked
 //   ones included.
@@ -44,8 +44,10 @@ function allTests(dir = 'test') {
   });
 }
 
-/** Test files that reach one of `changed` through their imports. */
-function importers(changed) {
+let dependentsOf;
+/** Each module's importers, from the import graph dependency-cruiser reads (read once per process). */
+function dependents() {
+  if (dependentsOf) return dependentsOf;
   const cruise = spawnSync(
     process.execPath,
     [
@@ -63,17 +65,23 @@ function importers(changed) {
     { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   if (cruise.status !== 0) throw new Error(`dependency-cruiser failed:\n${cruise.stderr}`);
-  const dependents = new Map();
+  dependentsOf = new Map();
   for (const module of JSON.parse(cruise.stdout).modules) {
     for (const dep of module.dependencies) {
-      if (!dependents.has(dep.resolved)) dependents.set(dep.resolved, []);
-      dependents.get(dep.resolved).push(module.source);
+      if (!dependentsOf.has(dep.resolved)) dependentsOf.set(dep.resolved, []);
+      dependentsOf.get(dep.resolved).push(module.source);
     }
   }
+  return dependentsOf;
+}
+
+/** Test files that reach one of `changed` through their imports. */
+function importers(changed) {
+  const graph = dependents();
   const seen = new Set(changed);
   const pending = [...changed];
   while (pending.length > 0) {
-    for (const next of dependents.get(pending.pop()) ?? []) {
+    for (const next of graph.get(pending.pop()) ?? []) {
       if (seen.has(next)) continue;
       seen.add(next);
       pending.push(next);
@@ -89,15 +97,34 @@ export function testsOf(changed, tests = allTests()) {
   for (const [pattern, folders] of READERS) {
     if (changed.some((f) => pattern.test(f))) for (const t of tests) if (folders.some((d) => t.startsWith(d))) chosen.add(t);
   }
-  const code = changed.filter((f) => /\.(ts|mjs|cjs|js)$/.test(f) && existsSync(join(ROOT, f)));
+  // a test file is run, not imported (no file imports a *.test.ts): changed tests alone need no import graph
+  const code = changed.filter((f) => /\.(ts|mjs|cjs|js)$/.test(f) && !TEST.test(f) && existsSync(join(ROOT, f)));
   // tests that run obsim as a process reach the product through it, not through their imports
   if (code.some((f) => /^(src|schemas|fixtures)\//.test(f))) code.push(...SPAWNERS);
   if (code.length > 0) for (const t of importers(code)) chosen.add(t);
   return { everything: false, tests: [...chosen].sort() };
 }
 
+/**
+ * What a run does, from its arguments: the revision it compares with, whether it only lists the
+ * tests, and whether the checks run before them (not for `npm run test:changed`, `--tests`).
+ */
+export function plan(args) {
+  const { values } = parseArgs({
+    args,
+    options: { base: { type: 'string', default: 'HEAD' }, list: { type: 'boolean' }, tests: { type: 'boolean' } },
+  });
+  return { base: values.base, list: Boolean(values.list), checks: !values.tests };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { base: { type: 'string', default: 'HEAD' }, list: { type: 'boolean' } } });
+  let values;
+  try {
+    values = plan(process.argv.slice(2));
+  } catch (err) {
+    console.error(`check-changed: ${err.message} (usage: [--base REV] [--list] [--tests])`);
+    process.exit(2);
+  }
   const changed = [...new Set([...git('diff', '--name-only', values.base), ...git('ls-files', '--others', '--exclude-standard')])];
   if (changed.length === 0) {
     console.log(`nothing differs from ${values.base}`);
@@ -109,12 +136,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const t of tests) console.log(`  ${t}`);
     process.exit(0);
   }
-  const checks = spawnSync(process.execPath, ['scripts/checks.mjs', 'typecheck', 'eslint', 'prettier', 'knip', 'depcruise'], {
+  if (values.checks) {
+    const checks = spawnSync(process.execPath, ['scripts/checks.mjs', 'typecheck', 'eslint', 'prettier', 'knip', 'depcruise'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (checks.status !== 0) process.exit(checks.status ?? 1);
+  }
+  if (tests.length === 0) process.exit(0);
+  const tap = spawnSync(process.execPath, ['scripts/tap.mjs', '--disable-coverage', ...(everything ? [] : tests)], {
     cwd: ROOT,
     stdio: 'inherit',
   });
-  if (checks.status !== 0) process.exit(checks.status ?? 1);
-  if (tests.length === 0) process.exit(0);
-  const tap = spawnSync('node_modules/.bin/tap', ['--disable-coverage', ...(everything ? [] : tests)], { cwd: ROOT, stdio: 'inherit' });
   process.exit(tap.status ?? 1);
 }

@@ -4,11 +4,13 @@
 // whole when it ends, and the exit status is the first failure's. Plain Node: it runs before
 // anything is built.
 //
-//   node scripts/checks.mjs [typecheck] [eslint] [prettier] [knip] [depcruise]   (none: all but typecheck)
+//   node scripts/checks.mjs [--low-priority] [typecheck] [eslint] [prettier] [knip] [depcruise]
+//   (no names: all but typecheck; --low-priority: at nice 10, beside the suite, as npm test runs them)
 //
 // ESLint, Prettier and tsc keep caches under node_modules/.cache, so a second run on a warm
 // checkout looks again only at what changed (docs/testing.md says what the ESLint cache can miss).
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -55,7 +57,10 @@ function run(name) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const asked = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  // the checks inherit the priority: lowered before any of them starts
+  if (args.includes('--low-priority')) setPriority(10);
+  const asked = args.filter((a) => a !== '--low-priority');
   const unknown = asked.filter((name) => !(name in CHECKS));
   if (unknown.length > 0) {
     console.error(`unknown check: ${unknown.join(', ')} (known: ${Object.keys(CHECKS).join(', ')})`);

@@ -10,12 +10,12 @@
  * there: nothing compiled, nothing downloaded from outside the registry.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import ts from 'typescript';
 import { buildIsCurrent, ROOT } from '../helpers/processes.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { scaled } from '../helpers/speed.js';
 
 t.setTimeout(scaled(600_000));
@@ -78,7 +78,8 @@ t.test('npm publish --dry-run is clean', async (t) => {
 });
 
 t.test('npm pack, install into a fresh project, use it there', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'obsim-pack-'));
+  // in memory when it can be: the two installs write some 450 MB of small files (test/helpers/scratch.ts)
+  const dir = scratchDir('obsim-pack-');
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   if (!existsSync(join(ROOT, 'dist/src/index.d.ts'))) throw new Error('dist/ has no declarations: run npm run build');
 
