@@ -116,17 +116,27 @@ t.test('the test scripts run tap with its process tracker recording nothing when
   t.notMatch(scripts.coverage, /scripts\/tap\.mjs/, 'npm run coverage runs tap itself');
 
   // the tracker itself (the oracle): how many modules it recorded in a process that loads Fastify
+  // The node of each count starts from a shell that first unsets every tracker setting: when this
+  // file runs under a plain `npx tap`, the tracker loaded here puts its own settings into the
+  // environment of every process this one spawns, whatever env is given.
+  const clean =
+    'for v in $(compgen -e | grep -E "^(_TAPJS_PROCESSINFO_|NODE_OPTIONS$)"); do unset "$v"; done; export _TAPJS_PROCESSINFO_COVERAGE_="$1"; shift; exec "$@"';
   const recorded = (preload: string[], coverage: string) => {
     const r = spawnSync(
-      process.execPath,
+      'bash',
       [
+        '-c',
+        clean,
+        'clean',
+        coverage,
+        process.execPath,
         ...preload,
         `--import=${tracker}`,
         '--input-type=module',
         '-e',
         "await import('fastify'); console.log(globalThis[Symbol.for('@tapjs/processinfo.ProcessInfoNodeData')]?.files.length ?? 0)",
       ],
-      { cwd: ROOT, env: { ...env, _TAPJS_PROCESSINFO_COVERAGE_: coverage }, encoding: 'utf8' },
+      { cwd: ROOT, env, encoding: 'utf8' },
     );
     t.equal(r.status, 0, r.stderr);
     return Number(r.stdout.trim());
