@@ -14,7 +14,14 @@
  *                                        functions and keeps the profiles (the cases' server and
  *                                        the lifecycle's) under bench/results/history/
  *   npm run bench -- --only onboarding,payments   run only these load cases
- *   options: --passes N --duration S --no-build --no-webhooks --no-startup
+ *   options: --passes N --duration S (c50 runs, default 6) --c1-duration S (5) --warmup S (3)
+ *            --no-build --no-webhooks --no-startup
+ *   npm run bench -- --no-quiet --duration 3 --c1-duration 2 --warmup 1 --unique-references --proxy plain
+ *                                      the instrument as it was before issue 74 (no wait for the
+ *                                        servers' background work before a run, shorter runs, a
+ *                                        distinct body per payment, a limit proxy without schemas),
+ *                                        to see what each difference moved (docs/performance.md,
+ *                                        "One truth")
  *   OBSIM_BENCH_BIN=tmp/before/src/bin.js npm run bench -- --no-build …
  *                                      run another build of obsim (a before/after of the
  *                                        lifecycle, which bench:ab does not run)
@@ -36,12 +43,12 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { anchorServers, type AnchorSpec } from './lib/anchors.js';
+import { anchorServers } from './lib/anchors.js';
 import { CASES, type Kind } from './lib/cases.js';
-import { LoadGenerator, type LoadJob } from './lib/load.js';
+import { LoadGenerator, type LoadJob, type LoadSummary } from './lib/load.js';
+import { busyShare, coreTicks, waitQuiet } from './lib/quiet.js';
 import { setupObsim, type ObsimFixture } from './lib/obsim.js';
-import { cpuSeconds, machine, pinned, pinSelf, LOAD_CORE, SERVER_CORE, rssMb, sleep, type Server } from './lib/proc.js';
+import { cpuSeconds, machine, pinSelf, LOAD_CORE, rssMb, sleep, type Server } from './lib/proc.js';
 import { selfByModule, topSelfTime } from './lib/profile.js';
 import { renderMarkdown, type CaseResult, type Results } from './lib/report.js';
 import { evaluateTargets } from './lib/targets.js';
@@ -52,42 +59,8 @@ import { growthCase } from './lib/growth.js';
 import { lifecycleCase } from './lib/lifecycle.js';
 import { ROOT, RESULTS, argv, quick, opts, log, tmp, SETTLE_LATER, startObsim, startBaseline, build } from './lib/run-setup.js';
 import { soak } from './lib/soak.js';
-
-async function measureStartup(anchors: AnchorSpec[]): Promise<Results['startup']> {
-  const runs: Record<string, number[]> = { obsim: [], bare: [], obsimImport: [] };
-  for (const a of anchors) runs[a.kind] = [];
-  // the floor of obsim's start: spawn to exit of a Node that only imports every module `serve`
-  // loads at start (nothing built, no database, nothing listening)
-  const importOnly = pinned(SERVER_CORE, [
-    process.execPath,
-    '--input-type=module',
-    '-e',
-    ['cli', 'server', 'app']
-      .map((m) => `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'src', `${m}.js`)).href)});`)
-      .join(' '),
-  ]);
-  for (let i = 0; i < opts.startupRuns; i++) {
-    const t0 = performance.now();
-    const imported = spawnSync(importOnly[0], importOnly.slice(1), { cwd: ROOT, stdio: 'ignore' });
-    if (imported.status === 0) runs.obsimImport.push(performance.now() - t0);
-    // alternate: a cold obsim (fresh database: migrations + seed + schema compilation), then bare
-    const o = await startObsim('obsim-cold', join(tmp, `cold-${i}.sqlite`));
-    runs.obsim.push(o.startMs);
-    await o.server.stop();
-    const b = await startBaseline('bare');
-    runs.bare.push(b.startMs);
-    await b.server.stop();
-    for (const a of anchors) {
-      if (i >= 3) continue;
-      const s = await a.start();
-      runs[a.kind].push(s.startMs);
-      await s.server.stop();
-    }
-  }
-  const out: Results['startup'] = {};
-  for (const [k, v] of Object.entries(runs)) out[k] = { runsMs: v.map((x) => round(x, 1)!), medianMs: round(median(v), 1) };
-  return out;
-}
+import { measureStartup } from './lib/startup.js';
+import { warmUp } from './lib/warmup.js';
 
 async function runCases(
   servers: Partial<Record<Kind, Server>>,
@@ -103,7 +76,14 @@ async function runCases(
     const fx = fxOf.obsim!;
     for (const k of kinds) {
       const req = def.request(k, fxOf[k] ?? fx);
-      if (req) jobs.set(k, { ...req, url: servers[k]!.url, connections: opts.connections, durationS: opts.durationS });
+      if (req)
+        jobs.set(k, {
+          ...req,
+          unique: req.unique && opts.uniqueReferences,
+          url: servers[k]!.url,
+          connections: opts.connections,
+          durationS: opts.durationS,
+        });
       else skipped.push(k);
     }
     const result: CaseResult = { id: def.id, label: def.label, servers: {} };
@@ -112,16 +92,33 @@ async function runCases(
     // warm-up each server on this case
     for (const [, job] of jobs) await load.run({ ...job, durationS: opts.warmupS });
     const order = [...jobs.keys()];
+    const everyPid = Object.values(servers).map((s) => s.pid);
+    /** One measured run, once no server on the core has background work left. */
+    const measured = async (k: Kind, job: LoadJob): Promise<LoadSummary> => {
+      const quietWaitS = opts.quiet ? await waitQuiet(everyPid) : undefined;
+      const pid = servers[k]!.pid;
+      const others = everyPid.filter((p) => p !== pid);
+      const othersCpu = () => others.reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
+      const cpu0 = cpuSeconds(pid);
+      const others0 = othersCpu();
+      const core0 = coreTicks(LOAD_CORE);
+      const w0 = performance.now();
+      const s = await load.run(job);
+      const cpu1 = cpuSeconds(pid);
+      const wallS = (performance.now() - w0) / 1000;
+      if (cpu0 !== null && cpu1 !== null) {
+        s.serverCores = round((cpu1 - cpu0) / wallS, 2) ?? undefined;
+        if (s.total > 0) s.cpuUsPerRequest = round(((cpu1 - cpu0) * 1e6) / s.total, 1) ?? undefined;
+      }
+      // the core the other servers took meanwhile (their background work: what the wait prevents)
+      const neighbourCores = round((othersCpu() - others0) / wallS, 3) ?? undefined;
+      return { ...s, quietWaitS, neighbourCores, loadCoreBusy: busyShare(core0, coreTicks(LOAD_CORE)) };
+    };
     for (let pass = 0; pass < opts.passes; pass++) {
       // alternate which server goes first in each pass
       const rotated = rotation(order, pass);
       for (const k of rotated) {
-        const pid = servers[k]!.pid;
-        const cpu0 = cpuSeconds(pid);
-        const w0 = performance.now();
-        const s = await load.run(jobs.get(k)!);
-        const cpu1 = cpuSeconds(pid);
-        if (cpu0 !== null && cpu1 !== null) s.serverCores = round((cpu1 - cpu0) / ((performance.now() - w0) / 1000), 2) ?? undefined;
+        const s = await measured(k, jobs.get(k)!);
         (result.servers[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);
         log(
           `  pass ${pass + 1} ${k.padEnd(7)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx} ${JSON.stringify(s.statusCodes)}` : ''}${s.errors ? `  errors ${s.errors}` : ''}`,
@@ -133,7 +130,7 @@ async function runCases(
     for (let pass = 0; pass < opts.passes; pass++) {
       const rotated = rotation(order, pass);
       for (const k of rotated) {
-        const s = await load.run({ ...jobs.get(k)!, connections: 1, durationS: opts.c1DurationS });
+        const s = await measured(k, { ...jobs.get(k)!, connections: 1, durationS: opts.c1DurationS });
         (result.c1[k] ??= { passes: [], median: { rps: null, p50: null, p99: null } }).passes.push(s);
         log(
           `  pass ${pass + 1} ${k.padEnd(7)} 1 connection  p50 ${fmt(s.p50)} ms  p99 ${fmt(s.p99)} ms${s.non2xx ? `  non-2xx ${s.non2xx}` : ''}`,
@@ -228,6 +225,13 @@ async function main(): Promise<void> {
     log(`fixture: merchant ${fx.merchantId}; large account ${fx.large?.total ?? '-'} tx; small account ${fx.small?.total ?? '-'} tx`);
 
     const fx1h = await setupObsim(obsim1h.server.url);
+    log(`warm-up: ${opts.warmupS} s at ${opts.connections} connections on each core route, server by server; RSS a second after`);
+    results.rssAfterWarmup = await warmUp(servers, { obsim: fx, obsim1h: fx1h }, load);
+    log(
+      `  ${Object.entries(results.rssAfterWarmup)
+        .map(([k, v]) => `${k} ${v} MB`)
+        .join(', ')}`,
+    );
     results.cases = await runCases(servers, { obsim: fx, obsim1h: fx1h }, load);
     const bareCores = results.cases.find((c) => c.id === 'onboarding')?.servers.bare?.serverCores;
     if (bareCores !== undefined && bareCores < 0.85) {

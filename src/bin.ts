@@ -14,5 +14,7 @@ if (unsupported) {
 // (docs/performance.md, "Start-up"). cli.js is imported afterwards: a static import would load the
 // whole program before the cache is on.
 module.enableCompileCache();
-const { main } = await import('./cli.js');
-await main(process.argv);
+// `obsim serve` (how a container and `npm start` run obsim) loads the server and nothing of the
+// other commands: every other command line builds the whole program
+if (process.argv[2] === 'serve') await (await import('./cli/serve.js')).serveMain(process.argv);
+else await (await import('./cli.js')).main(process.argv);

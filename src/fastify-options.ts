@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins
 import { genReqId } from './plugins/request-id.js';
 import { dedupedSerializerFactory } from './compilers/serializers.js';
 import { buildValidatorCompiler } from './compilers/validation.js';
+import { lazyRequestLogger } from './plugins/request-logger.js';
 import { servedByVersion } from './plugins/contract-versions.js';
 
 /** Largest request body (413 payload_too_large above). */
@@ -33,6 +34,8 @@ export function fastifyOptions(config: Config, logger: FastifyServerOptions['log
     },
     logger: logger ?? { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: !config.requestLog }),
+    // a request's child logger is made when it logs something, not for every request
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_TIMEOUT_MS,
     // no path parameter is cut off by the router: every one reaches its schema, so a value too long

@@ -33,6 +33,14 @@ export interface LoadSummary {
   mean: number | null;
   /** CPU the server used during the run, in cores (filled in by bench/run.ts). */
   serverCores?: number;
+  /** Seconds waited before the run for the servers' background work to end (bench/lib/quiet.ts). */
+  quietWaitS?: number;
+  /** Share of the load generator's core busy during the run (near 1: the load generator may have been the limit). */
+  loadCoreBusy?: number;
+  /** The server's CPU (user + system, every thread) per answered request, in µs. */
+  cpuUsPerRequest?: number | null;
+  /** Cores the other servers on the server core used during the run (their background work). */
+  neighbourCores?: number;
 }
 
 export class LoadGenerator {

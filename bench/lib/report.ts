@@ -49,6 +49,8 @@ export interface Results {
   rss: Record<string, number | null>;
   /** RSS of each server right after it started, before the first request. */
   rssAtStart?: Record<string, number | null>;
+  /** RSS of each server a second after the warm-up (bench/lib/warmup.ts), as the outside harness reads it. */
+  rssAfterWarmup?: Record<string, number | null>;
   cases: CaseResult[];
   soak?: {
     seconds: number;
@@ -82,7 +84,7 @@ const SERVER_NAMES: Record<string, string> = {
   obsim: 'obsim, default settings (auth + validation + state; payments settle and are delivered)',
   obsim1h: 'obsim, --settle-delay 1h (diagnostic: nothing settles)',
   bare: 'bare Fastify, fixed JSON',
-  sqlite: 'Fastify + one better-sqlite3 read/insert',
+  sqlite: "the limit proxy: Fastify, obsim's route schemas, one better-sqlite3 read/insert",
   prism: 'Stoplight Prism (static examples)',
   mockoon: 'Mockoon CLI (OpenAPI import)',
 };
@@ -92,15 +94,17 @@ export function renderMarkdown(r: Results): string {
   out.push(`# obsim benchmark — ${r.date}`);
   out.push('');
   out.push(
-    `Machine: ${r.machine.nproc} cores, ${r.machine.cpu}, Node ${r.machine.node} (${r.machine.platform}); ${r.machine.taskset ? 'server pinned to core 0, load generator to core 1 (taskset)' : 'no CPU pinning'}. Command: \`${r.command}\`. autocannon, 50 connections, ${r.options.passes} pass(es) of ${r.options.durationS} s per case and server, medians.`,
+    `Machine: ${r.machine.nproc} cores, ${r.machine.cpu}, Node ${r.machine.node} (${r.machine.platform}); ${r.machine.taskset ? 'server pinned to core 0, load generator to core 1 (taskset)' : 'no CPU pinning'}. Command: \`${r.command}\`. autocannon, 50 connections, ${r.options.passes} pass(es) of ${r.options.durationS} s per case and server (one connection: ${r.options.c1DurationS} s), each started once no server had background work left, medians.`,
   );
   out.push('');
   const main = ['onboarding', 'payments', 'tx20'];
   const servers = ['obsim', 'obsim1h', 'bare', 'sqlite', 'prism', 'mockoon'].filter(
     (s) => r.cases.some((c) => c.servers[s]) || r.startup[s],
   );
-  out.push('| server | GET onboarding-status | POST payments | POST transactions (20 items) | start to first 200 | RSS after load |');
-  out.push('|---|---|---|---|---|---|');
+  out.push(
+    '| server | GET onboarding-status | POST payments | POST transactions (20 items) | start to first 200 | RSS after the warm-up | RSS after load |',
+  );
+  out.push('|---|---|---|---|---|---|---|');
   for (const s of servers) {
     const cells = main.map((c) => {
       const m = med(r, c, s);
@@ -108,7 +112,7 @@ export function renderMarkdown(r: Results): string {
     });
     const start = r.startup[s]?.medianMs;
     out.push(
-      `| ${SERVER_NAMES[s] ?? s} | ${cells.join(' | ')} | ${start ? `${num(start / 1000, 2)} s` : '–'} | ${r.rss[s] ? `${num(r.rss[s], 0)} MB` : '–'} |`,
+      `| ${SERVER_NAMES[s] ?? s} | ${cells.join(' | ')} | ${start ? `${num(start / 1000, 2)} s` : '–'} | ${r.rssAfterWarmup?.[s] ? `${num(r.rssAfterWarmup[s], 0)} MB` : '–'} | ${r.rss[s] ? `${num(r.rss[s], 0)} MB` : '–'} |`,
     );
   }
   out.push('');
@@ -142,6 +146,7 @@ export function renderMarkdown(r: Results): string {
       );
     }
   };
+  targetTable(74, 'The core job side by side (issue 74; the lifecycle: ../shared/bench/lifecycle)');
   targetTable(17, 'Targets at default settings (issue 17)');
   const l = r.lifecycle;
   if (l) {

@@ -28,7 +28,9 @@ export const opts = {
   background: !flag('no-background'),
   growth: !flag('no-growth'),
   sandboxes: !flag('no-sandboxes'),
-  c1DurationS: quick ? 1 : 2,
+  // the outside harness's settings (../shared/bench/anchors.sh): c1 runs of 5 s, c50 runs of 6 s,
+  // 3 s of warm-up, every measured run once the servers are quiet, one body for every payment
+  c1DurationS: Number(value('c1-duration') ?? (quick ? 1 : 5)),
   lifecycleS: Number(value('lifecycle-seconds') ?? (quick ? 10 : 30)),
   backlog: quick ? 10_000 : 50_000,
   growthLarge: quick ? 200_000 : 1_000_000,
@@ -37,8 +39,18 @@ export const opts = {
   webhooks: !flag('no-webhooks'),
   startup: !flag('no-startup'),
   passes: Number(value('passes') ?? (quick ? 1 : 3)),
-  durationS: Number(value('duration') ?? (quick ? 1 : 3)),
-  warmupS: quick ? 0.5 : 1,
+  durationS: Number(value('duration') ?? (quick ? 1 : 6)),
+  warmupS: Number(value('warmup') ?? (quick ? 0.5 : 3)),
+  /**
+   * The limit proxy's work: `schemas` (default: obsim's route schemas, credentials compared) or
+   * `plain` (no schemas, no credentials: the proxy this bench had before issue 74, kept to show
+   * what the difference moved; docs/performance.md, "One truth").
+   */
+  proxy: value('proxy') === 'plain' ? ('plain' as const) : ('schemas' as const),
+  /** Wait before each measured run until no server has background work (bench/lib/quiet.ts). */
+  quiet: !flag('no-quiet'),
+  /** A distinct referenceNumber for every payment (the outside harness sends one body throughout). */
+  uniqueReferences: flag('unique-references'),
   connections: 50,
   startupRuns: quick ? 2 : 5,
   only: value('only')?.split(',') ?? null,
@@ -73,7 +85,12 @@ export async function startBaseline(kind: 'bare' | 'sqlite', db?: string) {
   return startServer({
     name: kind,
     argv: [process.execPath, join(ROOT, 'bench', 'baselines', `${kind}.mjs`)],
-    env: { PORT: String(port), BASELINE_DB: db ?? join(tmp, `${kind}-${port}.sqlite`), BASELINE_TRANSACTIONS: '100000' },
+    env: {
+      PORT: String(port),
+      BASELINE_DB: db ?? join(tmp, `${kind}-${port}.sqlite`),
+      BASELINE_TRANSACTIONS: '100000',
+      BASELINE_PLAIN: opts.proxy === 'plain' ? '1' : '',
+    },
     port,
     cwd: ROOT,
   });

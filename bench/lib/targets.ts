@@ -4,6 +4,7 @@
  */
 import { ratio, round } from './stats.js';
 import { med, type Results, type Target } from './report.js';
+import { issue74Targets } from './targets-74.js';
 
 function atLeast(id: string, label: string, value: number | null, min: number, unit: string, detail?: string): Target {
   return { id, label, value: round(value, 2), unit, limit: `>= ${min}${unit}`, pass: value === null ? null : value >= min, detail };
@@ -174,7 +175,7 @@ export function evaluateTargets(r: Results): Target[] {
     ),
   );
   for (const target of t) target.issue ??= 7;
-  return [...t, ...lifecycleTargets(r)];
+  return [...issue74Targets(r), ...t, ...lifecycleTargets(r)];
 }
 
 export const c1 = (r: Results, caseId: string, server: string) => r.cases.find((c) => c.id === caseId)?.c1?.[server]?.median;

@@ -111,8 +111,13 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     g.reject(err);
   }
 
+  // BEGIN and COMMIT prepared once: db.exec() compiles its SQL on every call, and a group opens
+  // and commits once per request when requests come one at a time
+  const begin = db.prepare('BEGIN');
+  const commit = db.prepare('COMMIT');
+
   function openGroup(): void {
-    db.exec('BEGIN');
+    begin.run();
     let resolve!: () => void;
     let reject!: (err: unknown) => void;
     const promise = new Promise<void>((res, rej) => {
@@ -130,7 +135,7 @@ export function createStore(db: Db, options: StoreOptions = {}) {
     if (!g) return;
     group = undefined;
     try {
-      db.exec('COMMIT');
+      commit.run();
     } catch (err) {
       noteFailure(err);
       try {

@@ -26,17 +26,29 @@ function fileDb(t: { teardown(fn: () => unknown): void }) {
 
 t.test('concurrent writes share COMMITs, and every answer is already durable when it arrives', async (t) => {
   const { db, path } = fileDb(t);
-  const app = await build(t, { db });
-  const reader = new Database(path, { readonly: true });
-  t.teardown(() => reader.close());
-  const committedPayment = reader.prepare('SELECT count(*) FROM payments WHERE id = ?').pluck();
-
+  // every COMMIT the store runs, prepared (its group commit) or not
   let commits = 0;
   const exec = db.exec.bind(db);
   (db as unknown as { exec: (sql: string) => unknown }).exec = (sql: string) => {
     if (sql === 'COMMIT') commits++;
     return exec(sql);
   };
+  const prepare = db.prepare.bind(db);
+  (db as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
+    const statement = prepare(sql);
+    if (sql !== 'COMMIT') return statement;
+    const run = statement.run.bind(statement);
+    return Object.assign(statement, {
+      run: (...args: unknown[]) => {
+        commits++;
+        return run(...args);
+      },
+    });
+  };
+  const app = await build(t, { db });
+  const reader = new Database(path, { readonly: true });
+  t.teardown(() => reader.close());
+  const committedPayment = reader.prepare('SELECT count(*) FROM payments WHERE id = ?').pluck();
 
   const m = json(
     await app.inject({ method: 'POST', url: '/v1/partner/merchants/test', headers: PARTNER, payload: { companyName: 'Group ApS' } }),
