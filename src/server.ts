@@ -17,7 +17,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, out: (line: string) => void = console.log): Promise<RunningServer> {
+/**
+ * `handleSignals`: close gracefully on SIGTERM/SIGINT (closeOnSignals) from before the banner is
+ * printed: a supervisor that signals as soon as it reads "listening" must find the handler there
+ * (without one, the signal's default action kills the process on the spot).
+ */
+export async function startServer(
+  config: Config,
+  out: (line: string) => void = console.log,
+  { handleSignals = false }: { handleSignals?: boolean } = {},
+): Promise<RunningServer> {
   const app = await buildApp({ config });
   let closing: Promise<void> | undefined;
   // While shutting down, answer in-flight requests with Connection: close: otherwise their
@@ -37,6 +46,9 @@ export async function startServer(config: Config, out: (line: string) => void = 
   const url = address.replace('[::1]', 'localhost');
   // on a port the system chose (0: startObsim, tests), the links obsim hands out name the real one
   if (config.publicUrl === undefined && config.port === 0) app.publicUrl = url;
+  const close = () => (closing ??= app.close());
+  const server = { app, url, close };
+  if (handleSignals) closeOnSignals(server);
   const partners = app.partners.list();
   out(`obsim ${config.environment} simulator listening on ${url}`);
   out(`  database:   ${config.db === ':memory:' ? ':memory: (data is lost on exit)' : config.db}`);
@@ -49,8 +61,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
   if (config.environment === 'sandbox') out(`  sandboxes:  ${sandboxesLine(config)}`);
   out(`  docs:       ${url}/docs   openapi: ${url}/openapi.json`);
   out(`  console:    ${url}/console`);
-  const close = () => (closing ??= app.close());
-  return { app, url, close };
+  return server;
 }
 
 /**
@@ -128,7 +139,7 @@ function defaultPartnerLine(config: Config, clientId: string | undefined): strin
  * close-with-grace: in-flight requests finish, the database closes; a second signal exits at once,
  * and a close that takes longer than SHUTDOWN_DELAY_MS exits 1.
  */
-export function closeOnSignals(server: RunningServer): void {
+function closeOnSignals(server: RunningServer): void {
   closeWithGrace({ delay: SHUTDOWN_DELAY_MS, logger: { error: (msg: unknown) => server.app.log.error(msg) } }, async ({ signal, err }) => {
     if (err) server.app.log.error({ err }, 'shutting down after an error');
     else server.app.log.info({ signal }, 'shutting down');

@@ -9,7 +9,7 @@ import { ConfigError } from '../config-parsers.js';
 import { ContractFileError } from '../contracts/errors.js';
 import { loadConfig, SETTINGS, type Config, type Setting } from '../config.js';
 import { packageVersion } from '../package-root.js';
-import { closeOnSignals, startServer } from '../server.js';
+import { startServer } from '../server.js';
 import { CliExit } from './exit.js';
 
 /** The `obsim` program without its commands. */
@@ -40,8 +40,7 @@ export function registerServeCommand(program: Command): void {
       if (value !== undefined) flags[setting.key] = value;
     }
     const config = loadConfig(flags);
-    const server = await startServer(config);
-    closeOnSignals(server);
+    await startServer(config, console.log, { handleSignals: true });
   });
 }
 
