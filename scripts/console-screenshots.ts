@@ -30,6 +30,7 @@ export const SHOTS: readonly { name: string; path: (ids: Ids) => string; width?:
   { name: 'delivery', path: (ids) => `/console/deliveries/${ids.deliveryId}` },
   { name: 'requests', path: () => '/console/requests' },
   { name: 'scenarios', path: () => '/console/scenarios' },
+  { name: 'contract', path: () => '/console/contract' },
   { name: 'overview-narrow', path: () => '/console', width: 390 },
 ];
 
@@ -58,6 +59,8 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       logLevel: 'silent',
       clockStart: '2026-03-02T09:00:00Z',
       clockFrozen: true,
+      // the example contract version beside the base: the Contract page shows their changelog
+      contracts: fileURLToPath(new URL('../examples/contracts', import.meta.url)),
     },
     () => undefined,
   );
