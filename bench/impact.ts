@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './lib/http.js';
 import { LoadGenerator } from './lib/load.js';
-import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
+import { PARTNER_HEADERS, paymentLoad, setupObsim } from './lib/obsim.js';
 import { cpuSeconds, LOAD_CORE, machine, pinSelf, serveDist, type Server } from './lib/proc.js';
 import { buildDist, log, passOptions, ROOT } from './lib/passes.js';
 import { median, percentile, round } from './lib/stats.js';
@@ -32,7 +32,6 @@ const { quick, passes: PASSES, durationS: DURATION_S, build } = passOptions();
 const ENTRIES = 100_000;
 const TO = '2027-03-01';
 const EXTRA = ['--journal-max-entries', String(ENTRIES), '--journal-max-bytes', '512mb', '--contracts', join(ROOT, 'examples/contracts')];
-const json = { 'content-type': 'application/json' };
 
 /** CPU seconds of one thread of `pid` (the main thread: tid = pid). */
 function threadCpuSeconds(pid: number, tid = pid): number {
@@ -95,15 +94,7 @@ async function main(): Promise<void> {
     server = await serveDist('obsim-impact', db, EXTRA);
     let url = server.url;
     const fx = await setupObsim(url);
-    const pay = (amount: number) => ({
-      url,
-      method: 'POST' as const,
-      path: '/v1/partner/payments',
-      headers: { ...PARTNER_HEADERS, ...json },
-      body: JSON.stringify({ merchantClientId: fx.merchantClientId, amount, referenceNumber: 'bench-{{n}}' }),
-      unique: true,
-      connections: 50,
-    });
+    const pay = (amount: number) => paymentLoad(url, fx.merchantClientId, amount);
 
     // 1. a journal of 100,000 entries: two payments for each status read
     let made = 0;

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './lib/http.js';
 import { LoadGenerator } from './lib/load.js';
-import { PARTNER_HEADERS, setupObsim } from './lib/obsim.js';
+import { PARTNER_HEADERS, paymentLoad, setupObsim } from './lib/obsim.js';
 import { cpuSeconds, LOAD_CORE, machine, pinSelf, serveDist, type Server } from './lib/proc.js';
 import { buildDist, log, passOptions, ROOT } from './lib/passes.js';
 import { median, percentile, round } from './lib/stats.js';
@@ -32,7 +32,6 @@ import { median, percentile, round } from './lib/stats.js';
 const { quick, passes: PASSES, durationS: DURATION_S, build } = passOptions();
 const REPORTS = quick ? 10 : 30;
 const REPORT_P50_LIMIT_MS = 300;
-const json = { 'content-type': 'application/json' };
 
 async function timedReport(url: string): Promise<{ ms: number; entries: number }> {
   const t0 = performance.now();
@@ -65,15 +64,7 @@ async function main(): Promise<void> {
     server = await serveDist('obsim-readiness', join(tmp, 'obsim.sqlite'));
     const url = server.url;
     const fx = await setupObsim(url);
-    const pay = (amount: number) => ({
-      url,
-      method: 'POST' as const,
-      path: '/v1/partner/payments',
-      headers: { ...PARTNER_HEADERS, ...json },
-      body: JSON.stringify({ merchantClientId: fx.merchantClientId, amount, referenceNumber: 'bench-{{n}}' }),
-      unique: true,
-      connections: 50,
-    });
+    const pay = (amount: number) => paymentLoad(url, fx.merchantClientId, amount);
 
     // 1. a full journal: payments, status reads, refusals
     await load.run({ ...pay(10), durationS: quick ? 2 : 4 });

@@ -9,6 +9,16 @@
 import { ok } from './http.js';
 
 export const PARTNER_HEADERS = { 'x-partner-client-id': 'sandbox-partner', 'x-partner-client-secret': 'sandbox-secret' };
+/** POST payments from the fixture's merchant at 50 connections, each with a reference of its own (a load of the journal benches). */
+export const paymentLoad = (url: string, merchantClientId: string, amount: number) => ({
+  url,
+  method: 'POST' as const,
+  path: '/v1/partner/payments',
+  headers: { ...PARTNER_HEADERS, 'content-type': 'application/json' },
+  body: JSON.stringify({ merchantClientId, amount, referenceNumber: 'bench-{{n}}' }),
+  unique: true,
+  connections: 50,
+});
 export const AIS_PERMISSIONS = ['ais:accounts:read', 'ais:balance:read', 'ais:transactions:read'];
 export const CONSENT_PERMISSIONS = ['ReadAccountsDetail', 'ReadBalances', 'ReadTransactionsDetail'];
 export const LARGE_USER = 'user-100k';
