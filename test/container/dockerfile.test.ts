@@ -58,8 +58,21 @@ t.test("the build stage installs the lockfile, keeps the SQLite driver's binary 
   t.match(script, /getPrebuildPath\(\)/, "the driver's own lookup names the binary kept for this platform");
   t.match(script, /find node_modules\/better-sqlite3\/prebuilds[^\n]*-delete/, "the other platforms' binaries are dropped");
   t.match(script, /new \(require\('better-sqlite3'\)\)/, 'the driver is loaded once to prove the binary kept is the right one');
-  t.match(script, /npm run build/, 'compiles TypeScript');
-  t.match(script, /npm prune --omit=dev|npm ci --omit=dev/, 'drops dev dependencies');
+  t.match(script, /npm run build:image/, 'compiles TypeScript');
+  t.match(script, /npm ci --omit=dev/, 'installs the production dependencies only');
+  t.match(
+    script,
+    /"typescript@\$\(node -p "require\('\.\/package\.json'\)\.devDependencies\.typescript"\)"/,
+    "the compiler at package.json's version",
+  );
+  // the image's JavaScript is what `npm run build` emits: the same compiler run, the type check and
+  // the declarations (which the image does not carry) left out, then the same precompile step
+  const [tsc, ...rest] = pkg.scripts.build.split(' && ');
+  t.equal(
+    pkg.scripts['build:image'],
+    [`${tsc} --noCheck --declaration false`, ...rest].join(' && '),
+    'build:image is build without the type check',
+  );
   t.ok('better-sqlite3' in pkg.dependencies, 'better-sqlite3 is a production dependency');
 });
 
