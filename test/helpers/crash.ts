@@ -24,7 +24,10 @@ export async function startKillable(db: string, args: string[] = []): Promise<{ 
       }
     });
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code ?? signal}: ${out}`));
+    });
   });
   child.stdout.resume();
   child.stderr.resume();

@@ -10,35 +10,16 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIsCurrent } from '../../src/build-state.js';
 import { scaled } from './speed.js';
+
+export { buildIsCurrent };
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Node's arguments that run a TypeScript file (through tsx): `[...TSX, 'file.ts']`. */
 export const TSX = ['--import', import.meta.resolve('tsx')];
-
-/** The newest modification time of the files the build is made of. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const dir of ['src', 'schemas', 'fixtures']) if (existsSync(join(ROOT, dir))) walk(join(ROOT, dir));
-  return newest;
-}
-
-let built: boolean | undefined;
-/** Whether dist/ holds a build of the sources as they are (its last output is newer than all of them). */
-export function buildIsCurrent(): boolean {
-  const output = join(ROOT, 'dist/compiled/schemas.cjs');
-  return (built ??= existsSync(output) && statSync(output).mtimeMs >= newestSource());
-}
 
 /** Node's arguments that run `obsim`: `[...BIN, 'serve', …]`. */
 export const BIN = buildIsCurrent() ? [join(ROOT, 'dist/src/bin.js')] : [...TSX, join(ROOT, 'src/bin.ts')];
