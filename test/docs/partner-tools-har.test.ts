@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docsPage, runTryIt, tryItSkip } from '../helpers/docs.js';
+import { harWith } from '../helpers/har.js';
 import { ROOT, runObsim } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
@@ -37,44 +38,8 @@ t.test('the exit codes the page names: 2 for a file that is not HAR 1.2 (one lin
   const dir = workdir(t);
   writeFileSync(join(dir, 'cut.har'), '{"log": {"version": "1.2", "entries": [');
   writeFileSync(join(dir, 'v11.har'), JSON.stringify({ log: { version: '1.1', creator: { name: 'x', version: '1' }, entries: [] } }));
-  writeFileSync(
-    join(dir, 'fonts.har'),
-    JSON.stringify({
-      log: {
-        version: '1.2',
-        creator: { name: 'x', version: '1' },
-        entries: [
-          {
-            startedDateTime: '2026-03-02T10:00:00.000Z',
-            time: 5,
-            request: {
-              method: 'GET',
-              url: 'https://fonts.example/a.woff2',
-              httpVersion: 'HTTP/2',
-              cookies: [],
-              headers: [],
-              queryString: [],
-              headersSize: -1,
-              bodySize: 0,
-            },
-            response: {
-              status: 200,
-              statusText: '',
-              httpVersion: 'HTTP/2',
-              cookies: [],
-              headers: [],
-              content: { size: 0, mimeType: 'font/woff2' },
-              redirectURL: '',
-              headersSize: -1,
-              bodySize: 0,
-            },
-            cache: {},
-            timings: { send: 0, wait: 5, receive: 0 },
-          },
-        ],
-      },
-    }),
-  );
+  const font = JSON.parse(harWith()).log.entries[0].request;
+  writeFileSync(join(dir, 'fonts.har'), harWith({ request: { ...font, url: 'https://fonts.example/a.woff2' } }));
   const cut = await runObsim(['scenario', 'import', 'cut.har', '--out', 'cut.yaml'], { cwd: dir });
   t.equal(cut.code, 2);
   t.equal(cut.stderr, 'obsim scenario import: cut.har: not a HAR file: the JSON ends before it is complete (a truncated file?)\n');

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { parse, stringify } from 'yaml';
-import { startForeignProvider, type SeededDrift } from '../helpers/foreign/provider.js';
+import { startForeignProvider, type ForeignProvider, type SeededDrift } from '../helpers/foreign/provider.js';
 import { runObsim } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
@@ -56,17 +56,25 @@ const seededIn = (report: Report) =>
     ),
   ).map((s) => s.id);
 
+/** `obsim drift run` of payment-paid in front of `double` with `args`; its exit and the report it wrote to `out`. */
+async function driftRun(double: ForeignProvider, out: string, args: string[] = []) {
+  const credentials = ['--partner-client-id', double.partner.clientId, '--partner-client-secret', double.partner.clientSecret];
+  const run = await runObsim(
+    ['drift', 'run', '--upstream', double.url, '--scenario', 'payment-paid', ...credentials, ...args, '--out', out],
+    {
+      timeoutMs: scaled(60_000),
+    },
+  );
+  return { run, report: JSON.parse(readFileSync(out, 'utf8')) as Report & { contractVersion?: string } };
+}
+
 t.test('the double seeded with four drifts → report → adopt → a second run under the adopted version reports none of them', async (t) => {
   const double = await startForeignProvider({ drifts: SEEDED });
   t.teardown(() => double.close());
   const dir = t.testdir({ contracts: {} });
-  const credentials = ['--partner-client-id', double.partner.clientId, '--partner-client-secret', double.partner.clientSecret];
   const first = join(dir, 'first.json');
-  const run1 = await runObsim(['drift', 'run', '--upstream', double.url, '--scenario', 'payment-paid', ...credentials, '--out', first], {
-    timeoutMs: scaled(60_000),
-  });
+  const { run: run1, report: report1 } = await driftRun(double, first);
   t.equal(run1.code, 1, 'the drifts: exit 1');
-  const report1 = JSON.parse(readFileSync(first, 'utf8')) as Report;
   t.same(
     seededIn(report1),
     SEEDED.map((s) => s.id),
@@ -122,26 +130,12 @@ t.test('the double seeded with four drifts → report → adopt → a second run
   );
   t.match(readFileSync(file, 'utf8'), /^# A contract version adopted from the drift report/, 'readable: it says what it is');
 
-  const second = join(dir, 'second.json');
-  const run2 = await runObsim(
-    [
-      'drift',
-      'run',
-      '--upstream',
-      double.url,
-      '--scenario',
-      'payment-paid',
-      ...credentials,
-      '--contracts',
-      join(dir, 'contracts'),
-      '--contract-version',
-      'adopted',
-      '--out',
-      second,
-    ],
-    { timeoutMs: scaled(60_000) },
-  );
-  const report2 = JSON.parse(readFileSync(second, 'utf8')) as Report;
+  const { run: run2, report: report2 } = await driftRun(double, join(dir, 'second.json'), [
+    '--contracts',
+    join(dir, 'contracts'),
+    '--contract-version',
+    'adopted',
+  ]);
   t.same(seededIn(report2), [], 'none of the adopted drifts reported again');
   t.equal(report2.summary.exchanges.drift, 0, 'no drift at all');
   t.equal(run2.code, 0, run2.stderr);
@@ -169,15 +163,9 @@ t.test('a report made under a version V is adopted over V: the file carries V, a
     },
   });
   const contracts = join(dir, 'contracts');
-  const credentials = ['--partner-client-id', double.partner.clientId, '--partner-client-secret', double.partner.clientSecret];
-  const underV = ['--contracts', contracts, '--contract-version', 'with-region'];
   const first = join(dir, 'first.json');
-  const run1 = await runObsim(
-    ['drift', 'run', '--upstream', double.url, '--scenario', 'payment-paid', ...credentials, ...underV, '--out', first],
-    { timeoutMs: scaled(60_000) },
-  );
+  const { run: run1, report: report1 } = await driftRun(double, first, ['--contracts', contracts, '--contract-version', 'with-region']);
   t.equal(run1.code, 1, 'the drift V does not cover: exit 1');
-  const report1 = JSON.parse(readFileSync(first, 'utf8')) as Report & { contractVersion: string };
   t.equal(report1.contractVersion, 'with-region', 'the report names the version obsim answered by');
   t.same(seededIn(report1), ['payment-currency-eur'], 'V covers the region: only the currency is reported');
 
@@ -203,26 +191,12 @@ t.test('a report made under a version V is adopted over V: the file carries V, a
     { in: 'createPayment', field: '/currency', send: 'EUR' },
   ]);
 
-  const second = join(dir, 'second.json');
-  const run2 = await runObsim(
-    [
-      'drift',
-      'run',
-      '--upstream',
-      double.url,
-      '--scenario',
-      'payment-paid',
-      ...credentials,
-      '--contracts',
-      contracts,
-      '--contract-version',
-      'next',
-      '--out',
-      second,
-    ],
-    { timeoutMs: scaled(60_000) },
-  );
-  const report2 = JSON.parse(readFileSync(second, 'utf8')) as Report;
+  const { run: run2, report: report2 } = await driftRun(double, join(dir, 'second.json'), [
+    '--contracts',
+    contracts,
+    '--contract-version',
+    'next',
+  ]);
   t.same(seededIn(report2), [], "neither V's drift nor the adopted one");
   t.equal(report2.summary.exchanges.drift, 0);
   t.equal(run2.code, 0, run2.stderr);

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { buildApp } from '../../../src/app.js';
 import { VirtualClock } from '../../../src/clock.js';
 import { json, PARTNER, schemaErrors, T0 } from '../../helpers/app.js';
+import { harWith } from '../../helpers/har.js';
 
 // the off-thread test below learns when the import's handler runs
 let handlerEntered: (() => void) | undefined;
@@ -38,46 +39,6 @@ const post = (headers: Record<string, string>, payload: string | Buffer, query =
     url: `/_sandbox/scenarios/import${query}`,
     headers: { ...headers, 'content-type': 'application/json' },
     payload,
-  });
-
-/** A HAR whose one entry is `entry` merged over a valid one. */
-const harWith = (entry: Record<string, unknown> = {}, log: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    log: {
-      version: '1.2',
-      creator: { name: 'test', version: '1' },
-      entries: [
-        {
-          startedDateTime: '2026-01-15T09:00:00.000Z',
-          time: 12,
-          request: {
-            method: 'GET',
-            url: 'https://cdn.example.test/font.woff2',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: [],
-            queryString: [],
-            headersSize: -1,
-            bodySize: 0,
-          },
-          response: {
-            status: 200,
-            statusText: 'OK',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: [],
-            content: { size: 0, mimeType: 'font/woff2' },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: 0,
-          },
-          cache: {},
-          timings: { send: 0, wait: 12, receive: 0 },
-          ...entry,
-        },
-      ],
-      ...log,
-    },
   });
 
 t.test('the sandbox’s own HAR, imported: the scenario as YAML, or with its summary as JSON', async (t) => {
