@@ -6,7 +6,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { BANK_PAYMENT_STATUS_TEXT, FAILURE_REASONS, PAYMENT_CURRENCY, PAYMENT_STATUSES } from '../src/domain/payment.js';
 import { MAX_ID, Timestamp } from './common.js';
-import { EVENT_NAME_ENUM, Address } from './partner.js';
+import { EVENT_NAME_ENUM, type Address } from './partner.js';
 
 // ---------------------------------------------------------------- stores
 

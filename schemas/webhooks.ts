@@ -6,7 +6,7 @@
  * the types below check that they match these schemas; test/contract/webhooks-openapi.test.ts validates every delivery obsim sends.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { EVENT_NAMES } from '../src/domain/machine.js';
+import type { EVENT_NAMES } from '../src/domain/machine.js';
 import { WEBHOOK_MERCHANT_STATUS_TEXT, type MerchantEventData as DomainMerchantEventData } from '../src/domain/merchant.js';
 import {
   BANK_PAYMENT_STATUS_TEXT,

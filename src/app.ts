@@ -4,7 +4,8 @@
  * dependencies (docs/architecture.md draws the graph), then the route areas.
  */
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { sharedSchemas } from '../schemas/index.js';
 import { tokensPlugin } from './auth/plugin.js';
 import type { VirtualClock } from './clock.js';

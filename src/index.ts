@@ -12,7 +12,7 @@
 import {
   createObsimClient,
   DEFAULT_CREDENTIALS,
-  ObsimClient,
+  type ObsimClient,
   type CreatedSandbox,
   type Credentials,
   type ReadinessReport,

@@ -10,7 +10,7 @@
  *
  * Exit 2 when obsim refuses (the 400's JSON pointer and message on one line) or cannot be reached.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { BankProfile } from '../domain/bank-profiles.js';
 import { bankProfileSummary, SHIPPED_BANK_PROFILES } from '../domain/bank-profiles.js';
 import { partnerTargetOptions } from './args.js';

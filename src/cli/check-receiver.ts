@@ -7,7 +7,7 @@
  *
  *   obsim check-receiver http://127.0.0.1:3000/webhooks --secret whsec_… [--json] [--junit report.xml]
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { colors } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';

@@ -10,7 +10,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import ms from 'ms';
 import { DEFAULT_SANDBOX_TTL_MS } from '../domain/sandbox.js';
 import { startCluster, ClusterError, RESTART_BACKOFF_MS } from '../cluster/supervisor.js';

@@ -8,7 +8,7 @@
  * Postman: two files (`….postman_collection.json`, `….postman_environment.json`); Bruno: the
  * collection folder, unzipped. Wrong usage, an unreachable or refusing obsim: exit 2, one line.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { partnerTargetOptions } from './args.js';

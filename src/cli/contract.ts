@@ -9,7 +9,7 @@
  * "may I upgrade?" in CI), 0 when none does; both exit 2 when the answer could not be had (wrong
  * usage, an unknown version, obsim unreachable or refusing), with one line saying why.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { ContractChangelogT, ContractImpactT } from '../../schemas/contracts.js';
 import type { ImpactReport } from '../domain/contract-impact.js';
 import { CHANGELOG_FORMATS, changelogMarkdown, IMPACT_FORMATS, impactJunit, impactMarkdown } from '../impact/render.js';

@@ -12,7 +12,7 @@
  * Exit codes: 0 no drift; 1 drift found, a scenario failed, or the upstream cannot be reached;
  * 2 wrong usage. A report file is written whole or not at all.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
 import { lazyRequire } from '../lazy.js';
 import { byteSize } from '../config-parsers.js';

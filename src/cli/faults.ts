@@ -10,7 +10,7 @@
  * `set` and `show` print the profile in force with its seed, so a run can be replayed. Exit 2 when
  * obsim refuses (the 400's JSON pointer and message on one line) or cannot be reached.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { FaultRule } from '../domain/chaos.js';
 import { SHIPPED_PROFILES } from '../domain/chaos-profiles.js';
 import { partnerTargetOptions } from './args.js';

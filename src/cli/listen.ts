@@ -6,7 +6,7 @@
  *
  *   obsim listen --port 9000 --secret whsec… --forward-to http://localhost:3000/webhooks
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { portArg, urlArg } from './args.js';
 import { colors } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';

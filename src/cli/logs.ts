@@ -7,7 +7,7 @@
  * --filter FIELD OP VALUE (repeatable, all must hold): fields status, method, path, code, type
  * (request | delivery), event, outcome, durationMs; operators = != >= <= > < and ~ (contains).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { createParser } from 'eventsource-parser';
 import { stdoutColors as c } from '../terminal-colors.js';
 import { lazyRequire } from '../lazy.js';

@@ -8,7 +8,7 @@
  * verify and check exit 0 when everything holds, 1 when an interaction fails or mismatches, 2 for
  * wrong usage: a file that is not a pact, a Pact library that is not installed, obsim unreachable.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkPactFile } from '../domain/pact.js';

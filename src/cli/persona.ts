@@ -2,7 +2,7 @@
  * `obsim persona list|schema|check`: the shipped personas, the persona JSON Schema (for editors),
  * and a check of persona files without building them (exit 1 naming file, path and reason).
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { PersonaSchema } from '../../schemas/persona.js';

@@ -9,7 +9,7 @@
  * Exit 0 when the verdict is met, 1 when it is not, 2 when the report could not be made (wrong
  * usage, a bad requirements file, obsim unreachable or refusing).
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SandboxReadiness } from '../domain/readiness.js';

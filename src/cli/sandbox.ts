@@ -9,7 +9,7 @@
  * `create` prints only `export NAME=value` lines on standard output (values are ids and
  * base64url secrets, nothing a shell would interpret), and a human summary on standard error.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { urlArg } from './args.js';
 import { CliExit } from './exit.js';
 

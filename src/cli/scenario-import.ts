@@ -9,7 +9,7 @@
  * HAR has no entry for the provider's API (nothing written); 2 wrong usage, a file that cannot be
  * read, or one that is not HAR 1.2 (one line naming the failing pointer).
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { defaultConfig } from '../config.js';

@@ -8,7 +8,7 @@
  * nothing to record (the file then holds only comments saying why); 2 wrong usage or obsim
  * unreachable or refusing.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { getSandboxRead, partnerTargetOptions } from './args.js';

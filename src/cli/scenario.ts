@@ -10,7 +10,7 @@
  *
  * Exit codes: 0 every scenario passed; 1 a scenario failed or a file is invalid; 2 wrong usage.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { SANDBOX_PARTNER } from '../config.js';
 import { portArg, urlArg } from './args.js';
 import { existsSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@
  *   obsim trigger payment.failed --reason payer_abandoned
  *   obsim trigger --list
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { EVENT_NAMES, type EventName } from '../domain/machine.js';
 import { FAILURE_REASONS, type FailureReason } from '../domain/payment.js';
 import { httpTransport } from '../scenarios/transport.js';

@@ -6,7 +6,8 @@
  * the document, with the partner credential headers set. The methods below are the flows that
  * need several calls or a wait; each is the same public HTTP API a script would use.
  */
-import createClient, { type Client } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import { describeDifferences, describeEntry } from '../domain/journal.js';
 import { partialMatch } from '../domain/match.js';
 import { applyRequirements, type Requirements } from '../domain/readiness-requirements.js';

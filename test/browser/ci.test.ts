@@ -5,11 +5,14 @@
  */
 import t from 'tap';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inCI } from '../helpers/browser.js';
 import { scaled } from '../helpers/speed.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+// the Node arguments tap gives every test file (package.json's `tap.node-arg`: how TypeScript is loaded)
+const TEST_NODE_ARGS: string[] = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).tap['node-arg'];
 t.setTimeout(scaled(180_000));
 
 function runPages(ci: string | undefined): Promise<{ code: number | null; out: string }> {
@@ -19,7 +22,7 @@ function runPages(ci: string | undefined): Promise<{ code: number | null; out: s
   for (const k of Object.keys(env)) if (k.startsWith('TAP')) delete env[k];
   if (ci !== undefined) env.CI = ci;
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/browser/pages.test.ts'], {
+    const child = spawn(process.execPath, [...TEST_NODE_ARGS, 'test/browser/pages.test.ts'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

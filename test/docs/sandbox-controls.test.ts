@@ -31,7 +31,7 @@ t.test('the "Sandboxes" examples run as written: curl creates one, the eval bloc
   const { promisify } = await import('node:util');
   const { startServer } = await import('../../src/server.js');
   const { defaultConfig } = await import('../../src/config.js');
-  const { ROOT } = await import('../helpers/processes.js');
+  const { BIN, ROOT } = await import('../helpers/processes.js');
   const server = await startServer({ ...defaultConfig(), port: 0, db: ':memory:', logLevel: 'silent' }, () => undefined);
   t.teardown(() => server.close());
 
@@ -59,7 +59,7 @@ t.test('the "Sandboxes" examples run as written: curl creates one, the eval bloc
     settings: { settleDelayMs: 10_000 },
   });
 
-  const script = blocks[2].text.replace(/npx obsim/g, `node --import tsx ${ROOT}/src/bin.ts`);
+  const script = blocks[2].text.replace(/npx obsim/g, `node ${BIN.join(' ')}`);
   const out = await run(script);
   t.match(out.stdout, /PASS payment-paid/, 'the scenario passed in the new sandbox');
   t.match(out.stdout, /^sbx_\w+ {2}sbx_\w+ +clock \S+ \(frozen\)/m, 'list shows it');

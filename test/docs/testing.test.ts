@@ -242,7 +242,7 @@ t.test("npm run test:times: the files run as npm test runs them, then each one's
   t.match(r.stdout, /^1 test files: \d+ s of file wall time, \d+ s of CPU time$/m, 'the totals');
   const row = /^\| `test\/domain\/iban\.test\.ts` \| ([\d.]+) s \| ([\d.]+) s \|$/m.exec(r.stdout);
   t.ok(row, 'the file in the table, in the form docs/testing.md keeps');
-  // the test process loads tsx and tap at least: neither figure can be zero
+  // the test process loads tap at least: neither figure can be zero
   t.ok(Number(row?.[1]) > 0 && Number(row?.[2]) > 0, `its wall time ${row?.[1]} s and CPU time ${row?.[2]} s`);
   const record = /\(the record: (.+)\)/.exec(r.stdout)?.[1];
   t.ok(record && existsSync(record), 'the record kept');

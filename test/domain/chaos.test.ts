@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { createFaultDecider, MAX_FAULT_DELAY_MS, type ApiRule, type FaultProfile } from '../../src/domain/chaos.js';
 import { profileToApply, SHIPPED_PROFILES } from '../../src/domain/chaos-profiles.js';
-import { ApiError } from '../../src/domain/errors.js';
+import type { ApiError } from '../../src/domain/errors.js';
 import { schemaErrors } from '../helpers/app.js';
 
 const OPS = ['createPayment', 'getPaymentStatus', 'listMerchants', 'generateToken'].map((operationId) => ({

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import {
   deepObject,
   deref,
-  FuzzContext,
+  type FuzzContext,
   HUGE_ARRAY,
   HUGE_STRING,
   INVALID_DATES,

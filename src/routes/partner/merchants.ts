@@ -16,7 +16,7 @@ import {
   type TestMerchantBody,
   type TestMerchantResponseT,
 } from '../../../schemas/partner.js';
-import { type CreateStoreBody, type StoreResponseT } from '../../../schemas/partner-payments.js';
+import type { CreateStoreBody, StoreResponseT } from '../../../schemas/partner-payments.js';
 import { ApiError } from '../../domain/errors.js';
 import { normalizeIban } from '../../domain/iban.js';
 import { fastTrackFailure } from '../../domain/magic.js';
