@@ -3,7 +3,7 @@
  * `npm run check:changed` picks the tests of a change as the page says.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,51 @@ t.test('every npm script the page names exists, and every test file it names is 
   t.equal(rows.length, 10, 'the ten slowest files, each with its time');
   for (const [, file] of rows) t.ok(existsSync(join(ROOT, file)), `${file} exists`);
 });
+
+t.test(
+  'the test processes run TypeScript as tsc resolves it: `./x.js` in a .ts file names `./x.ts`, a JavaScript file is still found',
+  async (t) => {
+    // package.json's tap.node-arg is what every test file runs under (the page's "Each test file's process")
+    const nodeArgs: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { tap: { 'node-arg': string[] } }).tap[
+      'node-arg'
+    ];
+    t.match(page, /`--experimental-transform-types`/, 'the page names the flag');
+    const dir = mkdtempSync(join(tmpdir(), 'obsim-ts-hook-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+    // TypeScript's NodeNext rule (its handbook, "Modules: Reference"): .js names .ts, .mjs .mts, .cjs .cts
+    writeFileSync(join(dir, 'typed.ts'), "export const typed: string = 'typed.ts';\n");
+    writeFileSync(join(dir, 'plain.js'), "export const plain = 'plain.js';\n");
+    writeFileSync(join(dir, 'module.mts'), "export const mts: string = 'module.mts';\n");
+    writeFileSync(join(dir, 'common.cts'), "module.exports = { cts: 'common.cts' as string };\n");
+    writeFileSync(join(dir, 'legacy.cjs'), "module.exports = { cjs: 'legacy.cjs' };\n");
+    // a parameter property: TypeScript syntax beyond type stripping, which obsim's classes use
+    writeFileSync(join(dir, 'point.ts'), 'export class Point {\n  constructor(readonly x: number) {}\n}\n');
+    writeFileSync(
+      join(dir, 'main.ts'),
+      [
+        "import { createRequire } from 'node:module';",
+        "import { typed } from './typed.js';",
+        "import { plain } from './plain.js';",
+        "import { mts } from './module.mjs';",
+        "import { Point } from './point.js';",
+        'const require = createRequire(import.meta.url);',
+        "const { cts } = require('./common.cjs') as { cts: string };",
+        "const { cjs } = require('./legacy.cjs') as { cjs: string };",
+        // imported again with a query, as a test does to load a file it rewrote: still TypeScript's rule
+        "const again = (await import(`${import.meta.url.replace(/main\\.ts$/, 'again.ts')}?twice`)) as { typedAgain: string };",
+        'console.log(JSON.stringify([typed, plain, mts, new Point(3).x, cts, cjs, again.typedAgain]));',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'again.ts'), "export { typed as typedAgain } from './typed.js';\n");
+    // from the checkout, as tap starts test files (the hook's path in node-arg is relative to it)
+    const run = spawnSync(process.execPath, [...nodeArgs, join(dir, 'main.ts')], { cwd: ROOT, encoding: 'utf8' });
+    t.equal(run.status, 0, run.stderr);
+    t.same(JSON.parse(run.stdout), ['typed.ts', 'plain.js', 'module.mts', 3, 'common.cts', 'legacy.cjs', 'typed.ts']);
+    t.equal(run.stderr, '', 'no experimental-feature warning on every test file');
+  },
+);
 
 t.test('check:changed picks the tests of a change: a test file, a docs page, a source file', async (t) => {
   // the four changes in one process: the import graph is read once (dependency-cruiser, ~5 s of CPU)

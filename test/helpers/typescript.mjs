@@ -20,7 +20,8 @@ registerHooks({
       try {
         return nextResolve(specifier.slice(0, -extension.length) + TYPESCRIPT_TWIN[extension], context);
       } catch (error) {
-        if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+        // not there: the specifier names a JavaScript file after all (ESM's code, then require's)
+        if (error?.code !== 'ERR_MODULE_NOT_FOUND' && error?.code !== 'MODULE_NOT_FOUND') throw error;
       }
     }
     return nextResolve(specifier, context);
