@@ -9,6 +9,7 @@ import { ConfigError } from '../config-parsers.js';
 import { ContractFileError } from '../contracts/errors.js';
 import { loadConfig, SETTINGS, type Config, type Setting } from '../config.js';
 import { packageVersion } from '../package-root.js';
+import { keepMemoryReducerWorking } from '../idle-memory.js';
 import { startServer } from '../server.js';
 import { CliExit } from './exit.js';
 
@@ -40,6 +41,8 @@ export function registerServeCommand(program: Command): void {
       if (value !== undefined) flags[setting.key] = value;
     }
     const config = loadConfig(flags);
+    // this process is obsim: it gives its memory back after a load (src/idle-memory.ts)
+    keepMemoryReducerWorking();
     await startServer(config, console.log, { handleSignals: true });
   });
 }
