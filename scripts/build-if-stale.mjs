@@ -1,6 +1,7 @@
 // `npm start` runs this first: build only when a source is newer than the last build.
 // `npm ci` already builds (prepare), so a fresh checkout starts at once; an edited source is
-// rebuilt before the server starts. Plain Node (no TypeScript loader): it runs on every start.
+// rebuilt before the server starts. Plain Node (no TypeScript loader): it runs on every start. The
+// tests and obsim's worker threads ask the same question with the same inputs (src/build-state.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,24 +1,23 @@
 /**
  * Whether dist/ holds a build of the TypeScript sources as they are: the build's last output
- * (dist/compiled/schemas.cjs, written by src/precompile.ts) is newer than every source file. Only
- * a checkout has sources; an installed package (no src/) never asks.
+ * (dist/compiled/schemas.cjs, written by src/precompile.ts) is newer than every file the build is
+ * made of. The same inputs as scripts/build-if-stale.mjs (`npm start`'s rebuild), which runs before
+ * anything is built and so cannot import this. Only a checkout has sources; an installed package
+ * (no src/) never asks.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from './package-root.js';
 
-/** The newest modification time of the files the build is made of. */
-function newestSource(root: string): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const dir of ['src', 'schemas', 'fixtures']) if (existsSync(join(root, dir))) walk(join(root, dir));
-  return newest;
+/** What the build reads: its sources, and the settings that change what it writes. */
+export const BUILD_INPUTS = ['src', 'schemas', 'fixtures', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+/** The newest modification time under `path` (0: it is not there). */
+function newest(path: string): number {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
 let current: boolean | undefined;
@@ -28,5 +27,5 @@ export function buildIsCurrent(): boolean {
   if (current !== undefined) return current;
   const root = packageRoot();
   const output = join(root, 'dist/compiled/schemas.cjs');
-  return (current = existsSync(output) && statSync(output).mtimeMs >= newestSource(root));
+  return (current = existsSync(output) && statSync(output).mtimeMs >= Math.max(...BUILD_INPUTS.map((input) => newest(join(root, input)))));
 }
