@@ -5,14 +5,12 @@
  */
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inCI } from '../helpers/browser.js';
+import { TEST_NODE_ARGS } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-// the Node arguments tap gives every test file (package.json's `tap.node-arg`: how TypeScript is loaded)
-const TEST_NODE_ARGS: string[] = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).tap['node-arg'];
 t.setTimeout(scaled(180_000));
 
 function runPages(ci: string | undefined): Promise<{ code: number | null; out: string }> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { docsPage } from '../helpers/docs.js';
-import { ROOT } from '../helpers/processes.js';
+import { ROOT, TEST_NODE_ARGS } from '../helpers/processes.js';
 
 const page = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -29,10 +29,6 @@ t.test('every npm script the page names exists, and every test file it names is 
 t.test(
   'the test processes run TypeScript as tsc resolves it: `./x.js` in a .ts file names `./x.ts`, a JavaScript file is still found',
   async (t) => {
-    // package.json's tap.node-arg is what every test file runs under (the page's "Each test file's process")
-    const nodeArgs: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { tap: { 'node-arg': string[] } }).tap[
-      'node-arg'
-    ];
     t.match(page, /`--experimental-transform-types`/, 'the page names the flag');
     const dir = mkdtempSync(join(tmpdir(), 'obsim-ts-hook-'));
     t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,7 +60,7 @@ t.test(
     );
     writeFileSync(join(dir, 'again.ts'), "export { typed as typedAgain } from './typed.js';\n");
     // from the checkout, as tap starts test files (the hook's path in node-arg is relative to it)
-    const run = spawnSync(process.execPath, [...nodeArgs, join(dir, 'main.ts')], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [...TEST_NODE_ARGS, join(dir, 'main.ts')], { cwd: ROOT, encoding: 'utf8' });
     t.equal(run.status, 0, run.stderr);
     t.same(JSON.parse(run.stdout), ['typed.ts', 'plain.js', 'module.mts', 3, 'common.cts', 'legacy.cjs', 'typed.ts']);
     t.equal(run.stderr, '', 'no experimental-feature warning on every test file');

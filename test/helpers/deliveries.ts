@@ -33,8 +33,8 @@ export async function deliveries(app: FastifyInstance, query = '', headers: Head
 /**
  * A port nothing listens on, below the ephemeral range (./cluster.ts freePorts): a port-0 listener
  * freed here could be the very port the system hands the next port-0 listener, in this process or
- * another test file's, and a shadow whose "unreachable" upstream came back as its own port
- * proxied to itself until it hung (seen once in a full run).
+ * another test file's: a shadow whose "unreachable" upstream is its own port proxies to itself
+ * and hangs.
  */
 export const closedPort = (): Promise<number> => freePorts(1);
 

@@ -10,6 +10,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIsCurrent } from '../../src/build-state.js';
@@ -18,6 +19,13 @@ import { scaled } from './speed.js';
 export { buildIsCurrent };
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The Node arguments tap gives every test file (package.json's `tap.node-arg`: how the test
+ * processes load TypeScript). Relative to ROOT: a process started with them runs from there.
+ */
+export const TEST_NODE_ARGS: readonly string[] = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { tap: { 'node-arg': string[] } }
+).tap['node-arg'];
 /** Node's arguments that run a TypeScript file (through tsx): `[...TSX, 'file.ts']`. */
 export const TSX = ['--import', import.meta.resolve('tsx')];
 

@@ -2,9 +2,9 @@
 // support (--experimental-transform-types: type stripping, plus the parameter properties obsim's
 // classes use). Node leaves out one rule of TypeScript's NodeNext resolution that every import in
 // obsim relies on: `./x.js` written in a `.ts` file names `./x.ts`. This hook adds that rule and
-// nothing else. It replaced tsx in the test processes because tsx's hooks lex every JavaScript
-// module a process loads (tap's and Fastify's several hundred) to tell ESM from CommonJS: a test
-// file that builds the app cost 3.1 s of CPU through tsx and 2.2 s this way (docs/testing.md).
+// nothing else. Not tsx: its hooks lex every JavaScript module a process loads (tap's and
+// Fastify's several hundred) to tell ESM from CommonJS, and a test file that builds the app cost
+// 3.1 s of CPU through them against 2.2 s this way (docs/testing.md).
 // Plain JavaScript: it runs before any TypeScript can.
 import { registerHooks } from 'node:module';
 

@@ -6,15 +6,12 @@
  * side by side; the children sleep, so the file costs wall time (some 20 s), not CPU.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { ROOT } from '../helpers/processes.js';
+import { ROOT, TEST_NODE_ARGS } from '../helpers/processes.js';
 import { scaled } from '../helpers/speed.js';
 
-// the Node arguments tap gives every test file: the child imports the TypeScript module as they do
-const NODE_ARGS: string[] = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).tap['node-arg'];
 const MODULE = pathToFileURL(join(ROOT, 'src/idle-memory.ts')).href;
 
 /** A child that grows its young generation, then idles and prints its size (MB) every 250 ms. */
@@ -30,7 +27,8 @@ function child(nudged: boolean) {
     const started = Date.now();
     setInterval(() => console.log(JSON.stringify({ idleMs: Date.now() - started, youngMb: young() })), 250);
   `;
-  const proc = spawn(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', script], {
+  // the child imports the TypeScript module as a test file does
+  const proc = spawn(process.execPath, [...TEST_NODE_ARGS, '--input-type=module', '-e', script], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
