@@ -21,7 +21,7 @@ export function ownWorker(callerUrl: string, name: string, workerData: unknown):
   if (buildIsCurrent()) {
     const root = packageRoot();
     const twin = `${root}/dist/${relative(root, fileURLToPath(entry)).replace(/\.ts$/, '.js')}`;
-    // without the parent's preloads (tsx, a test runner's tracker): compiled code needs no loader,
+    // without the parent's preloads (a TypeScript loader, a test runner's tracker): compiled code needs no loader,
     // and a thread loading an obsim through tsx's hooks cost half again as much CPU
     const execArgv = withoutPreloads(process.execArgv);
     return new Worker(pathToFileURL(twin), { workerData, execArgv });
